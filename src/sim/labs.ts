@@ -1,0 +1,34 @@
+import { racesModel } from './races/model';
+import { racesConfigSchema, racesEventSchema } from './races/schema';
+import { parseScenario, parseScenarioText, type LabSchemas, type ParseResult } from './scenario';
+
+/** Scenario schemas per lab id. Later labs register here. */
+export const LAB_SCHEMAS: Record<string, LabSchemas> = {
+  races: { config: racesConfigSchema, event: racesEventSchema },
+};
+
+/** Models per lab id. */
+export const MODELS = { races: racesModel } as const;
+
+/** Lab ids the CLI and the app know. */
+export type LabId = keyof typeof MODELS;
+
+/**
+ * Parses a scenario of any known lab from JSON text, picking the lab from its `lab` field.
+ * Errors name the field and the problem; never throws.
+ */
+export function parseAnyScenarioText(text: string): ParseResult & { lab?: LabId } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    return { ok: false, errors: [`(file): not valid JSON — ${(err as Error).message}`] };
+  }
+  const lab = value !== null && typeof value === 'object' ? (value as { lab?: unknown }).lab : undefined;
+  if (typeof lab !== 'string' || !(lab in LAB_SCHEMAS)) {
+    return { ok: false, errors: [`lab: must be one of ${Object.keys(LAB_SCHEMAS).map((l) => `"${l}"`).join(', ')}, got ${JSON.stringify(lab) ?? 'nothing'}`] };
+  }
+  return { ...parseScenario(value, lab, LAB_SCHEMAS[lab]), lab: lab as LabId };
+}
+
+export { parseScenario, parseScenarioText };

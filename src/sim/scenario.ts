@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import type { Scenario } from './types';
+
+/** What a lab contributes to scenario validation: its config and event schemas. */
+export interface LabSchemas {
+  config: z.ZodType;
+  event: z.ZodType;
+}
+
+/** The scenario format version this code reads and writes. */
+export const SCENARIO_FORMAT = 1 as const;
+
+/** Limits that keep a scenario from freezing the page or the CLI. */
+export const SCENARIO_LIMITS = { maxEvents: 200_000 } as const;
+
+const expectationSchema = z
+  .object({
+    label: z.string().min(1),
+    overrides: z.record(z.string(), z.unknown()).optional(),
+    requests: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
+    summary: z.record(z.string(), z.unknown()).optional(),
+    violates: z.array(z.string()).optional(),
+    at: z.array(z.object({ atMs: z.number().int().min(0), request: z.string(), state: z.string() }).strict()).optional(),
+  })
+  .strict();
+
+/** The envelope every scenario shares; `config` and `events` are checked by the lab's schemas. */
+export function scenarioSchema(lab: string, schemas: LabSchemas) {
+  return z
+    .object({
+      $schema: z.string().optional(),
+      format: z.literal(SCENARIO_FORMAT, { error: `must be ${SCENARIO_FORMAT} (the scenario format version)` }),
+      lab: z.literal(lab, { error: `must be "${lab}"` }),
+      id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'must be 1–64 letters, digits, ".", "_" or "-", starting with a letter or digit'),
+      title: z.string().min(1, 'must not be empty').max(120, 'must be at most 120 characters'),
+      summary: z.string().max(2000, 'must be at most 2000 characters').optional(),
+      seed: z.number().int('must be an integer').min(0, 'must be ≥ 0').max(0xffffffff, 'must fit in 32 bits').default(1),
+      config: schemas.config,
+      events: z.array(schemas.event).max(SCENARIO_LIMITS.maxEvents, `must hold at most ${SCENARIO_LIMITS.maxEvents} events`),
+      expect: z.array(expectationSchema).optional(),
+    })
+    .strict()
+    .superRefine((value, ctx) => {
+      const seen = new Map<string, number>();
+      value.events.forEach((event, index) => {
+        const id = (event as { id: string }).id;
+        const first = seen.get(id);
+        if (first !== undefined) {
+          ctx.addIssue({ code: 'custom', path: ['events', index, 'id'], message: `duplicate event id "${id}" (also events[${first}].id)` });
+        } else seen.set(id, index);
+      });
+    });
+}
+
+/** Result of parsing: the normalised scenario, or every problem as "field: what is wrong". */
+export type ParseResult<S = Scenario> = { ok: true; scenario: S } | { ok: false; errors: string[] };
+
+/** Formats a zod path as `events[3].at`. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const part of path) {
+    if (typeof part === 'number') out += `[${part}]`;
+    else out += out === '' ? String(part) : `.${String(part)}`;
+  }
+  return out === '' ? '(scenario)' : out;
+}
+
+/**
+ * Validates an already-parsed JSON value as a scenario of `lab`. Never throws: every problem is
+ * returned as `"<field path>: <problem>"`, e.g. `events[2].at: must be an integer number of milliseconds`.
+ * At most 20 problems are listed. Defaults are filled in, so the result round-trips unchanged.
+ */
+export function parseScenario(input: unknown, lab: string, schemas: LabSchemas): ParseResult {
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) {
+    return { ok: false, errors: ['(scenario): must be a JSON object with format, lab, id, title, config and events'] };
+  }
+  const labField = (input as { lab?: unknown }).lab;
+  if (labField !== lab) {
+    return { ok: false, errors: [`lab: must be "${lab}" for this lab, got ${JSON.stringify(labField) ?? 'nothing'}`] };
+  }
+  const result = scenarioSchema(lab, schemas).safeParse(input);
+  if (result.success) {
+    const scenario = result.data as unknown as Scenario;
+    return { ok: true, scenario };
+  }
+  const errors = result.error.issues.slice(0, 20).map((issue) => `${formatPath(issue.path)}: ${issue.message}`);
+  if (result.error.issues.length > 20) errors.push(`… and ${result.error.issues.length - 20} more problems`);
+  return { ok: false, errors };
+}
+
+/**
+ * Parses scenario text (JSON). JSON syntax errors are reported with the parser's own position.
+ */
+export function parseScenarioText(text: string, lab: string, schemas: LabSchemas): ParseResult {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    return { ok: false, errors: [`(file): not valid JSON — ${(err as Error).message}`] };
+  }
+  return parseScenario(value, lab, schemas);
+}
