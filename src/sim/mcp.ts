@@ -24,7 +24,7 @@ export function idProblem(value: unknown): string | null {
   if (value === undefined) return 'missing';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'boolean') return `a boolean (${value})`;
-  return `a ${typeof value}`;
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
 /** Name and version the simulated peers report in 2026-07-28 `_meta`. */

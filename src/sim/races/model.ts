@@ -84,8 +84,10 @@ export interface RequestState {
     cancelAcceptedAt: number | null;
     /** Time the final response was sent (ms), or null. */
     responseSentAt: number | null;
-    /** Last time the worker made progress (scripted progress while working), ms. */
+    /** Last time the worker made progress (an increasing scripted progress while working), ms. */
     lastWorkerProgressAt: number | null;
+    /** The worker's last progress value. */
+    lastProgressValue: number | null;
     /** When the work stopped (completed, failed, or cancelled), ms. */
     workEndedAt: number | null;
     /** The HTTP response stream was closed by the client (or the network). */
@@ -339,6 +341,7 @@ function clientStart(state: RacesState, ev: Extract<RacesEvent, { kind: 'start' 
       cancelAcceptedAt: null,
       responseSentAt: null,
       lastWorkerProgressAt: null,
+      lastProgressValue: null,
       workEndedAt: null,
       streamClosed: false,
     },
@@ -577,7 +580,9 @@ function serverWorkEvent(
       ctx.why(`The worker would report progress ${ev.progress}, but ${describeId(req.id)} is ${s.state}: no notification goes out.`, rule);
       return { ...state, touched: [req.key] };
     }
-    const worked: RequestState = { ...req, server: { ...s, lastWorkerProgressAt: ctx.now } };
+    // Only real advances count as the worker being alive (the value must increase).
+    const advanced = s.lastProgressValue === null || ev.progress > s.lastProgressValue;
+    const worked: RequestState = advanced ? { ...req, server: { ...s, lastWorkerProgressAt: ctx.now, lastProgressValue: ev.progress } } : req;
     if (req.wireToken === null) {
       ctx.ignore({ by: 'server', what: `progress ${ev.progress} for ${req.key}`, reason: 'the request carried no progressToken', rule: 'progress.needs-token' });
       ctx.why(`The worker makes progress (${ev.progress}) but the request carried no progressToken, so the server cannot report it: the client hears nothing.`, 'progress.needs-token');
@@ -826,7 +831,9 @@ export const RACES_INVARIANTS: Invariant<RacesState>[] = [
       for (const r of touchedRequests(state)) {
         if (r.client.state !== 'timeout-idle' || r.progressToken === null || r.idleTimeoutMs === null) continue;
         const last = r.server.lastWorkerProgressAt;
-        if (last !== null && last + state.config.latencyMs.serverToClient + r.idleTimeoutMs > step.at) {
+        // When that progress would have reached the client; arriving at the deadline itself is too late (inclusive).
+        const arrival = last === null ? null : last + state.config.latencyMs.serverToClient;
+        if (arrival !== null && arrival < step.at && arrival + r.idleTimeoutMs > step.at) {
           return `${r.key} timed out idle at ${step.at} ms although its worker made progress at ${last} ms (the progress never reached the client)`;
         }
       }

@@ -1,0 +1,53 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { parseScenario } from '../../scenario';
+import { LAB_SCHEMAS } from '../../labs';
+import type { Scenario } from '../../types';
+import { replayRaces, withOverrides, type RacesTrace } from '..';
+import type { Json } from '../../types';
+
+export const SCENARIO_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../public/scenarios/races');
+
+/** Every built-in races scenario file, parsed (throws with the errors if one is invalid). */
+export function loadScenarios(): { file: string; scenario: Scenario }[] {
+  return readdirSync(SCENARIO_DIR)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((file) => {
+      const r = parseScenario(JSON.parse(readFileSync(path.join(SCENARIO_DIR, file), 'utf8')), 'races', LAB_SCHEMAS.races);
+      if (!r.ok) throw new Error(`${file}: ${r.errors.join('; ')}`);
+      return { file, scenario: r.scenario };
+    });
+}
+
+export function loadScenario(id: string): Scenario {
+  const found = loadScenarios().find((s) => s.scenario.id === id);
+  if (!found) throw new Error(`no scenario ${id}`);
+  return found.scenario;
+}
+
+/** Builds and validates a races scenario from a partial config and raw events (defaults filled in). */
+export function mk(config: Record<string, Json>, events: Record<string, Json>[], id = 'test'): Scenario {
+  const r = parseScenario({ format: 1, lab: 'races', id, title: id, seed: 1, config, events }, 'races', LAB_SCHEMAS.races);
+  if (!r.ok) throw new Error(r.errors.join('; '));
+  return r.scenario;
+}
+
+/** Replays with config overrides. */
+export function run(scenario: Scenario, overrides?: Record<string, Json>): RacesTrace {
+  return replayRaces(withOverrides(scenario, overrides));
+}
+
+export function violated(trace: RacesTrace): string[] {
+  return trace.invariants.filter((i) => i.firstViolation !== null).map((i) => i.name).sort();
+}
+
+export function req(trace: RacesTrace, key = '1') {
+  const r = trace.outcome.requests.find((x) => x.key === key);
+  if (!r) throw new Error(`no request ${key}`);
+  return r;
+}
+
+export const start = (at: number, extra: Record<string, Json> = {}) => ({ id: `start-${JSON.stringify(extra.requestId ?? 1)}-${at}`, at, actor: 'client', kind: 'start', requestId: 1, ...extra });
+export const ev = (id: string, at: number, actor: 'client' | 'server', kind: string, extra: Record<string, Json> = {}) => ({ id, at, actor, kind, requestId: 1, ...extra });
