@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { main } from '../replay';
+import { scenarioJsonSchema } from '../../sim/jsonSchema';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const scenario = (id: string) => path.join(root, 'public/scenarios/races', `${id}.json`);
+
+describe('replay CLI', () => {
+  it('prints per request the terminal state, reason, time and final response, plus wire and invariants', () => {
+    const r = main([scenario('C-progress-idle-maximum')]);
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.requests).toEqual([expect.objectContaining({ requestId: 1, state: 'timeout-max', atMs: 2000, finalResponse: false, reason: expect.stringContaining('maximum timeout of 2000 ms') })]);
+    expect(doc.wire.map((w: { message?: { method?: string } }) => w.message?.method)).toEqual(['tools/call', ...Array(5).fill('notifications/progress'), 'notifications/cancelled']);
+    expect(doc.wire.every((w: { schema: string }) => w.schema.startsWith('valid'))).toBe(true);
+    expect(doc.invariants.every((i: { holds: boolean }) => i.holds)).toBe(true);
+  });
+
+  it('applies --config overrides and reports broken invariants', () => {
+    const r = main([scenario('C-progress-idle-maximum'), '--config', '{"policy":{"progressResetsMaximum":true}}']);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.requests[0]).toMatchObject({ state: 'timeout-idle', atMs: 2499 });
+    expect(doc.invariants.find((i: { name: string }) => i.name === 'maximum-deadline-fixed')).toMatchObject({ holds: false, firstViolation: { at: 400, message: "1's maximum deadline moved from 2000 ms to 2400 ms" } });
+  });
+
+  it('--expect checks the file\'s expectations and exits 3 when one is not met', () => {
+    expect(main([scenario('A-cancel-then-complete'), '--expect']).code).toBe(0);
+    const a = JSON.parse(readFileSync(scenario('A-cancel-then-complete'), 'utf8'));
+    a.expect[0].requests['1'].atMs = 301;
+    const r = main(['a.json', '--expect'], () => JSON.stringify(a));
+    expect(r.code).toBe(3);
+    expect(JSON.parse(r.stdout).expectations[0]).toMatchObject({ met: false, mismatches: [{ field: 'requests[1].atMs', expected: 301, actual: 300 }] });
+  });
+
+  it('exits 1 naming the field for an invalid scenario, the JSON error for bad syntax, and a missing file', () => {
+    const bad = main(['x.json'], () => JSON.stringify({ format: 1, lab: 'races', id: 'x', title: 'x', config: {}, events: [{ id: 'a', at: 1.5, actor: 'client', kind: 'start', requestId: 1 }] }));
+    expect(bad).toMatchObject({ code: 1, stdout: '' });
+    expect(bad.stderr).toContain('events[0].at: must be an integer number of milliseconds');
+    const syntax = main(['x.json'], () => '{"format":');
+    expect(syntax.code).toBe(1);
+    expect(syntax.stderr).toMatch(/not valid JSON/);
+    const missing = main([path.join(root, 'nope.json')]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/cannot read .*nope\.json/);
+  });
+
+  it('exits 2 on a bad command line', () => {
+    expect(main([]).code).toBe(2);
+    expect(main(['a.json', '--frobnicate']).stderr).toMatch(/unknown option --frobnicate/);
+    expect(main([scenario('A-cancel-then-complete'), '--config', '{nope']).code).toBe(2);
+  });
+
+  it('works as `npm run replay -- FILE` in a real process', () => {
+    const out = execFileSync('npm', ['run', '-s', 'replay', '--', scenario('D-http-stream-close')], { cwd: root, encoding: 'utf8' });
+    expect(JSON.parse(out).requests[0]).toMatchObject({ requestId: 'req-7', state: 'cancelled', cancelSignal: 'stream-close' });
+    const bad = spawnSync('npm', ['run', '-s', 'replay', '--', path.join(root, 'package.json')], { cwd: root, encoding: 'utf8' });
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toContain('lab: must be one of "races"');
+  }, 30_000);
+});
+
+describe('published scenario JSON Schema', () => {
+  it('public/scenario.schema.json is generated from the runtime schemas (run `npm run schema` if this fails)', () => {
+    const onDisk = JSON.parse(readFileSync(path.join(root, 'public/scenario.schema.json'), 'utf8'));
+    expect(onDisk).toEqual(scenarioJsonSchema());
+  });
+});
