@@ -5,6 +5,7 @@ import globals from 'globals';
 // src/sim must stay pure: no wall clock, no Math.random, no timers, no DOM, no React.
 const simPurity = {
   files: ['src/sim/**/*.ts'],
+  ignores: ['src/sim/**/__tests__/**', 'src/sim/**/*.test.ts'],
   rules: {
     'no-restricted-globals': [
       'error',

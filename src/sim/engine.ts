@@ -1,15 +1,32 @@
-import { EventQueue } from './queue';
+import { EventQueue, compareEntries } from './queue';
 import { mulberry32 } from './rng';
 import type { ApplyContext, Model, QueueEntry, Scenario, ScriptedEvent, Step, Trace, WireEffect, Ignored, Json } from './types';
 
+/** Shared empty list for steps without effects, ignored events or violations (never mutated). */
+const NONE: never[] = [];
+Object.freeze(NONE);
+
 /** Options of `replay`. */
 export interface ReplayOptions {
+  /**
+   * What the trace keeps. 'steps' (default): every step with its state, effects, ignored events,
+   * why note and violations. 'effects': no per-step history — only the wire effects (each with its
+   * time), the invariant results and the outcome; why notes are never built. Same semantics,
+   * for long headless runs.
+   */
+  keep?: 'steps' | 'effects';
   /** Stop after this many steps (guards runaway timers); the trace is then marked truncated. Default 2,000,000. */
   maxSteps?: number;
 }
 
 /** A trace plus whether the step limit cut it short. */
-export type ReplayResult<S, O> = Trace<S, O> & { truncated: boolean };
+export type ReplayResult<S, O> = Trace<S, O> & {
+  truncated: boolean;
+  /** Number of steps processed (equals steps.length when keep is 'steps'). */
+  stepCount: number;
+  /** Every wire effect in order (both keep modes). */
+  effects: WireEffect[];
+};
 
 /**
  * Replays `scenario` through `model` and returns the full trace.
@@ -34,7 +51,9 @@ export function replay<C, S, O, T>(
   let now = 0;
   let effects: WireEffect[] = [];
   let ignored: Ignored[] = [];
-  let why = '';
+  let why: string | (() => string) = '';
+  const keepSteps = (options.keep ?? 'steps') === 'steps';
+  const allEffects: WireEffect[] = [];
   let rule: string | undefined;
 
   const ctx: ApplyContext<T> = {
@@ -54,7 +73,20 @@ export function replay<C, S, O, T>(
       queue.cancel(handle);
     },
     emit(effect) {
-      effects.push({ type: 'wire', ...effect });
+      // One fixed shape for every effect (absent fields are undefined and vanish in JSON).
+      const e: WireEffect = {
+        type: 'wire',
+        at: now,
+        from: effect.from,
+        transport: effect.transport,
+        message: effect.message,
+        http: effect.http,
+        malformed: effect.malformed,
+        arrivesAt: effect.arrivesAt,
+        requestKey: effect.requestKey,
+      };
+      effects.push(e);
+      allEffects.push(e);
     },
     ignore(item) {
       ignored.push(item);
@@ -65,33 +97,47 @@ export function replay<C, S, O, T>(
     },
   };
 
-  for (const event of scenario.events) {
-    queue.push({
-      at: event.at,
-      rank: model.scriptedRank(event),
-      seq: seq++,
-      source: 'script',
-      payload: event,
-      label: event.id,
-      actor: event.actor,
-      handle: -1,
-    });
-  }
+  // Scripted events are known up front: sort them once and merge them with the timer heap,
+  // so the heap only ever holds the model's (few) pending timers.
+  const scripted: QueueEntry<ScriptedEvent | T>[] = scenario.events.map((event) => ({
+    at: event.at,
+    rank: model.scriptedRank(event),
+    seq: seq++,
+    source: 'script' as const,
+    payload: event,
+    label: event.id,
+    actor: event.actor,
+    handle: -1,
+  }));
+  scripted.sort(compareEntries);
+  let nextScripted = 0;
+  const nextEntry = (): QueueEntry<ScriptedEvent | T> | undefined => {
+    const timer = queue.peek();
+    const script = nextScripted < scripted.length ? scripted[nextScripted] : undefined;
+    if (script !== undefined && (timer === undefined || compareEntries(script, timer) < 0)) {
+      nextScripted++;
+      return script;
+    }
+    return timer === undefined ? undefined : queue.pop();
+  };
 
   const initial = model.init(scenario.config as C, ctx);
+  const invariants = model.invariants;
   let state = initial;
   const steps: Step<S>[] = [];
   const firstViolation = new Map<string, { step: number; at: number; message: string }>();
   let truncated = false;
 
-  for (let entry = queue.pop(); entry !== undefined; entry = queue.pop()) {
-    if (steps.length >= maxSteps) {
+  let stepCount = 0;
+  let last: Step<S> | undefined;
+  for (let entry = nextEntry(); entry !== undefined; entry = nextEntry()) {
+    if (stepCount >= maxSteps) {
       truncated = true;
       break;
     }
     now = entry.at;
-    effects = [];
-    ignored = [];
+    if (effects.length > 0) effects = [];
+    if (ignored.length > 0) ignored = [];
     why = '';
     rule = undefined;
     let kind: string;
@@ -103,35 +149,40 @@ export function replay<C, S, O, T>(
       kind = timerKind(entry as QueueEntry<T>);
       state = model.applyTimer(state, entry.payload as T, ctx);
     }
-    const { payload: _payload, ...entryMeta } = entry;
-    void _payload;
     const step: Step<S> = {
-      index: steps.length,
+      index: stepCount,
       at: now,
-      entry: { ...entryMeta, kind },
+      entry: { at: entry.at, rank: entry.rank, seq: entry.seq, source: entry.source, label: entry.label, actor: entry.actor, handle: entry.handle, kind },
       state,
-      effects,
-      ignored,
-      why,
+      effects: effects.length === 0 ? NONE : effects,
+      ignored: ignored.length === 0 ? NONE : ignored,
+      why: keepSteps ? resolveWhy(why as string | (() => string)) : '',
       rule,
-      violations: [],
+      violations: NONE,
     };
-    for (const inv of model.invariants) {
+    for (let i = 0; i < invariants.length; i++) {
+      const inv = invariants[i];
       const message = inv.check(state, step);
       if (message !== null) {
+        if (step.violations === NONE) step.violations = [];
         step.violations.push({ invariant: inv.name, message });
         if (!firstViolation.has(inv.name)) firstViolation.set(inv.name, { step: step.index, at: now, message });
       }
     }
-    steps.push(step);
+    if (keepSteps) steps.push(step);
+    else if (effects.length > 0) effects = [];
+    last = step;
+    stepCount++;
   }
 
-  const endAt = steps.length > 0 ? steps[steps.length - 1].at : 0;
+  const endAt = last ? last.at : 0;
   return {
     scenario,
     initial,
     steps,
     outcome: model.outcome(state, endAt),
+    stepCount,
+    effects: allEffects,
     invariants: model.invariants.map((inv) => ({
       name: inv.name,
       description: inv.description,
@@ -140,6 +191,10 @@ export function replay<C, S, O, T>(
     endAt,
     truncated,
   };
+}
+
+function resolveWhy(why: string | (() => string)): string {
+  return typeof why === 'function' ? why() : why;
 }
 
 function timerKind<T>(entry: QueueEntry<T>): string {

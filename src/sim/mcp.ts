@@ -68,9 +68,11 @@ export function listenRequest(id: RequestId): Json {
 
 /** `notifications/progress`. Source: `progress` page; schema `$defs/ProgressNotification`. */
 export function progressNotification(token: RequestId, progress: number, total: number | null, message: string | null): Json {
-  const params: Record<string, Json> = { progressToken: token, progress };
-  if (total !== null) params.total = total;
-  if (message !== null) params.message = message;
+  let params: Record<string, Json>;
+  if (total === null && message === null) params = { progressToken: token, progress };
+  else if (message === null) params = { progressToken: token, progress, total };
+  else if (total === null) params = { progressToken: token, progress, message };
+  else params = { progressToken: token, progress, total, message };
   return { jsonrpc: '2.0', method: 'notifications/progress', params };
 }
 

@@ -29,10 +29,12 @@ export class EventQueue<T = unknown> {
     let i = heap.length - 1;
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (compareEntries(heap[i], heap[parent]) >= 0) break;
-      [heap[i], heap[parent]] = [heap[parent], heap[i]];
+      const p = heap[parent];
+      if (compareEntries(entry, p) >= 0) break;
+      heap[i] = p;
       i = parent;
     }
+    heap[i] = entry;
   }
 
   /** Mark a timer handle as cancelled; it will never be returned by `pop`. */
@@ -42,15 +44,22 @@ export class EventQueue<T = unknown> {
 
   /** Remove and return the next live entry, or undefined when the queue is empty. */
   pop(): QueueEntry<T> | undefined {
-    for (;;) {
-      const top = this.popRaw();
-      if (top === undefined) return undefined;
-      if (top.handle >= 0 && this.cancelled.has(top.handle)) {
+    return this.peek() === undefined ? undefined : this.popRaw();
+  }
+
+  /** The next live entry without removing it (cancelled entries at the top are discarded). */
+  peek(): QueueEntry<T> | undefined {
+    const heap = this.heap;
+    while (heap.length > 0) {
+      const top = heap[0];
+      if (top.handle >= 0 && this.cancelled.size > 0 && this.cancelled.has(top.handle)) {
         this.cancelled.delete(top.handle);
+        this.popRaw();
         continue;
       }
       return top;
     }
+    return undefined;
   }
 
   private popRaw(): QueueEntry<T> | undefined {
@@ -69,7 +78,9 @@ export class EventQueue<T = unknown> {
         if (l < n && compareEntries(heap[l], heap[m]) < 0) m = l;
         if (r < n && compareEntries(heap[r], heap[m]) < 0) m = r;
         if (m === i) break;
-        [heap[i], heap[m]] = [heap[m], heap[i]];
+        const t = heap[i];
+        heap[i] = heap[m];
+        heap[m] = t;
         i = m;
       }
     }

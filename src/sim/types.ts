@@ -83,6 +83,8 @@ export interface QueueEntry<T = unknown> {
 /** A wire effect: one JSON-RPC message or one HTTP-level action, as it leaves the sender. */
 export interface WireEffect {
   type: 'wire';
+  /** Virtual time the effect left its sender (ms). */
+  at: number;
   from: 'client' | 'server';
   /** Transport the effect travels on. */
   transport: 'stdio' | 'streamable-http';
@@ -149,12 +151,15 @@ export interface ApplyContext<T> {
   schedule(at: number, rank: number, actor: Actor, label: string, payload: T): number;
   /** Cancel a timer by handle; cancelling an already fired or unknown handle does nothing. */
   cancel(handle: number): void;
-  /** Emit a wire effect. */
-  emit(effect: Omit<WireEffect, 'type'>): void;
+  /** Emit a wire effect (its `at` is filled in with the current time). */
+  emit(effect: Omit<WireEffect, 'type' | 'at'>): void;
   /** Record that something was ignored, with the reason and the rule id. */
   ignore(ignored: Ignored): void;
-  /** Set the step's human note (the last call wins) and the rule it cites. */
-  why(text: string, rule?: string): void;
+  /**
+   * Set the step's human note (the last call wins) and the rule it cites. Pass a function to build
+   * the text lazily: it is only called when the trace keeps per-step notes.
+   */
+  why(text: string | (() => string), rule?: string): void;
 }
 
 /** A named invariant: returns null when it holds, or a message naming what broke. */

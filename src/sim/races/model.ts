@@ -45,6 +45,8 @@ export type ResponseFate = 'none' | 'in-flight' | 'accepted' | 'ignored-late' | 
 export interface RequestState {
   /** Instance key: the JSON-encoded id, with `#n` appended when an id is reused after it ended. */
   key: string;
+  /** `[key]`, made once, so steps that touch only this request share one list. */
+  self: readonly string[];
   id: RequestId;
   method: 'tools/call' | 'subscriptions/listen';
   tool: string;
@@ -165,11 +167,101 @@ export function idKey(id: RequestId): string {
 
 type Ctx = ApplyContext<RacesTimer>;
 
+// Explicit copies (not object spread with extra fields, which V8 runs on a slow path): every
+// update copies the changed objects and shares the rest, so earlier steps' states stay intact.
+const NO_KEYS: readonly string[] = Object.freeze([]);
+
+function cloneRequest(r: RequestState): RequestState {
+  return {
+    key: r.key,
+    self: r.self,
+    id: r.id,
+    method: r.method,
+    tool: r.tool,
+    cancellable: r.cancellable,
+    startAt: r.startAt,
+    progressToken: r.progressToken,
+    wireToken: r.wireToken,
+    idleTimeoutMs: r.idleTimeoutMs,
+    maxTimeoutMs: r.maxTimeoutMs,
+    idleDeadlineAt: r.idleDeadlineAt,
+    maxDeadlineAt: r.maxDeadlineAt,
+    idleHandle: r.idleHandle,
+    maxHandle: r.maxHandle,
+    client: r.client,
+    server: r.server,
+  };
+}
+
+function cloneClient(c: RequestState['client']): RequestState['client'] {
+  return {
+    state: c.state,
+    atMs: c.atMs,
+    reason: c.reason,
+    rule: c.rule,
+    terminalSets: c.terminalSets,
+    lastProgress: c.lastProgress,
+    progressAccepted: c.progressAccepted,
+    progressAfterEnd: c.progressAfterEnd,
+    cancelRequestedAt: c.cancelRequestedAt,
+    cancelSignal: c.cancelSignal,
+    responseFate: c.responseFate,
+    isError: c.isError,
+  };
+}
+
+function cloneServer(s: RequestState['server']): RequestState['server'] {
+  return {
+    state: s.state,
+    atMs: s.atMs,
+    receivedAt: s.receivedAt,
+    cancelAcceptedAt: s.cancelAcceptedAt,
+    responseSentAt: s.responseSentAt,
+    lastWorkerProgressAt: s.lastWorkerProgressAt,
+    lastProgressValue: s.lastProgressValue,
+    workEndedAt: s.workEndedAt,
+    streamClosed: s.streamClosed,
+  };
+}
+
+function cloneState(s: RacesState): RacesState {
+  return { config: s.config, requests: s.requests, latest: s.latest, indexOf: s.indexOf, touched: s.touched };
+}
+
+/** A copy of `r` with `patch` applied. */
+function withReq(r: RequestState, patch: Partial<RequestState>): RequestState {
+  return Object.assign(cloneRequest(r), patch);
+}
+
+/** A copy of `r` whose client side has `patch` applied. */
+function withClient(r: RequestState, patch: Partial<RequestState['client']>): RequestState {
+  const next = cloneRequest(r);
+  next.client = Object.assign(cloneClient(r.client), patch);
+  return next;
+}
+
+/** A copy of `r` whose server side has `patch` applied. */
+function withServer(r: RequestState, patch: Partial<RequestState['server']>): RequestState {
+  const next = cloneRequest(r);
+  next.server = Object.assign(cloneServer(r.server), patch);
+  return next;
+}
+
+/** The same state, marking which requests this step touched (for the invariants). */
+function touch(state: RacesState, keys: readonly string[]): RacesState {
+  const next = cloneState(state);
+  next.touched = keys;
+  return next;
+}
+
 function replaceRequest(state: RacesState, req: RequestState): RacesState {
   const index = state.indexOf[req.key];
   const requests = state.requests.slice();
   requests[index] = req;
-  return { ...state, requests, touched: [req.key] };
+  const next = cloneState(state);
+  next.requests = requests;
+  next.touched = req.self;
+  return next;
 }
 
 function byKey(state: RacesState, key: string): RequestState | undefined {
@@ -191,16 +283,20 @@ function settle(
   rule: string | undefined,
   extra: Partial<RequestState['client']> = {},
 ): RequestState {
-  return {
-    ...req,
-    client: { ...req.client, ...extra, state: clientState, atMs: now, reason, rule, terminalSets: req.client.terminalSets + 1 },
-  };
+  const next = withClient(req, extra);
+  const c = next.client;
+  c.state = clientState;
+  c.atMs = now;
+  c.reason = reason;
+  c.rule = rule;
+  c.terminalSets = req.client.terminalSets + 1;
+  return next;
 }
 
 function clearDeadlines(req: RequestState, ctx: Ctx): RequestState {
   ctx.cancel(req.idleHandle);
   ctx.cancel(req.maxHandle);
-  return { ...req, idleHandle: -1, maxHandle: -1 };
+  return withReq(req, { idleHandle: -1, maxHandle: -1 });
 }
 
 function describeId(id: unknown): string {
@@ -220,7 +316,7 @@ function sendCancelSignal(state: RacesState, req: RequestState, reason: string, 
   if (transport === 'stdio') {
     ctx.emit({ from: 'client', transport, message, arrivesAt, requestKey: req.key });
     ctx.schedule(arrivesAt, RANK.arrival, 'server', `cancel ${req.key} arrives`, { kind: 'arrive.cancel', message, posted: false });
-    return { ...req, client: { ...req.client, cancelSignal: 'notifications/cancelled' } };
+    return withClient(req, { cancelSignal: 'notifications/cancelled' });
   }
   if (revision === '2026-07-28') {
     ctx.emit({ from: 'client', transport, http: `client closes the SSE response stream of request ${describeId(req.id)} (no body is sent)`, arrivesAt, requestKey: req.key });
@@ -228,13 +324,13 @@ function sendCancelSignal(state: RacesState, req: RequestState, reason: string, 
     if (policy.httpPostsCancel) {
       ctx.emit({ from: 'client', transport, message, http: 'POST /mcp (notification) → 202 Accepted', arrivesAt, requestKey: req.key });
       ctx.schedule(arrivesAt, RANK.arrival, 'server', `cancel ${req.key} arrives`, { kind: 'arrive.cancel', message, posted: true });
-      return { ...req, client: { ...req.client, cancelSignal: 'stream-close+notifications/cancelled' } };
+      return withClient(req, { cancelSignal: 'stream-close+notifications/cancelled' });
     }
-    return { ...req, client: { ...req.client, cancelSignal: 'stream-close' } };
+    return withClient(req, { cancelSignal: 'stream-close' });
   }
   ctx.emit({ from: 'client', transport, message, http: 'POST /mcp (notification) → 202 Accepted', arrivesAt, requestKey: req.key });
   ctx.schedule(arrivesAt, RANK.arrival, 'server', `cancel ${req.key} arrives`, { kind: 'arrive.cancel', message, posted: true });
-  return { ...req, client: { ...req.client, cancelSignal: 'notifications/cancelled' } };
+  return withClient(req, { cancelSignal: 'notifications/cancelled' });
 }
 
 function signalRule(config: RacesConfig): string {
@@ -253,8 +349,8 @@ function clientStart(state: RacesState, ev: Extract<RacesEvent, { kind: 'start' 
   const { config } = state;
   const reject = (why: string, rule: string) => {
     ctx.ignore({ by: 'client', what: `start ${describeId(ev.requestId)}`, reason: why, rule });
-    ctx.why(`Rejected before sending: ${why}.`, rule);
-    return { ...state, touched: [] };
+    ctx.why(() => `Rejected before sending: ${why}.`, rule);
+    return touch(state, NO_KEYS);
   };
   const idIssue = idProblem(ev.requestId);
   if (idIssue !== null) return reject(`requestId must be a string or an integer, got ${idIssue}`, 'jsonrpc.id');
@@ -307,6 +403,7 @@ function clientStart(state: RacesState, ev: Extract<RacesEvent, { kind: 'start' 
 
   const req: RequestState = {
     key,
+    self: [key],
     id,
     method: ev.method,
     tool: ev.tool,
@@ -353,7 +450,7 @@ function clientStart(state: RacesState, ev: Extract<RacesEvent, { kind: 'start' 
   if (max !== null) parts.push(`maximum ${max} ms (deadline ${maxDeadlineAt}${enforceMaxByTimer ? '' : config.policy.idleTimeoutOnly ? ', ignored: idle-only bug' : ', checked only on progress: bug'})`);
   if (idle === null && max === null && !isListen) parts.push('and no timeout at all');
   if (idle !== null && max !== null && max < idle) parts.push(`— note: the maximum is shorter than idle, so the idle timeout can never fire first`);
-  ctx.why(parts.join(', ') + '.', token !== null ? 'progress.resets-idle' : 'timeout.idle');
+  ctx.why(() => parts.join(', ') + '.', token !== null ? 'progress.resets-idle' : 'timeout.idle');
 
   const requests = state.requests.concat(req);
   return {
@@ -369,24 +466,24 @@ function clientCancel(state: RacesState, ev: Extract<RacesEvent, { kind: 'cancel
   const req = findLatest(state, ev.requestId);
   if (!req) {
     ctx.ignore({ by: 'client', what: `cancel ${describeId(ev.requestId)}`, reason: 'no request with that id was started', rule: 'cancel.ignore-invalid' });
-    ctx.why(`The user asks to cancel ${describeId(ev.requestId)}, but the client never started it: nothing to cancel.`, 'cancel.ignore-invalid');
-    return { ...state, touched: [] };
+    ctx.why(() => `The user asks to cancel ${describeId(ev.requestId)}, but the client never started it: nothing to cancel.`, 'cancel.ignore-invalid');
+    return touch(state, NO_KEYS);
   }
   if (req.client.state !== 'pending' || req.client.cancelRequestedAt !== null) {
     const already = req.client.cancelRequestedAt !== null ? 'a cancellation was already sent' : `the call already ended ${req.client.state} at ${req.client.atMs} ms`;
     ctx.ignore({ by: 'client', what: `cancel ${req.key}`, reason: already, rule: 'cancel.ignore-invalid' });
-    ctx.why(`The user clicks cancel on ${describeId(req.id)}, but ${already}: the client sends nothing.`, 'cancel.ignore-invalid');
-    return { ...state, touched: [req.key] };
+    ctx.why(() => `The user clicks cancel on ${describeId(req.id)}, but ${already}: the client sends nothing.`, 'cancel.ignore-invalid');
+    return touch(state, req.self);
   }
   let next = sendCancelSignal(state, req, ev.reason, ctx);
-  next = { ...next, client: { ...next.client, cancelRequestedAt: ctx.now } };
+  next = withClient(next, { cancelRequestedAt: ctx.now });
   if (state.config.policy.clientNeverSettles) {
-    ctx.why(`The client ${signalText(state.config)} for ${describeId(req.id)} but leaves its own call pending (bug: never settles) — the caller hangs.`, 'cancel.settle');
+    ctx.why(() => `The client ${signalText(state.config)} for ${describeId(req.id)} but leaves its own call pending (bug: never settles) — the caller hangs.`, 'cancel.settle');
     return replaceRequest(state, next);
   }
   next = clearDeadlines(next, ctx);
   next = settle(next, ctx.now, 'cancelled', `cancelled by the caller at ${ctx.now} ms; the client ${signalText(state.config)}`, signalRule(state.config));
-  ctx.why(`The caller cancels ${describeId(req.id)}: the call settles as cancelled now and the client ${signalText(state.config)}.`, signalRule(state.config));
+  ctx.why(() => `The caller cancels ${describeId(req.id)}: the call settles as cancelled now and the client ${signalText(state.config)}.`, signalRule(state.config));
   return replaceRequest(state, next);
 }
 
@@ -395,13 +492,13 @@ function clientDisconnect(state: RacesState, ev: Extract<RacesEvent, { kind: 'di
   const { config } = state;
   if (config.transport === 'stdio') {
     ctx.ignore({ by: 'client', what: `disconnect ${describeId(ev.requestId)}`, reason: 'stdio has no per-request stream to drop', rule: 'transport.no-sse-on-stdio' });
-    ctx.why('On stdio there is no per-request stream, so a per-request disconnect cannot happen; ignored.', 'transport.no-sse-on-stdio');
-    return { ...state, touched: [] };
+    ctx.why(() => 'On stdio there is no per-request stream, so a per-request disconnect cannot happen; ignored.', 'transport.no-sse-on-stdio');
+    return touch(state, NO_KEYS);
   }
   if (!req || req.client.state !== 'pending') {
     ctx.ignore({ by: 'client', what: `disconnect ${describeId(ev.requestId)}`, reason: req ? 'the request already ended; its stream is closed' : 'no such request', rule: 'cancel.ignore-invalid' });
-    ctx.why(`No open response stream for ${describeId(ev.requestId)}; nothing drops.`, 'cancel.ignore-invalid');
-    return { ...state, touched: req ? [req.key] : [] };
+    ctx.why(() => `No open response stream for ${describeId(ev.requestId)}; nothing drops.`, 'cancel.ignore-invalid');
+    return touch(state, req ? req.self : NO_KEYS);
   }
   const arrivesAt = ctx.now + config.latencyMs.clientToServer;
   ctx.emit({ from: 'client', transport: config.transport, http: `network drops the SSE response stream of request ${describeId(req.id)}`, arrivesAt, requestKey: req.key });
@@ -409,7 +506,7 @@ function clientDisconnect(state: RacesState, ev: Extract<RacesEvent, { kind: 'di
   let next = clearDeadlines(req, ctx);
   const rule = config.revision === '2026-07-28' ? 'disconnect.2026' : 'disconnect.2025';
   next = settle(next, ctx.now, 'connection-closed', `stream dropped at ${ctx.now} ms: error ${ERROR_CODES.connectionClosed} (connection closed), outcome unknown`, rule);
-  ctx.why(
+  ctx.why(() => 
     config.revision === '2026-07-28'
       ? `The response stream of ${describeId(req.id)} drops: the call fails with ${ERROR_CODES.connectionClosed} (outcome unknown). Under 2026-07-28 the server will treat the close as cancellation; to get the result the client must re-issue with a new id.`
       : `The response stream of ${describeId(req.id)} drops: the call fails with ${ERROR_CODES.connectionClosed} (outcome unknown). Under 2025-11-25 a disconnect is not a cancellation, so the server keeps working.`,
@@ -424,18 +521,18 @@ function clientInject(state: RacesState, ev: Extract<RacesEvent, { kind: 'inject
   const message = (ev.message ?? null) as Json;
   ctx.emit({ from: 'client', transport: config.transport, message, malformed: true, http: config.transport === 'streamable-http' ? 'POST /mcp → 202 Accepted' : undefined, arrivesAt });
   ctx.schedule(arrivesAt, RANK.arrival, 'server', 'raw message arrives', { kind: 'arrive.raw', message });
-  ctx.why('A faulty client writes a raw message to the wire exactly as scripted.', 'cancel.ignore-invalid');
-  return { ...state, touched: [] };
+  ctx.why(() => 'A faulty client writes a raw message to the wire exactly as scripted.', 'cancel.ignore-invalid');
+  return touch(state, NO_KEYS);
 }
 
 function deadline(state: RacesState, key: string, which: 'idle' | 'max', ctx: Ctx): RacesState {
   const req = byKey(state, key);
-  if (!req || req.client.state !== 'pending') return { ...state, touched: [] };
+  if (!req || req.client.state !== 'pending') return touch(state, NO_KEYS);
   const { config } = state;
   const abandoned = req.client.cancelRequestedAt !== null; // only when the client never settles its cancel
-  let next: RequestState = { ...req };
-  if (which === 'idle') next = { ...next, idleHandle: -1 };
-  else next = { ...next, maxHandle: -1 };
+  let next: RequestState = cloneRequest(req);
+  if (which === 'idle') next = withReq(next, { idleHandle: -1 });
+  else next = withReq(next, { maxHandle: -1 });
   next = clearDeadlines(next, ctx);
   const timeoutMs = which === 'idle' ? req.idleTimeoutMs : req.maxTimeoutMs;
   const since = which === 'idle' && req.client.lastProgress !== null ? 'since the last accepted progress' : 'since the request was sent';
@@ -443,7 +540,7 @@ function deadline(state: RacesState, key: string, which: 'idle' | 'max', ctx: Ct
   if (!config.policy.timeoutWithoutCancel && !abandoned) next = sendCancelSignal(state, next, `Request timed out (${label})`, ctx);
   const signal = config.policy.timeoutWithoutCancel ? 'sends no cancellation (bug), so the server keeps working' : signalText(config);
   next = settle(next, ctx.now, which === 'idle' ? 'timeout-idle' : 'timeout-max', `${label} of ${timeoutMs} ms ${since}: error ${ERROR_CODES.requestTimeout} (request timeout); the client ${signal}`, which === 'idle' ? 'timeout.idle' : 'timeout.max');
-  ctx.why(
+  ctx.why(() => 
     `${which === 'idle' ? 'Idle' : 'Maximum'} deadline reached at ${ctx.now} ms (${timeoutMs} ms ${since}, inclusive): the call fails with ${ERROR_CODES.requestTimeout} and the client ${signal}.`,
     which === 'idle' ? 'timeout.idle' : 'timeout.max',
   );
@@ -452,33 +549,33 @@ function deadline(state: RacesState, key: string, which: 'idle' | 'max', ctx: Ct
 
 function clientProgress(state: RacesState, key: string, progress: number, ctx: Ctx): RacesState {
   const req = byKey(state, key);
-  if (!req) return { ...state, touched: [] };
+  if (!req) return touch(state, NO_KEYS);
   const { config } = state;
   if (req.client.state !== 'pending') {
     ctx.ignore({ by: 'client', what: `progress ${progress} for ${req.key}`, reason: `the call already ended ${req.client.state}`, rule: 'progress.after-end' });
-    ctx.why(`Progress ${progress} for ${describeId(req.id)} arrives after the call ended (${req.client.state}); the client drops it.`, 'progress.after-end');
-    return { ...state, touched: [req.key] };
+    ctx.why(() => `Progress ${progress} for ${describeId(req.id)} arrives after the call ended (${req.client.state}); the client drops it.`, 'progress.after-end');
+    return touch(state, req.self);
   }
   if (req.client.lastProgress !== null && !(progress > req.client.lastProgress)) {
     ctx.ignore({ by: 'client', what: `progress ${progress} for ${req.key}`, reason: `not greater than the last progress ${req.client.lastProgress}`, rule: 'progress.increase' });
-    ctx.why(`Progress ${progress} does not increase past ${req.client.lastProgress}: the client ignores it and the idle clock does not reset.`, 'progress.increase');
-    return { ...state, touched: [req.key] };
+    ctx.why(() => `Progress ${progress} does not increase past ${req.client.lastProgress}: the client ignores it and the idle clock does not reset.`, 'progress.increase');
+    return touch(state, req.self);
   }
-  let next: RequestState = { ...req, client: { ...req.client, lastProgress: progress, progressAccepted: req.client.progressAccepted + 1 } };
+  let next: RequestState = withClient(req, { lastProgress: progress, progressAccepted: req.client.progressAccepted + 1 });
   const notes: string[] = [`Progress ${progress} for ${describeId(req.id)} reaches the client`];
   let rule = 'progress.resets-idle';
   if (config.policy.maximumCheckedOnProgress && req.maxDeadlineAt !== null && ctx.now >= req.maxDeadlineAt) {
     next = clearDeadlines(next, ctx);
     if (!config.policy.timeoutWithoutCancel) next = sendCancelSignal(state, next, 'Request timed out (maximum timeout)', ctx);
     next = settle(next, ctx.now, 'timeout-max', `maximum timeout of ${req.maxTimeoutMs} ms noticed only when progress arrived at ${ctx.now} ms (bug: checked only on progress)`, 'timeout.max');
-    ctx.why(`Progress arrives at ${ctx.now} ms and only now does the client check the maximum (deadline was ${req.maxDeadlineAt} ms): the call fails late.`, 'timeout.max');
+    ctx.why(() => `Progress arrives at ${ctx.now} ms and only now does the client check the maximum (deadline was ${req.maxDeadlineAt} ms): the call fails late.`, 'timeout.max');
     return replaceRequest(state, next);
   }
   if (config.resetTimeoutOnProgress && next.idleTimeoutMs !== null && next.wireToken !== null) {
     ctx.cancel(next.idleHandle);
     const idleDeadlineAt = ctx.now + next.idleTimeoutMs;
     const idleHandle = ctx.schedule(idleDeadlineAt, RANK.idleDeadline, 'client', `idle deadline ${key}`, { kind: 'deadline.idle', key });
-    next = { ...next, idleDeadlineAt, idleHandle };
+    next = withReq(next, { idleDeadlineAt, idleHandle });
     notes.push(`the idle deadline moves to ${idleDeadlineAt} ms`);
   } else if (next.idleTimeoutMs !== null) {
     notes.push('the idle deadline stays (resetTimeoutOnProgress is off)');
@@ -488,70 +585,70 @@ function clientProgress(state: RacesState, key: string, progress: number, ctx: C
       ctx.cancel(next.maxHandle);
       const maxDeadlineAt = ctx.now + next.maxTimeoutMs;
       const maxHandle = ctx.schedule(maxDeadlineAt, RANK.maxDeadline, 'client', `maximum deadline ${key}`, { kind: 'deadline.max', key });
-      next = { ...next, maxDeadlineAt, maxHandle };
+      next = withReq(next, { maxDeadlineAt, maxHandle });
       notes.push(`and (bug) the maximum deadline moves too, to ${maxDeadlineAt} ms`);
       rule = 'timeout.max';
     } else {
       notes.push(`the maximum stays at ${next.maxDeadlineAt} ms`);
     }
   }
-  ctx.why(notes.join('; ') + '.', rule);
+  ctx.why(() => notes.join('; ') + '.', rule);
   return replaceRequest(state, next);
 }
 
 function clientResponse(state: RacesState, key: string, ok: boolean, ctx: Ctx): RacesState {
   const req = byKey(state, key);
-  if (!req) return { ...state, touched: [] };
+  if (!req) return touch(state, NO_KEYS);
   if (req.client.state !== 'pending') {
-    const next: RequestState = { ...req, client: { ...req.client, responseFate: 'ignored-late' } };
+    const next: RequestState = withClient(req, { responseFate: 'ignored-late' });
     ctx.ignore({ by: 'client', what: `response to ${req.key}`, reason: `the call already ended ${req.client.state} at ${req.client.atMs} ms`, rule: 'cancel.late-response' });
-    ctx.why(`The response to ${describeId(req.id)} arrives after the call ended ${req.client.state}: it is logged and dropped, never shown as success.`, 'cancel.late-response');
+    ctx.why(() => `The response to ${describeId(req.id)} arrives after the call ended ${req.client.state}: it is logged and dropped, never shown as success.`, 'cancel.late-response');
     return replaceRequest(state, next);
   }
   let next = clearDeadlines(req, ctx);
-  next = { ...next, client: { ...next.client, responseFate: 'accepted' } };
+  next = withClient(next, { responseFate: 'accepted' });
   const isListen = req.method === 'subscriptions/listen';
   if (ok) {
     next = settle(next, ctx.now, isListen ? 'ended-by-server' : 'completed', isListen ? `the server ended the listen stream gracefully at ${ctx.now} ms` : `response received at ${ctx.now} ms`, undefined);
-    ctx.why(isListen ? `The server ends the listen stream ${describeId(req.id)} with its result.` : `The response to ${describeId(req.id)} arrives in time: the call completes.`, req.client.cancelRequestedAt !== null ? 'cancel.settle' : undefined);
+    ctx.why(() => isListen ? `The server ends the listen stream ${describeId(req.id)} with its result.` : `The response to ${describeId(req.id)} arrives in time: the call completes.`, req.client.cancelRequestedAt !== null ? 'cancel.settle' : undefined);
   } else {
     next = settle(next, ctx.now, 'failed', `error response received at ${ctx.now} ms`, undefined);
-    ctx.why(`The server's error response to ${describeId(req.id)} arrives: the call fails with that error.`);
+    ctx.why(() => `The server's error response to ${describeId(req.id)} arrives: the call fails with that error.`);
   }
   return replaceRequest(state, next);
 }
 
 function clientServerCancel(state: RacesState, key: string, ctx: Ctx): RacesState {
   const req = byKey(state, key);
-  if (!req) return { ...state, touched: [] };
+  if (!req) return touch(state, NO_KEYS);
   if (req.client.state !== 'pending') {
     ctx.ignore({ by: 'client', what: `server cancellation of ${req.key}`, reason: 'the stream already ended', rule: 'cancel.ignore-invalid' });
-    ctx.why('The server\'s cancellation arrives for a stream that already ended; ignored.', 'cancel.ignore-invalid');
-    return { ...state, touched: [req.key] };
+    ctx.why(() => 'The server\'s cancellation arrives for a stream that already ended; ignored.', 'cancel.ignore-invalid');
+    return touch(state, req.self);
   }
   let next = clearDeadlines(req, ctx);
   next = settle(next, ctx.now, 'ended-by-server', `the server ended the subscriptions/listen stream with notifications/cancelled at ${ctx.now} ms`, 'cancel.server-listen-only');
-  ctx.why(`The server's notifications/cancelled ends listen stream ${describeId(req.id)}; the client may open a new one with a new id.`, 'cancel.server-listen-only');
+  ctx.why(() => `The server's notifications/cancelled ends listen stream ${describeId(req.id)}; the client may open a new one with a new id.`, 'cancel.server-listen-only');
   return replaceRequest(state, next);
 }
 
 function clientKeepalive(state: RacesState, key: string, ctx: Ctx): RacesState {
   const req = byKey(state, key);
-  if (!req) return { ...state, touched: [] };
+  if (!req) return touch(state, NO_KEYS);
   const deadlineText = req.idleDeadlineAt !== null && req.client.state === 'pending' ? ` The idle deadline stays at ${req.idleDeadlineAt} ms.` : '';
   ctx.ignore({ by: 'client', what: `SSE comment on ${req.key}`, reason: 'a keep-alive comment is not an MCP message', rule: 'sse.keepalive' });
-  ctx.why(`A keep-alive comment reaches the client: it keeps proxies from closing the stream but is not progress.${deadlineText}`, 'sse.keepalive');
-  return { ...state, touched: [req.key] };
+  ctx.why(() => `A keep-alive comment reaches the client: it keeps proxies from closing the stream but is not progress.${deadlineText}`, 'sse.keepalive');
+  return touch(state, req.self);
 }
 
 // ───────────────────────────── server side ─────────────────────────────
 
 function serverReceive(state: RacesState, key: string, ctx: Ctx): RacesState {
   const req = byKey(state, key);
-  if (!req) return { ...state, touched: [] };
-  if (req.server.streamClosed) return { ...state, touched: [] };
-  const next: RequestState = { ...req, server: { ...req.server, state: 'working', atMs: ctx.now, receivedAt: ctx.now } };
-  ctx.why(req.method === 'subscriptions/listen' ? `The server opens listen stream ${describeId(req.id)}.` : `The server receives ${describeId(req.id)} and starts the work.`);
+  if (!req) return touch(state, NO_KEYS);
+  if (req.server.streamClosed) return touch(state, NO_KEYS);
+  const next: RequestState = withServer(req, { state: 'working', atMs: ctx.now, receivedAt: ctx.now });
+  ctx.why(() => req.method === 'subscriptions/listen' ? `The server opens listen stream ${describeId(req.id)}.` : `The server receives ${describeId(req.id)} and starts the work.`);
   return replaceRequest(state, next);
 }
 
@@ -565,8 +662,8 @@ function serverWorkEvent(
   if (!req || req.server.state === 'not-received') {
     const reason = req ? 'the request has not reached the server yet' : 'the server never received a request with that id';
     ctx.ignore({ by: 'server', what: `${ev.kind} ${describeId(ev.requestId)}`, reason });
-    ctx.why(`The server cannot ${ev.kind} ${describeId(ev.requestId)}: ${reason}.`);
-    return { ...state, touched: req ? [req.key] : [] };
+    ctx.why(() => `The server cannot ${ev.kind} ${describeId(ev.requestId)}: ${reason}.`);
+    return touch(state, req ? req.self : NO_KEYS);
   }
   const s = req.server;
   const ended = TERMINAL_SERVER.has(s.state);
@@ -577,39 +674,39 @@ function serverWorkEvent(
     if (ended) {
       const rule = s.state === 'cancelled' ? 'cancel.receiver-stops' : 'progress.after-end';
       ctx.ignore({ by: 'server', what: `progress ${ev.progress} for ${req.key}`, reason: `the request already ended (${s.state})`, rule });
-      ctx.why(`The worker would report progress ${ev.progress}, but ${describeId(req.id)} is ${s.state}: no notification goes out.`, rule);
-      return { ...state, touched: [req.key] };
+      ctx.why(() => `The worker would report progress ${ev.progress}, but ${describeId(req.id)} is ${s.state}: no notification goes out.`, rule);
+      return touch(state, req.self);
     }
     // Only real advances count as the worker being alive (the value must increase).
     const advanced = s.lastProgressValue === null || ev.progress > s.lastProgressValue;
-    const worked: RequestState = advanced ? { ...req, server: { ...s, lastWorkerProgressAt: ctx.now, lastProgressValue: ev.progress } } : req;
+    const worked: RequestState = advanced ? withServer(req, { lastWorkerProgressAt: ctx.now, lastProgressValue: ev.progress }) : req;
     if (req.wireToken === null) {
       ctx.ignore({ by: 'server', what: `progress ${ev.progress} for ${req.key}`, reason: 'the request carried no progressToken', rule: 'progress.needs-token' });
-      ctx.why(`The worker makes progress (${ev.progress}) but the request carried no progressToken, so the server cannot report it: the client hears nothing.`, 'progress.needs-token');
+      ctx.why(() => `The worker makes progress (${ev.progress}) but the request carried no progressToken, so the server cannot report it: the client hears nothing.`, 'progress.needs-token');
       return replaceRequest(state, worked);
     }
     const message = progressNotification(req.wireToken, ev.progress, ev.total, ev.message);
     ctx.emit({ from: 'server', transport: config.transport, message, http: http ? 'SSE event on the request\'s response stream' : undefined, arrivesAt: s2cArrives, requestKey: req.key });
     ctx.schedule(s2cArrives, RANK.arrival, 'client', `progress ${req.key} arrives`, { kind: 'arrive.progress', key: req.key, progress: ev.progress });
-    ctx.why(`The server reports progress ${ev.progress}${ev.total !== null ? `/${ev.total}` : ''} for ${describeId(req.id)}.`, 'progress.resets-idle');
+    ctx.why(() => `The server reports progress ${ev.progress}${ev.total !== null ? `/${ev.total}` : ''} for ${describeId(req.id)}.`, 'progress.resets-idle');
     return replaceRequest(state, worked);
   }
 
   if (ev.kind === 'keepalive') {
     if (!http) {
       ctx.ignore({ by: 'server', what: `keep-alive for ${req.key}`, reason: 'stdio has no SSE stream', rule: 'transport.no-sse-on-stdio' });
-      ctx.why('stdio has no SSE stream, so there is no keep-alive comment to send.', 'transport.no-sse-on-stdio');
-      return { ...state, touched: [req.key] };
+      ctx.why(() => 'stdio has no SSE stream, so there is no keep-alive comment to send.', 'transport.no-sse-on-stdio');
+      return touch(state, req.self);
     }
     if (ended || s.streamClosed) {
       ctx.ignore({ by: 'server', what: `keep-alive for ${req.key}`, reason: 'the stream is closed', rule: 'sse.keepalive' });
-      ctx.why('The stream is closed; no keep-alive goes out.', 'sse.keepalive');
-      return { ...state, touched: [req.key] };
+      ctx.why(() => 'The stream is closed; no keep-alive goes out.', 'sse.keepalive');
+      return touch(state, req.self);
     }
     ctx.emit({ from: 'server', transport: config.transport, http: 'SSE comment line ": keep-alive" (not a JSON-RPC message)', arrivesAt: s2cArrives, requestKey: req.key });
     ctx.schedule(s2cArrives, RANK.arrival, 'client', `keep-alive ${req.key} arrives`, { kind: 'arrive.keepalive', key: req.key });
-    ctx.why('The server writes an SSE comment to keep proxies from closing the quiet stream.', 'sse.keepalive');
-    return { ...state, touched: [req.key] };
+    ctx.why(() => 'The server writes an SSE comment to keep proxies from closing the quiet stream.', 'sse.keepalive');
+    return touch(state, req.self);
   }
 
   if (ev.kind === 'server-cancel') {
@@ -621,19 +718,19 @@ function serverWorkEvent(
           ? 'on Streamable HTTP the server ends a listen stream by sending its result or closing the stream, not with notifications/cancelled'
           : 'subscriptions/listen does not exist in 2025-11-25';
       ctx.ignore({ by: 'server', what: `server-cancel ${req.key}`, reason, rule: 'cancel.server-listen-only' });
-      ctx.why(`The server does not send notifications/cancelled for ${describeId(req.id)}: ${reason}.`, 'cancel.server-listen-only');
-      return { ...state, touched: [req.key] };
+      ctx.why(() => `The server does not send notifications/cancelled for ${describeId(req.id)}: ${reason}.`, 'cancel.server-listen-only');
+      return touch(state, req.self);
     }
     if (ended) {
       ctx.ignore({ by: 'server', what: `server-cancel ${req.key}`, reason: 'the listen stream already ended', rule: 'cancel.server-listen-only' });
-      ctx.why('The listen stream already ended; there is nothing to tear down.', 'cancel.server-listen-only');
-      return { ...state, touched: [req.key] };
+      ctx.why(() => 'The listen stream already ended; there is nothing to tear down.', 'cancel.server-listen-only');
+      return touch(state, req.self);
     }
     const message = cancelledNotification(req.id, ev.reason);
     ctx.emit({ from: 'server', transport: config.transport, message, arrivesAt: s2cArrives, requestKey: req.key });
     ctx.schedule(s2cArrives, RANK.arrival, 'client', `server cancel ${req.key} arrives`, { kind: 'arrive.server-cancel', key: req.key });
-    const next: RequestState = { ...req, server: { ...s, state: 'cancelled', atMs: ctx.now, workEndedAt: ctx.now } };
-    ctx.why(`The server tears down listen stream ${describeId(req.id)} with notifications/cancelled — the only request a server may cancel (stdio, 2026-07-28).`, 'cancel.server-listen-only');
+    const next: RequestState = withServer(req, { state: 'cancelled', atMs: ctx.now, workEndedAt: ctx.now });
+    ctx.why(() => `The server tears down listen stream ${describeId(req.id)} with notifications/cancelled — the only request a server may cancel (stdio, 2026-07-28).`, 'cancel.server-listen-only');
     return replaceRequest(state, next);
   }
 
@@ -643,16 +740,16 @@ function serverWorkEvent(
     const message = ok ? toolResultResponse(config.revision, req.id, ev.text, ev.isError) : errorResponse(req.id, ev.code, ev.message);
     ctx.emit({ from: 'server', transport: config.transport, message, http: http ? 'SSE event on a stream the client already closed' : undefined, arrivesAt: s2cArrives, requestKey: req.key });
     ctx.schedule(s2cArrives, RANK.arrival, 'client', `response ${req.key} arrives`, { kind: 'arrive.response', key: req.key, ok: ok && !ev.isError });
-    const next: RequestState = { ...req, server: { ...s, responseSentAt: ctx.now } };
-    ctx.why(`The server accepted the cancellation of ${describeId(req.id)} at ${s.cancelAcceptedAt} ms yet still sends a response (bug).`, 'cancel.receiver-stops');
-    return replaceRequest(state, { ...next, client: { ...next.client, responseFate: next.client.responseFate === 'none' ? 'in-flight' : next.client.responseFate } });
+    const next: RequestState = withServer(req, { responseSentAt: ctx.now });
+    ctx.why(() => `The server accepted the cancellation of ${describeId(req.id)} at ${s.cancelAcceptedAt} ms yet still sends a response (bug).`, 'cancel.receiver-stops');
+    return replaceRequest(state, withClient(next, { responseFate: next.client.responseFate === 'none' ? 'in-flight' : next.client.responseFate }));
   }
   if (ended) {
     const rule = s.state === 'cancelled' ? 'cancel.receiver-stops' : undefined;
     const reason = s.state === 'cancelled' ? `the request was cancelled at ${s.cancelAcceptedAt} ms; no response is sent` : `the request already ended (${s.state})`;
     ctx.ignore({ by: 'server', what: `${ev.kind} ${req.key}`, reason, rule });
-    ctx.why(s.state === 'cancelled' ? `The work would finish now, but ${describeId(req.id)} was cancelled first: the response is suppressed.` : `${describeId(req.id)} already ended; nothing more is sent.`, rule);
-    return { ...state, touched: [req.key] };
+    ctx.why(() => s.state === 'cancelled' ? `The work would finish now, but ${describeId(req.id)} was cancelled first: the response is suppressed.` : `${describeId(req.id)} already ended; nothing more is sent.`, rule);
+    return touch(state, req.self);
   }
   const isListen = req.method === 'subscriptions/listen';
   const message = ok
@@ -661,11 +758,11 @@ function serverWorkEvent(
       : toolResultResponse(config.revision, req.id, ev.text, ev.isError)
     : errorResponse(req.id, ev.code, ev.message);
   const serverState: ServerState = ok ? 'completed' : 'failed';
-  let next: RequestState = { ...req, server: { ...s, state: serverState, atMs: ctx.now, responseSentAt: ctx.now, workEndedAt: ctx.now } };
+  let next: RequestState = withServer(req, { state: serverState, atMs: ctx.now, responseSentAt: ctx.now, workEndedAt: ctx.now });
   if (s.streamClosed) {
     ctx.emit({ from: 'server', transport: config.transport, message, http: 'the response stream is already closed: nowhere to write the response', requestKey: req.key });
-    next = { ...next, client: { ...next.client, responseFate: 'undeliverable' } };
-    ctx.why(
+    next = withClient(next, { responseFate: 'undeliverable' });
+    ctx.why(() => 
       config.revision === '2025-11-25'
         ? `The work on ${describeId(req.id)} finishes, but its response stream was dropped and a 2025-11-25 disconnect is not a cancellation: the work ran to the end for nobody.`
         : `The uncancellable work on ${describeId(req.id)} finishes, but its response stream is closed: the result has nowhere to go.`,
@@ -675,8 +772,8 @@ function serverWorkEvent(
   }
   ctx.emit({ from: 'server', transport: config.transport, message, http: http ? 'SSE event with the final response; the server then closes the stream' : undefined, arrivesAt: s2cArrives, requestKey: req.key });
   ctx.schedule(s2cArrives, RANK.arrival, 'client', `response ${req.key} arrives`, { kind: 'arrive.response', key: req.key, ok: ok && !ev.isError });
-  next = { ...next, client: { ...next.client, responseFate: next.client.responseFate === 'none' ? 'in-flight' : next.client.responseFate, isError: ok && ev.isError } };
-  ctx.why(`The server finishes ${describeId(req.id)} and sends its final ${ok ? (ev.isError ? 'result (isError: true)' : 'result') : `error ${ev.code}`}.`, 'cancel.complete-first');
+  next = withClient(next, { responseFate: next.client.responseFate === 'none' ? 'in-flight' : next.client.responseFate, isError: ok && ev.isError });
+  ctx.why(() => `The server finishes ${describeId(req.id)} and sends its final ${ok ? (ev.isError ? 'result (isError: true)' : 'result') : `error ${ev.code}`}.`, 'cancel.complete-first');
   return replaceRequest(state, next);
 }
 
@@ -686,8 +783,8 @@ function serverCancelNotification(state: RacesState, message: Json, posted: bool
   const what = 'notifications/cancelled';
   const malformed = (reason: string) => {
     ctx.ignore({ by: 'server', what, reason, rule: 'cancel.ignore-invalid' });
-    ctx.why(`The server ignores a cancellation: ${reason} (fire and forget).`, 'cancel.ignore-invalid');
-    return { ...state, touched: [] };
+    ctx.why(() => `The server ignores a cancellation: ${reason} (fire and forget).`, 'cancel.ignore-invalid');
+    return touch(state, NO_KEYS);
   };
   if (message === null || typeof message !== 'object' || Array.isArray(message)) return malformed('the message is not a JSON object');
   if (message.method !== 'notifications/cancelled') return malformed(`unsupported method ${JSON.stringify(message.method) ?? '(none)'}`);
@@ -699,191 +796,157 @@ function serverCancelNotification(state: RacesState, message: Json, posted: bool
   const req = findLatest(state, rawId);
   if (!req || req.server.state === 'not-received') {
     ctx.ignore({ by: 'server', what: `${what} ${describeId(rawId)}`, reason: 'unknown request id', rule: 'cancel.ignore-invalid' });
-    ctx.why(`The server has no request ${describeId(rawId)}: the cancellation is ignored.`, 'cancel.ignore-invalid');
-    return { ...state, touched: req ? [req.key] : [] };
+    ctx.why(() => `The server has no request ${describeId(rawId)}: the cancellation is ignored.`, 'cancel.ignore-invalid');
+    return touch(state, req ? req.self : NO_KEYS);
   }
   if (TERMINAL_SERVER.has(req.server.state)) {
     const done = req.server.state === 'cancelled' ? 'was already cancelled' : `already ${req.server.state} at ${req.server.atMs} ms`;
     const rule = req.server.state === 'cancelled' ? 'cancel.ignore-invalid' : 'cancel.complete-first';
     ctx.ignore({ by: 'server', what: `${what} ${req.key}`, reason: `the request ${done}`, rule });
-    ctx.why(
+    ctx.why(() => 
       req.server.state === 'cancelled'
         ? `A second cancellation for ${describeId(req.id)} arrives; it was already cancelled. Ignored.`
         : `The cancellation for ${describeId(req.id)} arrives after the server ${req.server.state === 'completed' ? 'completed it' : 'finished it'}: the response stands and the late cancel is ignored.`,
       rule,
     );
-    return { ...state, touched: [req.key] };
+    return touch(state, req.self);
   }
   if (!req.cancellable) {
     ctx.ignore({ by: 'server', what: `${what} ${req.key}`, reason: 'this work cannot be stopped; the receiver MAY ignore the cancellation', rule: 'cancel.ignore-invalid' });
-    ctx.why(`The server cannot stop ${describeId(req.id)} (uncancellable work) and ignores the cancellation: its response will still come, and the client must drop it.`, 'cancel.ignore-invalid');
-    return { ...state, touched: [req.key] };
+    ctx.why(() => `The server cannot stop ${describeId(req.id)} (uncancellable work) and ignores the cancellation: its response will still come, and the client must drop it.`, 'cancel.ignore-invalid');
+    return touch(state, req.self);
   }
-  const next: RequestState = { ...req, server: { ...req.server, state: 'cancelled', atMs: ctx.now, cancelAcceptedAt: ctx.now, workEndedAt: ctx.now } };
+  const next: RequestState = withServer(req, { state: 'cancelled', atMs: ctx.now, cancelAcceptedAt: ctx.now, workEndedAt: ctx.now });
   const via = posted ? ' (POSTed over HTTP)' : '';
   const unexpected = posted && config.revision === '2026-07-28' ? ' Under 2026-07-28 this POST is not expected: closing the stream was the signal.' : '';
-  ctx.why(`The server accepts the cancellation of ${describeId(req.id)}${via}: it stops the work and will send no response.${unexpected}`, 'cancel.receiver-stops');
+  ctx.why(() => `The server accepts the cancellation of ${describeId(req.id)}${via}: it stops the work and will send no response.${unexpected}`, 'cancel.receiver-stops');
   return replaceRequest(state, next);
 }
 
 function serverStreamClose(state: RacesState, key: string, cause: 'cancel' | 'network', ctx: Ctx): RacesState {
   const req = byKey(state, key);
-  if (!req) return { ...state, touched: [] };
+  if (!req) return touch(state, NO_KEYS);
   const { config } = state;
-  let next: RequestState = { ...req, server: { ...req.server, streamClosed: true } };
+  let next: RequestState = withServer(req, { streamClosed: true });
   if (TERMINAL_SERVER.has(req.server.state)) {
     ctx.ignore({ by: 'server', what: `stream close ${req.key}`, reason: `the request already ended (${req.server.state})`, rule: 'cancel.complete-first' });
-    ctx.why(`The client's stream close for ${describeId(req.id)} reaches the server after it already ${req.server.state === 'cancelled' ? 'cancelled' : 'finished'}; nothing changes.`, 'cancel.complete-first');
+    ctx.why(() => `The client's stream close for ${describeId(req.id)} reaches the server after it already ${req.server.state === 'cancelled' ? 'cancelled' : 'finished'}; nothing changes.`, 'cancel.complete-first');
     return replaceRequest(state, next);
   }
   if (config.revision === '2026-07-28' && !req.cancellable) {
     ctx.ignore({ by: 'server', what: `stream close ${req.key}`, reason: 'this work cannot be stopped', rule: 'cancel.ignore-invalid' });
-    ctx.why(`The stream of ${describeId(req.id)} closed; the server cannot stop the work, and has nowhere left to send its result.`, 'cancel.http-2026');
+    ctx.why(() => `The stream of ${describeId(req.id)} closed; the server cannot stop the work, and has nowhere left to send its result.`, 'cancel.http-2026');
     return replaceRequest(state, next);
   }
   if (config.revision === '2026-07-28') {
-    next = { ...next, server: { ...next.server, state: 'cancelled', atMs: ctx.now, cancelAcceptedAt: ctx.now, workEndedAt: ctx.now } };
-    ctx.why(`The server sees ${describeId(req.id)}'s response stream close${cause === 'network' ? ' (a network drop)' : ''} and, under 2026-07-28, treats it as cancellation: the work stops, no further messages.`, 'cancel.http-2026');
+    next = withServer(next, { state: 'cancelled', atMs: ctx.now, cancelAcceptedAt: ctx.now, workEndedAt: ctx.now });
+    ctx.why(() => `The server sees ${describeId(req.id)}'s response stream close${cause === 'network' ? ' (a network drop)' : ''} and, under 2026-07-28, treats it as cancellation: the work stops, no further messages.`, 'cancel.http-2026');
     return replaceRequest(state, next);
   }
   ctx.ignore({ by: 'server', what: `stream close ${req.key}`, reason: 'under 2025-11-25 a disconnect is not a cancellation', rule: 'disconnect.2025' });
-  ctx.why(`The response stream of ${describeId(req.id)} closed, but under 2025-11-25 a disconnect SHOULD NOT be read as cancellation: the work goes on.`, 'disconnect.2025');
+  ctx.why(() => `The response stream of ${describeId(req.id)} closed, but under 2025-11-25 a disconnect SHOULD NOT be read as cancellation: the work goes on.`, 'disconnect.2025');
   return replaceRequest(state, next);
 }
 
 // ───────────────────────────── invariants ─────────────────────────────
 
-function touchedRequests(state: RacesState): RequestState[] {
-  const out: RequestState[] = [];
-  for (const key of state.touched) {
-    const r = byKey(state, key);
-    if (r) out.push(r);
+/**
+ * Runs `check` on each request the last step touched (usually none or one) and returns the first
+ * problem, or null. No allocation on the hot path.
+ */
+function firstTouched(state: RacesState, step: Step<RacesState>, check: (r: RequestState, state: RacesState, step: Step<RacesState>) => string | null): string | null {
+  const keys = state.touched;
+  for (let i = 0; i < keys.length; i++) {
+    const r = byKey(state, keys[i]);
+    if (r === undefined) continue;
+    const problem = check(r, state, step);
+    if (problem !== null) return problem;
   }
-  return out;
+  return null;
 }
 
 function originalMaxDeadline(r: RequestState): number | null {
   return r.maxTimeoutMs === null ? null : r.startAt + r.maxTimeoutMs;
 }
 
+type Check = (r: RequestState, state: RacesState, step: Step<RacesState>) => string | null;
+
+const oneTerminal: Check = (r) => (r.client.terminalSets > 1 ? `${r.key} was settled ${r.client.terminalSets} times` : null);
+
+const noResponseAfterCancel: Check = (r) => {
+  const s = r.server;
+  return s.cancelAcceptedAt !== null && s.responseSentAt !== null && s.responseSentAt >= s.cancelAcceptedAt
+    ? `the server sent a response to ${r.key} at ${s.responseSentAt} ms after accepting its cancellation at ${s.cancelAcceptedAt} ms`
+    : null;
+};
+
+const progressIncreasing: Check = (r) => (r.client.progressAfterEnd > 0 ? `${r.key} accepted progress after it ended` : null);
+
+const maximumFixed: Check = (r) => {
+  const original = originalMaxDeadline(r);
+  return original !== null && r.maxDeadlineAt !== original ? `${r.key}'s maximum deadline moved from ${original} ms to ${r.maxDeadlineAt} ms` : null;
+};
+
+// Checked on the requests each step touches (O(1) per step); a call past its deadline is caught
+// the next time anything happens to it (progress, a response, a cancel, a timeout).
+const maximumEnforced: Check = (r, _state, step) => {
+  const original = originalMaxDeadline(r);
+  if (original === null || step.at <= original) return null;
+  if (r.client.state === 'pending') return `${r.key} is still open at ${step.at} ms, past its maximum deadline ${original} ms`;
+  if (r.client.atMs === step.at) return `${r.key} ended ${r.client.state} at ${r.client.atMs} ms, after its maximum deadline ${original} ms`;
+  return null;
+};
+
+const progressKeepsAlive: Check = (r, state, step) => {
+  if (r.client.state !== 'timeout-idle' || r.progressToken === null || r.idleTimeoutMs === null) return null;
+  const last = r.server.lastWorkerProgressAt;
+  // When that progress would have reached the client; arriving at the deadline itself is too late (inclusive).
+  const arrival = last === null ? null : last + state.config.latencyMs.serverToClient;
+  return arrival !== null && arrival < step.at && arrival + r.idleTimeoutMs > step.at
+    ? `${r.key} timed out idle at ${step.at} ms although its worker made progress at ${last} ms (the progress never reached the client)`
+    : null;
+};
+
+const cancelSettles: Check = (r) =>
+  r.client.cancelRequestedAt !== null && r.client.state === 'pending' ? `${r.key} was cancelled at ${r.client.cancelRequestedAt} ms but is still pending` : null;
+
+const cancelledNeverSucceeds: Check = (r) =>
+  r.client.cancelRequestedAt !== null && r.client.state === 'completed'
+    ? `${r.key} was cancelled at ${r.client.cancelRequestedAt} ms yet reported success at ${r.client.atMs} ms`
+    : null;
+
+const abandonSignals: Check = (r) => {
+  const abandoned = r.client.state === 'cancelled' || r.client.state === 'timeout-idle' || r.client.state === 'timeout-max';
+  return abandoned && r.client.cancelSignal === 'none' ? `${r.key} ended ${r.client.state} without any cancellation signal: the server keeps working` : null;
+};
+
+const transportSignal: Check = (r, state) => {
+  const sig = r.client.cancelSignal;
+  if (sig === 'none') return null;
+  const { transport, revision } = state.config;
+  const expected: CancelSignal = transport === 'stdio' || revision === '2025-11-25' ? 'notifications/cancelled' : 'stream-close';
+  return sig !== expected ? `${r.key} was cancelled with ${sig}; ${transport} under ${revision} expects ${expected}` : null;
+};
+
 /** The invariants checked after every step. Broken policies must visibly break them. */
 export const RACES_INVARIANTS: Invariant<RacesState>[] = [
-  {
-    name: 'one-terminal-state',
-    description: 'A call settles at most once: its terminal state, once set, never changes.',
-    check: (state) => {
-      for (const r of touchedRequests(state)) if (r.client.terminalSets > 1) return `${r.key} was settled ${r.client.terminalSets} times`;
-      return null;
-    },
-  },
-  {
-    name: 'no-response-after-cancel',
-    description: 'After the server accepts a cancellation it sends no response for that request.',
-    check: (state) => {
-      for (const r of touchedRequests(state)) {
-        const s = r.server;
-        if (s.cancelAcceptedAt !== null && s.responseSentAt !== null && s.responseSentAt >= s.cancelAcceptedAt) {
-          return `the server sent a response to ${r.key} at ${s.responseSentAt} ms after accepting its cancellation at ${s.cancelAcceptedAt} ms`;
-        }
-      }
-      return null;
-    },
-  },
-  {
-    name: 'progress-increasing',
-    description: 'Accepted progress strictly increases, and none is accepted after the call ended.',
-    check: (state) => {
-      for (const r of touchedRequests(state)) if (r.client.progressAfterEnd > 0) return `${r.key} accepted progress after it ended`;
-      return null;
-    },
-  },
-  {
-    name: 'maximum-deadline-fixed',
-    description: 'The maximum deadline is start + maxTimeoutMs and never moves, whatever progress arrives.',
-    check: (state) => {
-      for (const r of touchedRequests(state)) {
-        const original = originalMaxDeadline(r);
-        if (original !== null && r.maxDeadlineAt !== original) return `${r.key}'s maximum deadline moved from ${original} ms to ${r.maxDeadlineAt} ms`;
-      }
-      return null;
-    },
-  },
-  {
-    name: 'maximum-enforced',
-    description: 'No call stays open past its maximum deadline, and none ends later than it.',
-    // Checked on the requests each step touches (O(1) per step); a call past its deadline is caught
-    // the next time anything happens to it (progress, a response, a cancel, a timeout).
-    check: (state, step) => {
-      for (const r of touchedRequests(state)) {
-        const original = originalMaxDeadline(r);
-        if (original === null || step.at <= original) continue;
-        if (r.client.state === 'pending') return `${r.key} is still open at ${step.at} ms, past its maximum deadline ${original} ms`;
-        if (r.client.atMs === step.at) return `${r.key} ended ${r.client.state} at ${r.client.atMs} ms, after its maximum deadline ${original} ms`;
-      }
-      return null;
-    },
-  },
+  { name: 'one-terminal-state', description: 'A call settles at most once: its terminal state, once set, never changes.', check: (state, step) => firstTouched(state, step, oneTerminal) },
+  { name: 'no-response-after-cancel', description: 'After the server accepts a cancellation it sends no response for that request.', check: (state, step) => firstTouched(state, step, noResponseAfterCancel) },
+  { name: 'progress-increasing', description: 'Accepted progress strictly increases, and none is accepted after the call ended.', check: (state, step) => firstTouched(state, step, progressIncreasing) },
+  { name: 'maximum-deadline-fixed', description: 'The maximum deadline is start + maxTimeoutMs and never moves, whatever progress arrives.', check: (state, step) => firstTouched(state, step, maximumFixed) },
+  { name: 'maximum-enforced', description: 'No call stays open past its maximum deadline, and none ends later than it.', check: (state, step) => firstTouched(state, step, maximumEnforced) },
   {
     name: 'progress-keeps-alive',
     description: 'With a progressToken and resetTimeoutOnProgress, an idle timeout fires only after a full idle window of worker silence.',
-    check: (state, step) => {
-      if (step.entry.kind !== 'deadline.idle' || !state.config.resetTimeoutOnProgress) return null;
-      for (const r of touchedRequests(state)) {
-        if (r.client.state !== 'timeout-idle' || r.progressToken === null || r.idleTimeoutMs === null) continue;
-        const last = r.server.lastWorkerProgressAt;
-        // When that progress would have reached the client; arriving at the deadline itself is too late (inclusive).
-        const arrival = last === null ? null : last + state.config.latencyMs.serverToClient;
-        if (arrival !== null && arrival < step.at && arrival + r.idleTimeoutMs > step.at) {
-          return `${r.key} timed out idle at ${step.at} ms although its worker made progress at ${last} ms (the progress never reached the client)`;
-        }
-      }
-      return null;
-    },
+    check: (state, step) => (step.entry.kind !== 'deadline.idle' || !state.config.resetTimeoutOnProgress ? null : firstTouched(state, step, progressKeepsAlive)),
   },
-  {
-    name: 'cancel-settles',
-    description: 'When the caller cancels, its call settles at once.',
-    check: (state) => {
-      for (const r of touchedRequests(state)) {
-        if (r.client.cancelRequestedAt !== null && r.client.state === 'pending') return `${r.key} was cancelled at ${r.client.cancelRequestedAt} ms but is still pending`;
-      }
-      return null;
-    },
-  },
-  {
-    name: 'cancelled-never-succeeds',
-    description: 'A call the caller cancelled never reports success; a late response is dropped.',
-    check: (state) => {
-      for (const r of touchedRequests(state)) {
-        if (r.client.cancelRequestedAt !== null && r.client.state === 'completed') return `${r.key} was cancelled at ${r.client.cancelRequestedAt} ms yet reported success at ${r.client.atMs} ms`;
-      }
-      return null;
-    },
-  },
-  {
-    name: 'abandon-signals-server',
-    description: 'Whenever the client stops waiting (cancel or timeout), it puts the transport\'s cancellation signal on the wire.',
-    check: (state) => {
-      for (const r of touchedRequests(state)) {
-        const abandoned = r.client.state === 'cancelled' || r.client.state === 'timeout-idle' || r.client.state === 'timeout-max';
-        if (abandoned && r.client.cancelSignal === 'none') return `${r.key} ended ${r.client.state} without any cancellation signal: the server keeps working`;
-      }
-      return null;
-    },
-  },
+  { name: 'cancel-settles', description: 'When the caller cancels, its call settles at once.', check: (state, step) => firstTouched(state, step, cancelSettles) },
+  { name: 'cancelled-never-succeeds', description: 'A call the caller cancelled never reports success; a late response is dropped.', check: (state, step) => firstTouched(state, step, cancelledNeverSucceeds) },
+  { name: 'abandon-signals-server', description: "Whenever the client stops waiting (cancel or timeout), it puts the transport's cancellation signal on the wire.", check: (state, step) => firstTouched(state, step, abandonSignals) },
   {
     name: 'transport-signal',
     description: 'The cancellation signal matches the transport: stdio and 2025-11-25 HTTP send notifications/cancelled; 2026-07-28 HTTP only closes the stream.',
-    check: (state) => {
-      const { transport, revision } = state.config;
-      for (const r of touchedRequests(state)) {
-        const sig = r.client.cancelSignal;
-        if (sig === 'none') continue;
-        const expected: CancelSignal = transport === 'stdio' || revision === '2025-11-25' ? 'notifications/cancelled' : 'stream-close';
-        if (sig !== expected) return `${r.key} was cancelled with ${sig}; ${transport} under ${revision} expects ${expected}`;
-      }
-      return null;
-    },
+    check: (state, step) => firstTouched(state, step, transportSignal),
   },
 ];
 

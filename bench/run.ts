@@ -1,0 +1,40 @@
+/**
+ * `npm run bench`: prints every benchmark's figures and its ratio to the target.
+ * Node: replay throughput. Size: initial JavaScript gzip of the built site (run `npm run build` first,
+ * done by the npm script). Chromium: drag → updated outcome latency at 200 events (Playwright).
+ */
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import path from 'node:path';
+import { benchReplay } from './replay.bench';
+
+const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+console.log('replay throughput (Node, races model, 100,000 scripted events over Streamable HTTP; median of 7 runs)');
+console.log('  calls  keep      steps     median ms   events/s     ratio to 1,000,000/s');
+for (const calls of [1, 10, 100]) {
+  for (const keep of ['steps', 'effects'] as const) {
+    const r = benchReplay(calls, keep);
+    console.log(`  ${String(calls).padStart(5)}  ${keep.padEnd(8)}  ${fmt(r.steps).padStart(7)}  ${fmt(r.medianMs, 1).padStart(9)}  ${fmt(r.eventsPerSecond).padStart(9)}    ${fmt(r.ratioToTarget, 2)}×`);
+  }
+}
+
+const dist = path.resolve(import.meta.dirname ?? '.', '../dist');
+if (existsSync(path.join(dist, 'index.html'))) {
+  const html = readFileSync(path.join(dist, 'index.html'), 'utf8');
+  const initial = [...html.matchAll(/(?:src|href)="\.\/(assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]);
+  let jsGzip = 0;
+  let cssGzip = 0;
+  for (const file of initial) {
+    const size = gzipSync(readFileSync(path.join(dist, file)), { level: 9 }).length;
+    if (file.endsWith('.js')) jsGzip += size;
+    else cssGzip += size;
+  }
+  const lazy = readdirSync(path.join(dist, 'assets')).filter((f) => f.endsWith('.js') && !initial.includes(`assets/${f}`));
+  console.log('initial bundle (dist/, gzip -9)');
+  console.log(`  JavaScript           ${fmt(jsGzip / 1024, 1)} KB   (target ≤ 150 KB: ratio ${fmt(jsGzip / 1024 / 150, 2)} of budget)`);
+  console.log(`  CSS                  ${fmt(cssGzip / 1024, 1)} KB`);
+  console.log(`  lazy JS chunks       ${lazy.length}`);
+} else {
+  console.log('initial bundle: dist/ missing — run `npm run build` first');
+}
