@@ -1,0 +1,152 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, openScenario, test } from './fixtures';
+
+test.describe('Races lab: the lesson\'s four orders', () => {
+  test('A: cancel, then complete → cancelled, no final response, notifications/cancelled on stdio', async ({ lab }) => {
+    await openScenario(lab, 'A-cancel-then-complete');
+    await expect(lab.getByTestId('outcome-state')).toHaveText('cancelled');
+    await expect(lab.getByTestId('final-response')).toHaveText('no');
+    await expect(lab.getByTestId('cancel-signal')).toHaveText('notifications/cancelled');
+  });
+
+  test('B: complete, then the cancel arrives → the final response exists', async ({ lab }) => {
+    await openScenario(lab, 'B-complete-then-cancel');
+    await expect(lab.getByTestId('outcome-state')).toHaveText('cancelled');
+    await expect(lab.getByTestId('final-response')).toHaveText('yes');
+  });
+
+  test('C: the maximum wins at 2000 ms, and the call is still pending at 1500 ms', async ({ lab }) => {
+    await openScenario(lab, 'C-progress-idle-maximum');
+    await expect(lab.getByTestId('outcome-state')).toHaveText('timeout-max');
+    await expect(lab.getByTestId('invariant-maximum-enforced')).toHaveAttribute('data-status', 'holds');
+    // Turn on the bug: progress also resets the maximum → the invariants panel shows the violation.
+    await lab.getByTestId('policy-progressResetsMaximum').check();
+    await expect(lab.getByTestId('outcome-state')).toHaveText('timeout-idle');
+    await expect(lab.getByTestId('invariant-maximum-deadline-fixed')).toHaveAttribute('data-status', 'violated');
+  });
+
+  test('D: Streamable HTTP closes the stream; on stdio the same operation sends notifications/cancelled', async ({ lab }) => {
+    await openScenario(lab, 'D-http-stream-close');
+    await expect(lab.getByTestId('cancel-signal')).toHaveText('stream-close');
+    await lab.getByTestId('transport').selectOption('stdio');
+    await expect(lab.getByTestId('cancel-signal')).toHaveText('notifications/cancelled');
+    await lab.getByTestId('transport').selectOption('streamable-http');
+    await lab.getByTestId('revision').selectOption('2025-11-25');
+    await expect(lab.getByTestId('cancel-signal')).toHaveText('notifications/cancelled');
+  });
+});
+
+test.describe('Races lab: interaction', () => {
+  test('dragging A\'s cancel after the completion ends the call completed', async ({ lab }) => {
+    await openScenario(lab, 'A-cancel-then-complete');
+    const handle = lab.getByTestId('event-cancel');
+    await expect(handle).toHaveAttribute('aria-label', /cancel at 300 ms/);
+    const box = await handle.boundingBox();
+    const complete = await lab.getByTestId('event-complete').boundingBox();
+    expect(box && complete).toBeTruthy();
+    // Drag with the pointer well past the completion handle (500 ms): the response then lands first.
+    const targetX = complete!.x + complete!.width / 2 + (complete!.x - box!.x) * 0.6;
+    await lab.mouse.move(box!.x + box!.width / 2, box!.y + box!.height / 2);
+    await lab.mouse.down();
+    await lab.mouse.move(targetX, box!.y + box!.height / 2, { steps: 12 });
+    await lab.mouse.up();
+    const label = await handle.getAttribute('aria-label');
+    const at = Number(/at (\d+) ms/.exec(label ?? '')?.[1]);
+    expect(at).toBeGreaterThan(520);
+    expect(at % 10).toBe(0); // snapped to 10 ms
+    await expect(lab.getByTestId('outcome-state')).toHaveText('completed');
+    await expect(lab.getByTestId('final-response')).toHaveText('yes');
+    // Undo brings the lesson's order back.
+    await lab.getByRole('button', { name: 'Undo' }).click();
+    await expect(lab.getByTestId('outcome-state')).toHaveText('cancelled');
+  });
+
+  test('the keyboard moves an event by 10 ms per arrow press', async ({ lab }) => {
+    await openScenario(lab, 'A-cancel-then-complete');
+    const handle = lab.getByTestId('event-cancel');
+    await handle.focus();
+    for (let i = 0; i < 25; i++) await lab.keyboard.press('ArrowRight');
+    await expect(handle).toHaveAttribute('aria-label', /cancel at 550 ms/);
+    await expect(lab.getByTestId('outcome-state')).toHaveText('completed');
+  });
+
+  test('stepping with the keyboard moves the virtual clock through the trace', async ({ lab }) => {
+    await openScenario(lab, 'C-progress-idle-maximum');
+    await lab.locator('body').click({ position: { x: 5, y: 5 } });
+    await lab.keyboard.press('Home');
+    const clock = lab.getByTestId('clock');
+    const t0 = await clock.textContent();
+    await lab.keyboard.press('ArrowRight');
+    await expect(clock).not.toHaveText(t0 ?? '');
+    await lab.keyboard.press('End');
+    await expect(clock).toContainText(/3[\s,.]?000/);
+    await lab.keyboard.press('ArrowLeft');
+    await expect(clock).not.toContainText(/3[\s,.]?000/);
+  });
+
+  test('a shared link reproduces an edited scenario exactly, and Reset restores the lesson', async ({ lab, browser }) => {
+    await openScenario(lab, 'A-cancel-then-complete');
+    const handle = lab.getByTestId('event-cancel');
+    await handle.focus();
+    for (let i = 0; i < 3; i++) await lab.keyboard.press('ArrowRight');
+    await lab.getByTestId('policy-respondAfterCancel').check();
+    await expect(handle).toHaveAttribute('aria-label', /cancel at 330 ms/);
+    const url = lab.url();
+    const other = await browser.newPage();
+    await other.goto(url);
+    await expect(other.getByTestId('event-cancel')).toHaveAttribute('aria-label', /cancel at 330 ms/);
+    await expect(other.getByTestId('policy-respondAfterCancel')).toBeChecked();
+    await expect(other.getByTestId('invariant-no-response-after-cancel')).toHaveAttribute('data-status', 'violated');
+    await other.close();
+    await lab.getByRole('button', { name: 'Reset' }).click();
+    await expect(handle).toHaveAttribute('aria-label', /cancel at 300 ms/);
+    await expect(lab.getByTestId('policy-respondAfterCancel')).not.toBeChecked();
+  });
+
+  test('the field case with 50 calls shows 50 timeouts', async ({ lab }) => {
+    await openScenario(lab, 'F5-fifty-timeouts');
+    await expect(lab.getByTestId('outcome-state')).toHaveText('timeout-max');
+    await expect(lab.getByTestId('outcome-state-50')).toHaveText('timeout-max');
+  });
+});
+
+test.describe('Races lab: bad input', () => {
+  test('a malformed scenario import names the field and keeps the previous scenario', async ({ lab }) => {
+    await openScenario(lab, 'B-complete-then-cancel');
+    await lab.getByTestId('import-text').fill(JSON.stringify({ format: 1, lab: 'races', id: 'x', title: 'x', config: {}, events: [{ id: 'a', at: 'soon', actor: 'client', kind: 'start', requestId: 1 }] }));
+    await lab.getByRole('button', { name: 'Import', exact: true }).click();
+    await expect(lab.getByTestId('error')).toContainText('events[0].at');
+    await expect(lab.getByTestId('scenario-picker')).toHaveValue('B-complete-then-cancel');
+    await expect(lab.getByTestId('final-response')).toHaveText('yes');
+    await lab.getByTestId('import-text').fill('{ not json');
+    await lab.getByRole('button', { name: 'Import', exact: true }).click();
+    await expect(lab.getByTestId('error')).toContainText('not valid JSON');
+  });
+
+  test('a malformed URL shows the problem and still shows a working lab', async ({ lab }) => {
+    await lab.goto('./#/races?scenario=not-base64-json!!');
+    await expect(lab.getByTestId('error')).toBeVisible();
+    await expect(lab.getByTestId('outcome-state')).toHaveText(/\w+/);
+  });
+
+  test('labels and notes render as text, never as HTML', async ({ lab }) => {
+    await openScenario(lab, 'A-cancel-then-complete');
+    const evil = '<img src=x onerror="window.__pwned=1">';
+    const scenario = {
+      format: 1, lab: 'races', id: 'xss', title: `Title ${evil}`, summary: `Summary ${evil}`, config: {},
+      events: [{ id: 'start', at: 0, actor: 'client', kind: 'start', requestId: evil, label: evil, maxTimeoutMs: 100 }],
+    };
+    await lab.getByTestId('import-text').fill(JSON.stringify(scenario));
+    await lab.getByRole('button', { name: 'Import', exact: true }).click();
+    await expect(lab.getByText(`Summary ${evil}`)).toBeVisible();
+    expect(await lab.locator('img[src="x"]').count()).toBe(0);
+    expect(await lab.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+  });
+});
+
+test('no serious accessibility violations (axe)', async ({ lab }) => {
+  await openScenario(lab, 'C-progress-idle-maximum');
+  const results = await new AxeBuilder({ page: lab }).analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.length})`)).toEqual([]);
+});
