@@ -7,6 +7,7 @@ import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { benchReplay } from './replay.bench';
+import { benchDrag } from './drag.bench';
 
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
@@ -37,4 +38,15 @@ if (existsSync(path.join(dist, 'index.html'))) {
   console.log(`  lazy JS chunks       ${lazy.length}`);
 } else {
   console.log('initial bundle: dist/ missing — run `npm run build` first');
+}
+
+if (existsSync(path.join(dist, 'index.html'))) {
+  try {
+    const d = await benchDrag();
+    console.log(`drag → updated outcome (Chromium, ${d.events} events; input event to re-rendered, laid-out DOM)`);
+    console.log(`  keyboard  median ${fmt(d.keyboard.medianMs, 2)} ms, p95 ${fmt(d.keyboard.p95Ms, 2)} ms over ${d.keyboard.samples} moves   (target ≤ 16 ms: ratio ${fmt(d.keyboard.p95Ms / 16, 2)} of budget at p95)`);
+    console.log(`  pointer   median ${fmt(d.pointer.medianMs, 2)} ms, p95 ${fmt(d.pointer.p95Ms, 2)} ms over ${d.pointer.samples} moves   (target ≤ 16 ms: ratio ${fmt(d.pointer.p95Ms / 16, 2)} of budget at p95)`);
+  } catch (err) {
+    console.log(`drag benchmark could not run: ${(err as Error).message}`);
+  }
 }

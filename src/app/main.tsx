@@ -1,14 +1,12 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-
-function Placeholder() {
-  return <p>MCP Reliability Lab — the Races lab is being built.</p>;
-}
+import { App } from './App';
+import './app.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 createRoot(root).render(
   <StrictMode>
-    <Placeholder />
+    <App />
   </StrictMode>,
 );

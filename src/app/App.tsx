@@ -1,0 +1,92 @@
+import { useEffect, useId } from 'react';
+import { Icon } from '../labs/races/icons';
+import { RacesLab } from '../labs/races/RacesLab';
+import { LABS, useLabRoute } from './router';
+import { useTheme, type ThemeChoice } from './theme';
+
+function ComingSoon({ name }: { name: string }) {
+  return (
+    <div className="coming-soon">
+      <h1>{name}</h1>
+      <p>This lab is coming soon. The Races lab is ready:</p>
+      <p>
+        <a href="#/races">Open the Races lab</a>
+      </p>
+    </div>
+  );
+}
+
+/** The site shell: header, lab navigation, hash routing and theme. */
+export function App() {
+  const lab = useLabRoute();
+  const [theme, setTheme] = useTheme();
+  const themeId = useId();
+
+  // `#/` or no hash → the first lab.
+  useEffect(() => {
+    if (lab === null) history.replaceState(history.state, '', '#/races');
+  }, [lab]);
+
+  const current = LABS.find((l) => l.id === (lab ?? 'races'));
+
+  return (
+    <>
+      <a className="skip-link" href="#main" onClick={(e) => {
+        e.preventDefault();
+        document.getElementById('main')?.focus();
+      }}>
+        Skip to the lab
+      </a>
+      <header className="site-header">
+        <div className="brand">
+          <span className="brand-mark" aria-hidden="true">
+            <Icon name="clock" size={18} />
+          </span>
+          <span className="brand-name">MCP Reliability Lab</span>
+        </div>
+        <nav aria-label="Labs">
+          <ul>
+            {LABS.map((l) => (
+              <li key={l.id}>
+                {l.ready ? (
+                  <a href={`#/${l.id}`} aria-current={current?.id === l.id ? 'page' : undefined} title={l.blurb}>
+                    {l.name}
+                  </a>
+                ) : (
+                  <span className="nav-soon" title={`${l.blurb} — coming soon`}>
+                    {l.name} <span className="soon">soon</span>
+                  </span>
+                )}
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="theme-pick">
+          <label htmlFor={themeId}>Theme</label>
+          <select id={themeId} value={theme} onChange={(e) => setTheme(e.currentTarget.value as ThemeChoice)}>
+            <option value="auto">Auto</option>
+            <option value="light">Light</option>
+            <option value="dark">Dark</option>
+          </select>
+        </div>
+      </header>
+      <main id="main" tabIndex={-1}>
+        {current === undefined ? (
+          <div className="coming-soon">
+            <h1>Not found</h1>
+            <p>
+              There is no lab at this address. <a href="#/races">Open the Races lab</a>.
+            </p>
+          </div>
+        ) : current.ready ? (
+          <RacesLab />
+        ) : (
+          <ComingSoon name={current.name} />
+        )}
+      </main>
+      <footer className="site-footer">
+        <p>Everything runs in your browser on a virtual clock: same scenario, same trace. Spec revisions 2026-07-28 and 2025-11-25.</p>
+      </footer>
+    </>
+  );
+}

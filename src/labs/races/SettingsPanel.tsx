@@ -1,0 +1,92 @@
+import { useId } from 'react';
+import { racesConfigSchema, racesPolicySchema, type RacesPolicy } from '../../sim/races';
+import { selectConfig } from '../../store/racesStore';
+import { useRaces, useRacesStore } from './context';
+
+const POLICY_KEYS = Object.keys(racesPolicySchema.shape) as (keyof RacesPolicy)[];
+const policyText = (key: keyof RacesPolicy) => racesPolicySchema.shape[key].description ?? key;
+
+function LatencyInput({ name, label, value }: { name: 'clientToServer' | 'serverToClient'; label: string; value: number }) {
+  const store = useRacesStore();
+  const id = useId();
+  const commit = (raw: string) => {
+    const n = raw.trim() === '' ? NaN : Number(raw);
+    // Invalid values go to the store anyway so the error names the field; the previous setting stays.
+    store.getState().setConfig({ latencyMs: { [name]: Number.isFinite(n) ? n : raw } });
+  };
+  return (
+    <div className="field-inline">
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        key={value}
+        type="number"
+        inputMode="numeric"
+        min={0}
+        step={10}
+        defaultValue={value}
+        data-testid={`latency-${name}`}
+        onBlur={(e) => {
+          if (e.currentTarget.value !== String(value)) commit(e.currentTarget.value);
+        }}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') commit(e.currentTarget.value);
+        }}
+      />
+      <span className="muted small">ms</span>
+    </div>
+  );
+}
+
+/** Revision, transport, latency and the broken-policy switches. Every change replays at once. */
+export function SettingsPanel() {
+  const store = useRacesStore();
+  const config = useRaces(selectConfig);
+  const set = (patch: Record<string, unknown>) => store.getState().setConfig(patch as never);
+  const revId = useId();
+  const trId = useId();
+
+  return (
+    <section className="panel settings" aria-labelledby="settings-h">
+      <h2 id="settings-h">Settings</h2>
+      <div className="field">
+        <label htmlFor={revId}>MCP revision</label>
+        <select id={revId} data-testid="revision" value={config.revision} onChange={(e) => set({ revision: e.currentTarget.value })}>
+          <option value="2026-07-28">2026-07-28 (the lesson)</option>
+          <option value="2025-11-25">2025-11-25 (most deployed SDKs)</option>
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor={trId}>Transport</label>
+        <select id={trId} data-testid="transport" value={config.transport} onChange={(e) => set({ transport: e.currentTarget.value })}>
+          <option value="stdio">stdio</option>
+          <option value="streamable-http">Streamable HTTP</option>
+        </select>
+      </div>
+      <fieldset className="field">
+        <legend>One-way latency</legend>
+        <LatencyInput name="clientToServer" label="client → server" value={config.latencyMs.clientToServer} />
+        <LatencyInput name="serverToClient" label="server → client" value={config.latencyMs.serverToClient} />
+      </fieldset>
+      <label className="check">
+        <input type="checkbox" data-testid="resetTimeoutOnProgress" checked={config.resetTimeoutOnProgress} onChange={(e) => set({ resetTimeoutOnProgress: e.currentTarget.checked })} />
+        <span>
+          <code>resetTimeoutOnProgress</code>
+          <span className="check-desc">{racesConfigSchema.shape.resetTimeoutOnProgress.description}</span>
+        </span>
+      </label>
+      <fieldset className="field policies">
+        <legend>Broken policies (bugs to switch on)</legend>
+        {POLICY_KEYS.map((key) => (
+          <label key={key} className={`check${config.policy[key] ? ' is-on' : ''}`}>
+            <input type="checkbox" data-testid={`policy-${key}`} checked={config.policy[key]} onChange={(e) => set({ policy: { [key]: e.currentTarget.checked } })} />
+            <span>
+              <code>{key}</code>
+              <span className="check-desc">{policyText(key)}</span>
+            </span>
+          </label>
+        ))}
+      </fieldset>
+    </section>
+  );
+}

@@ -1,0 +1,71 @@
+/**
+ * Pure playback helpers for a lab's virtual clock: the speed slider's log scale, stepping between
+ * trace step times, and the time range the playhead may cover. No React, no DOM.
+ */
+
+/** Speed is virtual milliseconds per real second. */
+export const SPEED_MIN = 10;
+export const SPEED_MAX = 100_000;
+/** The speed slider's integer range (log scale over SPEED_MIN…SPEED_MAX). */
+export const SPEED_SLIDER_MAX = 400;
+
+/** Slider position (0…SPEED_SLIDER_MAX) → speed, rounded to a readable value (2 significant digits). */
+export function sliderToSpeed(position: number): number {
+  const p = Math.min(Math.max(position, 0), SPEED_SLIDER_MAX) / SPEED_SLIDER_MAX;
+  const raw = SPEED_MIN * Math.pow(SPEED_MAX / SPEED_MIN, p);
+  return roundSignificant(raw, 2);
+}
+
+/** Speed → slider position (inverse of `sliderToSpeed`, up to rounding). */
+export function speedToSlider(speed: number): number {
+  const s = Math.min(Math.max(speed, SPEED_MIN), SPEED_MAX);
+  return Math.round((Math.log(s / SPEED_MIN) / Math.log(SPEED_MAX / SPEED_MIN)) * SPEED_SLIDER_MAX);
+}
+
+export function roundSignificant(value: number, digits: number): number {
+  if (value <= 0) return 0;
+  const magnitude = Math.pow(10, Math.floor(Math.log10(value)) - digits + 1);
+  return Math.round(value / magnitude) * magnitude;
+}
+
+/** A speed that plays a trace ending at `endMs` in about `seconds` real seconds, on the 1-2-5 ladder. */
+export function suggestedSpeed(endMs: number, seconds = 8): number {
+  const target = Math.max(endMs, 1) / seconds;
+  const ladder: number[] = [];
+  for (let m = 10; m <= SPEED_MAX; m *= 10) ladder.push(m, 2 * m, 5 * m);
+  let best = ladder[0];
+  for (const v of ladder) if (v <= SPEED_MAX && Math.abs(Math.log(v / target)) < Math.abs(Math.log(best / target))) best = v;
+  return Math.min(Math.max(best, SPEED_MIN), SPEED_MAX);
+}
+
+/** The first step time strictly after `cursorMs`, or null. `times` is sorted ascending. */
+export function nextStepTime(times: readonly number[], cursorMs: number): number | null {
+  let lo = 0;
+  let hi = times.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (times[mid] <= cursorMs) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < times.length ? times[lo] : null;
+}
+
+/** The last step time strictly before `cursorMs`, or null. `times` is sorted ascending. */
+export function prevStepTime(times: readonly number[], cursorMs: number): number | null {
+  let lo = 0;
+  let hi = times.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (times[mid] < cursorMs) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo > 0 ? times[lo - 1] : null;
+}
+
+/** The end of the time range shown and scrubbable: the last thing that happens, plus a margin. */
+export function timeRangeEnd(lastMs: number): number {
+  if (lastMs <= 0) return 1000;
+  const padded = lastMs * 1.06;
+  const magnitude = Math.pow(10, Math.floor(Math.log10(padded)) - 1);
+  return Math.ceil(padded / magnitude) * magnitude;
+}

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import type { Scenario } from '../sim/types';
+import { builtinRaces } from './builtinRaces';
+import { configDiff, decodeRacesHash, encodeRacesHash, fromBase64Url, parseQueryValue, splitHash, toBase64Url } from './url';
+
+const { scenarios: builtins, errors } = builtinRaces();
+const A = builtins.find((s) => s.id === 'A-cancel-then-complete') as Scenario;
+
+describe('base64url', () => {
+  it('round-trips UTF-8 text', () => {
+    for (const text of ['', 'a', '{"title":"A · Cancel, then complete"}', '✓ ✗ — 日本語 🚀']) {
+      const enc = toBase64Url(text);
+      expect(enc).toMatch(/^[A-Za-z0-9_-]*$/);
+      expect(fromBase64Url(enc)).toBe(text);
+    }
+  });
+  it('rejects what is not base64url', () => {
+    expect(fromBase64Url('ab+c')).toBeNull();
+    expect(fromBase64Url('a')).toBeNull();
+    expect(fromBase64Url('%%%')).toBeNull();
+  });
+});
+
+describe('races hash', () => {
+  it('loads every built-in scenario', () => {
+    expect(errors).toEqual([]);
+    expect(builtins.map((s) => s.id)).toContain('F5-fifty-timeouts');
+    expect(builtins[0].id).toBe('A-cancel-then-complete');
+  });
+
+  it('uses the short form for an unmodified built-in', () => {
+    expect(encodeRacesHash(A, builtins)).toBe('#/races/A-cancel-then-complete');
+    const d = decodeRacesHash('#/races/A-cancel-then-complete', builtins);
+    expect(d.ok && d.scenario).toBe(A);
+  });
+
+  it('carries config overrides as query parameters and reads them back', () => {
+    const changed: Scenario = { ...A, config: { ...A.config, transport: 'streamable-http', policy: { ...(A.config.policy as object), respondAfterCancel: true } } };
+    const hash = encodeRacesHash(changed, builtins, 1500);
+    expect(hash).toBe('#/races/A-cancel-then-complete?transport=streamable-http&policy.respondAfterCancel=true&t=1500');
+    const d = decodeRacesHash(hash, builtins);
+    expect(d.ok).toBe(true);
+    if (d.ok) {
+      expect(d.scenario.config).toEqual(changed.config);
+      expect(d.cursorMs).toBe(1500);
+      expect(d.original).toBe(A);
+    }
+  });
+
+  it('carries a modified scenario whole and reproduces it exactly', () => {
+    const moved: Scenario = { ...A, events: A.events.map((e) => (e.id === 'cancel' ? { ...e, at: 700, label: '<b>not html</b>' } : e)) };
+    const hash = encodeRacesHash(moved, builtins);
+    expect(hash.startsWith('#/races?scenario=')).toBe(true);
+    const d = decodeRacesHash(hash, builtins);
+    expect(d.ok).toBe(true);
+    if (d.ok) {
+      expect(d.scenario).toEqual(moved);
+      expect(d.original).toBe(A);
+    }
+  });
+
+  it('names the field when the link is bad', () => {
+    const bad = (hash: string) => {
+      const d = decodeRacesHash(hash, builtins);
+      expect(d.ok).toBe(false);
+      return d.ok ? [] : d.errors;
+    };
+    expect(bad('#/races/nope')[0]).toMatch(/^scenario id/);
+    expect(bad('#/races/A-cancel-then-complete?transport=carrier-pigeon')[0]).toMatch(/^config\.transport:/);
+    expect(bad('#/races/A-cancel-then-complete?policy.notAThing=true')[0]).toMatch(/^config\.policy/);
+    expect(bad('#/races/A-cancel-then-complete?latencyMs.clientToServer=-5')[0]).toMatch(/^config\.latencyMs\.clientToServer:/);
+    expect(bad('#/races?scenario=!!!')[0]).toMatch(/^scenario \(in the link\)/);
+    expect(bad(`#/races?scenario=${toBase64Url('{"oops"')}`)[0]).toMatch(/not valid JSON/);
+    const wrongAt = { ...A, events: [{ ...A.events[0], at: -1 }] };
+    expect(bad(`#/races?scenario=${toBase64Url(JSON.stringify(wrongAt))}`)[0]).toMatch(/^events\[0\]\.at:/);
+    expect(bad('#/races/A-cancel-then-complete?t=abc')[0]).toMatch(/^t /);
+  });
+
+  it('gives the first built-in for a bare #/races', () => {
+    const d = decodeRacesHash('#/races', builtins);
+    expect(d.ok && d.scenario.id).toBe('A-cancel-then-complete');
+  });
+
+  it('helpers', () => {
+    expect(splitHash('#/races/A?x=1').path).toBe('/races/A');
+    expect(splitHash('').path).toBe('/');
+    expect(parseQueryValue('true')).toBe(true);
+    expect(parseQueryValue('20')).toBe(20);
+    expect(parseQueryValue('2025-11-25')).toBe('2025-11-25');
+    expect(configDiff({ a: 1, p: { x: false, y: false } }, { a: 1, p: { x: true, y: false } })).toEqual([['p.x', true]]);
+  });
+});
