@@ -1,11 +1,11 @@
 // A tiny static server for the built site, mounted at a sub-path to prove the relative base works.
-// Usage: node e2e/serve.mjs [port] [subPath]   (defaults: 4321, /mcp-lab/)
+// Usage: node e2e/serve.mjs [port] [subPath]   (defaults: 4321, /mcp-lab/); LAB_DIST=dir serves another build.
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist');
+const root = path.resolve(process.env.LAB_DIST ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist'));
 const port = Number(process.argv[2] ?? 4321);
 const base = process.argv[3] ?? '/mcp-lab/';
 const types = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.wasm': 'application/wasm', '.png': 'image/png', '.ico': 'image/x-icon' };

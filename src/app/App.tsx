@@ -1,8 +1,17 @@
-import { useEffect, useId } from 'react';
+import { Suspense, useEffect, useId } from 'react';
 import { Icon } from '../labs/races/icons';
-import { RacesLab } from '../labs/races/RacesLab';
+import { LAB_PAGES } from './labPages';
 import { LABS, useLabRoute } from './router';
 import { useTheme, type ThemeChoice } from './theme';
+
+/** Shown while a lazy lab's chunk loads. */
+function Loading({ name }: { name: string }) {
+  return (
+    <div className="coming-soon" role="status">
+      <p>Loading the {name} lab…</p>
+    </div>
+  );
+}
 
 function ComingSoon({ name }: { name: string }) {
   return (
@@ -28,6 +37,7 @@ export function App() {
   }, [lab]);
 
   const current = LABS.find((l) => l.id === (lab ?? 'races'));
+  const Page = current?.ready ? LAB_PAGES[current.id] : undefined;
 
   return (
     <>
@@ -78,8 +88,10 @@ export function App() {
               There is no lab at this address. <a href="#/races">Open the Races lab</a>.
             </p>
           </div>
-        ) : current.ready ? (
-          <RacesLab />
+        ) : Page ? (
+          <Suspense fallback={<Loading name={current.name} />}>
+            <Page key={current.id} />
+          </Suspense>
         ) : (
           <ComingSoon name={current.name} />
         )}

@@ -1,12 +1,14 @@
 import { useSyncExternalStore } from 'react';
 
-/** Labs of the site, in nav order. Only `races` is built so far. */
+/**
+ * Labs of the site, in nav order. `ready: false` shows the lab as "soon" in the nav.
+ * The page component of each ready lab is registered in `labPages.tsx` (lazy-loaded except races).
+ */
 export const LABS = [
   { id: 'races', name: 'Races', blurb: 'cancellation, timeouts and progress', ready: true },
-  { id: 'duplicates', name: 'Duplicates', blurb: 'idempotency keys and retries', ready: false },
-  { id: 'buffers', name: 'Buffers', blurb: 'SSE buffer pressure', ready: false },
-  { id: 'reconnects', name: 'Reconnects', blurb: 'reconnect herds and jitter', ready: false },
-  { id: 'breakers', name: 'Breakers', blurb: 'circuit breakers and retry budgets', ready: false },
+  { id: 'ledger', name: 'Ledger', blurb: 'idempotency keys in a real SQLite ledger', ready: false },
+  { id: 'flow', name: 'Flow', blurb: 'SSE buffers, proxies, reconnects and jitter', ready: false },
+  { id: 'resilience', name: 'Resilience', blurb: 'tasks, retries, budgets and circuit breakers', ready: false },
 ] as const;
 
 export type LabRoute = (typeof LABS)[number]['id'];
