@@ -9,8 +9,12 @@
 /** A JSON value as it appears in scenario files and on the wire. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-/** Who acts. Lanes on the timeline are drawn in this order. */
-export type Actor = 'client' | 'wire' | 'server' | 'worker';
+/**
+ * Who acts. Each lab's schema narrows which actors may script which kinds. `proxy` sits between
+ * client and server (flow lab), `upstream` is the API behind an MCP server (resilience lab), `db`
+ * is a database connection (ledger lab; the connection is named by the event's own field).
+ */
+export type Actor = 'client' | 'wire' | 'proxy' | 'server' | 'upstream' | 'worker' | 'db';
 
 /**
  * One scripted event of a scenario: something an actor does at virtual time `at` (integer ms).
