@@ -1,14 +1,21 @@
 import { racesModel } from './races/model';
+import { createLedgerModel } from './ledger/model';
+import { ledgerConfigSchema, ledgerEventSchema } from './ledger/schema';
 import { racesConfigSchema, racesEventSchema } from './races/schema';
 import { parseScenario, parseScenarioText, type LabSchemas, type ParseResult } from './scenario';
 
 /** Scenario schemas per lab id. Later labs register here. */
 export const LAB_SCHEMAS: Record<string, LabSchemas> = {
   races: { config: racesConfigSchema, event: racesEventSchema },
+  ledger: { config: ledgerConfigSchema, event: ledgerEventSchema },
 };
 
 /** Models per lab id. */
-export const MODELS = { races: racesModel } as const;
+export const MODELS = {
+  races: racesModel,
+  /** A factory, not an instance: the ledger runs real SQL, so pass an opener of fresh sql.js databases. */
+  ledger: createLedgerModel,
+} as const;
 
 /** Lab ids the CLI and the app know. */
 export type LabId = keyof typeof MODELS;

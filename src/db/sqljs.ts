@@ -1,0 +1,67 @@
+import type { Database, SqlJsStatic } from 'sql.js';
+import type { SqlDatabase, SqlRow, SqlValue } from '../sim/ledger/sql';
+
+/** A `SqlDatabase` over a sql.js `Database`, plus `close` and `export` (the file's bytes). */
+export interface SqlJsDatabase extends SqlDatabase {
+  readonly raw: Database;
+  close(): void;
+  /** The database as a SQLite file image (what a `.sqlite` download holds). */
+  export(): Uint8Array;
+}
+
+/** Wraps a sql.js database in the model's synchronous interface. Errors are sql.js's (SQLite's text). */
+export function wrapSqlJs(raw: Database): SqlJsDatabase {
+  return {
+    raw,
+    exec(sql) {
+      raw.exec(sql);
+    },
+    run(sql, params = []) {
+      raw.run(sql, params as SqlValue[]);
+      return { changes: raw.getRowsModified() };
+    },
+    query(sql, params = []) {
+      const stmt = raw.prepare(sql);
+      try {
+        stmt.bind(params as SqlValue[]);
+        const rows: SqlRow[] = [];
+        while (stmt.step()) rows.push(stmt.getAsObject() as SqlRow);
+        return rows;
+      } finally {
+        stmt.free();
+      }
+    },
+    close() {
+      raw.close();
+    },
+    export() {
+      return raw.export();
+    },
+  };
+}
+
+/** An opener of fresh in-memory databases on a loaded sql.js module. */
+export function memoryOpener(SQL: SqlJsStatic): () => SqlJsDatabase {
+  return () => wrapSqlJs(new SQL.Database());
+}
+
+/**
+ * Opens a database on file bytes. Throws `Error` with a plain message when the bytes are not a
+ * SQLite database (sql.js opens lazily, so the header is checked by reading the schema).
+ */
+export function openBytes(SQL: SqlJsStatic, bytes: Uint8Array): SqlJsDatabase {
+  const header = 'SQLite format 3\0';
+  const head = new TextDecoder('latin1').decode(bytes.subarray(0, 16));
+  if (bytes.length < 100 || head !== header) throw new Error('this file is not a SQLite database (its first 16 bytes are not "SQLite format 3")');
+  const db = wrapSqlJs(new SQL.Database(bytes));
+  try {
+    db.query('SELECT count(*) AS n FROM sqlite_schema');
+    const check = db.query('PRAGMA quick_check')[0];
+    if (check && Object.values(check)[0] !== 'ok') throw new Error(`SQLite reports the file as damaged: ${String(Object.values(check)[0])}`);
+  } catch (err) {
+    db.close();
+    const message = (err as Error).message;
+    throw new Error(message.startsWith('SQLite reports') ? message : `SQLite cannot read this file: ${message}`);
+  }
+  return db;
+}

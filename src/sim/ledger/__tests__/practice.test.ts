@@ -1,0 +1,55 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { SqlJsStatic } from 'sql.js';
+import { openBytes, wrapSqlJs } from '../../../db/sqljs';
+import { PRACTICE_CHECKS, atBarrier, reserve, setupInventory } from '../practice';
+import { sqlJs } from './helpers';
+
+let SQL: SqlJsStatic;
+let open: Parameters<(typeof PRACTICE_CHECKS)[number]['run']>[0];
+beforeAll(async () => {
+  SQL = await sqlJs();
+  open = ((bytes?: Uint8Array) => (bytes ? openBytes(SQL, bytes) : wrapSqlJs(new SQL.Database()))) as typeof open;
+});
+
+describe('practice lab: reserve_inventory meets the ten requirements', () => {
+  it('has the lesson\'s ten requirements', () => {
+    expect(PRACTICE_CHECKS.length).toBe(10);
+  });
+  const expected: Record<string, string> = {
+    'binds-arguments': 'same key for tenant t-2: mismatch; reservations: 1',
+    'replay-first': 'first: reserved #1, second: replayed #1; reservations: 1',
+    'changed-quantity': 'quantity 3 with the same key: mismatch; reservations: 1',
+    'lost-response': 'lookup by key finds reservation #1',
+    'no-key-no-retry': 'retry after a timeout — no key: false, empty key: false, with key: true',
+    'refetch-after-drop': 'refetch → use-existing; reservations: 1',
+    barrier: 'A: reserved #1, B: in-use; reservations: 1',
+    'result-immutable': 'after setting quantity 999 on the returned object, a replay returns quantity 2',
+  };
+  for (const check of PRACTICE_CHECKS) {
+    it(check.requirement, () => {
+      const r = check.run(open);
+      expect(r.ok, r.detail).toBe(true);
+      if (expected[check.id]) expect(r.detail).toBe(expected[check.id]);
+      if (check.id === 'no-secrets') expect(r.detail).toMatch(/^\d+ bytes scanned; payment token absent$/);
+      if (check.id === 'reopen') expect(r.detail).toMatch(/^reopened from \d+ bytes: reservation #1 found; retry: replayed #1$/);
+    });
+  }
+
+  it('the naive variant fails the checks that catch it (the checks can fail)', () => {
+    const failed = PRACTICE_CHECKS.filter((c) => !c.run(open, 'naive').ok).map((c) => c.id);
+    expect(failed).toEqual(['binds-arguments', 'changed-quantity', 'barrier']);
+  });
+
+  it('the barrier: check-then-act reserves twice, the claim once; stock is decremented once', () => {
+    const db = wrapSqlJs(new SQL.Database());
+    setupInventory(db);
+    const req = { tenant: 't-1', sku: 'sku-9', quantity: 2, idempotencyKey: 'k' };
+    expect(atBarrier(db, req, req, 'naive').map((r) => r.kind)).toEqual(['reserved', 'reserved']);
+    const db2 = wrapSqlJs(new SQL.Database());
+    setupInventory(db2);
+    expect(atBarrier(db2, req, req, 'correct').map((r) => r.kind)).toEqual(['reserved', 'in-use']);
+    expect(db2.query('SELECT available FROM stock')[0].available).toBe(8);
+    expect(reserve(db2, { ...req, idempotencyKey: null }).kind).toBe('invalid');
+    expect(reserve(db2, { ...req, idempotencyKey: 'big', quantity: 50 })).toEqual({ kind: 'out-of-stock', message: 'not enough sku-9 for t-1' });
+  });
+});

@@ -1,0 +1,275 @@
+import type { Json } from '../types';
+import { classifyRetry } from '../resilience/classify';
+import { fingerprint, usableKey } from './ledger';
+import type { OpenDatabase, SqlDatabase } from './sql';
+
+/**
+ * The practice lab: the lesson's `reserve_inventory` tool with its ten requirements, each a
+ * check that runs on real SQLite databases (tests assert them; the page runs them live).
+ *
+ * The tool reserves `quantity` units of `sku` for `tenant`. Its idempotency key binds the
+ * operation name, tenant, SKU and quantity (the fingerprint covers all four); the stored result is
+ * JSON; payment data and secrets passed along with a call are never written.
+ */
+export const INVENTORY_DDL = `
+CREATE TABLE IF NOT EXISTS stock (tenant TEXT NOT NULL, sku TEXT NOT NULL, available INTEGER NOT NULL CHECK (available >= 0), PRIMARY KEY (tenant, sku));
+CREATE TABLE IF NOT EXISTS reservations (id INTEGER PRIMARY KEY, tenant TEXT NOT NULL, sku TEXT NOT NULL, quantity INTEGER NOT NULL, key TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS reservation_keys (key TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, status TEXT NOT NULL, result TEXT);
+`;
+
+/** A `reserve_inventory` call. `paymentToken` is sensitive: used for the call, never stored. */
+export interface ReserveRequest {
+  tenant: string;
+  sku: string;
+  quantity: number;
+  idempotencyKey: string | null;
+  paymentToken?: string;
+}
+
+export interface Reservation {
+  reservationId: number;
+  tenant: string;
+  sku: string;
+  quantity: number;
+}
+
+export type ReserveReply =
+  | { kind: 'reserved' | 'replayed'; reservation: Reservation }
+  | { kind: 'in-use' | 'mismatch' | 'invalid' | 'out-of-stock'; message: string };
+
+/** `correct` is the lesson's implementation; `naive` checks then acts in separate statements and fingerprints the SKU only. */
+export type InventoryVariant = 'correct' | 'naive';
+
+/** The operation name bound into the key's fingerprint. */
+export const RESERVE_OPERATION = 'reserve_inventory';
+
+/** Creates the practice tables and stocks `tenant`/`sku` with `available` units. */
+export function setupInventory(db: SqlDatabase, stock: { tenant: string; sku: string; available: number }[] = [{ tenant: 't-1', sku: 'sku-9', available: 10 }]): void {
+  db.exec(INVENTORY_DDL);
+  for (const s of stock) db.run('INSERT OR REPLACE INTO stock (tenant, sku, available) VALUES (?, ?, ?)', [s.tenant, s.sku, s.available]);
+}
+
+/**
+ * `reserve_inventory` as a sequence of statements: a generator that yields between statements (a
+ * scheduler can interleave two of them at a barrier) and returns the reply. Each statement is
+ * atomic in SQLite; the correct variant claims the key with one `INSERT … ON CONFLICT DO NOTHING
+ * RETURNING`, so no interleaving can reserve twice. Throws only SQLite's errors.
+ */
+export function* reserveSteps(db: SqlDatabase, req: ReserveRequest, variant: InventoryVariant = 'correct'): Generator<string, ReserveReply> {
+  if (!Number.isInteger(req.quantity) || req.quantity <= 0) return { kind: 'invalid', message: `quantity must be a positive integer, got ${req.quantity}` };
+  if (!usableKey(req.idempotencyKey)) return { kind: 'invalid', message: 'reserve_inventory requires an idempotency key' };
+  const key = req.idempotencyKey;
+  const bound: Json = variant === 'correct' ? { operation: RESERVE_OPERATION, tenant: req.tenant, sku: req.sku, quantity: req.quantity } : { sku: req.sku };
+  const fp = fingerprint(bound);
+  let claimed: boolean;
+  if (variant === 'correct') {
+    claimed = db.query(`INSERT INTO reservation_keys (key, fingerprint, status) VALUES (?, ?, 'in_progress') ON CONFLICT(key) DO NOTHING RETURNING key`, [key, fp]).length === 1;
+    // A lost claim answers from what it found at once; a won claim pauses here (the barrier).
+    if (claimed) yield 'claim';
+  } else {
+    claimed = db.query('SELECT key FROM reservation_keys WHERE key = ?', [key]).length === 0;
+    yield 'check';
+    if (claimed) db.run(`INSERT OR REPLACE INTO reservation_keys (key, fingerprint, status) VALUES (?, ?, 'in_progress')`, [key, fp]);
+  }
+  if (!claimed) {
+    const row = db.query('SELECT fingerprint, status, result FROM reservation_keys WHERE key = ?', [key])[0];
+    if (row.fingerprint !== fp) return { kind: 'mismatch', message: `idempotency key "${key}" was used for a different reservation; nothing reserved` };
+    if (row.status !== 'completed') return { kind: 'in-use', message: `409 key in use: "${key}" is being processed` };
+    return { kind: 'replayed', reservation: JSON.parse(String(row.result)) as Reservation };
+  }
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const changed = db.run('UPDATE stock SET available = available - ? WHERE tenant = ? AND sku = ? AND available >= ?', [req.quantity, req.tenant, req.sku, req.quantity]).changes;
+    if (changed === 0) {
+      db.run('DELETE FROM reservation_keys WHERE key = ?', [key]);
+      db.exec('COMMIT');
+      return { kind: 'out-of-stock', message: `not enough ${req.sku} for ${req.tenant}` };
+    }
+    db.run('INSERT INTO reservations (tenant, sku, quantity, key) VALUES (?, ?, ?, ?)', [req.tenant, req.sku, req.quantity, key]);
+    const id = Number(db.query('SELECT last_insert_rowid() AS id')[0].id);
+    const reservation: Reservation = { reservationId: id, tenant: req.tenant, sku: req.sku, quantity: req.quantity };
+    db.run(`UPDATE reservation_keys SET status = 'completed', result = ? WHERE key = ?`, [JSON.stringify(reservation), key]);
+    db.exec('COMMIT');
+    yield 'commit';
+    return { kind: 'reserved', reservation };
+  } catch (err) {
+    db.exec('ROLLBACK');
+    throw err;
+  }
+}
+
+/** Runs `reserveSteps` to the end. */
+export function reserve(db: SqlDatabase, req: ReserveRequest, variant: InventoryVariant = 'correct'): ReserveReply {
+  const steps = reserveSteps(db, req, variant);
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
+}
+
+/** Looks a reservation up by key (reconciliation after a lost response or a dropped stream). */
+export function reservationByKey(db: SqlDatabase, key: string): Reservation | null {
+  const row = db.query(`SELECT result FROM reservation_keys WHERE key = ? AND status = 'completed'`, [key])[0];
+  return row ? (JSON.parse(String(row.result)) as Reservation) : null;
+}
+
+/** The client's retry decision for a call: automatic retry only when `classifyRetry` allows it (never without a key). */
+export function autoRetryAllowed(req: ReserveRequest): boolean {
+  return classifyRetry({ sideEffect: true, idempotencyKey: req.idempotencyKey, origin: { kind: 'client-timeout' } }).retry;
+}
+
+/**
+ * After the subscription carrying the result drops, the client refetches the reservation by key
+ * before deciding: found → use it (no retry); not found → retry with the same key.
+ */
+export function decideAfterDrop(db: SqlDatabase, req: ReserveRequest): { refetched: true; decision: 'use-existing' | 'retry-same-key'; reservation: Reservation | null } {
+  const reservation = usableKey(req.idempotencyKey) ? reservationByKey(db, req.idempotencyKey) : null;
+  return { refetched: true, decision: reservation ? 'use-existing' : 'retry-same-key', reservation };
+}
+
+/** Runs two reservation attempts in lockstep: both reach the barrier (their first statement) before either goes on. */
+export function atBarrier(db: SqlDatabase, a: ReserveRequest, b: ReserveRequest, variant: InventoryVariant): [ReserveReply, ReserveReply] {
+  const ga = reserveSteps(db, a, variant);
+  const gb = reserveSteps(db, b, variant);
+  let ra = ga.next();
+  let rb = gb.next();
+  while (!ra.done || !rb.done) {
+    if (!ra.done) ra = ga.next();
+    if (!rb.done) rb = gb.next();
+  }
+  return [ra.value, rb.value];
+}
+
+/** One requirement of the practice lab and its live check. */
+export interface PracticeCheck {
+  id: string;
+  requirement: string;
+  /** Runs the check on fresh databases from `open`; `detail` says what was observed. Never throws for a failed check. */
+  run(open: OpenDatabase & ((bytes?: Uint8Array) => SqlDatabase), variant?: InventoryVariant): { ok: boolean; detail: string };
+}
+
+const REQ: ReserveRequest = { tenant: 't-1', sku: 'sku-9', quantity: 2, idempotencyKey: 'res-77', paymentToken: 'tok_live_4242SECRET' };
+
+function fresh(open: () => SqlDatabase): SqlDatabase {
+  const db = open();
+  setupInventory(db);
+  return db;
+}
+const count = (db: SqlDatabase) => Number(db.query('SELECT count(*) AS n FROM reservations')[0].n);
+const describeReply = (r: ReserveReply) => (r.kind === 'reserved' || r.kind === 'replayed' ? `${r.kind} #${r.reservation.reservationId}` : `${r.kind}`);
+
+/** The ten requirements, in the lesson's order. */
+export const PRACTICE_CHECKS: PracticeCheck[] = [
+  {
+    id: 'binds-arguments',
+    requirement: 'The key binds tenant, SKU, quantity and operation name.',
+    run(open, variant = 'correct') {
+      const db = fresh(open);
+      db.run('INSERT INTO stock VALUES (?, ?, ?)', ['t-2', 'sku-9', 10]);
+      reserve(db, REQ, variant);
+      const other = reserve(db, { ...REQ, tenant: 't-2' }, variant);
+      return { ok: other.kind === 'mismatch' && count(db) === 1, detail: `same key for tenant t-2: ${describeReply(other)}; reservations: ${count(db)}` };
+    },
+  },
+  {
+    id: 'replay-first',
+    requirement: 'Same key and arguments return the first reservation.',
+    run(open, variant = 'correct') {
+      const db = fresh(open);
+      const a = reserve(db, REQ, variant);
+      const b = reserve(db, REQ, variant);
+      const same = a.kind === 'reserved' && b.kind === 'replayed' && b.reservation.reservationId === a.reservation.reservationId;
+      return { ok: same && count(db) === 1, detail: `first: ${describeReply(a)}, second: ${describeReply(b)}; reservations: ${count(db)}` };
+    },
+  },
+  {
+    id: 'changed-quantity',
+    requirement: 'A changed quantity fails without a new reservation.',
+    run(open, variant = 'correct') {
+      const db = fresh(open);
+      reserve(db, REQ, variant);
+      const b = reserve(db, { ...REQ, quantity: 3 }, variant);
+      return { ok: b.kind === 'mismatch' && count(db) === 1, detail: `quantity 3 with the same key: ${describeReply(b)}; reservations: ${count(db)}` };
+    },
+  },
+  {
+    id: 'lost-response',
+    requirement: 'A commit whose response was lost is reconciled by key.',
+    run(open, variant = 'correct') {
+      const db = fresh(open);
+      reserve(db, REQ, variant); // the response never reaches the client
+      const found = reservationByKey(db, REQ.idempotencyKey!);
+      return { ok: found !== null && count(db) === 1, detail: found ? `lookup by key finds reservation #${found.reservationId}` : 'lookup by key finds nothing' };
+    },
+  },
+  {
+    id: 'no-secrets',
+    requirement: 'No secret or payment data is stored (the database bytes are scanned).',
+    run(open, variant = 'correct') {
+      const db = fresh(open) as SqlDatabase & { export?: () => Uint8Array };
+      reserve(db, REQ, variant);
+      const bytes = db.export ? db.export() : new Uint8Array();
+      const text = new TextDecoder('latin1').decode(bytes);
+      const leaked = text.includes(REQ.paymentToken!) || text.includes('4242');
+      return { ok: bytes.length > 0 && !leaked, detail: bytes.length ? `${bytes.length} bytes scanned; payment token ${leaked ? 'FOUND' : 'absent'}` : 'no database bytes to scan' };
+    },
+  },
+  {
+    id: 'no-key-no-retry',
+    requirement: 'Automatic retry is disabled without a key.',
+    run() {
+      const without = autoRetryAllowed({ ...REQ, idempotencyKey: null });
+      const empty = autoRetryAllowed({ ...REQ, idempotencyKey: '' });
+      const withKey = autoRetryAllowed(REQ);
+      return { ok: !without && !empty && withKey, detail: `retry after a timeout — no key: ${without}, empty key: ${empty}, with key: ${withKey}` };
+    },
+  },
+  {
+    id: 'refetch-after-drop',
+    requirement: 'A dropped subscription is followed by a refetch of the reservation before any decision.',
+    run(open, variant = 'correct') {
+      const db = fresh(open);
+      reserve(db, REQ, variant); // committed; the subscription carrying the result drops
+      const d = decideAfterDrop(db, REQ);
+      const retried = d.decision === 'retry-same-key' ? reserve(db, REQ, variant) : null;
+      return { ok: d.refetched && d.decision === 'use-existing' && count(db) === 1, detail: `refetch → ${d.decision}${retried ? `, retry: ${describeReply(retried)}` : ''}; reservations: ${count(db)}` };
+    },
+  },
+  {
+    id: 'barrier',
+    requirement: 'Two connections at a barrier commit one reservation.',
+    run(open, variant = 'correct') {
+      const db = fresh(open);
+      const [a, b] = atBarrier(db, REQ, REQ, variant);
+      return { ok: count(db) === 1, detail: `A: ${describeReply(a)}, B: ${describeReply(b)}; reservations: ${count(db)}` };
+    },
+  },
+  {
+    id: 'result-immutable',
+    requirement: 'Mutating the returned object leaves the stored result intact.',
+    run(open, variant = 'correct') {
+      const db = fresh(open);
+      const a = reserve(db, REQ, variant);
+      if (a.kind === 'reserved') a.reservation.quantity = 999;
+      const b = reserve(db, REQ, variant);
+      const q = b.kind === 'replayed' ? b.reservation.quantity : null;
+      return { ok: q === REQ.quantity, detail: `after setting quantity 999 on the returned object, a replay returns quantity ${q}` };
+    },
+  },
+  {
+    id: 'reopen',
+    requirement: 'Close, reopen, reconcile by key.',
+    run(open, variant = 'correct') {
+      const db = fresh(open) as SqlDatabase & { export?: () => Uint8Array; close?: () => void };
+      const a = reserve(db, REQ, variant);
+      if (!db.export) return { ok: false, detail: 'this database cannot export its bytes' };
+      const bytes = db.export();
+      db.close?.();
+      const reopened = open(bytes);
+      const found = reservationByKey(reopened, REQ.idempotencyKey!);
+      const again = reserve(reopened, REQ, variant);
+      const ok = a.kind === 'reserved' && found?.reservationId === a.reservation.reservationId && again.kind === 'replayed' && count(reopened) === 1;
+      return { ok, detail: `reopened from ${bytes.length} bytes: ${found ? `reservation #${found.reservationId} found` : 'nothing found'}; retry: ${describeReply(again)}` };
+    },
+  },
+];
