@@ -1,6 +1,8 @@
 import { racesModel } from './races/model';
 import { createLedgerModel } from './ledger/model';
 import { ledgerConfigSchema, ledgerEventSchema } from './ledger/schema';
+import { flowModel } from './flow/model';
+import { flowConfigSchema, flowEventSchema } from './flow/schema';
 import { racesConfigSchema, racesEventSchema } from './races/schema';
 import { parseScenario, parseScenarioText, type LabSchemas, type ParseResult } from './scenario';
 
@@ -8,11 +10,13 @@ import { parseScenario, parseScenarioText, type LabSchemas, type ParseResult } f
 export const LAB_SCHEMAS: Record<string, LabSchemas> = {
   races: { config: racesConfigSchema, event: racesEventSchema },
   ledger: { config: ledgerConfigSchema, event: ledgerEventSchema },
+  flow: { config: flowConfigSchema, event: flowEventSchema },
 };
 
 /** Models per lab id. */
 export const MODELS = {
   races: racesModel,
+  flow: flowModel,
   /** A factory, not an instance: the ledger runs real SQL, so pass an opener of fresh sql.js databases. */
   ledger: createLedgerModel,
 } as const;

@@ -1,0 +1,65 @@
+import { replay, stepIndexAt, mergeConfig, type ReplayResult } from '../engine';
+import type { Expectation, Json, Scenario } from '../types';
+import { flowModel, flowOutcome, type FlowOutcome, type FlowState } from './model';
+
+export * from './backoff';
+export * from './buffer';
+export * from './model';
+export * from './schema';
+
+/** A replayed flow trace. */
+export type FlowTrace = ReplayResult<FlowState, FlowOutcome>;
+
+/** Replays a validated flow scenario. Pure and deterministic. */
+export function replayFlow(scenario: Scenario): FlowTrace {
+  return replay(flowModel, scenario);
+}
+
+/** The model state when the playhead is at `atMs` (after every step at or before it). */
+export function flowStateAt(trace: FlowTrace, atMs: number): FlowState {
+  const i = stepIndexAt(trace.steps, atMs);
+  return i < 0 ? trace.initial : trace.steps[i].state;
+}
+
+/** The outcome as of the playhead. */
+export function flowOutcomeAt(trace: FlowTrace, atMs: number): FlowOutcome {
+  return flowOutcome(flowStateAt(trace, atMs));
+}
+
+/** The scenario with an expectation's config overrides applied (same events). */
+export function withFlowOverrides(scenario: Scenario, overrides: Record<string, Json> | undefined): Scenario {
+  return { ...scenario, config: mergeConfig(scenario.config, overrides) };
+}
+
+/** One mismatch between an expectation and a trace. */
+export interface FlowMismatch {
+  field: string;
+  expected: Json;
+  actual: Json;
+}
+
+function subset(prefix: string, expected: Record<string, Json>, actual: Record<string, Json | undefined>, out: FlowMismatch[]) {
+  for (const [k, v] of Object.entries(expected)) {
+    const a = actual[k];
+    if (v !== null && typeof v === 'object' && !Array.isArray(v) && a !== null && typeof a === 'object' && !Array.isArray(a) && a !== undefined) {
+      subset(`${prefix}.${k}`, v, a as Record<string, Json>, out);
+    } else if (JSON.stringify(a) !== JSON.stringify(v)) out.push({ field: `${prefix}.${k}`, expected: v, actual: a === undefined ? null : a });
+  }
+}
+
+/**
+ * Checks a trace against an expectation: summary counts (subset, nested for `fleet`) and exactly
+ * which invariants are violated. Returns every mismatch (empty = met). `requests` and `at` are
+ * races-lab fields and are reported as unsupported here.
+ */
+export function checkFlowExpectation(trace: FlowTrace, expectation: Expectation): FlowMismatch[] {
+  const out: FlowMismatch[] = [];
+  if (expectation.summary) subset('summary', expectation.summary as Record<string, Json>, trace.outcome.summary, out);
+  if (expectation.requests || expectation.at) out.push({ field: 'expect', expected: 'summary and violates only', actual: 'requests/at (races-lab fields)' });
+  if (expectation.violates) {
+    const violated = trace.invariants.filter((i) => i.firstViolation !== null).map((i) => i.name).sort();
+    const expected = [...expectation.violates].sort();
+    if (JSON.stringify(violated) !== JSON.stringify(expected)) out.push({ field: 'violated invariants', expected, actual: violated });
+  }
+  return out;
+}
