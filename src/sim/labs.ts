@@ -4,6 +4,8 @@ import { ledgerConfigSchema, ledgerEventSchema } from './ledger/schema';
 import { flowModel } from './flow/model';
 import { flowConfigSchema, flowEventSchema } from './flow/schema';
 import { racesConfigSchema, racesEventSchema } from './races/schema';
+import { resilienceModel } from './resilience/model';
+import { resilienceConfigSchema, resilienceEventSchema } from './resilience/schema';
 import { parseScenario, parseScenarioText, type LabSchemas, type ParseResult } from './scenario';
 
 /** Scenario schemas per lab id. Later labs register here. */
@@ -11,12 +13,14 @@ export const LAB_SCHEMAS: Record<string, LabSchemas> = {
   races: { config: racesConfigSchema, event: racesEventSchema },
   ledger: { config: ledgerConfigSchema, event: ledgerEventSchema },
   flow: { config: flowConfigSchema, event: flowEventSchema },
+  resilience: { config: resilienceConfigSchema, event: resilienceEventSchema },
 };
 
 /** Models per lab id. */
 export const MODELS = {
   races: racesModel,
   flow: flowModel,
+  resilience: resilienceModel,
   /** A factory, not an instance: the ledger runs real SQL, so pass an opener of fresh sql.js databases. */
   ledger: createLedgerModel,
 } as const;

@@ -1,0 +1,70 @@
+import { replay, stepIndexAt, type ReplayResult, type ReplayOptions } from '../engine';
+import type { Expectation, Json, Scenario } from '../types';
+import { withOverrides, type ExpectationMismatch } from '../races';
+import { resilienceModel, type ResilienceOutcome, type ResilienceState } from './model';
+
+export * from './model';
+export * from './schema';
+export { classifyRetry } from './classify';
+
+/** A replayed resilience trace. */
+export type ResilienceTrace = ReplayResult<ResilienceState, ResilienceOutcome>;
+
+/** Replays a validated resilience scenario. Pure and deterministic. */
+export function replayResilience(scenario: Scenario, options?: ReplayOptions): ResilienceTrace {
+  return replay(resilienceModel, scenario, options);
+}
+
+/** The model state when the playhead is at `atMs`. */
+export function resilienceStateAt(trace: ResilienceTrace, atMs: number): ResilienceState {
+  const i = stepIndexAt(trace.steps, atMs);
+  return i < 0 ? trace.initial : trace.steps[i].state;
+}
+
+export { withOverrides, type ExpectationMismatch };
+
+function subset(prefix: string, expected: Record<string, Json>, actual: Record<string, unknown>, out: ExpectationMismatch[]) {
+  for (const [k, v] of Object.entries(expected)) {
+    const a = actual[k] as Json | undefined;
+    if (v !== null && typeof v === 'object' && !Array.isArray(v) && a !== null && typeof a === 'object' && !Array.isArray(a)) subset(`${prefix}.${k}`, v, a as Record<string, unknown>, out);
+    else if (JSON.stringify(a) !== JSON.stringify(v)) out.push({ field: `${prefix}.${k}`, expected: v, actual: a === undefined ? null : a });
+  }
+}
+
+/** The state of request `key` at a time, for `expect[].at` checks: task status, call state, or action state. */
+export function requestStateAt(trace: ResilienceTrace, atMs: number, key: string): string | null {
+  const s = resilienceStateAt(trace, atMs);
+  if (s.mechanism === 'tasks') return key === 'task' ? s.server.status : null;
+  if (s.mechanism === 'breaker') {
+    if (key === 'breaker') return s.mode;
+    const done = s.logs.calls.slice(0, s.callsSeen).find((c) => c.key === key);
+    return done ? done.state : key in s.live ? 'in-flight' : null;
+  }
+  return key === 'action' ? s.user.state : null;
+}
+
+/**
+ * Checks a trace against one of the lesson's expectations: request fields (subset), summary
+ * (subset), states at given times (`request` "task", "breaker", "action" or a call key) and exactly
+ * which invariants are violated. Returns every mismatch (empty = met).
+ */
+export function checkExpectation(trace: ResilienceTrace, expectation: Expectation): ExpectationMismatch[] {
+  const out: ExpectationMismatch[] = [];
+  const requests = trace.outcome.requests as unknown as { key: string }[];
+  for (const [key, fields] of Object.entries(expectation.requests ?? {})) {
+    const r = requests.find((x) => x.key === key);
+    if (!r) out.push({ field: `requests[${key}]`, expected: 'present', actual: null });
+    else subset(`requests[${key}]`, fields as Record<string, Json>, r as unknown as Record<string, unknown>, out);
+  }
+  if (expectation.summary) subset('summary', expectation.summary as Record<string, Json>, trace.outcome.summary as unknown as Record<string, unknown>, out);
+  for (const check of expectation.at ?? []) {
+    const actual = requestStateAt(trace, check.atMs, check.request);
+    if (actual !== check.state) out.push({ field: `at ${check.atMs} ms ${check.request}`, expected: check.state, actual });
+  }
+  if (expectation.violates) {
+    const violated = trace.invariants.filter((i) => i.firstViolation !== null).map((i) => i.name).sort();
+    const expected = [...expectation.violates].sort();
+    if (JSON.stringify(violated) !== JSON.stringify(expected)) out.push({ field: 'violated invariants', expected, actual: violated });
+  }
+  return out;
+}

@@ -1,0 +1,199 @@
+import { z } from 'zod';
+import { BACKOFF_STRATEGIES, type BackoffStrategy } from '../flow/backoff';
+
+/**
+ * Scenario schemas of the resilience lab. One lab, four mechanisms picked by `config.mechanism`:
+ * `tasks` (durable tasks and tasks/cancel), `breaker` (circuit breaker with a retry policy and
+ * retry budgets), `storm` (retries across client → MCP server → upstream layers).
+ */
+
+const ms = z.number().int('must be an integer number of milliseconds').min(0, 'must be ≥ 0 ms').max(1_000_000_000, 'must be ≤ 1,000,000,000 ms');
+const positiveMs = z.number().int('must be an integer number of milliseconds').min(1, 'must be ≥ 1 ms').max(1_000_000_000, 'must be ≤ 1,000,000,000 ms');
+const revision = z.enum(['2026-07-28', '2025-11-25']).default('2026-07-28').describe('MCP spec revision simulated.');
+const latency = z
+  .object({ clientToServer: ms.default(0), serverToClient: ms.default(0) })
+  .strict()
+  .default({ clientToServer: 0, serverToClient: 0 })
+  .describe('One-way message latency, each direction (ms).');
+
+// ───────────────────────────── tasks ─────────────────────────────
+
+/** Broken-policy switches of the tasks mechanism; all false is the correct client and server. */
+export const tasksPolicySchema = z
+  .object({
+    cancelOverwritesTerminal: z.boolean().default(false).describe('Bug: the task store writes "cancelled" over a task that already completed or failed.'),
+    forgetEarlyAbort: z.boolean().default(false).describe('Bug: a user abort before the task id is known is dropped instead of remembered.'),
+  })
+  .strict();
+
+export const tasksConfigSchema = z
+  .object({
+    mechanism: z.literal('tasks'),
+    revision,
+    latencyMs: latency,
+    pollIntervalMs: positiveMs.default(1000).describe('Poll interval the server suggests (pollInterval / pollIntervalMs), ms.'),
+    ttlMs: positiveMs.default(600_000).describe('Task retention the client requests (ttl / ttlMs), ms.'),
+    policy: tasksPolicySchema.default({ cancelOverwritesTerminal: false, forgetEarlyAbort: false }),
+  })
+  .strict();
+
+// ───────────────────────────── breaker + retry ─────────────────────────────
+
+const failWith = z
+  .enum(['http-503', 'http-429', 'http-500', 'http-502', 'http-504', 'http-408', 'http-400', 'http-422', 'jsonrpc-32603', 'jsonrpc-32602', 'tool-error', 'network', 'client-timeout'])
+  .default('http-503')
+  .describe('How the failing downstream fails each attempt (the retry classifier reads it).');
+
+/** Broken-policy switches of the breaker; all false is the corrected breaker. */
+export const breakerPolicySchema = z
+  .object({
+    consecutiveNeverDecays: z.boolean().default(false).describe('Naive: a consecutive failure count with no time window (old failures never expire).'),
+    halfOpenAdmitsAll: z.boolean().default(false).describe('Naive: half-open lets every caller through instead of the permitted probes.'),
+    staleResultsCounted: z.boolean().default(false).describe('Naive: results of calls admitted before a state change still move the state (no generation).'),
+    resetTimerLostOnRepeatOpen: z.boolean().default(false).describe('Library bug: a failure arriving while already open clears the reset timer and never re-arms it.'),
+  })
+  .strict();
+
+export const breakerConfigSchema = z
+  .object({
+    mechanism: z.literal('breaker'),
+    revision,
+    composition: z
+      .enum(['retry-around-breaker', 'breaker-around-retry'])
+      .default('retry-around-breaker')
+      .describe('retry-around-breaker: every wire attempt passes the breaker and counts; breaker-around-retry: the breaker sees one result per exhausted retry loop.'),
+    breaker: z
+      .object({
+        failureThreshold: z.number().int().min(1).max(1000).default(5).describe('Failures (naive: consecutive; corrected: minimum calls in the window) that open the breaker.'),
+        failureRateThreshold: z.number().min(0.01).max(1).default(0.5).describe('Corrected: the window failure rate that opens it, once the window holds failureThreshold calls.'),
+        windowMs: positiveMs.default(60_000).describe('Corrected: sliding time window the failure rate is computed over (ms).'),
+        resetTimeoutMs: positiveMs.default(10_000).describe('Open → half-open after this long (ms).'),
+        halfOpenPermits: z.number().int().min(1).max(100).default(1).describe('Probes admitted in half-open; all must succeed to close.'),
+      })
+      .strict()
+      .default({ failureThreshold: 5, failureRateThreshold: 0.5, windowMs: 60_000, resetTimeoutMs: 10_000, halfOpenPermits: 1 }),
+    retry: z
+      .object({
+        maxAttempts: z.number().int().min(1).max(20).default(1).describe('Attempts per call, the first included (1 = no retry).'),
+        strategy: z.enum(BACKOFF_STRATEGIES as [BackoffStrategy, ...BackoffStrategy[]]).default('fixed').describe('Backoff strategy (flow lab, src/sim/flow/backoff.ts).'),
+        baseMs: ms.default(100),
+        capMs: ms.default(10_000),
+        budget: z.enum(['none', 'token-bucket', 'ratio']).default('none').describe('Retry budget: gRPC-style token bucket or a per-client retry ratio.'),
+        maxTokens: z.number().int().min(1).max(1000).default(10).describe('Token bucket size; retries stop once tokens ≤ maxTokens / 2 (gRPC retryThrottling).'),
+        tokenRatio: z.number().min(0.001).max(10).default(0.1).describe('Tokens a success puts back (a failure takes 1).'),
+        retryRatio: z.number().min(0).max(1).default(0.1).describe('Per-client ratio: retries ≤ retryRatio × calls.'),
+      })
+      .strict()
+      .default({ maxAttempts: 1, strategy: 'fixed', baseMs: 100, capMs: 10_000, budget: 'none', maxTokens: 10, tokenRatio: 0.1, retryRatio: 0.1 }),
+    downstream: z
+      .object({
+        latencyMs: positiveMs.default(100).describe('How long each attempt takes to succeed or fail (ms).'),
+        failingAtStart: z.boolean().default(true).describe('Whether the downstream fails from 0 ms until a "recover" event.'),
+        failWith,
+        retryAfterMs: ms.nullable().default(null).describe('Retry-After the downstream sends with 429 / 503 (ms), or null.'),
+      })
+      .strict()
+      .default({ latencyMs: 100, failingAtStart: true, failWith: 'http-503', retryAfterMs: null }),
+    operation: z
+      .object({
+        sideEffect: z.boolean().default(false).describe('Whether the tool changes state.'),
+        idempotencyKey: z.string().max(64).default('').describe('Idempotency key sent with every attempt; empty = none.'),
+      })
+      .strict()
+      .default({ sideEffect: false, idempotencyKey: '' }),
+    policy: breakerPolicySchema.default({ consecutiveNeverDecays: false, halfOpenAdmitsAll: false, staleResultsCounted: false, resetTimerLostOnRepeatOpen: false }),
+  })
+  .strict();
+
+// ───────────────────────────── storm ─────────────────────────────
+
+const layerSchema = z
+  .object({
+    name: z.string().min(1).max(32),
+    timeoutMs: positiveMs.nullable().default(null).describe('Per-attempt timeout of this layer (ms); null = waits forever.'),
+    maxRetries: z.number().int().min(0).max(10).default(3).describe('Retries after the first attempt.'),
+    backoffMs: ms.default(0).describe('Fixed delay before each retry (ms).'),
+  })
+  .strict();
+
+/** The fixes of the storm, each off by default (the storm as it happens). */
+export const stormFixesSchema = z
+  .object({
+    retryAtOneLayerOnly: z.boolean().default(false).describe('Only the outermost layer retries.'),
+    deadlinePropagation: z.boolean().default(false).describe('Each layer passes its remaining deadline down; inner attempts never outlive it.'),
+    retryBudget: z.boolean().default(false).describe('Each layer caps retries at retryBudgetRatio × attempts it received (at least 1).'),
+    cancelPropagation: z.boolean().default(false).describe('A cancel travels down, one hop per cancelPropagationMs; inner layers stop.'),
+    idempotencyKeys: z.boolean().default(false).describe('Upstream deduplicates by key: a repeat joins the running or finished execution.'),
+  })
+  .strict();
+
+export const stormConfigSchema = z
+  .object({
+    mechanism: z.literal('storm'),
+    layers: z.array(layerSchema).min(1).max(5).describe('Retrying layers, outermost (client) first; the last calls the upstream API.'),
+    upstream: z
+      .object({
+        runMs: positiveMs.default(100).describe('How long one upstream execution takes (ms).'),
+        failingAtStart: z.boolean().default(true).describe('Executions fail (503) until a "recover" event.'),
+        duplicateGuardMaxRuns: z.number().int().min(1).max(100).nullable().default(null).describe('A duplicate guard kills a new run of the same action when this many already run; null = no guard.'),
+        receiptAfterMs: positiveMs.nullable().default(null).describe('Answer with a receipt after this long and let the caller poll, instead of holding the request (ms).'),
+        pollIntervalMs: positiveMs.default(5000),
+      })
+      .strict()
+      .default({ runMs: 100, failingAtStart: true, duplicateGuardMaxRuns: null, receiptAfterMs: null, pollIntervalMs: 5000 }),
+    cancelPropagationMs: ms.default(320).describe('Time a cancellation takes to cross one hop (the postmortem: 320 ms).'),
+    retryBudgetRatio: z.number().min(0).max(1).default(0.1),
+    fixes: stormFixesSchema.default({ retryAtOneLayerOnly: false, deadlinePropagation: false, retryBudget: false, cancelPropagation: false, idempotencyKeys: false }),
+  })
+  .strict();
+
+/** Resilience lab configuration, by mechanism. */
+export const resilienceConfigSchema = z.discriminatedUnion('mechanism', [tasksConfigSchema, breakerConfigSchema, stormConfigSchema], {
+  error: (issue) => (issue.code === 'invalid_union' ? 'mechanism must be one of "tasks", "breaker", "storm"' : undefined),
+});
+
+// ───────────────────────────── events ─────────────────────────────
+
+const base = {
+  id: z.string().min(1, 'must be a non-empty string').max(64, 'must be at most 64 characters'),
+  at: ms,
+  label: z.string().max(120, 'must be at most 120 characters').optional(),
+};
+
+const ev = <A extends string, K extends string, X extends z.ZodRawShape>(actor: A, kind: K, extra: X) =>
+  z.object({ ...base, actor: z.literal(actor), kind: z.literal(kind), ...extra }).strict();
+
+/** Tasks: the client sends a task-augmented tools/call. */
+const taskCall = ev('client', 'call', { tool: z.string().min(1).max(64).default('long_report'), requestId: z.union([z.string(), z.number().int()]).default(1) });
+/** Tasks: the server creates the task and answers with CreateTaskResult. */
+const taskCreated = ev('server', 'created', { taskId: z.string().min(1).max(64).default('task-1') });
+/** Tasks: the user aborts (the client cancels the task, now or as soon as its id is known). */
+const taskAbort = ev('client', 'abort', {});
+/** Tasks: the worker reaches a checkpoint where it can stop. */
+const checkpoint = ev('worker', 'checkpoint', {});
+/** Tasks: the work finishes. */
+const finish = ev('worker', 'finish', { outcome: z.enum(['completed', 'failed']).default('completed'), text: z.string().max(200).default('report ready') });
+/** Tasks: the worker needs input / gets it. */
+const needInput = ev('worker', 'input-required', {});
+const resume = ev('worker', 'resume', {});
+/** Breaker: one or more concurrent logical calls. Storm: the user action. */
+const call = ev('client', 'request', { count: z.number().int().min(1).max(10_000).default(1) });
+/** Breaker / storm: the downstream (upstream API) recovers or starts failing. */
+const recover = ev('upstream', 'recover', {});
+const outage = ev('upstream', 'outage', {});
+/** Storm: the user cancels the action. */
+const userCancel = ev('client', 'cancel', {});
+
+/** One scripted event of the resilience lab, discriminated by `kind`. */
+export const resilienceEventSchema = z.discriminatedUnion('kind', [taskCall, taskCreated, taskAbort, checkpoint, finish, needInput, resume, call, recover, outage, userCancel], {
+  error: (issue) =>
+    issue.code === 'invalid_union'
+      ? 'kind must be one of call, abort, request, cancel (client), created (server), checkpoint, finish, input-required, resume (worker), recover, outage (upstream)'
+      : undefined,
+});
+
+export type ResilienceConfig = z.output<typeof resilienceConfigSchema>;
+export type TasksConfig = z.output<typeof tasksConfigSchema>;
+export type BreakerConfig = z.output<typeof breakerConfigSchema>;
+export type StormConfig = z.output<typeof stormConfigSchema>;
+export type ResilienceEvent = z.output<typeof resilienceEventSchema>;
