@@ -1,4 +1,4 @@
-import type { Database, SqlJsStatic } from 'sql.js';
+import type { Database, SqlJsStatic, Statement } from 'sql.js';
 import type { SqlDatabase, SqlRow, SqlValue } from '../sim/ledger/sql';
 
 /** A `SqlDatabase` over a sql.js `Database`, plus `close` and `export` (the file's bytes). */
@@ -9,33 +9,61 @@ export interface SqlJsDatabase extends SqlDatabase {
   export(): Uint8Array;
 }
 
-/** Wraps a sql.js database in the model's synchronous interface. Errors are sql.js's (SQLite's text). */
+/**
+ * Wraps a sql.js database in the model's synchronous interface. Errors are sql.js's (SQLite's
+ * text). Prepared statements are cached by SQL text (the model repeats a handful of statements);
+ * sql.js frees every statement on `export` and `close`, so the cache is dropped then.
+ */
 export function wrapSqlJs(raw: Database): SqlJsDatabase {
+  // sql.js keeps the database as a file in Emscripten's in-memory file system, where every
+  // transaction would create and delete a rollback journal and probe for a hot journal. One
+  // connection owns this file, so keep the journal in memory and the lock exclusive (ROLLBACK
+  // still works; the file format is unchanged). sql.js reopens the file on `export`, so re-apply.
+  const tune = () => raw.exec('PRAGMA journal_mode = MEMORY; PRAGMA locking_mode = EXCLUSIVE;');
+  tune();
+  const cache = new Map<string, Statement>();
+  const prepared = (sql: string): Statement => {
+    let stmt = cache.get(sql);
+    if (!stmt) {
+      stmt = raw.prepare(sql);
+      cache.set(sql, stmt);
+    }
+    return stmt;
+  };
   return {
     raw,
     exec(sql) {
       raw.exec(sql);
     },
     run(sql, params = []) {
-      raw.run(sql, params as SqlValue[]);
+      const stmt = prepared(sql);
+      try {
+        stmt.run(params as SqlValue[]);
+      } finally {
+        stmt.reset();
+      }
       return { changes: raw.getRowsModified() };
     },
     query(sql, params = []) {
-      const stmt = raw.prepare(sql);
+      const stmt = prepared(sql);
       try {
         stmt.bind(params as SqlValue[]);
         const rows: SqlRow[] = [];
         while (stmt.step()) rows.push(stmt.getAsObject() as SqlRow);
         return rows;
       } finally {
-        stmt.free();
+        stmt.reset();
       }
     },
     close() {
+      cache.clear();
       raw.close();
     },
     export() {
-      return raw.export();
+      cache.clear();
+      const bytes = raw.export();
+      tune();
+      return bytes;
     },
   };
 }
@@ -53,7 +81,14 @@ export function openBytes(SQL: SqlJsStatic, bytes: Uint8Array): SqlJsDatabase {
   const header = 'SQLite format 3\0';
   const head = new TextDecoder('latin1').decode(bytes.subarray(0, 16));
   if (bytes.length < 100 || head !== header) throw new Error('this file is not a SQLite database (its first 16 bytes are not "SQLite format 3")');
-  const db = wrapSqlJs(new SQL.Database(bytes));
+  const raw = new SQL.Database(bytes);
+  let db: SqlJsDatabase;
+  try {
+    db = wrapSqlJs(raw);
+  } catch (err) {
+    raw.close();
+    throw new Error(`SQLite cannot read this file: ${(err as Error).message}`);
+  }
   try {
     db.query('SELECT count(*) AS n FROM sqlite_schema');
     const check = db.query('PRAGMA quick_check')[0];

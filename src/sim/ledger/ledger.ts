@@ -54,6 +54,19 @@ export function createLedger(db: SqlDatabase): void {
 }
 
 /**
+ * Empties a ledger for a new replay: rolls back any open transaction, deletes every row and
+ * sets the counter to 0. The schema stays; afterwards the database equals a fresh ledger's rows.
+ */
+export function resetLedger(db: SqlDatabase): void {
+  try {
+    db.exec('ROLLBACK');
+  } catch {
+    // no transaction was open
+  }
+  db.exec('DELETE FROM charges; DELETE FROM idempotency; DELETE FROM op_log; UPDATE executions SET count = 0 WHERE id = 1;');
+}
+
+/**
  * Why `db` is not a ledger of this lab, or null when it is: every table of `LEDGER_COLUMNS` with
  * its columns and the `schema` marker. Never throws (a database SQLite cannot read is reported).
  */

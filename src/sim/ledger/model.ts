@@ -3,6 +3,7 @@ import type { ApplyContext, Invariant, Json, Model, ScriptedEvent } from '../typ
 import {
   beginCharge,
   createLedger,
+  resetLedger,
   executeCharge,
   finishCharge,
   fingerprint,
@@ -125,14 +126,15 @@ const EMPTY_CONN = (conn: ConnId): ConnState => ({ conn, phase: 'idle', resume: 
 
 /** A model instance bound to a database opener, plus the database of the replay in progress. */
 export interface LedgerModel extends Model<LedgerConfig, LedgerState, LedgerOutcome, LedgerTimer> {
-  /** The database of the latest replay (open until the next `init`), for consoles and exports. */
+  /** The database of the latest replay (reused by the next `init`), for consoles and exports. */
   database(): SqlDatabase | null;
 }
 
 /**
  * Creates the ledger model on `open` (a factory of fresh in-memory databases: sql.js in the
- * browser and in Node tests). `init` opens a new database per replay and closes the previous one,
- * so one instance runs one replay at a time (replays are synchronous). Every step runs real SQL;
+ * browser and in Node tests). The first `init` opens a database; each later `init` empties it
+ * (`resetLedger`), so one instance runs one replay at a time (replays are synchronous) and the
+ * explorer's hundreds of replays do not open hundreds of databases. Every step runs real SQL;
  * the state keeps a snapshot of the tables after each step so views can follow the playhead.
  *
  * Lock rules enforced for the two connections (SQLite, https://sqlite.org/lang_transaction.html
@@ -154,10 +156,11 @@ export function createLedgerModel(open: OpenDatabase): LedgerModel {
     database: () => db,
     scriptedRank: () => 1,
     init(cfg) {
-      if (db && db.close) db.close();
       config = cfg;
-      db = open();
-      createLedger(db);
+      if (db === null) {
+        db = open();
+        createLedger(db);
+      } else resetLedger(db);
       return snapshot({ calls: [], conns: { A: EMPTY_CONN('A'), B: EMPTY_CONN('B') }, writer: null, version: 0, executions: {} });
     },
     applyScripted(state, event, ctx) {

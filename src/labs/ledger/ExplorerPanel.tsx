@@ -1,0 +1,141 @@
+import { useEffect, useRef, useState } from 'react';
+import { countInterleavings } from '../../sim/explore';
+import { useLedger, useLedgerContext } from './context';
+import { EXPLORE_VARIANTS, type ExploreGroup, type ExploreReply } from './exploreProtocol';
+
+interface Row {
+  variant: string;
+  total: number;
+  elapsedMs: number;
+  groups: ExploreGroup[];
+}
+
+/** All orders at once: every interleaving of the two connections under each policy, in a Web Worker. Remounted (fresh results) per scenario. */
+export function ExplorerPanel() {
+  const { store } = useLedgerContext();
+  const scenario = useLedger((s) => s.scenario);
+  const [rows, setRows] = useState<Row[]>([]);
+  const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
+  const [status, setStatus] = useState<'idle' | 'running' | 'done' | 'cancelled' | 'error'>('idle');
+  const [message, setMessage] = useState('');
+  const worker = useRef<Worker | null>(null);
+  const steps = scenario.events.filter((e) => e.actor === 'db');
+  const perPolicy = countInterleavings(['A', 'B'].map((c) => steps.filter((e) => e.conn === c).length));
+
+  useEffect(() => () => worker.current?.terminate(), []);
+
+  const start = () => {
+    worker.current?.terminate();
+    const w = new Worker(new URL('./explore.worker.ts', import.meta.url), { type: 'module' });
+    worker.current = w;
+    setRows([]);
+    setStatus('running');
+    setProgress({ done: 0, total: perPolicy * EXPLORE_VARIANTS.length });
+    w.onmessage = (e: MessageEvent<ExploreReply>) => {
+      const m = e.data;
+      if (m.type === 'progress') setProgress({ done: m.done, total: m.total });
+      else if (m.type === 'result') setRows((r) => [...r, { variant: m.variant, total: m.total, elapsedMs: m.elapsedMs, groups: m.groups }]);
+      else if (m.type === 'done') {
+        setStatus('done');
+        w.terminate();
+      } else {
+        setStatus('error');
+        setMessage(m.message);
+        w.terminate();
+      }
+    };
+    w.onerror = (e) => {
+      setStatus('error');
+      setMessage(e.message);
+    };
+    w.postMessage({ scenario: store.getState().scenario, variants: EXPLORE_VARIANTS });
+  };
+  const cancel = () => {
+    worker.current?.terminate();
+    worker.current = null;
+    setStatus('cancelled');
+  };
+  const open = (variant: string, order: string[]) => {
+    const v = EXPLORE_VARIANTS.find((x) => x.id === variant)!;
+    const s = store.getState();
+    s.setConfig(v.overrides);
+    s.applyOrder(order);
+    s.toEnd();
+    document.getElementById('ledger-tl-h')?.closest('section')?.scrollIntoView({ block: 'start' });
+  };
+
+  return (
+    <section className="panel" aria-labelledby="ledger-explore-h">
+      <h2 id="ledger-explore-h">All orders at once</h2>
+      <p className="small">
+        Each connection keeps its own step order; the explorer replays every way to merge the two lanes ({perPolicy} orders) under each policy, on real SQLite, in a background
+        worker.
+      </p>
+      <div className="button-row">
+        <button type="button" onClick={start} disabled={status === 'running'} data-testid="explore-run">
+          Explore {perPolicy * EXPLORE_VARIANTS.length} replays
+        </button>
+        <button type="button" onClick={cancel} disabled={status !== 'running'} data-testid="explore-cancel">
+          Cancel
+        </button>
+        {progress && (
+          <label className="field-inline small">
+            <progress max={progress.total} value={progress.done} data-testid="explore-progress" />
+            <span>
+              {progress.done} / {progress.total}
+              {status === 'cancelled' ? ' — cancelled' : ''}
+            </span>
+          </label>
+        )}
+      </div>
+      {status === 'error' && <p className="bad-text" role="alert">{message}</p>}
+      {rows.length > 0 && (
+        <table className="sql-table outcome-map" data-testid="outcome-map">
+          <caption>Outcome map: how many orders execute the key twice</caption>
+          <thead>
+            <tr>
+              <th scope="col">policy</th>
+              <th scope="col">orders</th>
+              <th scope="col">executed twice</th>
+              <th scope="col">outcomes</th>
+              <th scope="col">on the timeline</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => {
+              const bad = r.groups.filter((g) => g.executions > 1);
+              const twice = bad.reduce((n, g) => n + g.count, 0);
+              const shortest = [...bad].sort((a, b) => a.switches - b.switches)[0];
+              const label = EXPLORE_VARIANTS.find((v) => v.id === r.variant)?.label ?? r.variant;
+              return (
+                <tr key={r.variant} data-testid={`explore-${r.variant}`} data-twice={twice}>
+                  <th scope="row">{label}</th>
+                  <td>{r.total}</td>
+                  <td>
+                    <span className={`badge ${twice ? 'badge-bad' : 'badge-ok'}`}>{twice}</span>
+                  </td>
+                  <td className="small">
+                    {r.groups.map((g) => (
+                      <div key={g.key}>
+                        {g.count} × {g.key}
+                      </div>
+                    ))}
+                  </td>
+                  <td>
+                    {shortest ? (
+                      <button type="button" onClick={() => open(r.variant, shortest.order)} data-testid={`open-counterexample-${r.variant}`}>
+                        Open the shortest counterexample
+                      </button>
+                    ) : (
+                      <span className="small muted">none executes twice</span>
+                    )}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

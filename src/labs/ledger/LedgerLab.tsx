@@ -1,0 +1,320 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import type { SqlJsStatic } from 'sql.js';
+import { Timeline } from '../../charts/Timeline';
+import { loadSqlJs } from '../../db/browser';
+import { indexedDbPersistence } from '../../db/persist';
+import { memoryOpener } from '../../db/sqljs';
+import { POLICIES } from '../../sim/ledger';
+import { builtinLedger } from '../../store/builtinLedger';
+import { createLedgerDbStore } from '../../store/ledgerDbStore';
+import { createLedgerStore } from '../../store/ledgerStore';
+import { LedgerContext, useLedger, useLedgerContext, type LedgerLabContext } from './context';
+import { Icon } from '../races/icons';
+import { ExplorerPanel } from './ExplorerPanel';
+import { ledgerLanes, ledgerMarks } from './marks';
+import { MyLedgerPanel } from './MyLedgerPanel';
+import { ClassificationPanel, ConnectionsPanel, ConsolePanel, NowPanel, OutcomePanel, PracticePanel, TablesPanel } from './panels';
+import './ledger.css';
+
+const POLICY_LABEL: Record<string, string> = {
+  naive: 'naive check-then-act (autocommit statements)',
+  deferred: 'deferred BEGIN … COMMIT',
+  immediate: 'BEGIN IMMEDIATE … COMMIT',
+  claim: 'single statement: INSERT … ON CONFLICT … RETURNING',
+};
+
+function ScenarioBar() {
+  const { store } = useLedgerContext();
+  const scenario = useLedger((s) => s.scenario);
+  const builtins = useLedger((s) => s.builtins);
+  const canUndo = useLedger((s) => s.history.past.length > 0);
+  const canRedo = useLedger((s) => s.history.future.length > 0);
+  const config = scenario.config as { policy: string; busy: string; dedupe: string; clientKey: string };
+  const hasSteps = scenario.events.some((e) => e.actor === 'db');
+  const hasCalls = scenario.events.some((e) => e.actor === 'client');
+  const a = store.getState;
+  return (
+    <div className="scenario-bar ledger-bar">
+      <label className="field-inline">
+        <span>Scenario</span>
+        <select data-testid="scenario-picker" value={builtins.some((b) => b.id === scenario.id) ? scenario.id : ''} onChange={(e) => a().loadBuiltin(e.currentTarget.value)}>
+          {builtins.map((b) => (
+            <option key={b.id} value={b.id}>
+              {b.title}
+            </option>
+          ))}
+        </select>
+      </label>
+      {hasSteps && (
+        <>
+          <label className="field-inline">
+            <span>Policy</span>
+            <select data-testid="policy" value={config.policy} onChange={(e) => a().setConfig({ policy: e.currentTarget.value })}>
+              {POLICIES.map((p) => (
+                <option key={p} value={p}>
+                  {POLICY_LABEL[p]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="field-inline">
+            <span>Lock taken</span>
+            <select data-testid="busy" value={config.busy} onChange={(e) => a().setConfig({ busy: e.currentTarget.value })}>
+              <option value="wait">wait (busy_timeout)</option>
+              <option value="error">fail with SQLITE_BUSY</option>
+            </select>
+          </label>
+        </>
+      )}
+      {hasCalls && (
+        <>
+          <label className="field-inline">
+            <span>Server</span>
+            <select data-testid="dedupe" value={config.dedupe} onChange={(e) => a().setConfig({ dedupe: e.currentTarget.value })}>
+              <option value="key">deduplicates by key</option>
+              <option value="none">ignores keys (bug)</option>
+            </select>
+          </label>
+          <label className="field-inline">
+            <span>Client retries with</span>
+            <select data-testid="client-key" value={config.clientKey} onChange={(e) => a().setConfig({ clientKey: e.currentTarget.value })}>
+              <option value="stable">the same key</option>
+              <option value="per-attempt">a new key each time (bug)</option>
+            </select>
+          </label>
+        </>
+      )}
+      <div className="button-row">
+        <button type="button" onClick={() => a().undo()} disabled={!canUndo} title="Undo (Ctrl+Z)">
+          Undo
+        </button>
+        <button type="button" onClick={() => a().redo()} disabled={!canRedo} title="Redo (Ctrl+Shift+Z)">
+          Redo
+        </button>
+        <button type="button" onClick={() => a().reset()} title="Back to the lesson's version of this scenario">
+          Reset scenario
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function ErrorBanner() {
+  const { store } = useLedgerContext();
+  const error = useLedger((s) => s.error);
+  if (!error) return null;
+  return (
+    <div className="error-banner" role="alert" data-testid="error-banner">
+      <strong>{error.title}</strong>
+      <ul>
+        {error.errors.map((e) => (
+          <li key={e}>{e}</li>
+        ))}
+      </ul>
+      <button type="button" onClick={() => store.getState().setError(null)}>
+        Dismiss
+      </button>
+    </div>
+  );
+}
+
+function Playback() {
+  const { store } = useLedgerContext();
+  const cursorMs = useLedger((s) => s.cursorMs);
+  const rangeEnd = useLedger((s) => s.rangeEndMs);
+  const a = store.getState;
+  return (
+    <div className="playback" role="group" aria-label="Playhead">
+      <div className="playback-buttons">
+        <button type="button" className="icon-btn" aria-label="Jump to start" title="Jump to start (Home)" onClick={() => a().toStart()}>
+          <Icon name="start" />
+        </button>
+        <button type="button" className="icon-btn" aria-label="Step back" title="Step back (←)" onClick={() => a().stepBack()}>
+          <Icon name="back" />
+        </button>
+        <button type="button" className="icon-btn" aria-label="Step forward" title="Step forward (→)" onClick={() => a().stepForward()}>
+          <Icon name="forward" />
+        </button>
+        <button type="button" className="icon-btn" aria-label="Jump to end" title="Jump to end (End)" onClick={() => a().toEnd()}>
+          <Icon name="end" />
+        </button>
+      </div>
+      <output className="clock" data-testid="clock" data-ms={cursorMs}>
+        t = {cursorMs} ms
+      </output>
+      <label className="scrub">
+        <span className="visually-hidden">Playhead position (ms)</span>
+        <input type="range" min={0} max={rangeEnd} step={1} value={cursorMs} onChange={(e) => a().seek(Number(e.currentTarget.value))} />
+      </label>
+    </div>
+  );
+}
+
+function LedgerTimeline() {
+  const { store } = useLedgerContext();
+  const trace = useLedger((s) => s.trace);
+  const cursorMs = useLedger((s) => s.cursorMs);
+  const rangeEnd = useLedger((s) => s.rangeEndMs);
+  const selectedId = useLedger((s) => s.selectedEventId);
+  const loadCount = useLedger((s) => s.loadCount);
+  const stepTimes = useLedger((s) => s.stepTimes);
+  const lanes = useMemo(() => ledgerLanes(trace), [trace]);
+  const marks = useMemo(() => ledgerMarks(trace, cursorMs), [trace, cursorMs]);
+  const domain = useMemo(() => [0, rangeEnd] as const, [rangeEnd]);
+  const a = store.getState;
+  const onSeek = useCallback((ms: number) => a().seek(ms), [a]);
+  const onMove = useCallback((id: string, ms: number) => a().moveEvent(id, ms), [a]);
+  const onDragStart = useCallback(() => a().beginDrag(), [a]);
+  const onDragEnd = useCallback(() => a().endDrag(), [a]);
+  const onNudge = useCallback((id: string, d: number) => a().nudgeEvent(id, d), [a]);
+  const onSelect = useCallback((id: string) => a().select(id), [a]);
+  return (
+    <>
+      <Timeline
+        lanes={lanes}
+        marks={marks}
+        domain={domain}
+        cursorMs={cursorMs}
+        label={`Timeline of ${trace.scenario.title}`}
+        onSeek={onSeek}
+        onHandleMove={onMove}
+        onHandleDragStart={onDragStart}
+        onHandleDragEnd={onDragEnd}
+        onHandleNudge={onNudge}
+        onHandleSelect={onSelect}
+        selectedId={selectedId}
+        snapTimes={stepTimes}
+        resetKey={loadCount}
+        handleHelpId="ledger-handle-help"
+      />
+      <p id="ledger-handle-help" className="help">
+        <strong>Read:</strong> each connection lane shows its five steps (●); the purple bar is its open transaction, the orange band time spent waiting for SQLite's write
+        lock. Client bars run from a call to its reply (open-ended while unknown). The bottom lane counts executions — above 1 means the key ran twice.{' '}
+        <strong>Edit:</strong> drag a step or call (snaps to 10 ms; Shift for 1 ms), or focus it with Tab and use ←/→. Ctrl+Z undoes.
+      </p>
+    </>
+  );
+}
+
+function useKeyboard() {
+  const { store } = useLedgerContext();
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const t = e.target as HTMLElement | null;
+      if (e.defaultPrevented || (t && /^(input|textarea|select)$/i.test(t.tagName))) return;
+      const s = store.getState();
+      const mod = e.ctrlKey || e.metaKey;
+      if (mod && e.key.toLowerCase() === 'z') {
+        if (e.shiftKey) s.redo();
+        else s.undo();
+      } else if (mod || e.altKey) return;
+      else if (e.key === 'ArrowRight') s.stepForward();
+      else if (e.key === 'ArrowLeft') s.stepBack();
+      else if (e.key === 'Home') s.toStart();
+      else if (e.key === 'End') s.toEnd();
+      else return;
+      e.preventDefault();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [store]);
+}
+
+function Intro() {
+  const scenario = useLedger((s) => s.scenario);
+  return (
+    <div className="intro">
+      <h1>{scenario.title}</h1>
+      {scenario.summary && <p className="summary">{scenario.summary}</p>}
+      <p className="small muted">
+        Runs on a real SQLite database (sql.js, in this page). sql.js is one in-process database: the lab enforces the lock rules of two separate
+        connections (one writer at a time, uncommitted writes invisible to the other connection, SQLITE_BUSY where SQLite would return it).
+      </p>
+    </div>
+  );
+}
+
+function LedgerPage() {
+  useKeyboard();
+  const hasSteps = useLedger((s) => s.scenario.events.some((e) => e.actor === 'db'));
+  const scenarioId = useLedger((s) => s.scenario.id);
+  return (
+    <div className="races ledger" data-testid="ledger-lab">
+      <ScenarioBar />
+      <ErrorBanner />
+      <Intro />
+      <div className="races-grid">
+        <div className="races-main">
+          <section className="panel timeline-panel" aria-labelledby="ledger-tl-h">
+            <h2 id="ledger-tl-h" className="visually-hidden">
+              Timeline
+            </h2>
+            <Playback />
+            <LedgerTimeline />
+          </section>
+          <NowPanel />
+          <TablesPanel />
+          {hasSteps && <ExplorerPanel key={scenarioId} />}
+          <ConsolePanel />
+          <MyLedgerPanel />
+          <PracticePanel />
+        </div>
+        <aside className="races-side" aria-label="Outcome, connections and retry classification">
+          <OutcomePanel />
+          {hasSteps && <ConnectionsPanel />}
+          <ClassificationPanel />
+        </aside>
+      </div>
+    </div>
+  );
+}
+
+/** Loads sql.js (only when this lab opens), then builds the lab's stores. */
+async function boot(): Promise<LedgerLabContext> {
+  const SQL: SqlJsStatic = await loadSqlJs();
+  const { scenarios, errors } = builtinLedger();
+  const store = createLedgerStore({
+    open: memoryOpener(SQL),
+    builtins: scenarios,
+    error: errors.length ? { title: 'Some built-in scenario files are invalid and were skipped', errors } : null,
+  });
+  const db = createLedgerDbStore(SQL, indexedDbPersistence);
+  await db.getState().init();
+  return { store, db, SQL };
+}
+
+/** The Ledger lab page. */
+export function LedgerLab() {
+  const [ctx, setCtx] = useState<LedgerLabContext | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    boot().then(
+      (c) => live && setCtx(c),
+      (err: Error) => live && setFailure(err.message),
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+  if (failure) {
+    return (
+      <div className="panel" role="alert">
+        <h1>The ledger lab could not start</h1>
+        <p>SQLite (sql.js) did not load: {failure}</p>
+      </div>
+    );
+  }
+  if (!ctx) {
+    return (
+      <p className="muted" role="status" data-testid="ledger-loading">
+        Loading SQLite (sql.js)…
+      </p>
+    );
+  }
+  return (
+    <LedgerContext.Provider value={ctx}>
+      <LedgerPage />
+    </LedgerContext.Provider>
+  );
+}

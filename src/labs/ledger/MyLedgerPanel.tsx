@@ -1,0 +1,104 @@
+import { useState } from 'react';
+import { useLedgerContext, useLedgerDb } from './context';
+import { RowsTable } from './Tables';
+
+/** The learner's own persistent ledger: charge, download, upload, reset. */
+export function MyLedgerPanel() {
+  const { db } = useLedgerContext();
+  const tables = useLedgerDb((s) => s.tables);
+  const lastReply = useLedgerDb((s) => s.lastReply);
+  const notice = useLedgerDb((s) => s.notice);
+  const error = useLedgerDb((s) => s.error);
+  const [account, setAccount] = useState('acct-1');
+  const [cents, setCents] = useState('500');
+  const [key, setKey] = useState('order-1');
+  const a = db.getState;
+
+  const download = () => {
+    const bytes = a().exportBytes();
+    const url = URL.createObjectURL(new Blob([bytes as BlobPart], { type: 'application/vnd.sqlite3' }));
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = 'ledger.sqlite';
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  };
+  const upload = async (file: File | undefined) => {
+    if (!file) return;
+    await a().upload(new Uint8Array(await file.arrayBuffer()), file.name);
+  };
+
+  return (
+    <section className="panel" aria-labelledby="my-ledger-h">
+      <h2 id="my-ledger-h">My ledger (saved in this browser)</h2>
+      <p className="small muted">
+        Call <code>charge(account, cents)</code> yourself. Send twice with the same key: the second call replays. Clear the key: every send charges. It survives a reload.
+      </p>
+      <form
+        className="charge-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void a().charge({ account, cents: Number(cents), key });
+        }}
+      >
+        <label>
+          account <input type="text" value={account} onChange={(e) => setAccount(e.currentTarget.value)} data-testid="my-account" />
+        </label>
+        <label>
+          cents <input type="number" value={cents} onChange={(e) => setCents(e.currentTarget.value)} data-testid="my-cents" />
+        </label>
+        <label>
+          idempotency key <input type="text" value={key} onChange={(e) => setKey(e.currentTarget.value)} data-testid="my-key" placeholder="(none)" />
+        </label>
+        <button type="submit" data-testid="my-send">
+          Send charge
+        </button>
+      </form>
+      {lastReply && (
+        <p data-testid="my-reply" aria-live="polite">
+          Request {lastReply.requestId}:{' '}
+          {lastReply.reply.kind === 'executed' || lastReply.reply.kind === 'replayed' ? (
+            <>
+              <span className={`badge ${lastReply.reply.kind === 'executed' ? 'badge-ok' : 'badge-info'}`}>{lastReply.reply.kind}</span> {lastReply.reply.result.receipt} (request{' '}
+              {JSON.stringify(lastReply.reply.result.requestId)})
+            </>
+          ) : (
+            <>
+              <span className="badge badge-bad">{lastReply.reply.kind}</span> {lastReply.reply.message}
+            </>
+          )}
+        </p>
+      )}
+      {notice && (
+        <p className="small" role="status" data-testid="my-notice">
+          {notice}
+        </p>
+      )}
+      {error && (
+        <p className="bad-text" role="alert" data-testid="my-error">
+          {error}
+        </p>
+      )}
+      <div className="button-row">
+        <button type="button" onClick={download} data-testid="my-download">
+          Download ledger.sqlite
+        </button>
+        <label className="file-label">
+          Upload a .sqlite…
+          <input type="file" accept=".sqlite,.db,.sqlite3,application/vnd.sqlite3,application/octet-stream" className="visually-hidden-file" data-testid="my-upload" onChange={(e) => void upload(e.currentTarget.files?.[0])} />
+        </label>
+        <button type="button" onClick={() => void a().reset()} data-testid="my-reset">
+          Reset ledger
+        </button>
+      </div>
+      {tables && (
+        <div className="tables-grid">
+          <RowsTable caption="charges" testId="my-charges" columns={['receipt', 'account', 'cents', 'request_id', 'key']} rows={tables.charges} />
+          <RowsTable caption="idempotency" testId="my-idempotency" columns={['key', 'status', 'result']} rows={tables.idempotency} />
+        </div>
+      )}
+    </section>
+  );
+}

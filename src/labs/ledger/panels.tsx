@@ -1,0 +1,302 @@
+import { useMemo, useState } from 'react';
+import { classifyRetry } from '../../sim/resilience/classify';
+import { PRACTICE_CHECKS, type PracticeCheck } from '../../sim/ledger/practice';
+import { openBytes, wrapSqlJs } from '../../db/sqljs';
+import { queryAtPlayhead, runReadOnly, selectStateAt, selectStepIndex, type ConsoleDatabase, type QueryResult } from '../../store/ledgerStore';
+import { useLedger, useLedgerContext } from './context';
+import { RowsTable } from './Tables';
+
+/** What happened at the playhead, in words. */
+export function NowPanel() {
+  const steps = useLedger((s) => s.trace.steps);
+  const index = useLedger(selectStepIndex);
+  const cursorMs = useLedger((s) => s.cursorMs);
+  const here = useMemo(() => {
+    if (index < 0) return [];
+    const at = steps[index].at;
+    return steps.filter((s) => s.at === at && s.why !== '');
+  }, [steps, index]);
+  return (
+    <section className="panel now" aria-labelledby="ledger-now-h" aria-live="polite">
+      <h2 id="ledger-now-h">Now · t = {cursorMs} ms</h2>
+      {here.length === 0 ? (
+        <p className="muted">Nothing has happened yet. Step forward (→) or drag the playhead.</p>
+      ) : (
+        <ul className="now-steps" data-testid="now-steps">
+          {here.map((s) => (
+            <li key={s.index}>
+              <p className="now-why-minor">
+                <span className="badge badge-muted">{s.at} ms</span> {s.why}
+              </p>
+              {s.violations.map((v) => (
+                <p key={v.invariant} className="bad-text small">
+                  ✗ {v.invariant}: {v.message}
+                </p>
+              ))}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/** The ledger's SQL tables as they are at the playhead. */
+export function TablesPanel() {
+  const state = useLedger(selectStateAt);
+  const t = state.tables;
+  return (
+    <section className="panel" aria-labelledby="ledger-tables-h">
+      <h2 id="ledger-tables-h">
+        SQL tables at the playhead <span className="badge badge-info" data-testid="executions-now">executions = {t.executions}</span>
+      </h2>
+      <div className="tables-grid">
+        <RowsTable caption="charges (the side effect)" testId="table-charges" columns={['receipt', 'account', 'cents', 'request_id', 'key']} rows={t.charges} />
+        <RowsTable caption="idempotency (key records)" testId="table-idempotency" columns={['key', 'status', 'result', 'request_id']} rows={t.idempotency} />
+      </div>
+      <details>
+        <summary>op_log ({t.log.length} rows)</summary>
+        <RowsTable caption="op_log" columns={['seq', 'at_ms', 'actor', 'op', 'detail']} rows={t.log} />
+      </details>
+    </section>
+  );
+}
+
+const REPLY_BADGE: Record<string, string> = { executed: 'badge-ok', replayed: 'badge-info', 'in-use': 'badge-warn', busy: 'badge-warn', constraint: 'badge-bad', pending: 'badge-pending', mismatch: 'badge-bad', invalid: 'badge-bad' };
+
+/** The trace's outcome and invariants (end of the scenario). */
+export function OutcomePanel() {
+  const outcome = useLedger((s) => s.trace.outcome);
+  const invariants = useLedger((s) => s.trace.invariants);
+  const hasSteps = useLedger((s) => s.scenario.events.some((e) => e.actor === 'db'));
+  const m = outcome.summary;
+  return (
+    <section className="panel" aria-labelledby="ledger-outcome-h">
+      <h2 id="ledger-outcome-h">Outcome</h2>
+      <dl className="outcome-list">
+        <dt>Executions</dt>
+        <dd>
+          <span className={`badge ${m.executions > 1 && m.doubleExecuted > 0 ? 'badge-bad' : 'badge-ok'}`} data-testid="outcome-executions">
+            {m.executions}
+          </span>
+        </dd>
+        <dt>Key records</dt>
+        <dd data-testid="outcome-records">{m.records}</dd>
+        <dt>Receipts</dt>
+        <dd className="mono small">{m.receipts.join(', ') || '—'}</dd>
+        {hasSteps && (
+          <>
+            <dt>Connection A</dt>
+            <dd>
+              <span className={`badge ${REPLY_BADGE[m.connA]}`} data-testid="conn-A-reply">
+                {m.connA}
+              </span>
+            </dd>
+            <dt>Connection B</dt>
+            <dd>
+              <span className={`badge ${REPLY_BADGE[m.connB]}`} data-testid="conn-B-reply">
+                {m.connB}
+              </span>
+            </dd>
+          </>
+        )}
+      </dl>
+      {outcome.calls.length > 0 && (
+        <table className="sql-table">
+          <caption>Calls</caption>
+          <thead>
+            <tr>
+              <th scope="col">id</th>
+              <th scope="col">key</th>
+              <th scope="col">server</th>
+              <th scope="col">client</th>
+            </tr>
+          </thead>
+          <tbody>
+            {outcome.calls.map((c) => (
+              <tr key={c.key} data-testid={`call-${c.key}`}>
+                <td className="mono">{c.key}</td>
+                <td className="mono">{c.idempotencyKey ?? '—'}</td>
+                <td>
+                  <span className={`badge ${REPLY_BADGE[c.reply ?? 'pending']}`}>{c.reply ?? 'running'}</span> {c.receipt ?? ''}
+                  {c.reply === 'replayed' ? ` of id ${JSON.stringify(c.resultRequestId)}` : ''}
+                </td>
+                <td>{c.client}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <h3>Invariants</h3>
+      <ul className="invariants">
+        {invariants.map((i) => (
+          <li key={i.name} data-testid={`invariant-${i.name}`} data-status={i.firstViolation ? 'violated' : 'holds'}>
+            <span className={`badge ${i.firstViolation ? 'badge-bad' : 'badge-ok'}`}>{i.firstViolation ? 'violated' : 'holds'}</span> <strong>{i.name}</strong>
+            <span className="small muted"> — {i.description}</span>
+            {i.firstViolation && (
+              <div className="small bad-text">
+                at {i.firstViolation.at} ms: {i.firstViolation.message}
+              </div>
+            )}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** Each connection's state at the playhead. */
+export function ConnectionsPanel() {
+  const state = useLedger(selectStateAt);
+  return (
+    <section className="panel" aria-labelledby="ledger-conns-h">
+      <h2 id="ledger-conns-h">Connections at the playhead</h2>
+      <p className="small muted">Write lock: {state.writer ? `held by ${state.writer}` : 'free'} · commits so far: {state.version}</p>
+      {(['A', 'B'] as const).map((id) => {
+        const c = state.conns[id];
+        return (
+          <div key={id} className="conn-card" data-testid={`conn-${id}`}>
+            <strong>Connection {id}</strong> <span className="badge badge-muted">{c.phase}</span> <span className={`badge ${REPLY_BADGE[c.reply]}`}>{c.reply}</span>
+            <div className="small">
+              read saw: {c.saw ?? '—'} · uncommitted: {c.pending.length ? c.pending.join(', ') : 'nothing'}
+              {c.backlog.length ? ` · held: ${c.backlog.join(', ')}` : ''}
+              {c.error ? <span className="bad-text"> · {c.error}</span> : null}
+            </div>
+          </div>
+        );
+      })}
+    </section>
+  );
+}
+
+/** SAFE / CONDITIONAL / UNSAFE per operation of the scenario, from the shared classifier. */
+export function ClassificationPanel() {
+  const scenario = useLedger((s) => s.scenario);
+  const rows = useMemo(() => {
+    const out: { op: string; sideEffect: boolean; key: string | null; sameArguments: boolean }[] = [{ op: 'get_balance(acct-1) — read only', sideEffect: false, key: null, sameArguments: true }];
+    const first = new Map<string, string>();
+    for (const e of scenario.events) {
+      if (e.actor !== 'client' || e.kind !== 'call') continue;
+      const key = typeof e.key === 'string' ? e.key : null;
+      const args = `${String(e.account)}/${String(e.cents)}`;
+      const prev = key === null ? undefined : first.get(key);
+      if (key !== null && prev === undefined) first.set(key, args);
+      out.push({ op: `charge(${String(e.account)}, ${String(e.cents)}) id ${JSON.stringify(e.requestId)}${key !== null ? ` key "${key}"` : ' no key'}`, sideEffect: true, key, sameArguments: prev === undefined || prev === args });
+    }
+    if (scenario.events.some((e) => e.actor === 'db')) {
+      const race = (scenario.config as { race: { key: string; account: string; cents: number } }).race;
+      out.push({ op: `charge(${race.account}, ${race.cents}) on A and B, key "${race.key}"`, sideEffect: true, key: race.key, sameArguments: true });
+    }
+    out.push({ op: 'charge(acct-1, 500) with key "" (empty)', sideEffect: true, key: '', sameArguments: true });
+    return out.map((r) => ({ ...r, verdict: classifyRetry({ sideEffect: r.sideEffect, idempotencyKey: r.key, sameArguments: r.sameArguments }) }));
+  }, [scenario]);
+  return (
+    <section className="panel" aria-labelledby="ledger-classify-h">
+      <h2 id="ledger-classify-h">May it be retried?</h2>
+      <ul className="classify-list" data-testid="classification">
+        {rows.map((r) => (
+          <li key={r.op}>
+            <span className={`badge ${r.verdict.verdict === 'SAFE' ? 'badge-ok' : r.verdict.verdict === 'CONDITIONAL' ? 'badge-warn' : 'badge-bad'}`}>{r.verdict.verdict}</span>{' '}
+            <span className="mono small">{r.op}</span>
+            <div className="small muted">{r.verdict.reason}</div>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** Read-only SQL on the scenario's database at the playhead, or on the learner's ledger. */
+export function ConsolePanel() {
+  const { store, db } = useLedgerContext();
+  const [sql, setSql] = useState('SELECT key, status, result FROM idempotency');
+  const [target, setTarget] = useState<'scenario' | 'mine'>('scenario');
+  const [result, setResult] = useState<QueryResult | null>(null);
+  const run = () => {
+    if (target === 'scenario') setResult(queryAtPlayhead(store.getState(), sql));
+    else {
+      const live = db.getState().database();
+      setResult(live ? runReadOnly(live as unknown as ConsoleDatabase, sql) : { ok: false, error: 'your ledger is not loaded' });
+    }
+  };
+  return (
+    <section className="panel" aria-labelledby="ledger-console-h">
+      <h2 id="ledger-console-h">SQL console (read-only)</h2>
+      <div className="console-row">
+        <label className="field-inline">
+          <span>Database</span>
+          <select value={target} onChange={(e) => setTarget(e.currentTarget.value as 'scenario' | 'mine')} data-testid="console-target">
+            <option value="scenario">scenario, at the playhead</option>
+            <option value="mine">my ledger</option>
+          </select>
+        </label>
+        <button type="button" onClick={run} data-testid="console-run">
+          Run
+        </button>
+      </div>
+      <label className="visually-hidden" htmlFor="ledger-sql">
+        SQL query
+      </label>
+      <textarea
+        id="ledger-sql"
+        className="console-sql mono"
+        rows={3}
+        value={sql}
+        onChange={(e) => setSql(e.currentTarget.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+            e.preventDefault();
+            run();
+          }
+        }}
+        data-testid="console-sql"
+      />
+      <p className="help">Ctrl+Enter runs. Writes are refused (PRAGMA query_only): the views stay a faithful replay.</p>
+      {result && !result.ok && (
+        <p className="bad-text" role="alert" data-testid="console-error">
+          {result.error}
+        </p>
+      )}
+      {result && result.ok && <RowsTable caption="result" columns={result.columns} rows={result.rows} testId="console-result" empty="no rows" />}
+    </section>
+  );
+}
+
+/** The practice lab: reserve_inventory's ten requirements, checked live on sql.js. */
+export function PracticePanel() {
+  const { SQL } = useLedgerContext();
+  const [results, setResults] = useState<{ check: PracticeCheck; ok: boolean; detail: string }[] | null>(null);
+  const run = () => {
+    const open = ((bytes?: Uint8Array) => (bytes ? openBytes(SQL, bytes) : wrapSqlJs(new SQL.Database()))) as Parameters<PracticeCheck['run']>[0];
+    setResults(PRACTICE_CHECKS.map((check) => ({ check, ...check.run(open) })));
+  };
+  return (
+    <section className="panel" aria-labelledby="ledger-practice-h">
+      <h2 id="ledger-practice-h">Practice: reserve_inventory</h2>
+      <p className="small">
+        The lesson's practice tool reserves <code>quantity</code> of a <code>sku</code> for a <code>tenant</code>. Its idempotency key is bound to all four (with the operation
+        name) by the fingerprint; the key is claimed with one <code>INSERT … ON CONFLICT(key) DO NOTHING RETURNING</code>. Run the ten checks on real SQLite:
+      </p>
+      <button type="button" onClick={run} data-testid="practice-run">
+        Run the ten checks
+      </button>
+      <ol className="practice-list">
+        {PRACTICE_CHECKS.map((c, i) => {
+          const r = results?.[i];
+          return (
+            <li key={c.id} data-testid={`practice-${c.id}`} data-status={r ? (r.ok ? 'pass' : 'fail') : 'not-run'}>
+              {r && <span className={`badge ${r.ok ? 'badge-ok' : 'badge-bad'}`}>{r.ok ? 'pass' : 'fail'}</span>} {c.requirement}
+              {r && <div className="small muted">{r.detail}</div>}
+            </li>
+          );
+        })}
+      </ol>
+      <h3>When the inventory lives in another service</h3>
+      <p className="small">
+        A local transaction cannot include a remote call. Either pass <strong>the same idempotency key upstream</strong> (the inventory service deduplicates it too, so a retry
+        of the whole tool replays there as well), or write the reservation request into an <strong>outbox</strong> table in the same SQLite transaction that claims the key,
+        and let a relay deliver it with that key until the service acknowledges — at least once, deduplicated by key at the far end.
+      </p>
+    </section>
+  );
+}
