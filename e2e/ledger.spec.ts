@@ -1,0 +1,175 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+
+async function openLedger(page: Page, scenarioId = 'A-race-two-connections') {
+  await page.goto('./#/ledger');
+  const picker = page.getByTestId('scenario-picker');
+  await expect(picker).toBeVisible({ timeout: 15_000 });
+  await picker.selectOption(scenarioId);
+}
+
+/** Drags a handle so that it lands on the x position of another handle (same time). */
+async function dragOnto(page: Page, handleId: string, targetId: string) {
+  const box = (await page.getByTestId(`handle-${handleId}`).boundingBox())!;
+  const target = (await page.getByTestId(`handle-${targetId}`).boundingBox())!;
+  const y = box.y + box.height / 2;
+  await page.mouse.move(box.x + box.width / 2, y);
+  await page.mouse.down();
+  await page.mouse.move(target.x + target.width / 2, y, { steps: 10 });
+  await page.mouse.up();
+}
+
+test.describe('Ledger lab: two connections racing on one key', () => {
+  test('dragging B before A\'s write executes twice under naive check-then-act; BEGIN IMMEDIATE executes once', async ({ lab }) => {
+    await openLedger(lab);
+    await expect(lab.getByTestId('outcome-executions')).toHaveText('1');
+    await expect(lab.getByTestId('conn-B-reply')).toHaveText('replayed');
+    // B begins at A's read (10 ms) and reads at A's execute (20 ms): both read "no record" before A writes at 30 ms.
+    await dragOnto(lab, 'B-begin', 'A-read');
+    await dragOnto(lab, 'B-read', 'A-execute');
+    await expect(lab.getByTestId('handle-B-begin')).toHaveAttribute('aria-label', 'connection B begin at 10 ms');
+    await expect(lab.getByTestId('handle-B-read')).toHaveAttribute('aria-label', 'connection B read at 20 ms');
+    await expect(lab.getByTestId('outcome-executions')).toHaveText('2');
+    await expect(lab.getByTestId('invariant-at-most-once')).toHaveAttribute('data-status', 'violated');
+    await expect(lab.getByTestId('table-charges')).toHaveAttribute('data-rows', '2');
+    // Same order, atomic policy: B waits for the write lock, then finds A's record.
+    await lab.getByTestId('policy').selectOption('immediate');
+    await expect(lab.getByTestId('outcome-executions')).toHaveText('1');
+    await expect(lab.getByTestId('conn-B-reply')).toHaveText('replayed');
+    await expect(lab.getByTestId('invariant-at-most-once')).toHaveAttribute('data-status', 'holds');
+    await lab.getByTestId('policy').selectOption('claim');
+    await expect(lab.getByTestId('outcome-executions')).toHaveText('1');
+    await expect(lab.getByTestId('conn-B-reply')).toHaveText('in-use');
+    // Undo walks back to naive with two executions.
+    await lab.getByRole('button', { name: 'Undo' }).click();
+    await lab.getByRole('button', { name: 'Undo' }).click();
+    await expect(lab.getByTestId('outcome-executions')).toHaveText('2');
+  });
+
+  test('all 252 orders per policy: naive executes twice in 200, the atomic policies never; the counterexample opens on the timeline', async ({ lab }) => {
+    await openLedger(lab);
+    await lab.getByTestId('explore-run').click();
+    await expect(lab.getByTestId('explore-claim')).toBeVisible({ timeout: 25_000 });
+    await expect(lab.getByTestId('explore-naive')).toHaveAttribute('data-twice', '200');
+    for (const v of ['deferred', 'immediate-wait', 'immediate-error', 'claim']) await expect(lab.getByTestId(`explore-${v}`)).toHaveAttribute('data-twice', '0');
+    await expect(lab.getByTestId('explore-progress')).toHaveAttribute('value', '1260');
+    await lab.getByTestId('open-counterexample-naive').click();
+    await expect(lab.getByTestId('outcome-executions')).toHaveText('2');
+    await expect(lab.getByTestId('policy')).toHaveValue('naive');
+  });
+
+  test('a long exploration can be cancelled and the page stays responsive', async ({ lab }) => {
+    await openLedger(lab);
+    await lab.getByTestId('explore-run').click();
+    await lab.getByTestId('explore-cancel').click();
+    await expect(lab.getByText(/— cancelled/)).toBeVisible();
+    await lab.getByTestId('policy').selectOption('claim');
+    await expect(lab.getByTestId('conn-B-reply')).toHaveText('replayed');
+  });
+});
+
+test.describe('Ledger lab: field cases', () => {
+  test('lost response: a stable key gives 409 then the replay (one charge); a key per retry charges three times', async ({ lab }) => {
+    await openLedger(lab, 'F-lost-response');
+    await expect(lab.getByTestId('outcome-executions')).toHaveText('1');
+    await expect(lab.getByTestId('call-2')).toContainText('in-use');
+    await expect(lab.getByTestId('call-3')).toContainText('replayed charge-001 of id 1');
+    await lab.getByTestId('client-key').selectOption('per-attempt');
+    await expect(lab.getByTestId('outcome-executions')).toHaveText('3');
+  });
+});
+
+test.describe('Ledger lab: my ledger persists, downloads and uploads', () => {
+  test('a charge survives a reload; the download opens in the sqlite3 shell; uploads are checked', async ({ lab }) => {
+    await openLedger(lab);
+    await lab.getByTestId('my-key').fill('order-77');
+    await lab.getByTestId('my-cents').fill('1250');
+    await lab.getByTestId('my-send').click();
+    await expect(lab.getByTestId('my-reply')).toContainText('executed charge-001');
+    await lab.getByTestId('my-send').click();
+    await expect(lab.getByTestId('my-reply')).toContainText('replayed charge-001 (request 1)');
+    await expect(lab.getByTestId('my-charges')).toHaveAttribute('data-rows', '1');
+
+    await lab.reload();
+    await expect(lab.getByTestId('my-charges')).toHaveAttribute('data-rows', '1', { timeout: 15_000 });
+    await expect(lab.getByTestId('my-notice')).toHaveText('Restored your saved ledger (1 charge, 1 key record).');
+
+    const [download] = await Promise.all([lab.waitForEvent('download'), lab.getByTestId('my-download').click()]);
+    expect(download.suggestedFilename()).toBe('ledger.sqlite');
+    const dir = mkdtempSync(path.join(tmpdir(), 'ledger-e2e-'));
+    const file = path.join(dir, 'ledger.sqlite');
+    await download.saveAs(file);
+    const out = execFileSync('/usr/bin/sqlite3', [file, "SELECT receipt || '|' || cents || '|' || key FROM charges; SELECT key || '|' || status FROM idempotency; PRAGMA integrity_check;"], { encoding: 'utf8' });
+    expect(out.trim().split('\n')).toEqual(['charge-001|1250|order-77', 'order-77|completed', 'ok']);
+
+    // Reset, then upload the file back: the ledger continues from it.
+    await lab.getByTestId('my-reset').click();
+    await expect(lab.getByTestId('my-charges')).toHaveAttribute('data-rows', '0');
+    await lab.getByTestId('my-upload').setInputFiles(file);
+    await expect(lab.getByTestId('my-charges')).toHaveAttribute('data-rows', '1');
+    // The form was reset by the reload: send the same key and amount again.
+    await lab.getByTestId('my-key').fill('order-77');
+    await lab.getByTestId('my-cents').fill('1250');
+    await lab.getByTestId('my-send').click();
+    await expect(lab.getByTestId('my-reply')).toContainText('replayed charge-001 (request 1)');
+
+    // A non-SQLite file and a SQLite file of another schema are refused; the ledger stays.
+    const junk = path.join(dir, 'notes.sqlite');
+    writeFileSync(junk, 'this is not a database '.repeat(20));
+    await lab.getByTestId('my-upload').setInputFiles(junk);
+    await expect(lab.getByTestId('my-error')).toHaveText(/^notes\.sqlite was not loaded: this file is not a SQLite database .* Your current ledger is unchanged\.$/);
+    const other = path.join(dir, 'other.sqlite');
+    execFileSync('/usr/bin/sqlite3', [other, 'CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes (body) VALUES (1);']);
+    await lab.getByTestId('my-upload').setInputFiles(other);
+    await expect(lab.getByTestId('my-error')).toHaveText('other.sqlite was not loaded: it is a SQLite database but not a ledger of this lab: the table "ledger_meta" is missing. Your current ledger is unchanged.');
+    await expect(lab.getByTestId('my-charges')).toHaveAttribute('data-rows', '1');
+  });
+
+  test('a full storage quota keeps the ledger and says so', async ({ lab }) => {
+    await openLedger(lab);
+    await lab.evaluate(() => {
+      const put = IDBObjectStore.prototype.put;
+      IDBObjectStore.prototype.put = function () {
+        throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+      };
+      (window as unknown as { __restorePut: () => void }).__restorePut = () => (IDBObjectStore.prototype.put = put);
+    });
+    await lab.getByTestId('my-send').click();
+    await expect(lab.getByTestId('my-error')).toHaveText("Not saved: the browser's storage quota is full, so the ledger could not be saved. The ledger is still here in this tab — download it to keep a copy.");
+    await expect(lab.getByTestId('my-charges')).toHaveAttribute('data-rows', '1');
+  });
+});
+
+test.describe('Ledger lab: console, practice, accessibility', () => {
+  test('the console queries the database at the playhead and refuses writes inline', async ({ lab }) => {
+    await openLedger(lab);
+    await lab.getByTestId('console-sql').fill('SELECT receipt FROM charges');
+    await lab.getByTestId('console-run').click();
+    await expect(lab.getByTestId('console-result')).toHaveAttribute('data-rows', '1');
+    await lab.getByTestId('console-sql').fill('DELETE FROM charges');
+    await lab.getByTestId('console-run').click();
+    await expect(lab.getByTestId('console-error')).toHaveText('attempt to write a readonly database');
+  });
+
+  test('the ten practice checks pass on real SQLite in the browser', async ({ lab }) => {
+    await openLedger(lab);
+    await lab.getByTestId('practice-run').click();
+    await expect(lab.locator('[data-testid^="practice-"][data-status="pass"]')).toHaveCount(10);
+  });
+
+  for (const theme of ['light', 'dark'] as const) {
+    test(`no serious accessibility violations (axe, ${theme})`, async ({ lab }) => {
+      await lab.emulateMedia({ colorScheme: theme });
+      await openLedger(lab, 'B-race-interleaved');
+      await lab.getByTestId('practice-run').click();
+      const results = await new AxeBuilder({ page: lab }).analyze();
+      const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.length}) ${v.nodes[0]?.target.join(' ')}`)).toEqual([]);
+    });
+  }
+});
