@@ -50,3 +50,16 @@ if (existsSync(path.join(dist, 'index.html'))) {
     console.log(`drag benchmark could not run: ${(err as Error).message}`);
   }
 }
+
+{
+  const { benchLedger } = await import('./ledger.bench');
+  const l = await benchLedger();
+  console.log(`ledger (Node; the lab's charge() on the same schema; median of 5 runs of ${fmt(l.mutations)} new keys)`);
+  console.log(`  sql.js (wasm)        ${fmt(l.sqljsPerSecond).padStart(8)} keyed mutations/s`);
+  console.log(`  better-sqlite3       ${fmt(l.nativePerSecond).padStart(8)} keyed mutations/s`);
+  console.log(`  sql.js / native      ${fmt(l.ratio, 2)}×   (target ≥ 0.5×: ratio ${fmt(l.ratio / 0.5, 2)} of target)`);
+  console.log('  explore every interleaving of two 5-step connections (median of 5)');
+  for (const e of l.explore) {
+    console.log(`    ${e.policy.padEnd(10)} ${e.orders} orders  ${fmt(e.medianMs, 1).padStart(7)} ms  executed twice in ${e.twice}   (target < 300 ms: ratio ${fmt(e.medianMs / 300, 2)} of budget)`);
+  }
+}

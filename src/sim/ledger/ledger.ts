@@ -176,13 +176,14 @@ export function executeCharge(db: SqlDatabase, requestId: string | number, key: 
 
 /** Runs `body` in a `BEGIN IMMEDIATE` transaction; rolls back and rethrows on error. */
 export function inTransaction<T>(db: SqlDatabase, body: () => T): T {
-  db.exec('BEGIN IMMEDIATE');
+  // `run` (a prepared, reusable statement) rather than `exec`, which parses the text every time.
+  db.run('BEGIN IMMEDIATE');
   try {
     const out = body();
-    db.exec('COMMIT');
+    db.run('COMMIT');
     return out;
   } catch (err) {
-    db.exec('ROLLBACK');
+    db.run('ROLLBACK');
     throw err;
   }
 }
