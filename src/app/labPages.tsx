@@ -11,6 +11,7 @@ import type { LabRoute } from './router';
 export const LAB_PAGES: Partial<Record<LabRoute, ComponentType | LazyExoticComponent<ComponentType>>> = {
   races: RacesLab,
   ledger: lazyLab(() => import('../labs/ledger/LedgerLab'), 'LedgerLab'),
+  resilience: lazyLab(() => import('../labs/resilience/ResilienceLab'), 'ResilienceLab'),
 };
 
 /** Convenience for registering a lazy lab page whose module exports the component by name. */

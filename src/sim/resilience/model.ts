@@ -14,11 +14,12 @@ export type ResilienceState = TasksState | BreakerState | StormState;
 export type ResilienceTimer = TasksTimer | BreakerTimer | StormTimer;
 export type ResilienceOutcome = TasksOutcome | BreakerOutcome | StormOutcome;
 
-/** Scripted events run at rank 2 in every mechanism: after arrivals, results and deadlines at the same ms. */
-const SCRIPTED_RANK = 2;
-if (TASKS_RANK.scripted !== SCRIPTED_RANK || BREAKER_RANK.scripted !== SCRIPTED_RANK || STORM_RANK.scripted !== SCRIPTED_RANK) {
-  throw new Error('resilience: every mechanism must give scripted events rank 2');
-}
+/**
+ * Scripted events run at rank 2 in every mechanism (`TASKS_RANK`, `BREAKER_RANK`, `STORM_RANK` all
+ * say so; a test checks it): after arrivals, results and deadlines at the same ms.
+ */
+export const SCRIPTED_RANK = 2;
+export const MECHANISM_RANKS = { tasks: TASKS_RANK, breaker: BREAKER_RANK, storm: STORM_RANK } as const;
 
 function only<S extends ResilienceState>(mechanism: S['mechanism'], list: Invariant<S>[]): Invariant<ResilienceState>[] {
   return list.map((inv) => ({
@@ -59,5 +60,6 @@ export const resilienceModel: Model<ResilienceConfig, ResilienceState, Resilienc
     if (state.mechanism === 'breaker') return breakerOutcome(state);
     return stormOutcome(state);
   },
-  invariants: [...only<TasksState>('tasks', tasksInvariants), ...only<BreakerState>('breaker', breakerInvariants), ...only<StormState>('storm', stormInvariants)],
+  // Pure calls, so bundlers can drop the model where only the schemas are used.
+  invariants: [.../* @__PURE__ */ only<TasksState>('tasks', tasksInvariants), .../* @__PURE__ */ only<BreakerState>('breaker', breakerInvariants), .../* @__PURE__ */ only<StormState>('storm', stormInvariants)],
 };

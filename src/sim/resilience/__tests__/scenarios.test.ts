@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkExpectation, requestStateAt, type ResilienceTrace } from '..';
+import { checkExpectation, MECHANISM_RANKS, requestStateAt, SCRIPTED_RANK, type ResilienceTrace } from '..';
 import { loadScenario, loadScenarios, run, violated } from './helpers';
 
 const summary = (t: ResilienceTrace) => t.outcome.summary as unknown as Record<string, unknown>;
@@ -163,4 +163,8 @@ describe('retry storm: the issue\'s field cases', () => {
     expect(hops).toContain(7640);
     expect(hops).toContain(7960);
   });
+});
+
+it('every mechanism gives scripted events the model\'s scripted rank', () => {
+  for (const ranks of Object.values(MECHANISM_RANKS)) expect(ranks.scripted).toBe(SCRIPTED_RANK);
 });

@@ -1,0 +1,559 @@
+import { useCallback, useDeferredValue, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useStore } from 'zustand';
+import { Timeline } from '../../charts/Timeline';
+import { formatMs, formatTime } from '../../charts/format';
+import { checkExpectation, resilienceStateAt, resilienceModel } from '../../sim/resilience';
+import { stepIndexAt } from '../../sim/engine';
+import type { Json, Scenario } from '../../sim/types';
+import { builtinResilience } from '../../store/builtinResilience';
+import { sliderToSpeed, speedToSlider, SPEED_SLIDER_MAX } from '../../store/playback';
+import { createResilienceStore, type ResilienceStore } from '../../store/resilienceStore';
+import { StoreContext, useR, useResilienceStore } from './context';
+import { Icon } from '../races/icons';
+import { resilienceView } from './marks';
+import { StormTree } from './StormTree';
+import './resilience.css';
+
+
+const MECHANISM_NAMES: Record<string, string> = { tasks: 'Durable tasks', breaker: 'Circuit breaker and retries', storm: 'Retry storm across layers' };
+
+function mechanismOf(s: Scenario): string {
+  return (s.config as { mechanism: string }).mechanism;
+}
+
+function idFromHash(): string | null {
+  const m = /^#\/resilience\/([A-Za-z0-9._-]+)/.exec(window.location.hash);
+  return m ? m[1] : null;
+}
+
+function bootStore(): ResilienceStore {
+  const { scenarios, errors } = builtinResilience();
+  return createResilienceStore({ builtins: scenarios, initialId: idFromHash(), error: errors.length ? { title: 'Some built-in scenario files are invalid and were skipped', errors } : null });
+}
+
+// ───────────── header ─────────────
+
+function ScenarioBar() {
+  const store = useResilienceStore();
+  const builtins = useR((s) => s.builtins);
+  const scenario = useR((s) => s.scenario);
+  const canUndo = useR((s) => s.history.past.length > 0);
+  const canRedo = useR((s) => s.history.future.length > 0);
+  const groups = useMemo(() => {
+    const out = new Map<string, Scenario[]>();
+    for (const b of builtins) out.set(mechanismOf(b), [...(out.get(mechanismOf(b)) ?? []), b]);
+    return [...out.entries()];
+  }, [builtins]);
+  const a = store.getState;
+  return (
+    <div className="scenario-bar">
+      <label className="picker field-inline">
+        <span>Scenario</span>
+        <select data-testid="scenario-picker" value={builtins.some((b) => b.id === scenario.id) ? scenario.id : ''} onChange={(e) => {
+            a().loadBuiltin(e.currentTarget.value);
+            history.replaceState(history.state, '', `#/resilience/${e.currentTarget.value}`);
+          }}>
+          {!builtins.some((b) => b.id === scenario.id) && <option value="">{scenario.title} (imported)</option>}
+          {groups.map(([m, list]) => (
+            <optgroup key={m} label={MECHANISM_NAMES[m] ?? m}>
+              {list.map((b) => (
+                <option key={b.id} value={b.id}>
+                  {b.title}
+                </option>
+              ))}
+            </optgroup>
+          ))}
+        </select>
+      </label>
+      <div className="button-row">
+        <button type="button" disabled={!canUndo} onClick={() => a().undo()} title="Undo (Ctrl+Z)">
+          Undo
+        </button>
+        <button type="button" disabled={!canRedo} onClick={() => a().redo()} title="Redo (Ctrl+Shift+Z)">
+          Redo
+        </button>
+        <button type="button" onClick={() => a().reset()} data-testid="reset">
+          Reset
+        </button>
+        <button type="button" onClick={() => {
+            const { filename, text } = a().exportJson();
+            const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+            const link = document.createElement('a');
+            link.href = url;
+            link.download = filename;
+            link.click();
+            setTimeout(() => URL.revokeObjectURL(url), 1000);
+          }}>
+          Export JSON
+        </button>
+        <label className="file-btn">
+          Import…
+          <input type="file" accept="application/json,.json" data-testid="import-file" onChange={(e) => {
+              const f = e.currentTarget.files?.[0];
+              e.currentTarget.value = '';
+              if (f) void f.text().then((t) => a().importText(t, `The file ${f.name}`));
+            }} />
+        </label>
+      </div>
+    </div>
+  );
+}
+
+function ErrorBanner() {
+  const store = useResilienceStore();
+  const error = useR((s) => s.error);
+  if (!error) return null;
+  return (
+    <div className="error-banner" role="alert" data-testid="error-banner">
+      <strong>{error.title}</strong>
+      <ul>
+        {error.errors.map((e, i) => (
+          <li key={i}>
+            <code>{e}</code>
+          </li>
+        ))}
+      </ul>
+      <button type="button" onClick={() => store.getState().setError(null)}>
+        Dismiss
+      </button>
+    </div>
+  );
+}
+
+// ───────────── playback + timeline ─────────────
+
+function Playback() {
+  const store = useResilienceStore();
+  const cursorMs = useR((s) => s.cursorMs);
+  const playing = useR((s) => s.playing);
+  const speed = useR((s) => s.speed);
+  const rangeEnd = useR((s) => s.rangeEndMs);
+  const a = store.getState;
+  const now = Math.floor(cursorMs);
+  return (
+    <div className="playback" role="group" aria-label="Playhead">
+      <div className="playback-buttons">
+        <button type="button" className="icon-btn" aria-label="Jump to start" onClick={() => a().toStart()}>
+          <Icon name="start" />
+        </button>
+        <button type="button" className="icon-btn" aria-label="Step back" onClick={() => a().stepBack()}>
+          <Icon name="back" />
+        </button>
+        <button type="button" className="icon-btn play" aria-label={playing ? 'Pause' : 'Play'} onClick={() => a().togglePlay()}>
+          <Icon name={playing ? 'pause' : 'play'} />
+        </button>
+        <button type="button" className="icon-btn" aria-label="Step forward" onClick={() => a().stepForward()}>
+          <Icon name="forward" />
+        </button>
+        <button type="button" className="icon-btn" aria-label="Jump to end" onClick={() => a().toEnd()}>
+          <Icon name="end" />
+        </button>
+      </div>
+      <output className="clock" data-testid="clock" data-ms={now}>
+        t = {formatMs(now)} ms
+      </output>
+      <label className="scrub">
+        <span className="visually-hidden">Playhead position (ms)</span>
+        <input type="range" min={0} max={rangeEnd} step={1} value={now} aria-valuetext={formatTime(now)} onChange={(e) => a().seek(Number(e.currentTarget.value))} />
+      </label>
+      <label className="speed">
+        <span>Speed</span>
+        <input type="range" min={0} max={SPEED_SLIDER_MAX} step={1} value={speedToSlider(speed)} aria-valuetext={`${formatMs(speed)} virtual ms per second`} onChange={(e) => a().setSpeed(sliderToSpeed(Number(e.currentTarget.value)))} />
+        <span className="speed-value nowrap">{formatMs(speed)} ms/s</span>
+      </label>
+    </div>
+  );
+}
+
+function ResilienceTimeline() {
+  const store = useResilienceStore();
+  const trace = useR((s) => s.trace);
+  const cursorMs = useR((s) => s.cursorMs);
+  const rangeEnd = useR((s) => s.rangeEndMs);
+  const selectedId = useR((s) => s.selectedEventId);
+  const loadCount = useR((s) => s.loadCount);
+  const stepTimes = useR((s) => s.stepTimes);
+  const view = useMemo(() => resilienceView(trace, cursorMs), [trace, cursorMs]);
+  const domain = useMemo(() => [0, rangeEnd] as const, [rangeEnd]);
+  const a = store.getState;
+  const onSeek = useCallback((ms: number) => a().seek(ms), [a]);
+  const onMove = useCallback((id: string, ms: number) => a().moveEvent(id, ms), [a]);
+  const onStart = useCallback(() => a().beginDrag(), [a]);
+  const onEnd = useCallback(() => a().endDrag(), [a]);
+  const onNudge = useCallback((id: string, d: number) => a().nudgeEvent(id, d), [a]);
+  const onSelect = useCallback((id: string) => a().select(id), [a]);
+  const mechanism = trace.initial.mechanism;
+  return (
+    <>
+      <Timeline
+        lanes={view.lanes}
+        marks={view.marks}
+        domain={domain}
+        cursorMs={cursorMs}
+        label={`Timeline of ${trace.scenario.title}: ${view.lanes.map((l) => l.label).join(', ')}`}
+        onSeek={onSeek}
+        onHandleMove={onMove}
+        onHandleDragStart={onStart}
+        onHandleDragEnd={onEnd}
+        onHandleNudge={onNudge}
+        onHandleSelect={onSelect}
+        selectedId={selectedId}
+        snapTimes={stepTimes}
+        resetKey={loadCount}
+        handleHelpId="res-handle-help"
+      />
+      <p id="res-handle-help" className="help">
+        {mechanism === 'tasks' && (
+          <>
+            <strong>Read:</strong> the server's <em>task status</em> lane is the truth (blue working, green completed, grey cancelled; shaded amber while a cancel waits for a
+            checkpoint). The client row shows the answer to <code>tasks/cancel</code> (the acknowledgement) apart from the terminal state it later sees by polling.{' '}
+          </>
+        )}
+        {mechanism === 'breaker' && (
+          <>
+            <strong>Read:</strong> the state band (green closed, red open, amber half-open) runs over the attempt dots (● ok, ✕ failed, | rejected by the breaker; hollow =
+            a stale result from an earlier generation); below, the window failure rate{' '}
+            and, with a budget, its level over time.{' '}
+          </>
+        )}
+        {mechanism === 'storm' && (
+          <>
+            <strong>Read:</strong> one bar per attempt in each layer (amber ✕ = timed out and abandoned, red = failed, green = ok) and one per execution at the upstream
+            API (green = its result was delivered, amber = finished with nobody waiting: wasted); bars running after the dashed "user cancelled" line are duplicate work.{' '}
+          </>
+        )}
+        <strong>Edit:</strong> drag a scripted event (◆ client, ● server, ■ worker, ▲ downstream) — it snaps to 10 ms, Shift for 1 ms — or focus it (Tab) and use ←/→.
+        Ctrl+Z undoes.
+      </p>
+    </>
+  );
+}
+
+// ───────────── panels ─────────────
+
+function NowPanel() {
+  const trace = useR((s) => s.trace);
+  const cursorMs = useR((s) => s.cursorMs);
+  const i = stepIndexAt(trace.steps, Math.floor(cursorMs));
+  const steps = i < 0 ? [] : trace.steps.filter((s) => s.at === trace.steps[i].at).slice(-4);
+  return (
+    <section className="panel now" aria-labelledby="now-h" aria-live="polite">
+      <h2 id="now-h">At {formatTime(Math.floor(cursorMs))}</h2>
+      {steps.length === 0 ? (
+        <p className="muted">Nothing has happened yet. Press ▶ or → to step.</p>
+      ) : (
+        <ul className="now-steps">
+          {steps.map((s) => (
+            <li key={s.index}>
+              <p className="now-why">{s.why || `${s.entry.label}`}</p>
+              {s.rule && <span className="now-rule">rule: {s.rule}</span>}
+              {s.ignored.map((g, k) => (
+                <p key={k} className="small muted">
+                  ignored by {g.by}: {g.what} — {g.reason}
+                </p>
+              ))}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function Stat({ label, value, testId, tone }: { label: string; value: ReactNode; testId: string; tone?: 'ok' | 'bad' | 'warn' }) {
+  return (
+    <div className="stat">
+      <dt>{label}</dt>
+      <dd data-testid={testId} className={tone ? `tone-${tone}` : undefined}>
+        {value}
+      </dd>
+    </div>
+  );
+}
+
+const v = (x: unknown) => (x === null || x === undefined ? '—' : typeof x === 'number' ? formatMs(x) : Array.isArray(x) ? x.join(' · ') : String(x));
+
+function OutcomePanel() {
+  const trace = useR((s) => s.trace);
+  const cursorMs = useR((s) => s.cursorMs);
+  const now = resilienceStateAt(trace, Math.floor(cursorMs));
+  const sum = trace.outcome.summary as unknown as Record<string, unknown>;
+  const req = (trace.outcome.requests as unknown as Record<string, unknown>[])[0] ?? {};
+  return (
+    <section className="panel outcome" aria-labelledby="out-h">
+      <h2 id="out-h">Outcome</h2>
+      {now.mechanism === 'tasks' && (
+        <dl className="stats">
+          <Stat label="Status at the playhead" value={v(now.server.status)} testId="task-status-now" />
+          <Stat label="Final status" value={`${v(req.status)} at ${v(req.statusAtMs)} ms`} testId="task-status" tone={req.status === 'completed' ? 'ok' : req.status === 'cancelled' ? 'warn' : undefined} />
+          <Stat label="Result kept" value={v(req.result)} testId="task-result" />
+          <Stat label="tasks/cancel sent at" value={req.cancelSentAtMs === null ? 'never' : `${v(req.cancelSentAtMs)} ms`} testId="task-cancel-sent" />
+          <Stat label="Acknowledgement" value={`${v(req.ack)}${req.ackAtMs !== null ? ` at ${v(req.ackAtMs)} ms` : ''}`} testId="task-ack" />
+          <Stat label="Client saw terminal" value={`${v(req.observed)} at ${v(req.terminalObservedAtMs)} ms`} testId="task-observed" />
+          <Stat label="Status history" value={v(req.statuses)} testId="task-history" />
+        </dl>
+      )}
+      {now.mechanism === 'breaker' && (
+        <dl className="stats">
+          <Stat label="Breaker at the playhead" value={now.mode} testId="breaker-now" tone={now.mode === 'closed' ? 'ok' : now.mode === 'open' ? 'bad' : 'warn'} />
+          <Stat label="Opened first at" value={`${v(sum.firstOpenAtMs)} ms`} testId="breaker-open-at" />
+          <Stat label="Wire attempts when it opened" value={v(sum.wireAttemptsAtFirstOpen)} testId="breaker-attempts-at-open" />
+          <Stat label="Half-open first at" value={sum.firstHalfOpenAtMs === null ? 'never' : `${v(sum.firstHalfOpenAtMs)} ms`} testId="breaker-half-open-at" tone={sum.firstHalfOpenAtMs === null && sum.firstOpenAtMs !== null ? 'bad' : undefined} />
+          <Stat label="Most probes in one half-open" value={v(sum.maxHalfOpenAdmitted)} testId="breaker-probes" />
+          <Stat label="Closed again at" value={`${v(sum.closedAgainAtMs)} ms`} testId="breaker-closed-at" />
+          <Stat label="Calls: ok / failed / rejected" value={`${v(sum.succeeded)} / ${v(sum.failed)} / ${v(sum.rejected)}`} testId="breaker-calls" />
+          <Stat label="Wire attempts / retries / denied by budget" value={`${v(sum.wireAttempts)} / ${v(sum.retries)} / ${v(sum.retriesDenied)}`} testId="breaker-retries" />
+        </dl>
+      )}
+      {now.mechanism === 'storm' && (
+        <dl className="stats">
+          <Stat label="Upstream attempts" value={v(sum.upstreamAttempts)} testId="storm-upstream-attempts" tone={(sum.upstreamAttempts as number) > 4 ? 'bad' : 'ok'} />
+          <Stat label="Attempts per layer" value={v(sum.attemptsPerLayer)} testId="storm-per-layer" />
+          <Stat label="Executions (killed by guard)" value={`${v(sum.executions)} (${v(sum.killedByGuard)})`} testId="storm-executions" />
+          <Stat label="Work running or started after the cancel" value={v(sum.duplicateWorkAfterCancel)} testId="storm-after-cancel" tone={(sum.duplicateWorkAfterCancel as number) > 0 ? 'bad' : undefined} />
+          <Stat label="User's action" value={`${v(req.state)}${req.atMs !== null ? ` at ${v(req.atMs)} ms` : ''}`} testId="storm-action" />
+          <Stat label="Last execution ended" value={`${v(sum.lastExecutionEndAtMs)} ms`} testId="storm-last-end" />
+        </dl>
+      )}
+    </section>
+  );
+}
+
+function LessonPanel() {
+  const store = useResilienceStore();
+  const original = useR((s) => s.original);
+  const trace = useDeferredValue(useR((s) => s.trace));
+  const expectations = original.expect ?? [];
+  return (
+    <section className="panel lesson" aria-labelledby="lesson-h">
+      <h2 id="lesson-h">The lesson says</h2>
+      <ul className="lesson-list">
+        {expectations.map((e, i) => {
+          const { overrides: _o, ...rest } = e;
+          void _o;
+          const met = checkExpectation(trace, rest).length === 0;
+          return (
+            <li key={i} data-testid={`expectation-${i}`} data-met={met ? 'yes' : 'no'}>
+              <span className={met ? 'check-yes' : 'check-no'} aria-hidden="true">
+                {met ? '✓' : '○'}
+              </span>{' '}
+              {e.label}{' '}
+              <button type="button" className="small-btn" onClick={() => store.getState().applyExpectation(i)} aria-label={`Show: ${e.label}`}>
+                show
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
+
+function Toggle({ label, path, value, hint }: { label: string; path: string[]; value: boolean; hint?: string }) {
+  const store = useResilienceStore();
+  const patch = path.reduceRight<Json>((acc, key) => ({ [key]: acc }), !value) as Record<string, Json>;
+  return (
+    <label className="toggle" title={hint}>
+      <input type="checkbox" checked={value} data-testid={`toggle-${path.join('.')}`} onChange={() => store.getState().setConfig(patch)} /> {label}
+    </label>
+  );
+}
+
+function Choice({ label, path, value, options }: { label: string; path: string[]; value: string; options: string[] }) {
+  const store = useResilienceStore();
+  return (
+    <label className="field-inline">
+      <span>{label}</span>
+      <select value={value} data-testid={`choice-${path.join('.')}`} onChange={(e) => store.getState().setConfig(path.reduceRight<Json>((acc, key) => ({ [key]: acc }), e.currentTarget.value) as Record<string, Json>)}>
+        {options.map((o) => (
+          <option key={o}>{o}</option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+function SettingsPanel() {
+  const config = useR((s) => s.scenario.config) as Record<string, Json> & { mechanism: string };
+  const c = config as Record<string, Record<string, Json>> & { mechanism: string };
+  return (
+    <section className="panel settings" aria-labelledby="set-h">
+      <h2 id="set-h">Settings</h2>
+      {config.mechanism === 'tasks' && (
+        <>
+          <Choice label="Revision" path={['revision']} value={config.revision as string} options={['2026-07-28', '2025-11-25']} />
+          <Toggle label="Bug: store overwrites a terminal task" path={['policy', 'cancelOverwritesTerminal']} value={c.policy.cancelOverwritesTerminal as boolean} />
+          <Toggle label="Bug: drop an abort made before the task id is known" path={['policy', 'forgetEarlyAbort']} value={c.policy.forgetEarlyAbort as boolean} />
+        </>
+      )}
+      {config.mechanism === 'breaker' && (
+        <>
+          <Choice label="Composition" path={['composition']} value={config.composition as string} options={['retry-around-breaker', 'breaker-around-retry']} />
+          <Choice label="Retry budget" path={['retry', 'budget']} value={c.retry.budget as string} options={['none', 'token-bucket', 'ratio']} />
+          <Choice label="Downstream fails with" path={['downstream', 'failWith']} value={c.downstream.failWith as string} options={['http-503', 'http-429', 'http-500', 'http-502', 'http-504', 'http-408', 'http-400', 'http-422', 'jsonrpc-32603', 'jsonrpc-32602', 'tool-error', 'network', 'client-timeout']} />
+          <Toggle label="Tool has a side effect" path={['operation', 'sideEffect']} value={c.operation.sideEffect as boolean} />
+          <h3>Naive breaker switches</h3>
+          <Toggle label="Consecutive count that never decays" path={['policy', 'consecutiveNeverDecays']} value={c.policy.consecutiveNeverDecays as boolean} />
+          <Toggle label="Half-open lets every caller through" path={['policy', 'halfOpenAdmitsAll']} value={c.policy.halfOpenAdmitsAll as boolean} />
+          <Toggle label="Stale results counted (no generation)" path={['policy', 'staleResultsCounted']} value={c.policy.staleResultsCounted as boolean} />
+          <Toggle label="Library bug: reset timer lost on a repeat trip" path={['policy', 'resetTimerLostOnRepeatOpen']} value={c.policy.resetTimerLostOnRepeatOpen as boolean} />
+        </>
+      )}
+      {config.mechanism === 'storm' && (
+        <>
+          <h3>Fixes, one by one</h3>
+          <Toggle label="Retry at one layer only" path={['fixes', 'retryAtOneLayerOnly']} value={c.fixes.retryAtOneLayerOnly as boolean} />
+          <Toggle label="Deadlines passed down" path={['fixes', 'deadlinePropagation']} value={c.fixes.deadlinePropagation as boolean} />
+          <Toggle label="Retry budget per layer" path={['fixes', 'retryBudget']} value={c.fixes.retryBudget as boolean} />
+          <Toggle label="Cancellation propagated" path={['fixes', 'cancelPropagation']} value={c.fixes.cancelPropagation as boolean} />
+          <Toggle label="Idempotency keys upstream" path={['fixes', 'idempotencyKeys']} value={c.fixes.idempotencyKeys as boolean} />
+        </>
+      )}
+    </section>
+  );
+}
+
+function InvariantsPanel() {
+  const store = useResilienceStore();
+  const trace = useDeferredValue(useR((s) => s.trace));
+  const mechanism = trace.initial.mechanism;
+  const list = trace.invariants.filter((i) => i.description.startsWith(`${mechanism}:`));
+  return (
+    <section className="panel invariants" aria-labelledby="inv-h">
+      <h2 id="inv-h">Invariants</h2>
+      <ul className="inv-list">
+        {list.map((inv) => {
+          const f = inv.firstViolation;
+          return (
+            <li key={inv.name} data-testid={`invariant-${inv.name}`} data-status={f ? 'violated' : 'holds'}>
+              <span className={f ? 'badge badge-bad' : 'badge badge-ok'}>{f ? '✗ violated' : '✓ holds'}</span> <code>{inv.name}</code>
+              <p className="small">{inv.description.slice(mechanism.length + 2)}</p>
+              {f && (
+                <p className="small">
+                  <button type="button" className="link-btn" onClick={() => store.getState().seek(f.at)}>
+                    at {formatMs(f.at)} ms
+                  </button>
+                  : {f.message}
+                </p>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
+
+function TieRule() {
+  return (
+    <details className="panel">
+      <summary>Same-millisecond order</summary>
+      <ol className="small">
+        {resilienceModel.tieRule.map((r) => (
+          <li key={r.rank}>
+            <strong>{r.name}</strong> — {r.why}
+          </li>
+        ))}
+      </ol>
+    </details>
+  );
+}
+
+// ───────────── page ─────────────
+
+function useLoops(store: ResilienceStore) {
+  const playing = useStore(store, (s) => s.playing);
+  useEffect(() => {
+    if (!playing) return;
+    let raf = 0;
+    let last = performance.now();
+    const frame = (now: number) => {
+      store.getState().tick(Math.min(now - last, 100));
+      last = now;
+      if (store.getState().playing) raf = requestAnimationFrame(frame);
+    };
+    raf = requestAnimationFrame(frame);
+    return () => cancelAnimationFrame(raf);
+  }, [playing, store]);
+  useEffect(() => {
+    // Follow links to another built-in scenario (#/resilience/<id>) without reloading the page.
+    const onHash = () => {
+      const id = idFromHash();
+      const s = store.getState();
+      if (id !== null && id !== s.scenario.id) s.loadBuiltin(id);
+    };
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, [store]);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const t = e.target as HTMLElement | null;
+      if (e.defaultPrevented || (t && /^(input|select|textarea)$/i.test(t.tagName))) return;
+      const s = store.getState();
+      if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'z') {
+        if (e.shiftKey) s.redo();
+        else s.undo();
+        e.preventDefault();
+        return;
+      }
+      if (e.ctrlKey || e.metaKey || e.altKey) return;
+      if (e.key === ' ' && !t?.closest?.('button, a, summary, [role="slider"]')) s.togglePlay();
+      else if (e.key === 'ArrowRight') s.stepForward();
+      else if (e.key === 'ArrowLeft') s.stepBack();
+      else if (e.key === 'Home') s.toStart();
+      else if (e.key === 'End') s.toEnd();
+      else return;
+      e.preventDefault();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [store]);
+}
+
+function Page() {
+  const store = useResilienceStore();
+  useLoops(store);
+  const scenario = useR((s) => s.scenario);
+  const mechanism = mechanismOf(scenario);
+  return (
+    <div className="races resilience">
+      <ScenarioBar />
+      <ErrorBanner />
+      <div className="intro">
+        <p className="muted small">{MECHANISM_NAMES[mechanism]}</p>
+        <h1>{scenario.title}</h1>
+        {scenario.summary && <p className="summary">{scenario.summary}</p>}
+      </div>
+      <div className="races-grid">
+        <div className="races-main">
+          <section id="timeline-panel" className="panel timeline-panel" aria-labelledby="rtl-h">
+            <h2 id="rtl-h" className="visually-hidden">
+              Timeline
+            </h2>
+            <Playback />
+            <ResilienceTimeline />
+          </section>
+          <NowPanel />
+          <OutcomePanel />
+          {mechanism === 'storm' && <StormTree />}
+        </div>
+        <aside className="races-side" aria-label="Settings, lesson and checks">
+          <LessonPanel />
+          <SettingsPanel />
+          <InvariantsPanel />
+          <TieRule />
+        </aside>
+      </div>
+    </div>
+  );
+}
+
+/** The Tasks and resilience lab: one store per instance. */
+export function ResilienceLab() {
+  const [store] = useState(bootStore);
+  return (
+    <StoreContext.Provider value={store}>
+      <Page />
+    </StoreContext.Provider>
+  );
+}

@@ -1,0 +1,254 @@
+import type { ArrowMark, HandleMark, TimelineLane, TimelineMark, Tone } from '../../charts/timelineTypes';
+import type { ResilienceTrace } from '../../sim/resilience';
+import type { BreakerState } from '../../sim/resilience/breaker';
+import { windowCounts } from '../../sim/resilience/breaker';
+import type { StormState } from '../../sim/resilience/storm';
+import type { TasksState } from '../../sim/resilience/tasks';
+import type { ScriptedEvent } from '../../sim/types';
+
+/**
+ * Maps a resilience trace onto the shared timeline, per mechanism:
+ * - tasks: the client's view (the cancel acknowledgement versus the terminal state it saw), the
+ *   wire messages as arrows, the server's task status lane, the worker's checkpoints;
+ * - breaker: the state band (closed / open / half-open) over the call dots, the window failure
+ *   rate, the downstream's health and the token bucket's level;
+ * - storm: every attempt of every layer as a bar (packed into rows), and the upstream executions.
+ */
+
+export interface ResilienceView {
+  lanes: TimelineLane[];
+  marks: TimelineMark[];
+}
+
+const SHAPES: Record<string, HandleMark['shape']> = {
+  call: 'diamond',
+  abort: 'diamond',
+  request: 'diamond',
+  cancel: 'diamond',
+  created: 'circle',
+  checkpoint: 'square',
+  finish: 'square',
+  'input-required': 'square',
+  resume: 'square',
+  recover: 'triangle',
+  outage: 'triangle',
+};
+
+const TASK_TONE: Record<string, Tone> = { working: 'info', input_required: 'warn', completed: 'ok', failed: 'bad', cancelled: 'muted' };
+const MODE_TONE: Record<string, Tone> = { closed: 'ok', open: 'bad', 'half-open': 'warn' };
+
+function lastState<S>(trace: ResilienceTrace): S {
+  return (trace.steps.length ? trace.steps[trace.steps.length - 1].state : trace.initial) as unknown as S;
+}
+
+function handle(ev: ScriptedEvent, lane: string, row: string, cursorMs: number, tone: Tone, ignored: boolean): HandleMark {
+  const count = typeof ev.count === 'number' && ev.count > 1 ? ` ×${ev.count}` : '';
+  const label = ev.label ?? `${ev.kind}${count}`;
+  return {
+    kind: 'handle',
+    id: ev.id,
+    lane,
+    row,
+    at: ev.at,
+    tone,
+    shape: SHAPES[ev.kind] ?? 'circle',
+    label,
+    group: ev.kind,
+    ariaLabel: `${ev.actor} ${ev.kind}${count} "${ev.id}" at ${ev.at} ms`,
+    testId: `handle-${ev.id}`,
+    future: ev.at > cursorMs,
+    ignored,
+  };
+}
+
+function ignoredIds(trace: ResilienceTrace): Set<string> {
+  const out = new Set<string>();
+  for (const s of trace.steps) if (s.entry.source === 'script' && s.ignored.length > 0) out.add(s.entry.label);
+  return out;
+}
+
+/** Packs intervals into as few rows as possible (first fit); returns a row index per interval. */
+export function packRows(intervals: readonly { from: number; to: number }[], maxRows: number): number[] {
+  const ends: number[] = [];
+  return intervals.map((iv) => {
+    let row = ends.findIndex((end) => end <= iv.from);
+    if (row < 0) {
+      if (ends.length < maxRows) row = ends.push(iv.to) - 1;
+      else row = ends.indexOf(Math.min(...ends));
+    }
+    ends[row] = Math.max(iv.to, iv.from + 1);
+    return row;
+  });
+}
+
+// ───────────────────────────── tasks ─────────────────────────────
+
+function tasksView(trace: ResilienceTrace, cursorMs: number): ResilienceView {
+  const ignored = ignoredIds(trace);
+  const final = lastState<TasksState>(trace);
+  const end = Math.max(trace.endAt, 1);
+  const lanes: TimelineLane[] = [
+    { id: 'client', label: 'Client', rows: [{ id: 'events', height: 36, label: 'user' }, { id: 'view', height: 30, label: 'client sees' }] },
+    { id: 'wire', label: 'Wire', rows: [{ id: 'w1', height: 17 }, { id: 'w2', height: 17 }], labelLane: true },
+    { id: 'server', label: 'Server', rows: [{ id: 'events', height: 30, label: 'server' }, { id: 'status', height: 30, label: 'task status' }] },
+    { id: 'worker', label: 'Worker', rows: [{ id: 'events', height: 34, label: 'work' }] },
+  ];
+  const marks: TimelineMark[] = [];
+  for (const ev of trace.scenario.events) {
+    const lane = ev.actor === 'client' ? 'client' : ev.actor === 'server' ? 'server' : 'worker';
+    marks.push(handle(ev, lane, 'events', cursorMs, lane === 'client' ? 'client' : lane === 'server' ? 'server' : 'worker', ignored.has(ev.id)));
+  }
+  // task status lane (server truth)
+  const h = final.server.history;
+  h.forEach((entry, i) => {
+    const to = i + 1 < h.length ? h[i + 1].at : end;
+    const terminal = entry.status === 'completed' || entry.status === 'failed' || entry.status === 'cancelled';
+    marks.push({ kind: 'span', id: `status-${i}`, lane: 'server', row: 'status', at: entry.at, to: terminal ? Math.max(to, entry.at + 1) : to, tone: TASK_TONE[entry.status], endLabel: i + 1 === h.length ? entry.status : undefined, title: `task ${entry.status} from ${entry.at} ms`, future: entry.at > cursorMs, open: !terminal && i + 1 === h.length, thickness: 12 });
+  });
+  if (final.server.cancelPendingSince !== null || trace.steps.some((s) => s.rule === 'tasks.cancel-2026' && s.entry.kind === 'arrive.cancel')) {
+    const ackStep = trace.steps.find((s) => s.rule === 'tasks.cancel-2026' && s.entry.kind === 'arrive.cancel');
+    if (ackStep) {
+      const stopped = final.server.history.find((x) => x.at >= ackStep.at && x.status !== 'working');
+      marks.push({ kind: 'band', id: 'cancel-pending', lane: 'server', row: 'status', at: ackStep.at, to: stopped?.at ?? end, tone: 'warn', title: 'cancel acknowledged, waiting for a checkpoint' });
+    }
+  }
+  // client view: acknowledgement versus terminal state
+  const c = final.client;
+  if (c.ackAt !== null) marks.push({ kind: 'marker', id: 'ack', lane: 'client', row: 'view', at: c.ackAt, tone: c.ack === 'error-32602' ? 'bad' : 'warn', label: `ack: ${c.ack === 'empty' ? 'empty (not terminal)' : c.ack}`, labelAt: 'top', future: c.ackAt > cursorMs });
+  if (c.terminalObservedAt !== null) marks.push({ kind: 'marker', id: 'terminal-seen', lane: 'client', row: 'view', at: c.terminalObservedAt, tone: TASK_TONE[c.observed ?? 'working'], label: `sees ${c.observed}`, labelAt: 'bottom', anchor: 'end', future: c.terminalObservedAt > cursorMs });
+  if (c.knownAt !== null) marks.push({ kind: 'span', id: 'client-knows', lane: 'client', row: 'view', at: c.knownAt, to: c.terminalObservedAt ?? end, open: c.terminalObservedAt === null, tone: 'client', thickness: 4, title: `client knows ${c.taskId} from ${c.knownAt} ms` });
+  // wire arrows
+  trace.effects.forEach((e, i) => {
+    const m = e.message as { method?: string; result?: unknown; error?: unknown } | undefined;
+    const label = m?.method ?? (m?.error ? 'error -32602' : 'result');
+    const fromLane = e.from === 'client' ? 'client' : 'server';
+    const toLane = e.from === 'client' ? 'server' : 'client';
+    const arrow: ArrowMark = {
+      kind: 'arrow',
+      id: `msg-${i}`,
+      tone: e.from === 'client' ? 'client' : 'server',
+      from: { lane: fromLane, row: 'events', at: e.at },
+      to: { lane: toLane, row: 'events', at: e.arrivesAt ?? e.at },
+      label: label === 'tasks/get' || (label === 'result' && e.from === 'server' && i > 0 && trace.effects[i - 1].message && (trace.effects[i - 1].message as { method?: string }).method === 'tasks/get') ? undefined : label,
+      labelLane: 'wire',
+      title: JSON.stringify(e.message),
+      future: e.at > cursorMs,
+      dashed: label === 'tasks/get',
+    };
+    marks.push(arrow);
+  });
+  return { lanes, marks };
+}
+
+// ───────────────────────────── breaker ─────────────────────────────
+
+function breakerView(trace: ResilienceTrace, cursorMs: number): ResilienceView {
+  const ignored = ignoredIds(trace);
+  const final = lastState<BreakerState>(trace);
+  const end = Math.max(trace.endAt, ...trace.scenario.events.map((e) => e.at), 1);
+  const cfg = final.config;
+  const lanes: TimelineLane[] = [
+    { id: 'client', label: 'Client', rows: [{ id: 'events', height: 36, label: 'calls' }] },
+    { id: 'breaker', label: 'Breaker', rows: [{ id: 'state', height: 26, label: 'state' }, { id: 'attempts', height: 30, label: 'attempts' }, { id: 'rate', height: 34, label: cfg.policy.consecutiveNeverDecays ? 'consecutive' : 'fail rate' }] },
+    { id: 'upstream', label: 'Downstream', rows: [{ id: 'events', height: 34, label: 'health' }] },
+  ];
+  if (cfg.retry.budget !== 'none') lanes.push({ id: 'budget', label: 'Budget', rows: [{ id: 'level', height: 40, label: cfg.retry.budget === 'token-bucket' ? 'tokens' : 'retries left' }] });
+  const marks: TimelineMark[] = [];
+  for (const ev of trace.scenario.events) {
+    const lane = ev.actor === 'client' ? 'client' : 'upstream';
+    marks.push(handle(ev, lane, 'events', cursorMs, ev.kind === 'recover' ? 'ok' : ev.kind === 'outage' ? 'bad' : 'client', ignored.has(ev.id)));
+  }
+  // state band
+  const transitions = final.logs.transitions.slice(0, final.transitionsSeen);
+  const periods = [{ at: 0, to: 'closed' as string }, ...transitions.map((t) => ({ at: t.at, to: t.to as string }))];
+  periods.forEach((p, i) => {
+    const to = i + 1 < periods.length ? periods[i + 1].at : end;
+    if (to <= p.at && i + 1 < periods.length) return;
+    marks.push({ kind: 'span', id: `mode-${i}`, lane: 'breaker', row: 'state', at: p.at, to: Math.max(to, p.at + 1), tone: MODE_TONE[p.to], thickness: 14, endLabel: undefined, title: `${p.to} from ${p.at} ms`, future: p.at > cursorMs });
+    marks.push({ kind: 'marker', id: `mode-l-${i}`, lane: 'breaker', row: 'state', at: p.at, tone: MODE_TONE[p.to], label: p.to, labelAt: 'top', future: p.at > cursorMs });
+  });
+  // attempt dots
+  const attempts = final.logs.attempts.slice(0, final.attemptsSeen);
+  attempts.forEach((a, i) => {
+    marks.push({
+      kind: 'point',
+      id: `att-${i}`,
+      lane: 'breaker',
+      row: 'attempts',
+      at: a.endAt,
+      shape: a.outcome === 'ok' ? 'dot' : a.outcome === 'failed' ? 'x' : 'tick',
+      tone: a.outcome === 'ok' ? 'ok' : a.outcome === 'failed' ? 'bad' : 'muted',
+      hollow: a.stale,
+      title: `${a.call} attempt ${a.n}: ${a.outcome}${a.stale ? ' (stale result)' : ''}, admitted while ${a.mode}`,
+      future: a.endAt > cursorMs,
+    });
+  });
+  // failure rate (or consecutive count) after each step
+  const rate: [number, number][] = [[0, 0]];
+  const level: [number, number][] = [];
+  for (const step of trace.steps) {
+    const s = step.state as BreakerState;
+    const v = cfg.policy.consecutiveNeverDecays ? s.consecutive : Math.round(windowCounts(s, step.at).rate * 100);
+    if (rate[rate.length - 1][1] !== v) rate.push([step.at, v]);
+    const b = cfg.retry.budget === 'token-bucket' ? s.bucket.tokensMilli / 1000 : Math.max(0, Math.floor((s.ratio.ratioMilli * s.ratio.calls) / 1000) - s.ratio.retries);
+    if (level.length === 0 || level[level.length - 1][1] !== b) level.push([step.at, b]);
+  }
+  marks.push({ kind: 'steps', id: 'rate', lane: 'breaker', row: 'rate', points: rate, max: cfg.policy.consecutiveNeverDecays ? Math.max(cfg.breaker.failureThreshold, ...rate.map((r) => r[1])) : 100, until: cursorMs, tone: 'bad', label: cfg.policy.consecutiveNeverDecays ? 'consecutive failures' : 'window failure rate %' });
+  if (cfg.retry.budget !== 'none') {
+    const max = cfg.retry.budget === 'token-bucket' ? cfg.retry.maxTokens : Math.max(1, ...level.map((l) => l[1]));
+    marks.push({ kind: 'steps', id: 'level', lane: 'budget', row: 'level', points: level.length ? level : [[0, max]], max, until: cursorMs, tone: 'info', label: cfg.retry.budget === 'token-bucket' ? `tokens (retries stop at ${cfg.retry.maxTokens / 2})` : 'retries the 10% budget still allows' });
+    if (cfg.retry.budget === 'token-bucket') marks.push({ kind: 'marker', id: 'half', lane: 'budget', row: 'level', at: 0, tone: 'warn', dashed: true, label: 'half', labelAt: 'top' });
+  }
+  return { lanes, marks };
+}
+
+// ───────────────────────────── storm ─────────────────────────────
+
+const RESULT_TONE: Record<string, Tone> = { pending: 'info', ok: 'ok', receipt: 'ok', failed: 'bad', timeout: 'warn', abandoned: 'muted', cancelled: 'muted' };
+const EXEC_TONE: Record<string, Tone> = { running: 'info', ok: 'ok', failed: 'bad', killed: 'muted', cancelled: 'muted' };
+
+function stormView(trace: ResilienceTrace, cursorMs: number): ResilienceView {
+  const ignored = ignoredIds(trace);
+  const final = lastState<StormState>(trace);
+  const end = Math.max(trace.endAt, 1);
+  const layers = final.config.layers;
+  const marks: TimelineMark[] = [];
+  const lanes: TimelineLane[] = [];
+  const maxRows = 8;
+  layers.forEach((layer, i) => {
+    const ids = final.attemptOrder.filter((id) => final.attempts[id].layer === i);
+    const iv = ids.map((id) => ({ from: final.attempts[id].startAt, to: final.attempts[id].endAt ?? end }));
+    const rows = packRows(iv, maxRows);
+    const n = Math.max(1, ...rows.map((r) => r + 1));
+    const h = Math.max(6, Math.min(16, Math.floor(96 / n)));
+    lanes.push({ id: `L${i}`, label: layer.name, rows: [...(i === 0 ? [{ id: 'events', height: 32, label: 'user' }] : []), ...Array.from({ length: n }, (_, r) => ({ id: `r${r}`, height: h }))] });
+    ids.forEach((id, k) => {
+      const a = final.attempts[id];
+      const pending = a.endAt === null || a.endAt > cursorMs;
+      marks.push({ kind: 'span', id: `a-${id}`, lane: `L${i}`, row: `r${rows[k]}`, at: a.startAt, to: Math.max(a.endAt ?? end, a.startAt + 1), tone: pending && a.startAt <= cursorMs ? 'info' : RESULT_TONE[a.result], thickness: Math.max(3, h - 4), open: a.endAt === null, title: `${id}: ${a.result} (${a.startAt}–${a.endAt ?? '…'} ms)`, future: a.startAt > cursorMs, endCap: a.result === 'timeout' ? 'x' : 'none' });
+    });
+  });
+  const ex = final.executions;
+  const rows = packRows(ex.map((e) => ({ from: e.startAt, to: e.endAt ?? end })), maxRows);
+  const n = Math.max(1, ...rows.map((r) => r + 1));
+  const h = Math.max(6, Math.min(16, Math.floor(110 / n)));
+  lanes.push({ id: 'upstream', label: 'Upstream API', rows: [{ id: 'events', height: 30, label: 'health' }, ...Array.from({ length: n }, (_, r) => ({ id: `r${r}`, height: h }))] });
+  ex.forEach((e, k) => {
+    const wasted = e.state === 'ok' && !e.waiters.some((w) => final.attempts[w].result === 'ok');
+    marks.push({ kind: 'span', id: `e-${e.id}`, lane: 'upstream', row: `r${rows[k]}`, at: e.startAt, to: Math.max(e.endAt ?? end, e.startAt + 1), tone: wasted ? 'warn' : EXEC_TONE[e.state], thickness: Math.max(3, h - 4), open: e.endAt === null, title: `${e.id}: ${e.state}${wasted ? ', nobody waiting any more (wasted work)' : ''} (${e.startAt}–${e.endAt ?? '…'} ms)`, future: e.startAt > cursorMs });
+  });
+  for (const ev of trace.scenario.events) {
+    const upstream = ev.actor === 'upstream';
+    marks.push(handle(ev, upstream ? 'upstream' : 'L0', 'events', cursorMs, upstream ? (ev.kind === 'recover' ? 'ok' : 'bad') : ev.kind === 'cancel' ? 'bad' : 'client', ignored.has(ev.id)));
+  }
+  if (final.user.cancelAt !== null) marks.push({ kind: 'marker', id: 'user-cancel', lane: 'upstream', row: 'events', at: final.user.cancelAt, tone: 'bad', dashed: true, label: 'user cancelled', labelAt: 'top', future: final.user.cancelAt > cursorMs });
+  return { lanes, marks };
+}
+
+/** The lanes and marks of `trace` with the playhead at `cursorMs`. */
+export function resilienceView(trace: ResilienceTrace, cursorMs: number): ResilienceView {
+  const mechanism = trace.initial.mechanism;
+  if (mechanism === 'tasks') return tasksView(trace, cursorMs);
+  if (mechanism === 'breaker') return breakerView(trace, cursorMs);
+  return stormView(trace, cursorMs);
+}

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { builtinResilience } from './builtinResilience';
+import { createResilienceStore, expectationMet } from './resilienceStore';
+
+describe('resilience store', () => {
+  const { scenarios, errors } = builtinResilience();
+  it('loads every built-in scenario file, tasks first', () => {
+    expect(errors).toEqual([]);
+    expect(scenarios.map((s) => s.id)).toEqual([
+      'T1-abort-before-task-id', 'T2-cancel-after-completion', 'T3-finish-before-checkpoint',
+      'B1-concurrent-failures', 'B2-retry-composition', 'B3-retry-budget',
+      'S1-three-layers', 'S2-timeouts-cancel', 'S3-gateway-receipt',
+    ]);
+  });
+
+  it('opens the scenario named in the link, or the first one with the error shown', () => {
+    expect(createResilienceStore({ builtins: scenarios, initialId: 'S1-three-layers' }).getState().scenario.id).toBe('S1-three-layers');
+    const bad = createResilienceStore({ builtins: scenarios, initialId: 'nope' }).getState();
+    expect(bad.scenario.id).toBe('T1-abort-before-task-id');
+    expect(bad.error?.errors[0]).toMatch(/no built-in scenario is called "nope"/);
+  });
+
+  it('a setting changes the trace; undo brings it back; an invalid one is rejected and keeps the scenario', () => {
+    const store = createResilienceStore({ builtins: scenarios, initialId: 'S1-three-layers' });
+    const upstream = () => (store.getState().trace.outcome.summary as { upstreamAttempts: number }).upstreamAttempts;
+    expect(upstream()).toBe(64);
+    store.getState().setConfig({ fixes: { retryAtOneLayerOnly: true } });
+    expect(upstream()).toBe(4);
+    store.getState().undo();
+    expect(upstream()).toBe(64);
+    store.getState().setConfig({ cancelPropagationMs: -5 });
+    expect(store.getState().error?.errors[0]).toMatch(/^config\.cancelPropagationMs: /);
+    expect(upstream()).toBe(64);
+  });
+
+  it('moving an event recomputes; the lesson ticks follow the trace', () => {
+    const store = createResilienceStore({ builtins: scenarios, initialId: 'T2-cancel-after-completion' });
+    expect(expectationMet(store.getState(), 0)).toBe(true);
+    store.getState().moveEvent('abort', 3000); // the cancel now reaches a live task
+    expect((store.getState().trace.outcome.requests[0] as { status: string }).status).toBe('completed');
+    expect(store.getState().trace.steps.some((s) => s.rule === 'tasks.cancel-2026' && s.at === 3100)).toBe(true);
+    store.getState().applyExpectation(2);
+    expect(expectationMet(store.getState(), 2)).toBe(true);
+  });
+
+  it('imports reject another lab and bad JSON, keeping the previous scenario', () => {
+    const store = createResilienceStore({ builtins: scenarios });
+    expect(store.getState().importText('{"lab":"races"}')).toBe(false);
+    expect(store.getState().error?.errors[0]).toMatch(/^format: must be 1/);
+    const races = JSON.stringify({ format: 1, lab: 'races', id: 'x', title: 'x', seed: 1, config: {}, events: [] });
+    expect(store.getState().importText(races)).toBe(false);
+    expect(store.getState().error?.errors).toEqual(['lab: this page runs the "resilience" lab, the scenario is for "races"']);
+    expect(store.getState().importText('{oops')).toBe(false);
+    expect(store.getState().error?.errors[0]).toMatch(/not valid JSON/);
+    expect(store.getState().scenario.id).toBe('T1-abort-before-task-id');
+    const { text } = store.getState().exportJson();
+    expect(store.getState().importText(text)).toBe(true);
+  });
+});

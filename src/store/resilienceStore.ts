@@ -1,0 +1,277 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import { mergeConfig } from '../sim/engine';
+import { LAB_SCHEMAS, parseAnyScenarioText, parseScenario } from '../sim/labs';
+import { checkExpectation, replayResilience, withOverrides, type ResilienceTrace } from '../sim/resilience';
+import type { Json, Scenario } from '../sim/types';
+import { emptyHistory, record, redo as redoHistory, undo as undoHistory, type History } from './history';
+import { nextStepTime, prevStepTime, SPEED_MAX, SPEED_MIN, suggestedSpeed, timeRangeEnd } from './playback';
+import { scenarioEquals } from './racesStore';
+
+/**
+ * The resilience lab store (zustand vanilla): the scenario is the only source of truth; the trace
+ * is derived from it with `replayResilience` on every change. Undo/redo cover scenario edits,
+ * setting changes and loads. Bad input (a setting, an import) keeps the previous scenario and
+ * shows every problem as "field: what is wrong".
+ */
+
+const LAB = 'resilience';
+
+export interface ResilienceError {
+  title: string;
+  errors: string[];
+}
+
+interface Snapshot {
+  scenario: Scenario;
+  original: Scenario;
+}
+
+export interface ResilienceData {
+  builtins: readonly Scenario[];
+  scenario: Scenario;
+  original: Scenario;
+  trace: ResilienceTrace;
+  stepTimes: readonly number[];
+  rangeEndMs: number;
+  cursorMs: number;
+  playing: boolean;
+  speed: number;
+  selectedEventId: string | null;
+  error: ResilienceError | null;
+  history: History<Snapshot>;
+  dragging: boolean;
+  loadCount: number;
+}
+
+export interface ResilienceActions {
+  loadBuiltin(id: string): void;
+  loadScenario(scenario: Scenario, original?: Scenario): void;
+  /** Deep-merges `patch` into the config; an invalid result is rejected with the errors shown. */
+  setConfig(patch: Record<string, Json>): void;
+  moveEvent(id: string, atMs: number): void;
+  nudgeEvent(id: string, deltaMs: number): void;
+  beginDrag(): void;
+  endDrag(): void;
+  /** Applies the overrides of the original's expectation `index` (the lesson's buggy or fixed variant). */
+  applyExpectation(index: number): void;
+  seek(ms: number): void;
+  stepForward(): void;
+  stepBack(): void;
+  toStart(): void;
+  toEnd(): void;
+  togglePlay(): void;
+  tick(realMs: number): void;
+  setSpeed(speed: number): void;
+  select(id: string | null): void;
+  importText(text: string, source?: string): boolean;
+  exportJson(): { filename: string; text: string };
+  reset(): void;
+  undo(): void;
+  redo(): void;
+  setError(error: ResilienceError | null): void;
+}
+
+export type ResilienceStoreState = ResilienceData & ResilienceActions;
+export type ResilienceStore = StoreApi<ResilienceStoreState>;
+
+function derive(scenario: Scenario): Pick<ResilienceData, 'scenario' | 'trace' | 'stepTimes' | 'rangeEndMs'> {
+  const trace = replayResilience(scenario);
+  const stepTimes: number[] = [];
+  for (const step of trace.steps) if (stepTimes.length === 0 || stepTimes[stepTimes.length - 1] !== step.at) stepTimes.push(step.at);
+  let last = trace.endAt;
+  for (const e of scenario.events) last = Math.max(last, e.at);
+  return { scenario, trace, stepTimes, rangeEndMs: timeRangeEnd(last) };
+}
+
+function clamp(ms: number, end: number): number {
+  return Number.isFinite(ms) ? Math.min(Math.max(ms, 0), end) : 0;
+}
+
+/** Creates one store for one lab page. `builtins` must hold at least one scenario. */
+export function createResilienceStore(options: { builtins: readonly Scenario[]; initialId?: string | null; error?: ResilienceError | null }): ResilienceStore {
+  const { builtins } = options;
+  const first = builtins.find((b) => b.id === options.initialId) ?? builtins[0];
+  if (!first) throw new Error('createResilienceStore: no scenario to show');
+  const unknownId = options.initialId && !builtins.some((b) => b.id === options.initialId) ? { title: 'Unknown scenario in the link; showing the first one', errors: [`scenario id: no built-in scenario is called ${JSON.stringify(options.initialId)}`] } : null;
+
+  return createStore<ResilienceStoreState>()((set, get) => {
+    const change = (scenario: Scenario, extra: Partial<ResilienceData> = {}) => {
+      const s = get();
+      let derived: ReturnType<typeof derive>;
+      try {
+        derived = derive(scenario);
+      } catch (err) {
+        set({ error: { title: 'The simulation could not run this scenario', errors: [`(model): ${(err as Error).message}`] } });
+        return;
+      }
+      const history = s.dragging ? s.history : record(s.history, { scenario: s.scenario, original: s.original });
+      set({ ...derived, history, error: null, ...extra, cursorMs: clamp(extra.cursorMs ?? s.cursorMs, derived.rangeEndMs) });
+    };
+    const restore = (snap: Snapshot, history: History<Snapshot>) => {
+      const derived = derive(snap.scenario);
+      const s = get();
+      set({ ...derived, original: snap.original, history, error: null, dragging: false, cursorMs: clamp(s.cursorMs, derived.rangeEndMs), loadCount: s.scenario.id !== snap.scenario.id ? s.loadCount + 1 : s.loadCount });
+    };
+    const validated = (scenario: Scenario, title: string): Scenario | null => {
+      const parsed = parseScenario(scenario, LAB, LAB_SCHEMAS[LAB]);
+      if (!parsed.ok) {
+        set({ error: { title, errors: parsed.errors } });
+        return null;
+      }
+      return parsed.scenario;
+    };
+    const initial = derive(first);
+    return {
+      builtins,
+      ...initial,
+      original: first,
+      cursorMs: 0,
+      playing: false,
+      speed: suggestedSpeed(initial.trace.endAt),
+      selectedEventId: null,
+      error: options.error ?? unknownId,
+      history: emptyHistory(),
+      dragging: false,
+      loadCount: 0,
+
+      loadBuiltin(id) {
+        const b = get().builtins.find((x) => x.id === id);
+        if (!b) set({ error: { title: 'Unknown scenario', errors: [`scenario id: no built-in scenario is called ${JSON.stringify(id)}`] } });
+        else get().loadScenario(b, b);
+      },
+      loadScenario(scenario, original) {
+        const s = get();
+        const derived = derive(scenario);
+        set({
+          ...derived,
+          original: original ?? s.builtins.find((b) => b.id === scenario.id) ?? scenario,
+          history: record(s.history, { scenario: s.scenario, original: s.original }),
+          error: null,
+          playing: false,
+          dragging: false,
+          selectedEventId: null,
+          cursorMs: 0,
+          speed: suggestedSpeed(derived.trace.endAt),
+          loadCount: s.loadCount + 1,
+        });
+      },
+      setConfig(patch) {
+        const s = get();
+        const next = validated({ ...s.scenario, config: mergeConfig(s.scenario.config as Record<string, Json>, patch) }, 'That setting is not valid; the previous settings are kept');
+        if (next) change(next);
+      },
+      moveEvent(id, atMs) {
+        const s = get();
+        const at = Math.min(Math.max(Math.round(atMs), 0), 1_000_000_000);
+        const i = s.scenario.events.findIndex((e) => e.id === id);
+        if (i < 0 || s.scenario.events[i].at === at) return;
+        const events = s.scenario.events.slice();
+        events[i] = { ...events[i], at };
+        change({ ...s.scenario, events }, { selectedEventId: id });
+      },
+      nudgeEvent(id, deltaMs) {
+        const ev = get().scenario.events.find((e) => e.id === id);
+        if (ev) get().moveEvent(id, ev.at + deltaMs);
+      },
+      beginDrag() {
+        const s = get();
+        if (!s.dragging) set({ dragging: true, history: record(s.history, { scenario: s.scenario, original: s.original }) });
+      },
+      endDrag() {
+        set({ dragging: false });
+      },
+      applyExpectation(index) {
+        const s = get();
+        const e = s.original.expect?.[index];
+        if (!e) return;
+        const next = validated(withOverrides(s.original, e.overrides), 'These overrides do not make a valid scenario');
+        if (next) change(next);
+      },
+      seek(ms) {
+        set({ cursorMs: clamp(ms, get().rangeEndMs) });
+      },
+      stepForward() {
+        const s = get();
+        const next = nextStepTime(s.stepTimes, Math.floor(s.cursorMs));
+        set({ playing: false, cursorMs: next ?? s.cursorMs });
+      },
+      stepBack() {
+        const s = get();
+        set({ playing: false, cursorMs: prevStepTime(s.stepTimes, Math.ceil(s.cursorMs)) ?? 0 });
+      },
+      toStart() {
+        set({ playing: false, cursorMs: 0 });
+      },
+      toEnd() {
+        set({ playing: false, cursorMs: get().trace.endAt });
+      },
+      togglePlay() {
+        const s = get();
+        if (s.playing) set({ playing: false, cursorMs: Math.floor(s.cursorMs) });
+        else set({ playing: true, cursorMs: s.cursorMs >= s.trace.endAt ? 0 : s.cursorMs });
+      },
+      tick(realMs) {
+        const s = get();
+        if (!s.playing) return;
+        const cursorMs = s.cursorMs + (s.speed * realMs) / 1000;
+        if (cursorMs >= s.trace.endAt) set({ cursorMs: s.trace.endAt, playing: false });
+        else set({ cursorMs });
+      },
+      setSpeed(speed) {
+        set({ speed: Math.min(Math.max(speed, SPEED_MIN), SPEED_MAX) });
+      },
+      select(id) {
+        set({ selectedEventId: id });
+      },
+      importText(text, source = 'The imported scenario') {
+        const parsed = parseAnyScenarioText(text);
+        const title = `${source} is not valid; the previous scenario is kept`;
+        if (!parsed.ok) {
+          set({ error: { title, errors: parsed.errors } });
+          return false;
+        }
+        if (parsed.lab !== LAB) {
+          set({ error: { title, errors: [`lab: this page runs the "${LAB}" lab, the scenario is for ${JSON.stringify(parsed.lab)}`] } });
+          return false;
+        }
+        try {
+          get().loadScenario(parsed.scenario);
+        } catch (err) {
+          set({ error: { title: 'The simulation could not run this scenario', errors: [`(model): ${(err as Error).message}`] } });
+          return false;
+        }
+        return true;
+      },
+      exportJson() {
+        const s = get();
+        return { filename: `${s.scenario.id}.json`, text: JSON.stringify(s.scenario, null, 2) + '\n' };
+      },
+      reset() {
+        const s = get();
+        if (!scenarioEquals(s.scenario, s.original)) change(s.original);
+      },
+      undo() {
+        const s = get();
+        const r = undoHistory(s.history, { scenario: s.scenario, original: s.original });
+        if (r) restore(r.value, r.history);
+      },
+      redo() {
+        const s = get();
+        const r = redoHistory(s.history, { scenario: s.scenario, original: s.original });
+        if (r) restore(r.value, r.history);
+      },
+      setError(error) {
+        set({ error });
+      },
+    };
+  });
+}
+
+/** Whether the current trace meets the original's expectation `index` (the lesson's tick). */
+export function expectationMet(s: ResilienceData, index: number): boolean {
+  const e = s.original.expect?.[index];
+  if (!e) return false;
+  const { overrides: _o, ...rest } = e;
+  void _o;
+  return checkExpectation(s.trace, rest).length === 0;
+}
