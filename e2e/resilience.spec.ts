@@ -1,0 +1,142 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+
+async function open(page: Page, id: string) {
+  await page.goto(`./#/resilience/${id}`);
+  await expect(page.getByTestId('scenario-picker')).toHaveValue(id);
+}
+
+/** Drags a handle with the pointer to the x position `x` (page coordinates). */
+async function dragTo(page: Page, testId: string, x: number) {
+  const box = (await page.getByTestId(testId).boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(x, box.y + box.height / 2, { steps: 12 });
+  await page.mouse.up();
+}
+
+async function centerX(page: Page, testId: string): Promise<number> {
+  const b = (await page.getByTestId(testId).boundingBox())!;
+  return b.x + b.width / 2;
+}
+
+async function atMs(page: Page, testId: string): Promise<number> {
+  const label = await page.getByTestId(testId).getAttribute('aria-label');
+  return Number(/at (\d+) ms/.exec(label ?? '')?.[1]);
+}
+
+test.describe('Resilience lab: retry storm', () => {
+  test('three layers of three retries reach the upstream 64 times; retrying at one layer only, 4', async ({ lab }) => {
+    await open(lab, 'S1-three-layers');
+    await expect(lab.getByTestId('storm-upstream-attempts')).toHaveText('64');
+    await expect(lab.getByTestId('storm-per-layer')).toHaveText('4 · 16 · 64');
+    await lab.getByTestId('toggle-fixes.retryAtOneLayerOnly').check();
+    await expect(lab.getByTestId('storm-upstream-attempts')).toHaveText('4');
+    await lab.getByRole('button', { name: 'Undo' }).click();
+    await expect(lab.getByTestId('storm-upstream-attempts')).toHaveText('64');
+  });
+
+  test('with and without the fixes: duplicate work after the cancel, then one execution', async ({ lab }) => {
+    await open(lab, 'S2-timeouts-cancel');
+    await expect(lab.getByTestId('storm-upstream-attempts')).toHaveText('32');
+    await expect(lab.getByTestId('storm-after-cancel')).toHaveText('26');
+    await lab.getByTestId('toggle-fixes.cancelPropagation').check();
+    await expect(lab.getByTestId('storm-after-cancel')).toHaveText('2');
+    await lab.getByTestId('toggle-fixes.idempotencyKeys').check();
+    await expect(lab.getByTestId('storm-executions')).toHaveText('1 (0)');
+    await expect(lab.getByTestId('invariant-one-execution-per-action')).toHaveAttribute('data-status', 'holds');
+  });
+
+  test('gateway: 4 executions (2 killed); a receipt at 25 000 ms gives 1, finished at 180 000 ms', async ({ lab }) => {
+    await open(lab, 'S3-gateway-receipt');
+    await expect(lab.getByTestId('storm-executions')).toHaveText('4 (2)');
+    await lab.getByRole('button', { name: /Show: Receipt at 25000 ms/ }).click();
+    await expect(lab.getByTestId('storm-executions')).toHaveText('1 (0)');
+    await expect(lab.getByTestId('storm-action')).toHaveText('succeeded at 180 000 ms');
+    await expect(lab.getByTestId('expectation-1')).toHaveAttribute('data-met', 'yes');
+  });
+});
+
+test.describe('Resilience lab: tasks/cancel under both revisions', () => {
+  test('drag the abort after the checkpoint and back, under 2026-07-28 and 2025-11-25', async ({ lab }) => {
+    await open(lab, 'T1-abort-before-task-id');
+    const status = lab.getByTestId('task-status');
+    await expect(status).toHaveText('cancelled at 2 000 ms');
+    await expect(lab.getByTestId('task-ack')).toHaveText('empty at 120 ms');
+
+    // After the checkpoint (between it and the finish at 4000 ms): nothing stops the work.
+    const mid = ((await centerX(lab, 'handle-checkpoint')) + (await centerX(lab, 'handle-finish'))) / 2;
+    await dragTo(lab, 'handle-abort', mid);
+    const after = await atMs(lab, 'handle-abort');
+    expect(after).toBeGreaterThan(2000);
+    expect(after).toBeLessThan(4000);
+    await expect(status).toHaveText('completed at 4 000 ms');
+    await lab.getByTestId('choice-revision').selectOption('2025-11-25');
+    await expect(status).toHaveText(`cancelled at ${after.toLocaleString('en').replace(/,/g, ' ')} ms`);
+
+    // Back before the checkpoint: 2025 cancels at once, 2026 at the checkpoint.
+    const before = ((await centerX(lab, 'handle-created')) + (await centerX(lab, 'handle-checkpoint'))) / 2;
+    await dragTo(lab, 'handle-abort', before);
+    const early = await atMs(lab, 'handle-abort');
+    expect(early).toBeLessThan(2000);
+    await expect(status).toHaveText(`cancelled at ${early.toLocaleString('en').replace(/,/g, ' ')} ms`);
+    await lab.getByTestId('choice-revision').selectOption('2026-07-28');
+    await expect(status).toHaveText('cancelled at 2 000 ms');
+    await expect(lab.getByTestId('invariant-terminal-never-changes')).toHaveAttribute('data-status', 'holds');
+  });
+
+  test('the buggy store overwrites a completed task; the correct one keeps the result', async ({ lab }) => {
+    await open(lab, 'T2-cancel-after-completion');
+    await expect(lab.getByTestId('task-status')).toHaveText('completed at 5 000 ms');
+    await expect(lab.getByTestId('task-result')).toHaveText('report ready');
+    await lab.getByTestId('toggle-policy.cancelOverwritesTerminal').check();
+    await expect(lab.getByTestId('task-status')).toHaveText('cancelled at 5 100 ms');
+    await expect(lab.getByTestId('invariant-terminal-never-changes')).toHaveAttribute('data-status', 'violated');
+  });
+});
+
+test.describe('Resilience lab: circuit breaker', () => {
+  test('six concurrent failures reach half-open at 10 100 ms; the library bug never does', async ({ lab }) => {
+    await open(lab, 'B1-concurrent-failures');
+    await expect(lab.getByTestId('breaker-half-open-at')).toHaveText('10 100 ms');
+    await lab.getByTestId('toggle-policy.staleResultsCounted').check();
+    await lab.getByTestId('toggle-policy.resetTimerLostOnRepeatOpen').check();
+    await expect(lab.getByTestId('breaker-half-open-at')).toHaveText('never');
+    await expect(lab.getByTestId('invariant-reset-timer-armed')).toHaveAttribute('data-status', 'violated');
+  });
+
+  test('composition: 5 wire attempts versus 15 when the breaker opens', async ({ lab }) => {
+    await open(lab, 'B2-retry-composition');
+    await expect(lab.getByTestId('breaker-attempts-at-open')).toHaveText('5');
+    await lab.getByTestId('choice-composition').selectOption('breaker-around-retry');
+    await expect(lab.getByTestId('breaker-attempts-at-open')).toHaveText('15');
+    await expect(lab.getByTestId('breaker-probes')).toHaveText('1');
+  });
+});
+
+test.describe('Resilience lab: input and accessibility', () => {
+  test('a malformed scenario file names the field and keeps the previous scenario', async ({ lab }) => {
+    await open(lab, 'B1-concurrent-failures');
+    const bad = { format: 1, lab: 'resilience', id: 'x', title: 'x', config: { mechanism: 'breaker' }, events: [{ id: 'a', at: 'soon', actor: 'client', kind: 'request' }] };
+    await lab.getByTestId('import-file').setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(bad)) });
+    await expect(lab.getByTestId('error-banner')).toContainText('events[0].at');
+    await expect(lab.getByTestId('scenario-picker')).toHaveValue('B1-concurrent-failures');
+    await expect(lab.getByTestId('breaker-half-open-at')).toHaveText('10 100 ms');
+  });
+
+  test('keyboard stepping moves the clock; no serious axe violations in either theme', async ({ lab }) => {
+    await open(lab, 'T3-finish-before-checkpoint');
+    await lab.locator('body').click({ position: { x: 5, y: 5 } });
+    await lab.keyboard.press('End');
+    await expect(lab.getByTestId('clock')).toHaveAttribute('data-ms', '2000');
+    await lab.keyboard.press('ArrowLeft');
+    await expect(lab.getByTestId('clock')).not.toHaveAttribute('data-ms', '2000');
+    for (const scheme of ['light', 'dark'] as const) {
+      await lab.emulateMedia({ colorScheme: scheme });
+      const results = await new AxeBuilder({ page: lab }).analyze();
+      const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      expect(serious.map((v) => `${scheme} ${v.id}: ${v.help} (${v.nodes.length})`)).toEqual([]);
+    }
+  });
+});
