@@ -158,6 +158,7 @@ function LedgerTimeline() {
   const selectedId = useLedger((s) => s.selectedEventId);
   const loadCount = useLedger((s) => s.loadCount);
   const stepTimes = useLedger((s) => s.stepTimes);
+  const hasSteps = trace.scenario.events.some((e) => e.actor === 'db');
   const lanes = useMemo(() => ledgerLanes(trace), [trace]);
   const marks = useMemo(() => ledgerMarks(trace, cursorMs), [trace, cursorMs]);
   const domain = useMemo(() => [0, rangeEnd] as const, [rangeEnd]);
@@ -188,8 +189,11 @@ function LedgerTimeline() {
         handleHelpId="ledger-handle-help"
       />
       <p id="ledger-handle-help" className="help">
-        <strong>Read:</strong> each connection lane shows its five steps (●); the purple bar is its open transaction, the orange band time spent waiting for SQLite's write
-        lock. Client bars run from a call to its reply (open-ended while unknown). The bottom lane counts executions — above 1 means the key ran twice.{' '}
+        <strong>Read:</strong>{' '}
+        {hasSteps
+          ? "each connection lane shows its five steps (●); the purple bar is its open transaction, the orange band time spent waiting for SQLite's write lock; struck-through steps did nothing. "
+          : 'each client row is one call (◆): its bar runs to the reply, labelled with what the server did; a red dashed line is a client timeout that fired. '}
+        The bottom lane counts executions — above 1 for one operation means it ran twice.{' '}
         <strong>Edit:</strong> drag a step or call (snaps to 10 ms; Shift for 1 ms), or focus it with Tab and use ←/→. Ctrl+Z undoes.
       </p>
     </>

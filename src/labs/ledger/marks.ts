@@ -43,7 +43,8 @@ export function ledgerMarks(trace: LedgerTrace, cursorMs: number): TimelineMark[
       endLabel: reply ? `${reply}${receipt}${c.responseLost ? ' (lost)' : ''}` : undefined,
       title: `request ${c.key}${c.idempotencyKey ? ` key ${c.idempotencyKey}` : ' no key'}`,
     });
-    if (c.timeoutMs !== null) {
+    // The client's deadline, drawn only when it fired (the reply came later or never).
+    if (c.timeoutMs !== null && (c.replyAtMs === null || c.replyAtMs > c.sentAtMs + c.timeoutMs)) {
       marks.push({ kind: 'marker', id: `timeout-${c.key}`, lane: 'client', row, at: c.sentAtMs + c.timeoutMs, tone: 'bad', dashed: true, label: 'timeout', anchor: 'end', labelAt: 'top', future: c.sentAtMs + c.timeoutMs > cursorMs });
     }
   }

@@ -11,9 +11,12 @@ export function NowPanel() {
   const steps = useLedger((s) => s.trace.steps);
   const index = useLedger(selectStepIndex);
   const cursorMs = useLedger((s) => s.cursorMs);
+  // The latest moment at or before the playhead where something happened, all its notes.
   const here = useMemo(() => {
-    if (index < 0) return [];
-    const at = steps[index].at;
+    let i = index;
+    while (i >= 0 && steps[i].why === '') i--;
+    if (i < 0) return [];
+    const at = steps[i].at;
     return steps.filter((s) => s.at === at && s.why !== '');
   }, [steps, index]);
   return (

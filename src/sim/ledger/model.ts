@@ -44,6 +44,8 @@ export interface CallState {
   client: ClientStatus;
   /** True when the server answered after the client had given up (the response was lost). */
   responseLost: boolean;
+  /** The client's timeout timer while it waits, or null. */
+  timeoutHandle: number | null;
 }
 
 /** What a racing connection returns to its caller (`pending` until it is known). */
@@ -184,7 +186,7 @@ export function createLedgerModel(open: OpenDatabase): LedgerModel {
       if (timer.kind === 'timeout') {
         if (c.client !== 'waiting') return state;
         ctx.why(`Request ${c.key}: the client's ${c.timeoutMs} ms timeout fired. The server may still finish: the outcome is unknown to the client.`);
-        return { ...state, calls: replaceAt(state.calls, i, { ...c, client: 'timed-out' }) };
+        return { ...state, calls: replaceAt(state.calls, i, { ...c, client: 'timed-out', timeoutHandle: null }) };
       }
       const reply = finishCharge(db!, toCall(c), config.dedupe === 'key', ctx.now);
       const next = { ...state, executions: bump(state.executions, c.operation) };
@@ -221,18 +223,19 @@ export function createLedgerModel(open: OpenDatabase): LedgerModel {
         replyAtMs: null,
         client: 'waiting',
         responseLost: false,
+        timeoutHandle: null,
       };
     } else {
       const attempt = state.calls.filter((x) => x.root === root.root).length;
       const idempotencyKey = config.clientKey === 'per-attempt' && usableKey(root.idempotencyKey) ? `${root.idempotencyKey}.retry${attempt}` : root.idempotencyKey;
-      call = { ...root, key, requestId: e.requestId, attempt, idempotencyKey, sentAtMs: ctx.now, reply: null, replyAtMs: null, client: 'waiting', responseLost: false };
+      call = { ...root, key, requestId: e.requestId, attempt, idempotencyKey, sentAtMs: ctx.now, reply: null, replyAtMs: null, client: 'waiting', responseLost: false, timeoutHandle: null };
     }
+    if (call.timeoutMs !== null) call.timeoutHandle = ctx.schedule(ctx.now + call.timeoutMs, 2, 'client', `timeout ${key}`, { kind: 'timeout', call: key });
     const calls = [...state.calls, call];
     const i = calls.length - 1;
     const request = callToolRequest(config.revision as Revision, call.requestId, 'charge', null) as { params: { arguments: Record<string, Json> } };
     request.params.arguments = { account: call.args.account, cents: call.args.cents, ...(call.idempotencyKey !== null ? { idempotencyKey: call.idempotencyKey } : {}) };
     ctx.emit({ from: 'client', transport: 'streamable-http', message: request as unknown as Json, http: 'POST /mcp', arrivesAt: ctx.now, requestKey: key });
-    if (call.timeoutMs !== null) ctx.schedule(ctx.now + call.timeoutMs, 2, 'client', `timeout ${key}`, { kind: 'timeout', call: key });
     const what = root === null ? `Request ${key} calls charge(${call.args.account}, ${call.args.cents})` : `Request ${key} retries ${root.key} with a new JSON-RPC id`;
     const keyText = call.idempotencyKey === null || !usableKey(call.idempotencyKey) ? 'no idempotency key' : `key "${call.idempotencyKey}"`;
     const reply = beginCharge(db!, toCall(call, ctx.now), config.dedupe === 'key');
@@ -248,7 +251,8 @@ export function createLedgerModel(open: OpenDatabase): LedgerModel {
     const c = state.calls[i];
     const lost = c.client === 'timed-out';
     const ok = reply.kind === 'executed' || reply.kind === 'replayed';
-    const next: CallState = { ...c, reply, replyAtMs: ctx.now, client: lost ? 'timed-out' : ok ? 'ok' : 'error', responseLost: lost };
+    if (c.timeoutHandle !== null) ctx.cancel(c.timeoutHandle);
+    const next: CallState = { ...c, reply, replyAtMs: ctx.now, client: lost ? 'timed-out' : ok ? 'ok' : 'error', responseLost: lost, timeoutHandle: null };
     const text = ok ? `${reply.kind === 'replayed' ? 'replayed ' : ''}${reply.result.receipt}: ${reply.result.cents} cents from ${reply.result.account}` : reply.message;
     const response = toolResultResponse(config.revision as Revision, c.requestId, text, !ok) as { result: Record<string, Json> };
     if (ok) response.result.structuredContent = { ...reply.result, replayed: reply.kind === 'replayed' } as unknown as Json;

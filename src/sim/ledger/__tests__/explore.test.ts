@@ -1,13 +1,17 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { explore, interleavings, movableLanes, scenarioForOrder } from '../../explore';
-import { ledgerLaneOf, replayLedger, withLedgerOverrides, type LedgerOutcome, type OpenDatabase, POLICIES } from '..';
+import { createLedgerModel, ledgerLaneOf, replayLedger, withLedgerOverrides, type LedgerModel, type LedgerOutcome, type OpenDatabase, POLICIES } from '..';
 import { opener, scenario } from './helpers';
 
 let open: OpenDatabase;
+let model: LedgerModel;
 beforeAll(async () => {
   open = await opener();
+  model = createLedgerModel(open); // one database, emptied per replay
 });
+// Hundreds of real-SQL replays per test: generous limits so a loaded machine cannot fail them (speed lives in the bench).
+const HEAVY = { timeout: 120_000 };
 
 const base = () => scenario('A-race-two-connections');
 const movable = () => base().events.map((e) => e.id);
@@ -15,11 +19,11 @@ const classify = (o: LedgerOutcome) => `executions ${o.summary.executions} · A 
 
 function exploreUnder(overrides: Record<string, string>) {
   const s = withLedgerOverrides(base(), overrides);
-  return explore<LedgerOutcome>({ scenario: s, movable: movable(), laneOf: ledgerLaneOf, run: (x) => replayLedger(x, open, { keep: 'effects' }).outcome, classify });
+  return explore<LedgerOutcome>({ scenario: s, movable: movable(), laneOf: ledgerLaneOf, run: (x) => replayLedger(x, open, { model, keep: 'effects' }).outcome, classify });
 }
 const twice = (r: ReturnType<typeof exploreUnder>) => r.groups.filter((g) => g.outcome.summary.executions > 1).reduce((n, g) => n + g.count, 0);
 
-describe('every interleaving of two connections (252)', () => {
+describe('every interleaving of two connections (252)', HEAVY, () => {
   it('naive check-then-act executes twice exactly when each connection reads before the other writes its record', () => {
     const r = exploreUnder({ policy: 'naive' });
     expect(r.total).toBe(252);
@@ -54,7 +58,7 @@ describe('every interleaving of two connections (252)', () => {
   });
 });
 
-describe('property: random step times (fast-check)', () => {
+describe('property: random step times (fast-check)', HEAVY, () => {
   const times = fc.array(fc.integer({ min: 0, max: 60 }), { minLength: 10, maxLength: 10 });
   const withTimes = (ts: number[]) => {
     const s = base();
@@ -67,7 +71,7 @@ describe('property: random step times (fast-check)', () => {
   it('under the atomic policies no ordering executes a key twice', () => {
     fc.assert(
       fc.property(times, fc.constantFrom('immediate', 'claim', 'deferred'), fc.constantFrom('wait', 'error'), (ts, policy, busy) => {
-        const trace = replayLedger(withLedgerOverrides(withTimes(ts), { policy, busy }), open, { keep: 'effects' });
+        const trace = replayLedger(withLedgerOverrides(withTimes(ts), { policy, busy }), open, { model, keep: 'effects' });
         expect(trace.outcome.summary.executions).toBeLessThanOrEqual(1);
         expect(trace.invariants.every((i) => i.firstViolation === null)).toBe(true);
       }),
@@ -77,7 +81,7 @@ describe('property: random step times (fast-check)', () => {
 
   it('under the naive policy some orderings do (the property can fail)', () => {
     const result = fc.check(
-      fc.property(times, (ts) => replayLedger(withLedgerOverrides(withTimes(ts), { policy: 'naive' }), open, { keep: 'effects' }).outcome.summary.executions <= 1),
+      fc.property(times, (ts) => replayLedger(withLedgerOverrides(withTimes(ts), { policy: 'naive' }), open, { model, keep: 'effects' }).outcome.summary.executions <= 1),
       { numRuns: 300, seed: 7 },
     );
     expect(result.failed).toBe(true);

@@ -54,6 +54,14 @@ describe('ledger scenarios give the lesson\'s outcomes', () => {
       }
     }
     expect(checked).toBeGreaterThan(40);
+  }, 60_000);
+
+  it('a call answered before its deadline cancels its timeout; a slow one times out and its late response is lost', () => {
+    const trace = replayLedger(scenario('F-lost-response'), open);
+    const timeouts = trace.steps.filter((s) => s.entry.kind === 'timeout').map((s) => [s.at, s.entry.label]);
+    expect(timeouts).toEqual([[1000, 'timeout 1']]);
+    const lost = trace.effects.filter((e) => e.from === 'server' && e.arrivesAt === undefined).map((e) => [e.at, e.requestKey]);
+    expect(lost).toEqual([[3000, '1']]);
   });
 
   it('is deterministic: the same scenario gives the same trace', () => {
