@@ -79,6 +79,10 @@ test.describe('Ledger lab: field cases', () => {
     await expect(lab.getByTestId('outcome-executions')).toHaveText('1');
     await expect(lab.getByTestId('call-2')).toContainText('in-use');
     await expect(lab.getByTestId('call-3')).toContainText('replayed charge-001 of id 1');
+    // The wire: each retry has a new JSON-RPC id and the same key; the first result never reached the client.
+    const wire = lab.getByTestId('wire-list');
+    await expect(wire).toContainText('client → server: tools/call id 2 charge(acct-3, 4500) key "pay-2211"');
+    await expect(wire).toContainText('3000 ms server → client: result for id 1: charge-001: 4500 cents from acct-3 (lost: the client had given up)');
     await lab.getByTestId('client-key').selectOption('per-attempt');
     await expect(lab.getByTestId('outcome-executions')).toHaveText('3');
   });
@@ -167,9 +171,12 @@ test.describe('Ledger lab: console, practice, accessibility', () => {
       await lab.emulateMedia({ colorScheme: theme });
       await openLedger(lab, 'B-race-interleaved');
       await lab.getByTestId('practice-run').click();
-      const results = await new AxeBuilder({ page: lab }).analyze();
-      const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-      expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.length}) ${v.nodes[0]?.target.join(' ')}`)).toEqual([]);
+      for (const id of ['B-race-interleaved', 'F-lost-response']) {
+        await lab.getByTestId('scenario-picker').selectOption(id);
+        const results = await new AxeBuilder({ page: lab }).analyze();
+        const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+        expect(serious.map((v) => `${id} ${v.id}: ${v.help} (${v.nodes.length}) ${v.nodes[0]?.target.join(' ')}`)).toEqual([]);
+      }
     });
   }
 });

@@ -13,7 +13,7 @@ import { Icon } from '../races/icons';
 import { ExplorerPanel } from './ExplorerPanel';
 import { ledgerLanes, ledgerMarks } from './marks';
 import { MyLedgerPanel } from './MyLedgerPanel';
-import { ClassificationPanel, ConnectionsPanel, ConsolePanel, NowPanel, OutcomePanel, PracticePanel, TablesPanel } from './panels';
+import { ClassificationPanel, ConnectionsPanel, ConsolePanel, NowPanel, OutcomePanel, PracticePanel, TablesPanel, WirePanel } from './panels';
 import './ledger.css';
 
 const POLICY_LABEL: Record<string, string> = {
@@ -258,6 +258,7 @@ function LedgerPage() {
           </section>
           <NowPanel />
           <TablesPanel />
+          <WirePanel />
           {hasSteps && <ExplorerPanel key={scenarioId} />}
           <ConsolePanel />
           <MyLedgerPanel />

@@ -303,3 +303,39 @@ export function PracticePanel() {
     </section>
   );
 }
+
+/** The JSON-RPC messages on the wire up to the playhead (tools/call requests and their results). */
+export function WirePanel() {
+  const effects = useLedger((s) => s.trace.effects);
+  const cursorMs = useLedger((s) => s.cursorMs);
+  const shown = effects.filter((e) => e.at <= cursorMs && e.message !== undefined);
+  if (effects.length === 0) return null;
+  return (
+    <section className="panel" aria-labelledby="ledger-wire-h">
+      <h2 id="ledger-wire-h">Wire up to the playhead ({shown.length} message{shown.length === 1 ? '' : 's'})</h2>
+      <p className="small muted">Each retry is a new JSON-RPC id; only the idempotency key in the arguments can tell the server it is the same operation.</p>
+      <ol className="wire-list" data-testid="wire-list">
+        {shown.map((e, i) => (
+          <li key={i}>
+            <details>
+              <summary>
+                <span className="badge badge-muted">{e.at} ms</span> {e.from === 'client' ? 'client → server' : 'server → client'}: {wireSummary(e.message)}
+                {e.from === 'server' && e.arrivesAt === undefined ? <span className="bad-text"> (lost: the client had given up)</span> : null}
+              </summary>
+              <pre className="wire-json">{JSON.stringify(e.message, null, 2)}</pre>
+            </details>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+function wireSummary(message: unknown): string {
+  const m = message as { id?: unknown; method?: string; params?: { arguments?: Record<string, unknown> }; result?: { isError?: boolean; content?: { text?: string }[] } };
+  if (m.method) {
+    const args = m.params?.arguments ?? {};
+    return `${m.method} id ${JSON.stringify(m.id)} charge(${String(args.account)}, ${String(args.cents)})${args.idempotencyKey !== undefined ? ` key "${String(args.idempotencyKey)}"` : ' no key'}`;
+  }
+  return `result for id ${JSON.stringify(m.id)}${m.result?.isError ? ' (isError)' : ''}: ${m.result?.content?.[0]?.text ?? ''}`;
+}
