@@ -99,8 +99,8 @@ export interface BreakerState {
   halfOpenSucceeded: number;
   /** Most probes ever admitted within one half-open period. */
   maxHalfOpenAdmitted: number;
-  live: Readonly<Record<string, LiveCall>>;
-  liveCount: number;
+  /** Calls in flight (a small array: copying it per step is cheaper than a keyed object that shrinks). */
+  live: readonly LiveCall[];
   bucket: TokenBucket;
   ratio: RatioBudget;
   wireAttempts: number;
@@ -165,8 +165,7 @@ export function initBreaker(config: BreakerConfig): BreakerState {
     halfOpenAdmitted: 0,
     halfOpenSucceeded: 0,
     maxHalfOpenAdmitted: 0,
-    live: {},
-    liveCount: 0,
+    live: [],
     bucket: tokenBucket(config.retry.maxTokens, config.retry.tokenRatio),
     ratio: ratioBudget(config.retry.retryRatio),
     wireAttempts: 0,
@@ -315,16 +314,15 @@ function origin(c: BreakerConfig): ErrorOrigin {
 }
 
 function withLive(s: BreakerState, call: LiveCall | null, key: string): BreakerState {
-  const live = { ...s.live };
-  let liveCount = s.liveCount;
-  if (call === null) {
-    delete live[key];
-    liveCount--;
-  } else {
-    if (!(key in live)) liveCount++;
-    live[key] = call;
+  const i = s.live.findIndex((c) => c.key === key);
+  let live: LiveCall[];
+  if (call === null) live = i < 0 ? s.live.slice() : s.live.slice(0, i).concat(s.live.slice(i + 1));
+  else {
+    live = s.live.slice();
+    if (i < 0) live.push(call);
+    else live[i] = call;
   }
-  return { ...s, live, liveCount };
+  return { ...s, live };
 }
 
 function logAttempt(s: BreakerState, a: AttemptRecord): BreakerState {
@@ -429,7 +427,7 @@ export function applyBreakerTimer(s: BreakerState, t: BreakerTimer, ctx: Ctx): B
     ctx.why(() => `The reset timeout (${config.breaker.resetTimeoutMs} ms) ends: the breaker goes half-open and admits ${config.policy.halfOpenAdmitsAll ? 'every caller (naive)' : `${config.breaker.halfOpenPermits} probe${config.breaker.halfOpenPermits === 1 ? '' : 's'}`}.`, 'breaker.half-open');
     return logTransition({ ...s, mode: 'half-open', generation, resetHandle: -1, resetAt: null, halfOpenAdmitted: 0, halfOpenSucceeded: 0 }, { at: ctx.now, to: 'half-open', generation, why: 'reset timeout' });
   }
-  const call = s.live[t.call];
+  const call = s.live.find((c) => c.key === t.call);
   if (!call) return s;
   if (t.kind === 'attempt') return startAttempt(s, call, ctx);
   // result
@@ -480,7 +478,7 @@ export function breakerOutcome(s: BreakerState): BreakerOutcome {
   const calls = s.logs.calls.slice(0, s.callsSeen);
   const transitions = s.logs.transitions.slice(0, s.transitionsSeen);
   const requests: BreakerOutcome['requests'] = calls.map((c) => ({ key: c.key, state: c.state, atMs: c.endAt, attempts: c.attempts, reason: c.reason }));
-  for (const c of Object.values(s.live)) requests.push({ key: c.key, state: 'in-flight', atMs: null, attempts: c.attempt, reason: 'still running' });
+  for (const c of s.live) requests.push({ key: c.key, state: 'in-flight', atMs: null, attempts: c.attempt, reason: 'still running' });
   const firstOpen = transitions.find((t) => t.to === 'open');
   const firstHalf = transitions.find((t) => t.to === 'half-open');
   const closedAgain = firstOpen ? transitions.find((t) => t.to === 'closed' && t.at >= firstOpen.at) : undefined;

@@ -38,7 +38,7 @@ export function requestStateAt(trace: ResilienceTrace, atMs: number, key: string
   if (s.mechanism === 'breaker') {
     if (key === 'breaker') return s.mode;
     const done = s.logs.calls.slice(0, s.callsSeen).find((c) => c.key === key);
-    return done ? done.state : key in s.live ? 'in-flight' : null;
+    return done ? done.state : s.live.some((c) => c.key === key) ? 'in-flight' : null;
   }
   return key === 'action' ? s.user.state : null;
 }
