@@ -180,3 +180,52 @@ test.describe('Ledger lab: console, practice, accessibility', () => {
     });
   }
 });
+
+test.describe('Ledger lab: loading and scenario files', () => {
+  test('sql.js loads only when the ledger lab opens', async ({ lab }) => {
+    const wasm: string[] = [];
+    lab.on('request', (r) => {
+      if (/sql-wasm|LedgerLab/.test(r.url())) wasm.push(r.url());
+    });
+    await lab.goto('./#/races');
+    await expect(lab.getByTestId('scenario-picker')).toBeVisible();
+    await lab.waitForLoadState('networkidle');
+    expect(wasm).toEqual([]);
+    await lab.getByRole('link', { name: /Ledger/ }).click();
+    await expect(lab.getByTestId('ledger-lab')).toBeVisible({ timeout: 15_000 });
+    expect(wasm.some((u) => u.endsWith('.wasm'))).toBe(true);
+  });
+
+  test('a bad scenario file is refused field by field; the exported file imports back', async ({ lab }) => {
+    await openLedger(lab, 'B-race-interleaved');
+    const [download] = await Promise.all([lab.waitForEvent('download'), lab.getByTestId('scenario-export').click()]);
+    const dir = mkdtempSync(path.join(tmpdir(), 'ledger-json-'));
+    const good = path.join(dir, 'B.json');
+    await download.saveAs(good);
+    const bad = path.join(dir, 'bad.json');
+    writeFileSync(bad, JSON.stringify({ format: 1, lab: 'ledger', id: 'x', title: 'x', config: { policy: 'hope' }, events: [{ id: 'a', at: -5, actor: 'db', kind: 'begin', conn: 'A' }] }));
+    await lab.getByTestId('scenario-picker').selectOption('A-race-two-connections');
+    await lab.getByTestId('scenario-import').setInputFiles(bad);
+    await expect(lab.getByTestId('error-banner')).toContainText('bad.json is not a valid ledger scenario; the previous scenario is kept');
+    await expect(lab.getByTestId('error-banner')).toContainText('config.policy:');
+    await expect(lab.getByTestId('error-banner')).toContainText('events[0]');
+    await expect(lab.getByTestId('outcome-executions')).toHaveText('1');
+    await lab.getByTestId('scenario-import').setInputFiles(good);
+    await expect(lab.getByTestId('error-banner')).toHaveCount(0);
+    await expect(lab.getByTestId('outcome-executions')).toHaveText('2');
+  });
+
+  test('Alt+← reorders two steps at the same millisecond: whoever reads first decides', async ({ lab }) => {
+    await openLedger(lab);
+    await lab.getByTestId('policy').selectOption('claim');
+    const bRead = lab.getByTestId('handle-B-read');
+    await bRead.focus();
+    for (let i = 0; i < 10; i++) await lab.keyboard.press('ArrowLeft'); // 110 → 10 ms, beside A's read (claim)
+    await expect(bRead).toHaveAttribute('aria-label', 'connection B read at 10 ms');
+    // File order: A claims first, B finds the key in progress.
+    await expect(lab.getByTestId('conn-B-reply')).toHaveText('in-use');
+    await lab.keyboard.press('Alt+ArrowLeft');
+    await expect(lab.getByTestId('conn-A-reply')).toHaveText('in-use');
+    await expect(lab.getByTestId('conn-B-reply')).toHaveText('executed');
+  });
+});

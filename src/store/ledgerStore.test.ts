@@ -55,4 +55,39 @@ describe('ledger store', () => {
     store.getState().applyOrder(['A-begin', 'A-read', 'B-begin', 'B-read', 'B-execute', 'B-write', 'B-commit', 'A-execute', 'A-write', 'A-commit']);
     expect(store.getState().trace.outcome.summary.executions).toBe(2);
   });
+
+  it('imports a scenario file, and a bad one is refused field by field with the current one kept', () => {
+    const store = make();
+    const s = store.getState;
+    const exported = s().exportJson();
+    expect(exported.filename).toBe('A-race-two-connections.json');
+    const bad = JSON.parse(exported.text);
+    bad.events[0].conn = 'C';
+    bad.config.policy = 'hope';
+    expect(s().importText(JSON.stringify(bad), 'bad.json')).toBe(false);
+    expect(s().error?.title).toBe('bad.json is not a valid ledger scenario; the previous scenario is kept');
+    expect(s().error?.errors).toContain('config.policy: Invalid option: expected one of "naive"|"deferred"|"immediate"|"claim"');
+    expect(s().error?.errors.some((e) => e.startsWith('events[0]'))).toBe(true);
+    expect(s().importText('{"format": 1,', 'cut.json')).toBe(false);
+    expect(s().error?.errors[0]).toMatch(/^\(file\): not valid JSON — /);
+    expect(s().scenario.id).toBe('A-race-two-connections');
+    const good = JSON.parse(exported.text);
+    good.id = 'mine';
+    good.config.policy = 'claim';
+    expect(s().importText(JSON.stringify(good), 'mine.json')).toBe(true);
+    expect(s().scenario.id).toBe('mine');
+    expect(s().trace.outcome.summary.connB).toBe('replayed');
+  });
+
+  it('reorders events at the same millisecond (the tie order decides who reads first)', () => {
+    const store = make();
+    const s = store.getState;
+    s().moveEvent('B-read', 10); // same ms as A-read, later in the file
+    const order = () => s().scenario.events.filter((e) => e.at === 10).map((e) => e.id);
+    expect(order()).toEqual(['A-read', 'B-read']);
+    s().reorderEvent('B-read', -1);
+    expect(order()).toEqual(['B-read', 'A-read']);
+    s().reorderEvent('B-read', -1);
+    expect(order()).toEqual(['B-read', 'A-read']);
+  });
 });

@@ -1,7 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { mergeConfig, stepIndexAt } from '../sim/engine';
 import { scenarioForOrder } from '../sim/explore';
-import { LAB_SCHEMAS, parseScenario } from '../sim/labs';
+import { LAB_SCHEMAS, parseScenario, parseScenarioText } from '../sim/labs';
 import { createLedgerModel, replayLedger, type LedgerModel, type LedgerTrace, type OpenDatabase, type SqlDatabase } from '../sim/ledger';
 import type { Json, Scenario } from '../sim/types';
 import { emptyHistory, record, redo as redoHistory, undo as undoHistory, type History } from './history';
@@ -54,6 +54,12 @@ export interface LedgerActions {
   undo(): void;
   redo(): void;
   setError(error: LedgerError | null): void;
+  /** Moves an event one place earlier/later among events at the same millisecond (the tie order). */
+  reorderEvent(id: string, direction: -1 | 1): void;
+  /** Loads a scenario file's text; on any problem keeps the current scenario and lists every error. Returns success. */
+  importText(text: string, source: string): boolean;
+  /** The current scenario as a JSON file. */
+  exportJson(): { filename: string; text: string };
 }
 
 export type LedgerStoreState = LedgerData & LedgerActions;
@@ -187,6 +193,40 @@ export function createLedgerStore(options: { open: OpenDatabase; builtins: reado
       },
       setError(error) {
         set({ error });
+      },
+      reorderEvent(id, direction) {
+        const s = get();
+        const events = s.scenario.events;
+        const i = events.findIndex((e) => e.id === id);
+        if (i < 0) return;
+        // The neighbour in file order among events at the same millisecond.
+        let j = i + direction;
+        while (j >= 0 && j < events.length && events[j].at !== events[i].at) j += direction;
+        if (j < 0 || j >= events.length) return;
+        const next = events.slice();
+        [next[i], next[j]] = [next[j], next[i]];
+        change({ ...s.scenario, events: next }, { selectedEventId: id });
+      },
+      importText(text, source) {
+        const parsed = parseScenarioText(text, 'ledger', LAB_SCHEMAS.ledger);
+        if (!parsed.ok) {
+          set({ error: { title: `${source} is not a valid ledger scenario; the previous scenario is kept`, errors: parsed.errors } });
+          return false;
+        }
+        const s = get();
+        let derived: ReturnType<typeof derive>;
+        try {
+          derived = derive(parsed.scenario, open, model);
+        } catch (err) {
+          set({ error: { title: `${source} could not be replayed; the previous scenario is kept`, errors: [`(model): ${(err as Error).message}`] } });
+          return false;
+        }
+        set({ ...derived, original: parsed.scenario, history: record(s.history, s.scenario), error: null, selectedEventId: null, cursorMs: derived.rangeEndMs, loadCount: s.loadCount + 1 });
+        return true;
+      },
+      exportJson() {
+        const { scenario } = get();
+        return { filename: `${scenario.id}.json`, text: JSON.stringify(scenario, null, 2) + '\n' };
       },
     };
   });

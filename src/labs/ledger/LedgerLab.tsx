@@ -94,9 +94,38 @@ function ScenarioBar() {
         <button type="button" onClick={() => a().reset()} title="Back to the lesson's version of this scenario">
           Reset scenario
         </button>
+        <button type="button" onClick={() => downloadText(a().exportJson())} data-testid="scenario-export">
+          Export JSON
+        </button>
+        <label className="file-label">
+          Import JSON…
+          <input
+            type="file"
+            accept=".json,application/json"
+            className="visually-hidden-file"
+            data-testid="scenario-import"
+            onChange={async (e) => {
+              const input = e.currentTarget;
+              const file = input.files?.[0];
+              if (file) a().importText(await file.text(), file.name);
+              input.value = '';
+            }}
+          />
+        </label>
       </div>
     </div>
   );
+}
+
+function downloadText({ filename, text }: { filename: string; text: string }) {
+  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = filename;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
 function ErrorBanner() {
@@ -169,6 +198,7 @@ function LedgerTimeline() {
   const onDragEnd = useCallback(() => a().endDrag(), [a]);
   const onNudge = useCallback((id: string, d: number) => a().nudgeEvent(id, d), [a]);
   const onSelect = useCallback((id: string) => a().select(id), [a]);
+  const onReorder = useCallback((id: string, d: -1 | 1) => a().reorderEvent(id, d), [a]);
   return (
     <>
       <Timeline
@@ -183,6 +213,7 @@ function LedgerTimeline() {
         onHandleDragEnd={onDragEnd}
         onHandleNudge={onNudge}
         onHandleSelect={onSelect}
+        onHandleReorder={onReorder}
         selectedId={selectedId}
         snapTimes={stepTimes}
         resetKey={loadCount}
@@ -194,7 +225,7 @@ function LedgerTimeline() {
           ? "each connection lane shows its five steps (●); the purple bar is its open transaction, the orange band time spent waiting for SQLite's write lock; struck-through steps did nothing. "
           : 'each client row is one call (◆): its bar runs to the reply, labelled with what the server did; a red dashed line is a client timeout that fired. '}
         The bottom lane counts executions — above 1 for one operation means it ran twice.{' '}
-        <strong>Edit:</strong> drag a step or call (snaps to 10 ms; Shift for 1 ms), or focus it with Tab and use ←/→. Ctrl+Z undoes.
+        <strong>Edit:</strong> drag a step or call (snaps to 10 ms; Shift for 1 ms), or focus it with Tab and use ←/→; Alt+←/→ changes its order among events at the same millisecond (the small number). Ctrl+Z undoes.
       </p>
     </>
   );

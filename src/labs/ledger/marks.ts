@@ -72,15 +72,21 @@ export function ledgerMarks(trace: LedgerTrace, cursorMs: number): TimelineMark[
     if (waitStart !== null) marks.push({ kind: 'band', id: `wait-${conn}-open`, lane: `conn-${conn}`, row: 'steps', at: waitStart, to: Math.max(trace.endAt, waitStart + 1), tone: 'warn', title: `${conn} still waiting` });
   }
 
-  // Scripted events as draggable handles.
+  // Scripted events as draggable handles; same-millisecond events are numbered in their tie order.
+  const sameMs = new Map<number, string[]>();
+  for (const e of trace.scenario.events) sameMs.set(e.at, [...(sameMs.get(e.at) ?? []), e.id]);
+  const tieOrder = (e: { id: string; at: number }) => {
+    const group = sameMs.get(e.at)!;
+    return group.length > 1 ? group.indexOf(e.id) + 1 : undefined;
+  };
   for (const e of trace.scenario.events) {
     const future = e.at > cursorMs;
     const ignored = ignoredIds.has(e.id);
     if (e.actor === 'client') {
       const label = e.kind === 'retry' ? `retry ${JSON.stringify(e.requestId)}` : `call ${JSON.stringify(e.requestId)}`;
-      marks.push({ kind: 'handle', id: e.id, lane: 'client', row: `call-${JSON.stringify(e.requestId)}`, at: e.at, shape: 'diamond', tone: 'client', label, ariaLabel: `${label} at ${e.at} ms`, testId: `handle-${e.id}`, future, ignored });
+      marks.push({ kind: 'handle', id: e.id, lane: 'client', row: `call-${JSON.stringify(e.requestId)}`, at: e.at, shape: 'diamond', tone: 'client', label, ariaLabel: `${label} at ${e.at} ms`, testId: `handle-${e.id}`, future, ignored, tieOrder: tieOrder(e) });
     } else {
-      marks.push({ kind: 'handle', id: e.id, lane: `conn-${String(e.conn)}`, row: 'steps', at: e.at, shape: 'circle', tone: 'server', label: e.kind, group: 'step', ariaLabel: `connection ${String(e.conn)} ${e.kind} at ${e.at} ms`, testId: `handle-${e.id}`, future, ignored });
+      marks.push({ kind: 'handle', id: e.id, lane: `conn-${String(e.conn)}`, row: 'steps', at: e.at, shape: 'circle', tone: 'server', label: e.kind, group: 'step', ariaLabel: `connection ${String(e.conn)} ${e.kind} at ${e.at} ms`, testId: `handle-${e.id}`, future, ignored, tieOrder: tieOrder(e) });
     }
   }
 
