@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs';
 import { parseAnyScenarioText } from '../sim/labs';
 import { checkExpectation, replayRaces, withOverrides, type RacesTrace } from '../sim/races';
 import { checkMessage } from '../wire/schemaCheck';
+import { resilienceCli } from './resilienceReport';
 import type { Json, Scenario } from '../sim/types';
 import type { Revision } from '../sim/mcp';
 
@@ -96,6 +97,7 @@ export function main(argv: string[], readFile: (p: string) => string = (p) => re
     if (!merged.ok) return { code: 1, stdout: '', stderr: `error: --config makes the scenario invalid:\n${merged.errors.map((e) => `  ${e}`).join('\n')}\n` };
     scenario = merged.scenario;
   }
+  if (parsed.lab === 'resilience') return resilienceCli(scenario, wantExpect);
   const trace = replayRaces(scenario);
   const doc = report(scenario, trace);
   let code = 0;

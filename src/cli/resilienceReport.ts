@@ -1,0 +1,54 @@
+import { checkExpectation, replayResilience, withOverrides } from '../sim/resilience';
+import { checkMessage } from '../wire/schemaCheck';
+import type { Revision } from '../sim/mcp';
+import type { Json, Scenario } from '../sim/types';
+
+/**
+ * The CLI report of a resilience scenario (`npm run replay -- public/scenarios/resilience/….json`):
+ * `{ scenario, requests[], summary, wire[], invariants[], steps, endAtMs, expectations? }`. Requests and
+ * summary are the mechanism's own outcome (task, calls, or the user's action); every wire message
+ * carries its check against the official schema of the scenario's revision (generic JSON-RPC for
+ * tasks/* methods, which the 2026-07-28 schema does not define). Only the mechanism's invariants are
+ * listed. Exit code 3 when `wantExpect` and an expectation is not met, else 0.
+ */
+export function resilienceCli(scenario: Scenario, wantExpect: boolean): { code: number; stdout: string; stderr: string } {
+  const trace = replayResilience(scenario);
+  const revision = ((scenario.config as { revision?: Revision }).revision ?? '2026-07-28') as Revision;
+  const methods = new Map<string, string>();
+  const wire: Json[] = trace.effects.map((e) => {
+    const item: Record<string, Json> = { atMs: e.at, from: e.from, transport: e.transport };
+    if (e.arrivesAt !== undefined) item.arrivesAtMs = e.arrivesAt;
+    if (e.http !== undefined) item.http = e.http;
+    if (e.message !== undefined) {
+      const m = e.message as { id?: string | number; method?: string };
+      if (m.method !== undefined && m.id !== undefined) methods.set(JSON.stringify(m.id), m.method);
+      // A task-augmented tools/call is answered with CreateTaskResult, not CallToolResult: generic check.
+      const respondsTo = m.method === undefined && m.id !== undefined && e.requestKey !== 'task' ? methods.get(JSON.stringify(m.id)) : undefined;
+      const check = checkMessage(revision, e.message, respondsTo);
+      item.message = e.message;
+      item.schema = check.valid ? `valid ${check.def}` : `invalid ${check.def}: ${check.errors.join('; ')}`;
+    }
+    return item;
+  });
+  const mechanism = trace.initial.mechanism;
+  const doc: Record<string, Json> = {
+    scenario: { id: scenario.id, lab: scenario.lab, title: scenario.title, config: scenario.config as Json },
+    requests: trace.outcome.requests as unknown as Json,
+    summary: trace.outcome.summary as unknown as Json,
+    wire,
+    invariants: trace.invariants
+      .filter((i) => i.description.startsWith(`${mechanism}:`))
+      .map((i) => ({ name: i.name, holds: i.firstViolation === null, firstViolation: i.firstViolation })),
+    steps: trace.stepCount,
+    endAtMs: trace.endAt,
+  };
+  let code = 0;
+  if (wantExpect) {
+    doc.expectations = (scenario.expect ?? []).map((e) => {
+      const mismatches = checkExpectation(replayResilience(withOverrides(scenario, e.overrides as Record<string, Json> | undefined)), e);
+      if (mismatches.length) code = 3;
+      return { label: e.label, met: mismatches.length === 0, mismatches: mismatches as unknown as Json };
+    });
+  }
+  return { code, stdout: JSON.stringify(doc, null, 2) + '\n', stderr: '' };
+}
