@@ -37,6 +37,10 @@ test.describe('Ledger lab: two connections racing on one key', () => {
     await expect(lab.getByTestId('outcome-executions')).toHaveText('2');
     await expect(lab.getByTestId('invariant-at-most-once')).toHaveAttribute('data-status', 'violated');
     await expect(lab.getByTestId('table-charges')).toHaveAttribute('data-rows', '2');
+    // The address holds the edited scenario: a reload shows the same double execution.
+    await expect(lab).toHaveURL(/#\/ledger\?scenario=/);
+    await lab.reload();
+    await expect(lab.getByTestId('outcome-executions')).toHaveText('2', { timeout: 15_000 });
     // Same order, atomic policy: B waits for the write lock, then finds A's record.
     await lab.getByTestId('policy').selectOption('immediate');
     await expect(lab.getByTestId('outcome-executions')).toHaveText('1');
@@ -182,6 +186,12 @@ test.describe('Ledger lab: console, practice, accessibility', () => {
 });
 
 test.describe('Ledger lab: loading and scenario files', () => {
+  test('a bad link names the problem and still shows a working lab', async ({ lab }) => {
+    await lab.goto('./#/ledger/no-such-scenario');
+    await expect(lab.getByTestId('error-banner')).toContainText('scenario id (in the link): no built-in scenario is called "no-such-scenario"', { timeout: 15_000 });
+    await expect(lab.getByTestId('outcome-executions')).toHaveText('1');
+  });
+
   test('sql.js loads only when the ledger lab opens', async ({ lab }) => {
     const wasm: string[] = [];
     lab.on('request', (r) => {
@@ -205,6 +215,7 @@ test.describe('Ledger lab: loading and scenario files', () => {
     const bad = path.join(dir, 'bad.json');
     writeFileSync(bad, JSON.stringify({ format: 1, lab: 'ledger', id: 'x', title: 'x', config: { policy: 'hope' }, events: [{ id: 'a', at: -5, actor: 'db', kind: 'begin', conn: 'A' }] }));
     await lab.getByTestId('scenario-picker').selectOption('A-race-two-connections');
+    await expect(lab).toHaveURL(/#\/ledger\/A-race-two-connections$/);
     await lab.getByTestId('scenario-import').setInputFiles(bad);
     await expect(lab.getByTestId('error-banner')).toContainText('bad.json is not a valid ledger scenario; the previous scenario is kept');
     await expect(lab.getByTestId('error-banner')).toContainText('config.policy:');

@@ -8,6 +8,7 @@ import { POLICIES } from '../../sim/ledger';
 import { builtinLedger } from '../../store/builtinLedger';
 import { createLedgerDbStore } from '../../store/ledgerDbStore';
 import { createLedgerStore } from '../../store/ledgerStore';
+import { decodeLedgerHash, encodeLedgerHash } from '../../store/ledgerUrl';
 import { LedgerContext, useLedger, useLedgerContext, type LedgerLabContext } from './context';
 import { Icon } from '../races/icons';
 import { ExplorerPanel } from './ExplorerPanel';
@@ -269,8 +270,24 @@ function Intro() {
   );
 }
 
+/** Keeps the address in step with the scenario, so a reload or a shared link shows the same one. */
+function useUrlSync() {
+  const { store } = useLedgerContext();
+  useEffect(
+    () =>
+      store.subscribe((s, prev) => {
+        const changed = s.scenario !== prev.scenario || (prev.dragging && !s.dragging);
+        if (!changed || s.dragging || !window.location.hash.startsWith('#/ledger')) return;
+        const hash = encodeLedgerHash(s.scenario, s.builtins);
+        if (hash !== window.location.hash) history.replaceState(history.state, '', hash);
+      }),
+    [store],
+  );
+}
+
 function LedgerPage() {
   useKeyboard();
+  useUrlSync();
   const hasSteps = useLedger((s) => s.scenario.events.some((e) => e.actor === 'db'));
   const scenarioId = useLedger((s) => s.scenario.id);
   return (
@@ -309,10 +326,16 @@ function LedgerPage() {
 async function boot(): Promise<LedgerLabContext> {
   const SQL: SqlJsStatic = await loadSqlJs();
   const { scenarios, errors } = builtinLedger();
+  const link = decodeLedgerHash(window.location.hash, scenarios);
   const store = createLedgerStore({
     open: memoryOpener(SQL),
     builtins: scenarios,
-    error: errors.length ? { title: 'Some built-in scenario files are invalid and were skipped', errors } : null,
+    initial: link.ok ? link.scenario : undefined,
+    error: !link.ok
+      ? { title: 'The link does not hold a valid ledger scenario; showing the first one instead', errors: link.errors }
+      : errors.length
+        ? { title: 'Some built-in scenario files are invalid and were skipped', errors }
+        : null,
   });
   const db = createLedgerDbStore(SQL, indexedDbPersistence);
   await db.getState().init();
