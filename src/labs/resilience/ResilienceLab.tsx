@@ -3,6 +3,8 @@ import { useStore } from 'zustand';
 import { Timeline } from '../../charts/Timeline';
 import { formatMs, formatTime } from '../../charts/format';
 import { checkExpectation, resilienceStateAt, resilienceModel } from '../../sim/resilience';
+import { classifyRetry } from '../../sim/resilience/classify';
+import { downstreamOrigin } from '../../sim/resilience/breaker';
 import { stepIndexAt } from '../../sim/engine';
 import type { Json, Scenario } from '../../sim/types';
 import { builtinResilience } from '../../store/builtinResilience';
@@ -12,6 +14,7 @@ import { StoreContext, useR, useResilienceStore } from './context';
 import { Icon } from '../races/icons';
 import { resilienceView } from './marks';
 import { StormTree } from './StormTree';
+import { TimeoutsPanel } from './TimeoutsPanel';
 import './resilience.css';
 
 
@@ -271,6 +274,8 @@ function Stat({ label, value, testId, tone }: { label: string; value: ReactNode;
   );
 }
 
+/** A time in ms, or — when there is none. */
+const ms = (x: unknown) => (typeof x === 'number' ? `${formatMs(x)} ms` : '—');
 const v = (x: unknown) => (x === null || x === undefined ? '—' : typeof x === 'number' ? formatMs(x) : Array.isArray(x) ? x.join(' · ') : String(x));
 
 function OutcomePanel() {
@@ -296,14 +301,27 @@ function OutcomePanel() {
       {now.mechanism === 'breaker' && (
         <dl className="stats">
           <Stat label="Breaker at the playhead" value={now.mode} testId="breaker-now" tone={now.mode === 'closed' ? 'ok' : now.mode === 'open' ? 'bad' : 'warn'} />
-          <Stat label="Opened first at" value={`${v(sum.firstOpenAtMs)} ms`} testId="breaker-open-at" />
+          <Stat label="Opened first at" value={ms(sum.firstOpenAtMs)} testId="breaker-open-at" />
           <Stat label="Wire attempts when it opened" value={v(sum.wireAttemptsAtFirstOpen)} testId="breaker-attempts-at-open" />
-          <Stat label="Half-open first at" value={sum.firstHalfOpenAtMs === null ? 'never' : `${v(sum.firstHalfOpenAtMs)} ms`} testId="breaker-half-open-at" tone={sum.firstHalfOpenAtMs === null && sum.firstOpenAtMs !== null ? 'bad' : undefined} />
+          <Stat label="Half-open first at" value={sum.firstHalfOpenAtMs === null ? (sum.firstOpenAtMs === null ? '—' : 'never') : ms(sum.firstHalfOpenAtMs)} testId="breaker-half-open-at" tone={sum.firstHalfOpenAtMs === null && sum.firstOpenAtMs !== null ? 'bad' : undefined} />
           <Stat label="Most probes in one half-open" value={v(sum.maxHalfOpenAdmitted)} testId="breaker-probes" />
-          <Stat label="Closed again at" value={`${v(sum.closedAgainAtMs)} ms`} testId="breaker-closed-at" />
+          <Stat label="Closed again at" value={ms(sum.closedAgainAtMs)} testId="breaker-closed-at" />
           <Stat label="Calls: ok / failed / rejected" value={`${v(sum.succeeded)} / ${v(sum.failed)} / ${v(sum.rejected)}`} testId="breaker-calls" />
           <Stat label="Wire attempts / retries / denied by budget" value={`${v(sum.wireAttempts)} / ${v(sum.retries)} / ${v(sum.retriesDenied)}`} testId="breaker-retries" />
         </dl>
+      )}
+      {now.mechanism === 'breaker' && (
+        <p className="small" data-testid="retry-classification">
+          {(() => {
+            const c = classifyRetry({ sideEffect: now.config.operation.sideEffect, idempotencyKey: now.config.operation.idempotencyKey, origin: downstreamOrigin(now.config) });
+            return (
+              <>
+                <strong>Retry classification of a failed attempt:</strong> <span className={c.verdict === 'SAFE' ? 'badge badge-ok' : c.verdict === 'UNSAFE' ? 'badge badge-bad' : 'badge badge-warn'}>{c.verdict}</span> {c.reason}
+                {c.retry ? ' — retried.' : ' — not retried.'}
+              </>
+            );
+          })()}
+        </p>
       )}
       {now.mechanism === 'storm' && (
         <dl className="stats">
@@ -312,7 +330,7 @@ function OutcomePanel() {
           <Stat label="Executions (killed by guard)" value={`${v(sum.executions)} (${v(sum.killedByGuard)})`} testId="storm-executions" />
           <Stat label="Work running or started after the cancel" value={v(sum.duplicateWorkAfterCancel)} testId="storm-after-cancel" tone={(sum.duplicateWorkAfterCancel as number) > 0 ? 'bad' : undefined} />
           <Stat label="User's action" value={`${v(req.state)}${req.atMs !== null ? ` at ${v(req.atMs)} ms` : ''}`} testId="storm-action" />
-          <Stat label="Last execution ended" value={`${v(sum.lastExecutionEndAtMs)} ms`} testId="storm-last-end" />
+          <Stat label="Last execution ended" value={ms(sum.lastExecutionEndAtMs)} testId="storm-last-end" />
         </dl>
       )}
     </section>
@@ -536,6 +554,7 @@ function Page() {
           <NowPanel />
           <OutcomePanel />
           {mechanism === 'storm' && <StormTree />}
+          {mechanism === 'breaker' && <TimeoutsPanel />}
         </div>
         <aside className="races-side" aria-label="Settings, lesson and checks">
           <LessonPanel />

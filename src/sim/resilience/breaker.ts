@@ -300,7 +300,8 @@ function record(s: BreakerState, ok: boolean, gen: number, ctx: Ctx): BreakerSta
   return next;
 }
 
-function origin(c: BreakerConfig): ErrorOrigin {
+/** The error origin the classifier reads for a failed attempt of this downstream. */
+export function downstreamOrigin(c: BreakerConfig): ErrorOrigin {
   const f = c.downstream.failWith;
   if (f.startsWith('http-')) {
     const status = Number(f.slice(5));
@@ -447,7 +448,7 @@ export function applyBreakerTimer(s: BreakerState, t: BreakerTimer, ctx: Ctx): B
     ctx.why(() => `${call.key} attempt ${call.attempt} succeeds.${next.mode !== modeBefore ? ` The breaker goes ${next.mode}.` : modeNote}`, 'retry.attempt');
     return endCall(next, call, ctx.now, 'succeeded', `succeeded on attempt ${call.attempt}`);
   }
-  const c = classifyRetry({ sideEffect: config.operation.sideEffect, idempotencyKey: config.operation.idempotencyKey, origin: origin(config) });
+  const c = classifyRetry({ sideEffect: config.operation.sideEffect, idempotencyKey: config.operation.idempotencyKey, origin: downstreamOrigin(config) });
   let stop: string | null = null;
   if (!c.retry) stop = `not retried: ${c.reason}`;
   else if (call.attempt >= config.retry.maxAttempts) stop = `gave up after ${call.attempt} attempt${call.attempt === 1 ? '' : 's'} (maxAttempts ${config.retry.maxAttempts})`;
@@ -461,7 +462,7 @@ export function applyBreakerTimer(s: BreakerState, t: BreakerTimer, ctx: Ctx): B
       if (next.mode !== before) stop += `; the breaker counts this exhausted loop and goes ${next.mode}`;
     }
     const text = stop;
-    ctx.why(() => `${call.key} attempt ${call.attempt} fails (${config.downstream.failWith}).${modeNote} ${text}.`, 'retry.stop');
+    ctx.why(() => `${call.key} attempt ${call.attempt} fails (${config.downstream.failWith}).${modeNote} ${text.charAt(0).toUpperCase()}${text.slice(1)}.`, 'retry.stop');
     return endCall(next, call, ctx.now, 'failed', text);
   }
   const backoff = backoffDelayMs(config.retry.strategy, call.key, call.attempt - 1, { baseMs: config.retry.baseMs, capMs: config.retry.capMs, seed: 1 });
