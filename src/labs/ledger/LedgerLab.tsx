@@ -10,6 +10,7 @@ import { createLedgerDbStore } from '../../store/ledgerDbStore';
 import { createLedgerStore } from '../../store/ledgerStore';
 import { decodeLedgerHash, encodeLedgerHash } from '../../store/ledgerUrl';
 import { LedgerContext, useLedger, useLedgerContext, type LedgerLabContext } from './context';
+import { downloadText } from '../races/download';
 import { Icon } from '../races/icons';
 import { ExplorerPanel } from './ExplorerPanel';
 import { ledgerLanes, ledgerMarks } from './marks';
@@ -95,7 +96,10 @@ function ScenarioBar() {
         <button type="button" onClick={() => a().reset()} title="Back to the lesson's version of this scenario">
           Reset scenario
         </button>
-        <button type="button" onClick={() => downloadText(a().exportJson())} data-testid="scenario-export">
+        <button type="button" onClick={() => {
+            const { filename, text } = a().exportJson();
+            downloadText(filename, text);
+          }} data-testid="scenario-export">
           Export JSON
         </button>
         <label className="file-label">
@@ -116,17 +120,6 @@ function ScenarioBar() {
       </div>
     </div>
   );
-}
-
-function downloadText({ filename, text }: { filename: string; text: string }) {
-  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = filename;
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
 function ErrorBanner() {
