@@ -71,6 +71,10 @@ describe('ledger store', () => {
     expect(s().importText('{"format": 1,', 'cut.json')).toBe(false);
     expect(s().error?.errors[0]).toMatch(/^\(file\): not valid JSON — /);
     expect(s().scenario.id).toBe('A-race-two-connections');
+    const long = JSON.parse(exported.text);
+    long.events = Array.from({ length: 301 }, (_, i) => ({ id: `c${i}`, at: i, actor: 'client', kind: 'call', requestId: i }));
+    expect(s().importText(JSON.stringify(long), 'long.json')).toBe(false);
+    expect(s().error?.errors).toEqual(['events: the ledger lab replays at most 300 events (each step runs SQL on a real database); this scenario has 301']);
     const good = JSON.parse(exported.text);
     good.id = 'mine';
     good.config.policy = 'claim';

@@ -2,7 +2,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import { mergeConfig, stepIndexAt } from '../sim/engine';
 import { scenarioForOrder } from '../sim/explore';
 import { LAB_SCHEMAS, parseScenario, parseScenarioText } from '../sim/labs';
-import { createLedgerModel, replayLedger, type LedgerModel, type LedgerTrace, type OpenDatabase, type SqlDatabase } from '../sim/ledger';
+import { createLedgerModel, ledgerLengthProblem, replayLedger, type LedgerModel, type LedgerTrace, type OpenDatabase, type SqlDatabase } from '../sim/ledger';
 import type { Json, Scenario } from '../sim/types';
 import { emptyHistory, record, redo as redoHistory, undo as undoHistory, type History } from './history';
 import { nextStepTime, prevStepTime, timeRangeEnd } from './playback';
@@ -208,7 +208,9 @@ export function createLedgerStore(options: { open: OpenDatabase; builtins: reado
         change({ ...s.scenario, events: next }, { selectedEventId: id });
       },
       importText(text, source) {
-        const parsed = parseScenarioText(text, 'ledger', LAB_SCHEMAS.ledger);
+        const raw = parseScenarioText(text, 'ledger', LAB_SCHEMAS.ledger);
+        const tooLong = raw.ok ? ledgerLengthProblem(raw.scenario.events) : null;
+        const parsed = tooLong ? { ok: false as const, errors: [tooLong] } : raw;
         if (!parsed.ok) {
           set({ error: { title: `${source} is not a valid ledger scenario; the previous scenario is kept`, errors: parsed.errors } });
           return false;

@@ -1,4 +1,5 @@
 import { LAB_SCHEMAS, parseScenario } from '../sim/labs';
+import { ledgerLengthProblem } from '../sim/ledger/schema';
 import type { Scenario } from '../sim/types';
 import { jsonEqual } from './stableJson';
 import { fromBase64Url, splitHash, toBase64Url } from './url';
@@ -34,7 +35,9 @@ export function decodeLedgerHash(hash: string, builtins: readonly Scenario[]): {
       return { ok: false, errors: [`scenario (in the link): not valid JSON — ${(err as Error).message}`] };
     }
     const parsed = parseScenario(value, 'ledger', LAB_SCHEMAS.ledger);
-    return parsed.ok ? { ok: true, scenario: parsed.scenario } : { ok: false, errors: parsed.errors };
+    if (!parsed.ok) return { ok: false, errors: parsed.errors };
+    const tooLong = ledgerLengthProblem(parsed.scenario.events);
+    return tooLong ? { ok: false, errors: [tooLong] } : { ok: true, scenario: parsed.scenario };
   }
   let id: string;
   try {

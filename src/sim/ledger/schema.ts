@@ -7,6 +7,19 @@ const requestId = z.union([z.string().min(1, 'must not be empty').max(64), z.num
 export const CONNECTIONS = ['A', 'B'] as const;
 export type ConnId = (typeof CONNECTIONS)[number];
 
+/**
+ * Most scripted events a ledger scenario may hold in the page: every step runs real SQL and keeps
+ * a snapshot of the tables, so replay cost grows with the square of the length (≈0.5 s at 300).
+ */
+export const LEDGER_MAX_EVENTS = 300;
+
+/** Why `events` is too long for the ledger lab, or null. */
+export function ledgerLengthProblem(events: readonly unknown[]): string | null {
+  return events.length > LEDGER_MAX_EVENTS
+    ? `events: the ledger lab replays at most ${LEDGER_MAX_EVENTS} events (each step runs SQL on a real database); this scenario has ${events.length}`
+    : null;
+}
+
 /** The five steps of one connection's attempt, in lane order. */
 export const STEP_KINDS = ['begin', 'read', 'execute', 'write', 'commit'] as const;
 export type StepKind = (typeof STEP_KINDS)[number];
