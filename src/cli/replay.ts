@@ -14,6 +14,8 @@ import { parseAnyScenarioText } from '../sim/labs';
 import { checkExpectation, replayRaces, withOverrides, type RacesTrace } from '../sim/races';
 import { checkMessage } from '../wire/schemaCheck';
 import { resilienceCli } from './resilienceReport';
+import { ledgerCli } from './ledgerReport';
+import type { OpenDatabase } from '../sim/ledger/sql';
 import type { Json, Scenario } from '../sim/types';
 import type { Revision } from '../sim/mcp';
 
@@ -67,7 +69,7 @@ export function report(scenario: Scenario, trace: RacesTrace): Record<string, Js
 }
 
 /** Runs the CLI on `argv` (without node and script) and returns exit code and output. Never throws. */
-export function main(argv: string[], readFile: (p: string) => string = (p) => readFileSync(p, 'utf8')): CliResult {
+export function main(argv: string[], readFile: (p: string) => string = (p) => readFileSync(p, 'utf8'), ledgerOpen?: OpenDatabase): CliResult {
   const files = argv.filter((a, i) => !a.startsWith('--') && argv[i - 1] !== '--config');
   const configIndex = argv.indexOf('--config');
   const wantExpect = argv.includes('--expect');
@@ -98,6 +100,11 @@ export function main(argv: string[], readFile: (p: string) => string = (p) => re
     scenario = merged.scenario;
   }
   if (parsed.lab === 'resilience') return resilienceCli(scenario, wantExpect);
+  if (parsed.lab === 'ledger') {
+    // The ledger runs real SQL: the entry point loads sql.js (async) and passes an opener in.
+    if (!ledgerOpen) return { code: 1, stdout: '', stderr: 'error: ledger scenarios need SQLite (sql.js); call main() with a database opener\n' };
+    return ledgerCli(scenario, wantExpect, ledgerOpen);
+  }
   const trace = replayRaces(scenario);
   const doc = report(scenario, trace);
   let code = 0;
@@ -114,7 +121,10 @@ export function main(argv: string[], readFile: (p: string) => string = (p) => re
 
 const isEntry = typeof process !== 'undefined' && process.argv[1] !== undefined && /replay\.ts$/.test(process.argv[1]);
 if (isEntry) {
-  const result = main(process.argv.slice(2));
+  // sql.js's Node build loads asynchronously, before the (synchronous) replay.
+  const { loadSqlJsNode } = await import('../db/node');
+  const { memoryOpener } = await import('../db/sqljs');
+  const result = main(process.argv.slice(2), undefined, memoryOpener(await loadSqlJsNode()));
   if (result.stdout) process.stdout.write(result.stdout);
   if (result.stderr) process.stderr.write(result.stderr);
   process.exitCode = result.code;
