@@ -116,6 +116,23 @@ test.describe('Resilience lab: circuit breaker', () => {
 });
 
 test.describe('Resilience lab: input and accessibility', () => {
+  test('the address is the share link: an edited scenario opens the same elsewhere; a bad link keeps a working lab', async ({ lab, browser }) => {
+    await open(lab, 'S1-three-layers');
+    await lab.getByTestId('toggle-fixes.retryBudget').check();
+    await expect(lab.getByTestId('storm-upstream-attempts')).not.toHaveText('64');
+    const attempts = await lab.getByTestId('storm-upstream-attempts').textContent();
+    await expect.poll(() => lab.url()).toContain('#/resilience?scenario=');
+    const other = await browser.newPage();
+    await other.goto(lab.url());
+    await expect(other.getByTestId('storm-upstream-attempts')).toHaveText(attempts ?? '');
+    await expect(other.getByTestId('toggle-fixes.retryBudget')).toBeChecked();
+    await other.close();
+    await lab.goto('./#/resilience?scenario=not-base64!!');
+    await lab.reload();
+    await expect(lab.getByTestId('error-banner')).toContainText('scenario');
+    await expect(lab.getByTestId('task-status')).toHaveText(/\w+/);
+  });
+
   test('a malformed scenario file names the field and keeps the previous scenario', async ({ lab }) => {
     await open(lab, 'B1-concurrent-failures');
     const bad = { format: 1, lab: 'resilience', id: 'x', title: 'x', config: { mechanism: 'breaker' }, events: [{ id: 'a', at: 'soon', actor: 'client', kind: 'request' }] };

@@ -88,9 +88,9 @@ function clamp(ms: number, end: number): number {
 }
 
 /** Creates one store for one lab page. `builtins` must hold at least one scenario. */
-export function createResilienceStore(options: { builtins: readonly Scenario[]; initialId?: string | null; error?: ResilienceError | null }): ResilienceStore {
+export function createResilienceStore(options: { builtins: readonly Scenario[]; initialId?: string | null; initial?: Scenario; original?: Scenario | null; error?: ResilienceError | null }): ResilienceStore {
   const { builtins } = options;
-  const first = builtins.find((b) => b.id === options.initialId) ?? builtins[0];
+  const first = options.initial ?? builtins.find((b) => b.id === options.initialId) ?? builtins[0];
   if (!first) throw new Error('createResilienceStore: no scenario to show');
   const unknownId = options.initialId && !builtins.some((b) => b.id === options.initialId) ? { title: 'Unknown scenario in the link; showing the first one', errors: [`scenario id: no built-in scenario is called ${JSON.stringify(options.initialId)}`] } : null;
 
@@ -124,7 +124,7 @@ export function createResilienceStore(options: { builtins: readonly Scenario[]; 
     return {
       builtins,
       ...initial,
-      original: first,
+      original: options.original ?? builtins.find((b) => b.id === first.id) ?? first,
       cursorMs: 0,
       playing: false,
       speed: suggestedSpeed(initial.trace.endAt),

@@ -10,6 +10,7 @@ import type { Json, Scenario } from '../../sim/types';
 import { builtinResilience } from '../../store/builtinResilience';
 import { sliderToSpeed, speedToSlider, SPEED_SLIDER_MAX } from '../../store/playback';
 import { createResilienceStore, type ResilienceStore } from '../../store/resilienceStore';
+import { decodeResilienceHash, encodeResilienceHash } from '../../store/resilienceUrl';
 import { StoreContext, useR, useResilienceStore } from './context';
 import { Icon } from '../races/icons';
 import { resilienceView } from './marks';
@@ -24,14 +25,44 @@ function mechanismOf(s: Scenario): string {
   return (s.config as { mechanism: string }).mechanism;
 }
 
-function idFromHash(): string | null {
-  const m = /^#\/resilience\/([A-Za-z0-9._-]+)/.exec(window.location.hash);
-  return m ? m[1] : null;
-}
-
 function bootStore(): ResilienceStore {
   const { scenarios, errors } = builtinResilience();
-  return createResilienceStore({ builtins: scenarios, initialId: idFromHash(), error: errors.length ? { title: 'Some built-in scenario files are invalid and were skipped', errors } : null });
+  const builtinError = errors.length ? { title: 'Some built-in scenario files are invalid and were skipped', errors } : null;
+  const d = decodeResilienceHash(window.location.hash, scenarios);
+  if (d.ok === true) return createResilienceStore({ builtins: scenarios, initial: d.scenario, original: d.original, error: builtinError });
+  if (d.ok === false) return createResilienceStore({ builtins: scenarios, error: { title: 'The link does not hold a valid scenario; showing the first one instead', errors: d.errors } });
+  return createResilienceStore({ builtins: scenarios, error: builtinError });
+}
+
+/** Keeps the address in step with the scenario (the link is the share link) and follows links the user opens. */
+function useUrlSync(store: ResilienceStore) {
+  useEffect(() => {
+    let written = window.location.hash;
+    const write = () => {
+      const s = store.getState();
+      const hash = encodeResilienceHash(s.scenario, s.builtins);
+      if (hash !== window.location.hash) history.replaceState(history.state, '', hash);
+      written = hash;
+    };
+    write();
+    const unsub = store.subscribe((s, prev) => {
+      if ((s.scenario !== prev.scenario && !s.dragging) || (prev.dragging && !s.dragging)) write();
+    });
+    const onHash = () => {
+      const hash = window.location.hash;
+      if (hash === written || !hash.startsWith('#/resilience')) return;
+      written = hash;
+      const s = store.getState();
+      const d = decodeResilienceHash(hash, s.builtins);
+      if (d.ok === false) s.setError({ title: 'The link does not hold a valid scenario; the previous scenario is kept', errors: d.errors });
+      else if (d.ok === true) s.loadScenario(d.scenario, d.original ?? undefined);
+    };
+    window.addEventListener('hashchange', onHash);
+    return () => {
+      unsub();
+      window.removeEventListener('hashchange', onHash);
+    };
+  }, [store]);
 }
 
 // ───────────── header ─────────────
@@ -54,7 +85,6 @@ function ScenarioBar() {
         <span>Scenario</span>
         <select data-testid="scenario-picker" value={builtins.some((b) => b.id === scenario.id) ? scenario.id : ''} onChange={(e) => {
             a().loadBuiltin(e.currentTarget.value);
-            history.replaceState(history.state, '', `#/resilience/${e.currentTarget.value}`);
           }}>
           {!builtins.some((b) => b.id === scenario.id) && <option value="">{scenario.title} (imported)</option>}
           {groups.map(([m, list]) => (
@@ -494,16 +524,6 @@ function useLoops(store: ResilienceStore) {
     return () => cancelAnimationFrame(raf);
   }, [playing, store]);
   useEffect(() => {
-    // Follow links to another built-in scenario (#/resilience/<id>) without reloading the page.
-    const onHash = () => {
-      const id = idFromHash();
-      const s = store.getState();
-      if (id !== null && id !== s.scenario.id) s.loadBuiltin(id);
-    };
-    window.addEventListener('hashchange', onHash);
-    return () => window.removeEventListener('hashchange', onHash);
-  }, [store]);
-  useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const t = e.target as HTMLElement | null;
       if (e.defaultPrevented || (t && /^(input|select|textarea)$/i.test(t.tagName))) return;
@@ -531,6 +551,7 @@ function useLoops(store: ResilienceStore) {
 function Page() {
   const store = useResilienceStore();
   useLoops(store);
+  useUrlSync(store);
   const scenario = useR((s) => s.scenario);
   const mechanism = mechanismOf(scenario);
   return (
