@@ -4,6 +4,7 @@ import { Timeline } from '../../charts/Timeline';
 import { formatMs, formatTime } from '../../charts/format';
 import { checkExpectation, resilienceStateAt, resilienceModel } from '../../sim/resilience';
 import { classifyRetry } from '../../sim/resilience/classify';
+import { BACKOFF_STRATEGIES } from '../../sim/flow/backoff';
 import { downstreamOrigin } from '../../sim/resilience/breaker';
 import { stepIndexAt } from '../../sim/engine';
 import type { Json, Scenario } from '../../sim/types';
@@ -412,7 +413,11 @@ function Choice({ label, path, value, options }: { label: string; path: string[]
   return (
     <label className="field-inline">
       <span>{label}</span>
-      <select value={value} data-testid={`choice-${path.join('.')}`} onChange={(e) => store.getState().setConfig(path.reduceRight<Json>((acc, key) => ({ [key]: acc }), e.currentTarget.value) as Record<string, Json>)}>
+      <select value={value} data-testid={`choice-${path.join('.')}`} onChange={(e) => {
+          const raw = e.currentTarget.value;
+          const value: Json = /^\d+$/.test(raw) ? Number(raw) : raw;
+          store.getState().setConfig(path.reduceRight<Json>((acc, key) => ({ [key]: acc }), value) as Record<string, Json>);
+        }}>
         {options.map((o) => (
           <option key={o}>{o}</option>
         ))}
@@ -437,6 +442,8 @@ function SettingsPanel() {
       {config.mechanism === 'breaker' && (
         <>
           <Choice label="Composition" path={['composition']} value={config.composition as string} options={['retry-around-breaker', 'breaker-around-retry']} />
+          <Choice label="Attempts per call" path={['retry', 'maxAttempts']} value={String(c.retry.maxAttempts)} options={['1', '2', '3', '4', '5']} />
+          <Choice label="Backoff" path={['retry', 'strategy']} value={c.retry.strategy as string} options={[...BACKOFF_STRATEGIES]} />
           <Choice label="Retry budget" path={['retry', 'budget']} value={c.retry.budget as string} options={['none', 'token-bucket', 'ratio']} />
           <Choice label="Downstream fails with" path={['downstream', 'failWith']} value={c.downstream.failWith as string} options={['http-503', 'http-429', 'http-500', 'http-502', 'http-504', 'http-408', 'http-400', 'http-422', 'jsonrpc-32603', 'jsonrpc-32602', 'tool-error', 'network', 'client-timeout']} />
           <Toggle label="Tool has a side effect" path={['operation', 'sideEffect']} value={c.operation.sideEffect as boolean} />

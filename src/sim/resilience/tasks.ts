@@ -356,7 +356,8 @@ export function applyTasksTimer(s: TasksState, t: TasksTimer, ctx: Ctx): TasksSt
       if (isTerminalStatus(sv.status)) {
         if (config.policy.cancelOverwritesTerminal) {
           const next = setStatus(s, 'cancelled', ctx.now, { result: null });
-          reply(revision === '2025-11-25' ? taskResultResponse(revision, t.requestId, view(next, 'cancelled by request')) : emptyAckResponse(t.requestId), revision === '2025-11-25' ? 'cancelled' : 'empty', 'cancelled');
+          if (revision === '2025-11-25') reply(taskResultResponse(revision, t.requestId, view(next, 'cancelled by request')), 'cancelled', 'cancelled');
+          else reply(emptyAckResponse(t.requestId), 'empty', null);
           ctx.why(() => `tasks/cancel reaches a task that is already ${sv.status} (since ${sv.statusAt} ms). Bug: the store writes "cancelled" over it and the result is lost.`, 'tasks.terminal');
           return next;
         }

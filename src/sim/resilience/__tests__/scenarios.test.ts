@@ -61,6 +61,8 @@ describe('durable tasks: the issue\'s field cases', () => {
   it('the buggy store overwrites the completed task with cancelled', () => {
     const t = run(loadScenario('T2-cancel-after-completion'), { policy: { cancelOverwritesTerminal: true } });
     expect(request(t, 'task')).toMatchObject({ status: 'cancelled', statusAtMs: 5100, result: null, statuses: ['working@100', 'completed@5000', 'cancelled@5100'] });
+    // under 2026-07-28 the ack stays empty: the client learns the (overwritten) status by its next poll
+    expect(request(t, 'task')).toMatchObject({ ack: 'empty', ackAtMs: 5200, terminalObservedAtMs: 6200 });
     expect(violated(t)).toEqual(['terminal-never-changes']);
   });
 

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { builtinResilience } from '../../store/builtinResilience';
+import { replayResilience, withOverrides } from '../../sim/resilience';
+import type { Json } from '../../sim/types';
+import type { MarkerMark, SpanMark, StepsMark, TimelineMark } from '../../charts/timelineTypes';
+import { packRows, resilienceView } from './marks';
+
+const scenario = (id: string, overrides?: Record<string, Json>) => withOverrides(builtinResilience().scenarios.find((s) => s.id === id)!, overrides);
+const byId = (marks: TimelineMark[], id: string) => marks.find((m) => m.id === id);
+
+describe('resilience timeline views', () => {
+  it('tasks: the status lane holds each stored status; the client row shows the ack apart from the terminal state seen', () => {
+    const t = replayResilience(scenario('T1-abort-before-task-id'));
+    const v = resilienceView(t, 1000);
+    expect(v.lanes.map((l) => l.id)).toEqual(['client', 'wire', 'server', 'worker']);
+    const status = v.marks.filter((m): m is SpanMark => m.kind === 'span' && m.row === 'status');
+    expect(status.map((m) => [m.at, m.tone])).toEqual([[120, 'info'], [2000, 'muted']]);
+    expect((byId(v.marks, 'ack') as MarkerMark).at).toBe(120);
+    expect((byId(v.marks, 'ack') as MarkerMark).label).toMatch(/empty \(not terminal\)/);
+    expect((byId(v.marks, 'terminal-seen') as MarkerMark).at).toBe(2120);
+    expect(v.marks.filter((m) => m.kind === 'handle').map((m) => m.id).sort()).toEqual(['abort', 'call', 'checkpoint', 'created', 'finish']);
+  });
+
+  it('breaker: the state band follows the transitions; attempts are dots; the failure rate is a step series', () => {
+    const t = replayResilience(scenario('B1-concurrent-failures'));
+    const v = resilienceView(t, 0);
+    const band = v.marks.filter((m): m is SpanMark => m.kind === 'span' && m.row === 'state');
+    expect(band.map((m) => [m.at, m.tone])).toEqual([[0, 'ok'], [100, 'bad'], [10100, 'warn'], [20100, 'ok']]);
+    const dots = v.marks.filter((m) => m.kind === 'point');
+    expect(dots).toHaveLength(7);
+    expect(dots.filter((d) => d.kind === 'point' && d.hollow)).toHaveLength(1); // the sixth, stale result
+    const rate = byId(v.marks, 'rate') as StepsMark;
+    expect(rate.points).toContainEqual([100, 100]);
+  });
+
+  it('breaker with a token bucket draws its level over time', () => {
+    const t = replayResilience(scenario('B3-retry-budget', { retry: { budget: 'token-bucket' } }));
+    const v = resilienceView(t, 0);
+    expect(v.lanes.map((l) => l.id)).toContain('budget');
+    const level = byId(v.marks, 'level') as StepsMark;
+    expect(level.max).toBe(10);
+    expect(level.points.slice(0, 2).map((p) => p[1])).toEqual([10, 9]);
+    expect(Math.min(...level.points.map((p) => p[1]))).toBe(0);
+  });
+
+  it('storm: one bar per attempt per layer and per execution', () => {
+    const t = replayResilience(scenario('S1-three-layers'));
+    const v = resilienceView(t, 0);
+    const perLane = (lane: string) => v.marks.filter((m) => m.kind === 'span' && m.lane === lane).length;
+    expect([perLane('L0'), perLane('L1'), perLane('L2'), perLane('upstream')]).toEqual([4, 16, 64, 64]);
+  });
+
+  it('packRows puts overlapping intervals on separate rows, reuses free ones, and caps the rows', () => {
+    expect(packRows([{ from: 0, to: 10 }, { from: 5, to: 15 }, { from: 10, to: 20 }], 8)).toEqual([0, 1, 0]);
+    expect(Math.max(...packRows(Array.from({ length: 20 }, () => ({ from: 0, to: 10 })), 4))).toBe(3);
+  });
+});
