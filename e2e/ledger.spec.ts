@@ -77,6 +77,19 @@ test.describe('Ledger lab: two connections racing on one key', () => {
   });
 });
 
+test.describe('Ledger lab: the lesson\'s expectations', () => {
+  test('each expectation applies its policy and ticks when the trace meets it', async ({ lab }) => {
+    await openLedger(lab, 'B-race-interleaved');
+    await expect(lab.getByTestId('lesson-0')).toHaveAttribute('data-met', 'yes'); // naive: both execute
+    await expect(lab.getByTestId('lesson-3')).toHaveAttribute('data-met', 'no');
+    await lab.getByTestId('lesson-3').getByRole('button', { name: 'Apply' }).click(); // deferred BEGIN
+    await expect(lab.getByTestId('lesson-3')).toHaveAttribute('data-met', 'yes');
+    await expect(lab.getByTestId('policy')).toHaveValue('deferred');
+    await expect(lab.getByTestId('conn-B-reply')).toHaveText('busy');
+    await expect(lab.getByTestId('lesson-0')).toHaveAttribute('data-met', 'no');
+  });
+});
+
 test.describe('Ledger lab: field cases', () => {
   test('lost response: a stable key gives 409 then the replay (one charge); a key per retry charges three times', async ({ lab }) => {
     await openLedger(lab, 'F-lost-response');

@@ -15,7 +15,7 @@ import { Icon } from '../races/icons';
 import { ExplorerPanel } from './ExplorerPanel';
 import { ledgerLanes, ledgerMarks } from './marks';
 import { MyLedgerPanel } from './MyLedgerPanel';
-import { ClassificationPanel, ConnectionsPanel, ConsolePanel, NowPanel, OutcomePanel, PracticePanel, TablesPanel, WirePanel } from './panels';
+import { ClassificationPanel, ConnectionsPanel, ConsolePanel, LessonPanel, NowPanel, OutcomePanel, PracticePanel, TablesPanel, TieRulePanel, WirePanel } from './panels';
 import './ledger.css';
 
 const POLICY_LABEL: Record<string, string> = {
@@ -307,8 +307,10 @@ function LedgerPage() {
         </div>
         <aside className="races-side" aria-label="Outcome, connections and retry classification">
           <OutcomePanel />
+          <LessonPanel />
           {hasSteps && <ConnectionsPanel />}
           <ClassificationPanel />
+          <TieRulePanel />
         </aside>
       </div>
     </div>

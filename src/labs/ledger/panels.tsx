@@ -4,6 +4,8 @@ import { PRACTICE_CHECKS, type PracticeCheck } from '../../sim/ledger/practice';
 import { openBytes, wrapSqlJs } from '../../db/sqljs';
 import { queryAtPlayhead, runReadOnly, selectStateAt, selectStepIndex, type ConsoleDatabase, type QueryResult } from '../../store/ledgerStore';
 import { useLedger, useLedgerContext } from './context';
+import { checkLedgerExpectation, LEDGER_TIE_RULE } from '../../sim/ledger';
+import type { Json } from '../../sim/types';
 import { RowsTable } from './Tables';
 
 /** What happened at the playhead, in words. */
@@ -338,4 +340,55 @@ function wireSummary(message: unknown): string {
     return `${m.method} id ${JSON.stringify(m.id)} charge(${String(args.account)}, ${String(args.cents)})${args.idempotencyKey !== undefined ? ` key "${String(args.idempotencyKey)}"` : ' no key'}`;
   }
   return `result for id ${JSON.stringify(m.id)}${m.result?.isError ? ' (isError)' : ''}: ${m.result?.content?.[0]?.text ?? ''}`;
+}
+
+/** The lesson's expected outcomes for this scenario: apply each one's settings, see whether the trace meets it. */
+export function LessonPanel() {
+  const { store } = useLedgerContext();
+  const scenario = useLedger((s) => s.scenario);
+  const trace = useLedger((s) => s.trace);
+  const original = useLedger((s) => s.original);
+  const expectations = original.expect ?? [];
+  if (expectations.length === 0) return null;
+  const sameEvents = JSON.stringify(scenario.events) === JSON.stringify(original.events);
+  return (
+    <section className="panel" aria-labelledby="ledger-lesson-h">
+      <h2 id="ledger-lesson-h">The lesson says</h2>
+      {!sameEvents && <p className="small muted">You moved events: the checks below are for the lesson's order (Reset scenario restores it).</p>}
+      <ul className="classify-list">
+        {expectations.map((e, i) => {
+          const met = sameEvents && checkLedgerExpectation(trace, e).length === 0 && configMatches(scenario.config as Record<string, Json>, e.overrides as Record<string, Json> | undefined);
+          return (
+            <li key={e.label} data-testid={`lesson-${i}`} data-met={met ? 'yes' : 'no'}>
+              <button type="button" onClick={() => store.getState().setConfig({ ...(original.config as Record<string, Json>), ...((e.overrides as Record<string, Json>) ?? {}) })}>
+                Apply
+              </button>{' '}
+              {met && <span className="badge badge-ok">✓ now</span>} {e.label}
+              {e.violates && e.violates.length > 0 && <div className="small bad-text">breaks {e.violates.join(', ')}</div>}
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
+
+function configMatches(config: Record<string, Json>, overrides: Record<string, Json> | undefined): boolean {
+  return Object.entries(overrides ?? {}).every(([k, v]) => JSON.stringify(config[k]) === JSON.stringify(v));
+}
+
+/** The tie rule: what runs first when two things happen in the same millisecond. */
+export function TieRulePanel() {
+  return (
+    <section className="panel" aria-labelledby="ledger-tie-h">
+      <h2 id="ledger-tie-h">Same millisecond: who goes first</h2>
+      <ol className="small tie-list">
+        {LEDGER_TIE_RULE.map((r) => (
+          <li key={r.rank}>
+            <strong>{r.name}</strong> — {r.why}
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
 }
