@@ -106,6 +106,14 @@ describe('circuit breaker: the issue\'s field cases', () => {
     }
   });
 
+  it('a consecutive count that never decays opens on failures minutes old; the 60 s window never does', () => {
+    const b4 = loadScenario('B4-failures-never-decay');
+    expect(summary(run(b4)).firstOpenAtMs).toBeNull();
+    const naive = run(b4, { policy: { consecutiveNeverDecays: true } });
+    expect(summary(naive).firstOpenAtMs).toBe(280100);
+    expect(violated(naive)).toEqual(['old-failures-expire']);
+  });
+
   it('the attempt counter travels on each try', () => {
     const t = run(loadScenario('B2-retry-composition'));
     const c0 = t.effects.filter((e) => e.requestKey === 'c0' && e.from === 'client').map((e) => (e.message as { params: { _meta: Record<string, number> } }).params._meta['lab.mcp-reliability/attempt']);
