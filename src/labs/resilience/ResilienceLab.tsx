@@ -445,7 +445,7 @@ function SettingsPanel() {
           <Choice label="Attempts per call" path={['retry', 'maxAttempts']} value={String(c.retry.maxAttempts)} options={['1', '2', '3', '4', '5']} />
           <Choice label="Backoff" path={['retry', 'strategy']} value={c.retry.strategy as string} options={[...BACKOFF_STRATEGIES]} />
           <Choice label="Retry budget" path={['retry', 'budget']} value={c.retry.budget as string} options={['none', 'token-bucket', 'ratio']} />
-          <Choice label="Downstream fails with" path={['downstream', 'failWith']} value={c.downstream.failWith as string} options={['http-503', 'http-429', 'http-500', 'http-502', 'http-504', 'http-408', 'http-400', 'http-422', 'jsonrpc-32603', 'jsonrpc-32602', 'tool-error', 'network', 'client-timeout']} />
+          <Choice label="Downstream fails with" path={['downstream', 'failWith']} value={c.downstream.failWith as string} options={['http-503', 'http-429', 'http-500', 'http-502', 'http-504', 'http-408', 'http-400', 'http-422', 'jsonrpc-32603', 'jsonrpc-32602', 'tool-error', 'network', 'partial-stream', 'client-timeout']} />
           <Toggle label="Tool has a side effect" path={['operation', 'sideEffect']} value={c.operation.sideEffect as boolean} />
           <h3>Naive breaker switches</h3>
           <Toggle label="Consecutive count that never decays" path={['policy', 'consecutiveNeverDecays']} value={c.policy.consecutiveNeverDecays as boolean} />

@@ -311,6 +311,7 @@ export function downstreamOrigin(c: BreakerConfig): ErrorOrigin {
   if (f.startsWith('jsonrpc')) return { kind: 'jsonrpc', code: -Number(f.slice(8)) };
   if (f === 'tool-error') return { kind: 'tool-error' };
   if (f === 'network') return { kind: 'network' };
+  if (f === 'partial-stream') return { kind: 'partial-stream' };
   return { kind: 'client-timeout' };
 }
 
@@ -416,6 +417,7 @@ function failureMessage(s: BreakerState, id: string): { message?: Json; http?: s
   if (f === 'jsonrpc-32602') return { message: errorResponse(id, ERROR_CODES.invalidParams, 'Invalid params') };
   if (f === 'tool-error') return { message: toolResultResponse(s.config.revision, id, 'downstream unavailable', true) };
   if (f === 'network') return { http: 'connection reset before any response' };
+  if (f === 'partial-stream') return { http: 'SSE response stream broken after partial output (no final result)' };
   return { http: `client timeout (${ERROR_CODES.requestTimeout} locally), outcome unknown` };
 }
 

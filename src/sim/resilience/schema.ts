@@ -40,7 +40,7 @@ export const tasksConfigSchema = z
 // ───────────────────────────── breaker + retry ─────────────────────────────
 
 const failWith = z
-  .enum(['http-503', 'http-429', 'http-500', 'http-502', 'http-504', 'http-408', 'http-400', 'http-422', 'jsonrpc-32603', 'jsonrpc-32602', 'tool-error', 'network', 'client-timeout'])
+  .enum(['http-503', 'http-429', 'http-500', 'http-502', 'http-504', 'http-408', 'http-400', 'http-422', 'jsonrpc-32603', 'jsonrpc-32602', 'tool-error', 'network', 'partial-stream', 'client-timeout'])
   .default('http-503')
   .describe('How the failing downstream fails each attempt (the retry classifier reads it).');
 

@@ -136,6 +136,11 @@ describe('retry budgets and classification', () => {
     expect(summary(run(b3, { operation: { sideEffect: true }, downstream: { failWith: 'http-504' } })).retries).toBe(0);
     expect(summary(run(b3, { operation: { sideEffect: true, idempotencyKey: 'k-1' }, downstream: { failWith: 'http-504' } })).retries).toBe(80);
   });
+  it('a stream broken after partial output: an unkeyed write is not repeated, a keyed one is', () => {
+    expect(summary(run(b3, { operation: { sideEffect: true }, downstream: { failWith: 'partial-stream' } })).retries).toBe(0);
+    expect(summary(run(b3, { operation: { sideEffect: true, idempotencyKey: 'k-9' }, downstream: { failWith: 'partial-stream' } })).retries).toBe(80);
+  });
+
   it('400 is never retried; 429 with Retry-After 2000 ms waits at least that long', () => {
     expect(summary(run(b3, { downstream: { failWith: 'http-400' } })).retries).toBe(0);
     const t = run(b3, { downstream: { failWith: 'http-429', retryAfterMs: 2000 } });
