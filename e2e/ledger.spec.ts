@@ -56,6 +56,7 @@ test.describe('Ledger lab: two connections racing on one key', () => {
   });
 
   test('all 252 orders per policy: naive executes twice in 200, the atomic policies never; the counterexample opens on the timeline', async ({ lab }) => {
+    test.setTimeout(90_000); // 1,260 real-SQL replays in a worker
     await openLedger(lab);
     await lab.getByTestId('explore-run').click();
     await expect(lab.getByTestId('explore-claim')).toBeVisible({ timeout: 25_000 });
@@ -185,6 +186,7 @@ test.describe('Ledger lab: console, practice, accessibility', () => {
 
   for (const theme of ['light', 'dark'] as const) {
     test(`no serious accessibility violations (axe, ${theme})`, async ({ lab }) => {
+      test.setTimeout(90_000); // two full axe passes; slow on a loaded machine
       await lab.emulateMedia({ colorScheme: theme });
       await openLedger(lab, 'B-race-interleaved');
       await lab.getByTestId('practice-run').click();
