@@ -239,8 +239,8 @@ function ResilienceTimeline() {
       <p id="res-handle-help" className="help">
         {mechanism === 'tasks' && (
           <>
-            <strong>Read:</strong> the server's <em>task status</em> lane is the truth (blue working, green completed, grey cancelled; shaded amber while a cancel waits for a
-            checkpoint). The client row shows the answer to <code>tasks/cancel</code> (the acknowledgement) apart from the terminal state it later sees by polling.{' '}
+            <strong>Read:</strong> the server's <em>task status</em> lane is the truth (blue working, green completed, grey cancelled); the amber <em>cancel</em> row is a cancel that was
+            acknowledged and waits for a checkpoint. The client row shows the answer to <code>tasks/cancel</code> (the acknowledgement) apart from the terminal state it later sees by polling.{' '}
           </>
         )}
         {mechanism === 'breaker' && (

@@ -90,7 +90,7 @@ function tasksView(trace: ResilienceTrace, cursorMs: number): ResilienceView {
   const lanes: TimelineLane[] = [
     { id: 'client', label: 'Client', rows: [{ id: 'events', height: 36, label: 'user' }, { id: 'view', height: 30, label: 'client sees' }] },
     { id: 'wire', label: 'Wire', rows: [{ id: 'w1', height: 17 }, { id: 'w2', height: 17 }], labelLane: true },
-    { id: 'server', label: 'Server', rows: [{ id: 'events', height: 30, label: 'server' }, { id: 'status', height: 30, label: 'task status' }] },
+    { id: 'server', label: 'Server', rows: [{ id: 'events', height: 30, label: 'server' }, { id: 'status', height: 30, label: 'task status' }, { id: 'pending', height: 22, label: 'cancel' }] },
     { id: 'worker', label: 'Worker', rows: [{ id: 'events', height: 34, label: 'work' }] },
   ];
   const marks: TimelineMark[] = [];
@@ -110,6 +110,7 @@ function tasksView(trace: ResilienceTrace, cursorMs: number): ResilienceView {
     if (ackStep) {
       const stopped = final.server.history.find((x) => x.at >= ackStep.at && x.status !== 'working');
       marks.push({ kind: 'band', id: 'cancel-pending', lane: 'server', row: 'status', at: ackStep.at, to: stopped?.at ?? end, tone: 'warn', title: 'cancel acknowledged, waiting for a checkpoint' });
+      marks.push({ kind: 'span', id: 'cancel-pending-bar', lane: 'server', row: 'pending', at: ackStep.at, to: Math.max(stopped?.at ?? end, ackStep.at + 1), tone: 'warn', thickness: 6, open: stopped === undefined, endLabel: stopped ? `cancel pending → ${stopped.status}` : 'cancel pending', title: 'cancel acknowledged (empty), the task keeps working until a checkpoint', future: ackStep.at > cursorMs });
     }
   }
   // client view: acknowledgement versus terminal state
