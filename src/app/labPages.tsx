@@ -11,6 +11,7 @@ import type { LabRoute } from './router';
 export const LAB_PAGES: Partial<Record<LabRoute, ComponentType | LazyExoticComponent<ComponentType>>> = {
   races: RacesLab,
   ledger: lazyLab(() => import('../labs/ledger/LedgerLab'), 'LedgerLab'),
+  flow: lazyLab(() => import('../labs/flow/FlowLab'), 'FlowLab'),
   resilience: lazyLab(() => import('../labs/resilience/ResilienceLab'), 'ResilienceLab'),
 };
 

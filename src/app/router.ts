@@ -7,7 +7,7 @@ import { useSyncExternalStore } from 'react';
 export const LABS = [
   { id: 'races', name: 'Races', blurb: 'cancellation, timeouts and progress', ready: true },
   { id: 'ledger', name: 'Ledger', blurb: 'idempotency keys in a real SQLite ledger', ready: true },
-  { id: 'flow', name: 'Flow', blurb: 'SSE buffers, proxies, reconnects and jitter', ready: false },
+  { id: 'flow', name: 'Flow', blurb: 'SSE buffers, proxies, reconnects and jitter', ready: true },
   { id: 'resilience', name: 'Resilience', blurb: 'tasks, retries, budgets and circuit breakers', ready: true },
 ] as const;
 

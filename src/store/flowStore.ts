@@ -1,0 +1,258 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import { mergeConfig } from '../sim/engine';
+import { LAB_SCHEMAS, parseScenario, parseScenarioText } from '../sim/labs';
+import { BACKOFF_STRATEGIES, type BackoffStrategy } from '../sim/flow/backoff';
+import { lessonDelayTable } from '../sim/flow/herd';
+import { replayFlow, type FlowTrace } from '../sim/flow';
+import type { Json, Scenario } from '../sim/types';
+import { emptyHistory, record, redo as redoHistory, undo as undoHistory, type History } from './history';
+
+/**
+ * The flow lab store (zustand vanilla, one per lab instance). The scenario is the only source of
+ * truth for the stream view; the trace is derived from it with `replayFlow` on every change.
+ * The herd plot has its own settings (plain numbers) and shares the undo history with the scenario.
+ */
+
+const files = import.meta.glob('/public/scenarios/flow/*.json', { eager: true, import: 'default' }) as Record<string, unknown>;
+
+/** Built-in flow scenarios (validated; an invalid file is reported, never shown). */
+export function loadBuiltinFlow(): { scenarios: Scenario[]; errors: string[] } {
+  const scenarios: Scenario[] = [];
+  const errors: string[] = [];
+  for (const path of Object.keys(files).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }))) {
+    const parsed = parseScenario(files[path], 'flow', LAB_SCHEMAS.flow);
+    if (parsed.ok) scenarios.push(parsed.scenario);
+    else errors.push(...parsed.errors.map((e) => `${path.split('/').pop()} → ${e}`));
+  }
+  return { scenarios, errors };
+}
+
+/** Settings of the herd plot. */
+export interface HerdSettings {
+  clients: number;
+  strategies: BackoffStrategy[];
+  outageMs: number;
+  acceptPerSecond: number;
+  baseMs: number;
+  capMs: number;
+  seed: number;
+  maxAttempts: number;
+  bucketMs: number;
+}
+
+export const DEFAULT_HERD: HerdSettings = {
+  clients: 10000,
+  strategies: ['exponential', 'full-jitter', 'lesson-sha256'],
+  outageMs: 5000,
+  acceptPerSecond: 2000,
+  baseMs: 1000,
+  capMs: 32000,
+  seed: 42,
+  maxAttempts: 8,
+  bucketMs: 500,
+};
+
+/** Bounds of each herd field (the UI's inputs use them; `setHerd` clamps to them). */
+export const HERD_LIMITS: Record<Exclude<keyof HerdSettings, 'strategies'>, [number, number]> = {
+  clients: [10, 100000],
+  outageMs: [0, 60000],
+  acceptPerSecond: [1, 100000],
+  baseMs: [1, 10000],
+  capMs: [1, 120000],
+  seed: [0, 0xffffffff],
+  maxAttempts: [1, 8],
+  bucketMs: [100, 5000],
+};
+
+interface Snapshot {
+  scenario: Scenario;
+  herd: HerdSettings;
+}
+
+export interface FlowStoreState {
+  builtins: readonly Scenario[];
+  scenario: Scenario;
+  original: Scenario;
+  trace: FlowTrace;
+  cursorMs: number;
+  rangeEndMs: number;
+  herd: HerdSettings;
+  error: { title: string; errors: string[] } | null;
+  history: History<Snapshot>;
+  dragging: boolean;
+  loadCount: number;
+  loadBuiltin(id: string): void;
+  loadScenario(scenario: Scenario): void;
+  importText(text: string): void;
+  setConfig(patch: Record<string, Json>): void;
+  moveEvent(id: string, atMs: number): void;
+  nudgeEvent(id: string, deltaMs: number): void;
+  beginDrag(): void;
+  endDrag(): void;
+  seek(ms: number): void;
+  setHerd(patch: Partial<HerdSettings>): void;
+  undo(): void;
+  redo(): void;
+  reset(): void;
+  clearError(): void;
+}
+
+export type FlowStore = StoreApi<FlowStoreState>;
+
+function derive(scenario: Scenario) {
+  const trace = replayFlow(scenario);
+  const horizon = (scenario.config as { horizonMs?: number }).horizonMs ?? 0;
+  const last = Math.max(trace.endAt, ...scenario.events.map((e) => e.at));
+  const rangeEndMs = Math.max(100, Math.min(horizon || last, Math.ceil((last * 1.05) / 10) * 10) || 100);
+  return { trace, rangeEndMs };
+}
+
+const lessonTables = new Map<number, Uint16Array>();
+/** The lesson's delay table for `clients` (8 attempts), computed once per client count. */
+export function cachedLessonTable(clients: number, attempts: number): Uint16Array {
+  const key = clients * 100 + attempts;
+  let t = lessonTables.get(key);
+  if (!t) {
+    t = lessonDelayTable(clients, attempts);
+    if (lessonTables.size > 4) lessonTables.clear();
+    lessonTables.set(key, t);
+  }
+  return t;
+}
+
+const clamp = (v: number, [lo, hi]: [number, number]) => Math.min(hi, Math.max(lo, Math.round(v)));
+
+export function createFlowStore(init?: { initialId?: string }): FlowStore {
+  const { scenarios, errors } = loadBuiltinFlow();
+  const first = scenarios.find((s) => s.id === init?.initialId) ?? scenarios[0];
+  return createStore<FlowStoreState>((set, get) => {
+    const apply = (scenario: Scenario, opts: { recordUndo: boolean; original?: Scenario; keepCursor?: boolean }) => {
+      const s = get();
+      let derived: ReturnType<typeof derive>;
+      try {
+        derived = derive(scenario);
+      } catch (err) {
+        set({ error: { title: 'That change cannot be simulated; the previous scenario is kept', errors: [(err as Error).message] } });
+        return;
+      }
+      set({
+        scenario,
+        original: opts.original ?? s.original,
+        ...derived,
+        // A playhead parked at the end follows the new end; elsewhere it stays put.
+        cursorMs: opts.keepCursor && s.cursorMs < s.rangeEndMs ? Math.min(s.cursorMs, derived.rangeEndMs) : derived.rangeEndMs,
+        history: opts.recordUndo ? record(s.history, { scenario: s.scenario, herd: s.herd }) : s.history,
+        loadCount: opts.original ? s.loadCount + 1 : s.loadCount,
+        error: null,
+      });
+    };
+    const validate = (candidate: unknown): Scenario | null => {
+      const parsed = parseScenario(candidate, 'flow', LAB_SCHEMAS.flow);
+      if (!parsed.ok) {
+        set({ error: { title: 'That setting is not valid; the previous scenario is kept', errors: parsed.errors } });
+        return null;
+      }
+      return parsed.scenario;
+    };
+    const d = derive(first);
+    return {
+      builtins: scenarios,
+      scenario: first,
+      original: first,
+      ...d,
+      cursorMs: d.rangeEndMs,
+      herd: DEFAULT_HERD,
+      error: errors.length ? { title: 'Some built-in scenario files are invalid and were skipped', errors } : null,
+      history: emptyHistory(),
+      dragging: false,
+      loadCount: 0,
+      loadBuiltin(id) {
+        const found = get().builtins.find((s) => s.id === id);
+        if (!found) {
+          set({ error: { title: `No built-in scenario "${id}"`, errors: [] } });
+          return;
+        }
+        apply(found, { recordUndo: true, original: found });
+      },
+      loadScenario(scenario) {
+        apply(scenario, { recordUndo: true, original: scenario });
+      },
+      importText(text) {
+        const parsed = parseScenarioText(text, 'flow', LAB_SCHEMAS.flow);
+        if (!parsed.ok) {
+          set({ error: { title: 'The file is not a valid flow scenario; nothing was changed', errors: parsed.errors } });
+          return;
+        }
+        apply(parsed.scenario, { recordUndo: true, original: parsed.scenario });
+      },
+      setConfig(patch) {
+        const s = get();
+        const next = validate({ ...s.scenario, config: mergeConfig(s.scenario.config, patch) });
+        if (next) apply(next, { recordUndo: true, keepCursor: true });
+      },
+      moveEvent(id, atMs) {
+        const s = get();
+        const at = Math.max(0, Math.round(atMs));
+        const events = s.scenario.events.map((e) => (e.id === id ? { ...e, at } : e));
+        apply({ ...s.scenario, events }, { recordUndo: !s.dragging, keepCursor: true });
+      },
+      nudgeEvent(id, deltaMs) {
+        const e = get().scenario.events.find((x) => x.id === id);
+        if (e) get().moveEvent(id, e.at + deltaMs);
+      },
+      beginDrag() {
+        const s = get();
+        set({ dragging: true, history: record(s.history, { scenario: s.scenario, herd: s.herd }) });
+      },
+      endDrag() {
+        set({ dragging: false });
+      },
+      seek(ms) {
+        set({ cursorMs: Math.max(0, Math.min(get().rangeEndMs, Math.round(ms))) });
+      },
+      setHerd(patch) {
+        const s = get();
+        const next: HerdSettings = { ...s.herd };
+        for (const [k, v] of Object.entries(patch) as [keyof HerdSettings, unknown][]) {
+          if (k === 'strategies') {
+            const list = (v as string[]).filter((x): x is BackoffStrategy => (BACKOFF_STRATEGIES as readonly string[]).includes(x));
+            if (list.length === 0) {
+              set({ error: { title: 'Pick at least one strategy for the herd plot', errors: [] } });
+              return;
+            }
+            next.strategies = BACKOFF_STRATEGIES.filter((x) => list.includes(x));
+          } else if (typeof v === 'number' && Number.isFinite(v)) next[k] = clamp(v, HERD_LIMITS[k]);
+          else {
+            set({ error: { title: `herd ${k}: must be a number`, errors: [] } });
+            return;
+          }
+        }
+        if (next.capMs < next.baseMs) next.capMs = next.baseMs;
+        set({ herd: next, history: record(s.history, { scenario: s.scenario, herd: s.herd }), error: null });
+      },
+      undo() {
+        const s = get();
+        const r = undoHistory(s.history, { scenario: s.scenario, herd: s.herd });
+        if (!r) return;
+        set({ herd: r.value.herd });
+        apply(r.value.scenario, { recordUndo: false, keepCursor: true });
+        set({ history: r.history });
+      },
+      redo() {
+        const s = get();
+        const r = redoHistory(s.history, { scenario: s.scenario, herd: s.herd });
+        if (!r) return;
+        set({ herd: r.value.herd });
+        apply(r.value.scenario, { recordUndo: false, keepCursor: true });
+        set({ history: r.history });
+      },
+      reset() {
+        const s = get();
+        apply(s.original, { recordUndo: true, keepCursor: true });
+      },
+      clearError() {
+        set({ error: null });
+      },
+    };
+  });
+}
