@@ -75,3 +75,24 @@ if (existsSync(path.join(dist, 'index.html'))) {
     }
   }
 }
+
+// ── Flow lab: the reconnect herd (Node) and its redraw while the client slider moves (Chromium) ──
+{
+  const { benchHerd } = await import('./flow.bench');
+  console.log('flow: reconnect herd, 100,000 clients × up to 8 attempts (Node, median of 7 runs; target < 100 ms each)');
+  for (const f of benchHerd()) {
+    console.log(`  ${f.label.padEnd(24)} ${fmt(f.medianMs, 1).padStart(8)} ms   ${fmt(f.attempts).padStart(9)} attempts   ratio ${fmt(f.ratioToTarget, 2)} of budget`);
+  }
+  if (existsSync(path.join(dist, 'index.html'))) {
+    try {
+      const { benchHerdRedraw } = await import('./flowHerd.bench');
+      const h = await benchHerdRedraw(dist);
+      console.log('flow: herd plot while the client slider moves (Chromium, 100,000 clients, 3 strategies, herd computed in a worker)');
+      console.log(`  canvas redraw     median ${fmt(h.drawMedianMs, 2)} ms, max ${fmt(h.drawMaxMs, 2)} ms per frame   (target ≤ 16 ms: ratio ${fmt(h.drawMaxMs / 16, 2)} of budget at max)`);
+      console.log(`  long tasks > 50 ms on the main thread: ${h.longTasks}${h.longTasks ? ` (longest ${fmt(h.longestTaskMs, 0)} ms)` : ''}   (target: none)`);
+      console.log(`  input → frame with the new herd: median ${fmt(h.medianMs, 1)} ms, p95 ${fmt(h.p95Ms, 1)} ms over ${h.samples} updates (worker compute included)`);
+    } catch (err) {
+      console.log(`flow herd redraw benchmark could not run: ${(err as Error).message}`);
+    }
+  }
+}

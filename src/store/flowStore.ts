@@ -2,7 +2,6 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import { mergeConfig } from '../sim/engine';
 import { LAB_SCHEMAS, parseScenario, parseScenarioText } from '../sim/labs';
 import { BACKOFF_STRATEGIES, type BackoffStrategy } from '../sim/flow/backoff';
-import { lessonDelayTable } from '../sim/flow/herd';
 import { replayFlow, type FlowTrace } from '../sim/flow';
 import type { Json, Scenario } from '../sim/types';
 import { emptyHistory, record, redo as redoHistory, undo as undoHistory, type History } from './history';
@@ -105,19 +104,6 @@ function derive(scenario: Scenario) {
   const last = Math.max(trace.endAt, ...scenario.events.map((e) => e.at));
   const rangeEndMs = Math.max(100, Math.min(horizon || last, Math.ceil((last * 1.05) / 10) * 10) || 100);
   return { trace, rangeEndMs };
-}
-
-const lessonTables = new Map<number, Uint16Array>();
-/** The lesson's delay table for `clients` (8 attempts), computed once per client count. */
-export function cachedLessonTable(clients: number, attempts: number): Uint16Array {
-  const key = clients * 100 + attempts;
-  let t = lessonTables.get(key);
-  if (!t) {
-    t = lessonDelayTable(clients, attempts);
-    if (lessonTables.size > 4) lessonTables.clear();
-    lessonTables.set(key, t);
-  }
-  return t;
 }
 
 const clamp = (v: number, [lo, hi]: [number, number]) => Math.min(hi, Math.max(lo, Math.round(v)));

@@ -318,18 +318,24 @@ function TimelinePanel({ store }: { store: FlowStore }) {
 
 function HerdPanel({ store, theme }: { store: FlowStore; theme: string }) {
   const settings = useFlow(store, (s) => s.herd);
-  const deferred = useDeferredValue(settings);
-  const results = useHerds(deferred);
+  const herd = useHerds(settings);
   return (
     <section className="panel" aria-labelledby="herd-h">
       <h2 id="herd-h">Reconnect herd: the same outage, strategy by strategy</h2>
       <p className="small muted">
         Every client loses its stream at 0 ms. The server is down for the outage (shaded), then accepts a fixed number of connections per second (dashed red line, per bucket). Blue bars are
-        connection attempts per bucket, green ticks the accepted ones. Each client tries at most 8 times.
+        connection attempts per bucket, green ticks the accepted ones. Each client tries at most 8 times. Computed in a worker, so the slider never waits.
       </p>
       <HerdControls settings={settings} onChange={(patch) => store.getState().setHerd(patch)} />
-      <HerdCanvas results={results} settings={deferred} theme={theme} />
-      <HerdTable results={results} settings={deferred} />
+      {herd === null ? (
+        <p role="status">Computing the herd…</p>
+      ) : (
+        <>
+          {herd.error && <p className="bad-text" role="alert">{herd.error}</p>}
+          <HerdCanvas results={herd.results} settings={herd.settings} theme={theme} />
+          <HerdTable results={herd.results} settings={herd.settings} />
+        </>
+      )}
       <OccTable />
     </section>
   );

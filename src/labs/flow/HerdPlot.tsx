@@ -1,7 +1,7 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { BACKOFF_STRATEGIES, type BackoffStrategy } from '../../sim/flow/backoff';
-import { occExperiment, simulateHerd, type HerdResult } from '../../sim/flow/herd';
-import { cachedLessonTable, HERD_LIMITS, type HerdSettings } from '../../store/flowStore';
+import { occExperiment, type HerdResult } from '../../sim/flow/herd';
+import { HERD_LIMITS, type HerdSettings } from '../../store/flowStore';
 
 /**
  * The herd plot: arrivals per time bucket for each chosen strategy side by side (canvas: up to
@@ -19,18 +19,48 @@ export const STRATEGY_TEXT: Record<BackoffStrategy, string> = {
   'lesson-sha256': 'lesson SHA-256 jitter',
 };
 
-/** Runs the herd for every chosen strategy (the lesson's table is cached per client count). */
-export function useHerds(h: HerdSettings): HerdResult[] {
-  return useMemo(
-    () =>
-      h.strategies.map((strategy) =>
-        simulateHerd(
-          { clients: h.clients, strategy, backoff: { baseMs: h.baseMs, capMs: h.capMs, seed: h.seed }, outageMs: h.outageMs, acceptPerSecond: h.acceptPerSecond, maxAttempts: h.maxAttempts, bucketMs: h.bucketMs },
-          strategy === 'lesson-sha256' ? cachedLessonTable(h.clients, h.maxAttempts) : undefined,
-        ),
-      ),
-    [h],
-  );
+/**
+ * Runs the herd for every chosen strategy in a Web Worker (see `herd.worker.ts`): at most one
+ * computation in flight; while it runs, only the newest settings wait. Returns the latest results
+ * and the settings they belong to (null until the first answer).
+ */
+export function useHerds(h: HerdSettings): { results: HerdResult[]; settings: HerdSettings; error: string | null } | null {
+  const [state, setState] = useState<{ results: HerdResult[]; settings: HerdSettings; error: string | null } | null>(null);
+  const worker = useRef<{ w: Worker; busy: boolean; pending: HerdSettings | null; sent: Map<number, HerdSettings>; next: number } | null>(null);
+  useEffect(() => {
+    const w = new Worker(new URL('./herd.worker.ts', import.meta.url), { type: 'module' });
+    const ctl = { w, busy: false, pending: null as HerdSettings | null, sent: new Map<number, HerdSettings>(), next: 0 };
+    worker.current = ctl;
+    w.onmessage = (e: MessageEvent<{ id: number; results?: HerdResult[]; error?: string }>) => {
+      const settings = ctl.sent.get(e.data.id);
+      ctl.sent.delete(e.data.id);
+      ctl.busy = false;
+      if (settings) setState((prev) => (e.data.results ? { results: e.data.results, settings, error: null } : { results: prev?.results ?? [], settings: prev?.settings ?? settings, error: e.data.error ?? 'failed' }));
+      if (ctl.pending) {
+        const p = ctl.pending;
+        ctl.pending = null;
+        send(ctl, p);
+      }
+    };
+    return () => {
+      w.terminate();
+      worker.current = null;
+    };
+  }, []);
+  useEffect(() => {
+    const ctl = worker.current;
+    if (!ctl) return;
+    if (ctl.busy) ctl.pending = h;
+    else send(ctl, h);
+  }, [h]);
+  return state;
+}
+
+function send(ctl: { w: Worker; busy: boolean; sent: Map<number, HerdSettings>; next: number }, settings: HerdSettings) {
+  const id = ctl.next++;
+  ctl.sent.set(id, settings);
+  ctl.busy = true;
+  ctl.w.postMessage({ id, settings });
 }
 
 function cssVar(el: Element, name: string, fallback: string): string {
@@ -45,6 +75,7 @@ export function HerdCanvas({ results, settings, theme }: { results: HerdResult[]
   useEffect(() => {
     const canvas = ref.current;
     if (!canvas) return;
+    const started = performance.now();
     const dpr = window.devicePixelRatio || 1;
     const cssW = canvas.clientWidth || 900;
     const panelH = 120;
@@ -117,6 +148,9 @@ export function HerdCanvas({ results, settings, theme }: { results: HerdResult[]
     ctx.fillStyle = muted;
     const stepS = Math.max(1, Math.ceil(lastMs / 1000 / 10));
     for (let s = 0; s * 1000 <= lastMs; s += stepS) ctx.fillText(`${s} s`, xOf(s * 1000) - 6, cssH - 6);
+    // The draw's own cost, for `npm run bench` (read from the attribute; not shown).
+    canvas.dataset.drawMs = (performance.now() - started).toFixed(2);
+    canvas.dataset.clients = String(settings.clients);
   }, [results, settings, lastMs, yMax, capPerBucket, theme]);
   const label = `Herd plot: ${settings.clients.toLocaleString('en-US')} clients reconnecting after a ${settings.outageMs} ms outage, server accepting ${settings.acceptPerSecond} per second; arrivals per ${settings.bucketMs} ms bucket for ${results.map((r) => STRATEGY_TEXT[r.strategy]).join(', ')}. The table below has the numbers.`;
   return <canvas ref={ref} className="herd-canvas" role="img" aria-label={label} data-testid="herd-canvas" />;

@@ -92,7 +92,8 @@ export function lessonDelayTable(clients: number, attempts: number): Uint16Array
 export function herdDelayFn(strategy: BackoffStrategy, params: BackoffParams, clients: number, maxAttempts = 32, lessonTable?: Uint16Array): (client: number, attempt: number) => number {
   const { baseMs, capMs, seed } = params;
   if (strategy === 'lesson-sha256') {
-    if (lessonTable && lessonTable.length === clients * maxAttempts) return (client, attempt) => lessonTable[client * maxAttempts + attempt];
+    // A table built for at least this many clients (rows are per client, so a bigger one serves too).
+    if (lessonTable && lessonTable.length >= clients * maxAttempts && lessonTable.length % maxAttempts === 0) return (client, attempt) => lessonTable[client * maxAttempts + attempt];
     const bytes = new Uint8Array(48);
     return (client, attempt) => {
       // "c<client+1>:<attempt>" as ASCII, then the lesson's rule on the first digest word.

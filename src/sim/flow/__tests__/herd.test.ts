@@ -126,3 +126,14 @@ describe('the optimistic-concurrency experiment (base 5 ms, cap 2000 ms, network
     expect(occExperiment('exponential', 190, params).calls).toBe(18145);
   });
 });
+
+describe('a lesson table built for more clients serves a smaller herd', () => {
+  it('gives the same herd as computing the hashes', () => {
+    const p: HerdParams = { clients: 300, strategy: 'lesson-sha256', backoff: { baseMs: 1, capMs: 1, seed: 0 }, outageMs: 2000, acceptPerSecond: 50, maxAttempts: 8, bucketMs: 250 };
+    const big = lessonDelayTable(1000, 8);
+    const a = simulateHerd(p, big);
+    const b = simulateHerd(p);
+    expect(Array.from(a.arrivals)).toEqual(Array.from(b.arrivals));
+    expect(a.totalAttempts).toBe(b.totalAttempts);
+  });
+});
