@@ -15,6 +15,7 @@ import { checkExpectation, replayRaces, withOverrides, type RacesTrace } from '.
 import { checkMessage } from '../wire/schemaCheck';
 import { resilienceCli } from './resilienceReport';
 import { ledgerCli } from './ledgerReport';
+import { flowCli } from './flowReport';
 import type { OpenDatabase } from '../sim/ledger/sql';
 import type { Json, Scenario } from '../sim/types';
 import type { Revision } from '../sim/mcp';
@@ -100,6 +101,7 @@ export function main(argv: string[], readFile: (p: string) => string = (p) => re
     scenario = merged.scenario;
   }
   if (parsed.lab === 'resilience') return resilienceCli(scenario, wantExpect);
+  if (parsed.lab === 'flow') return flowCli(scenario, wantExpect);
   if (parsed.lab === 'ledger') {
     // The ledger runs real SQL: the entry point loads sql.js (async) and passes an opener in.
     if (!ledgerOpen) return { code: 1, stdout: '', stderr: 'error: ledger scenarios need SQLite (sql.js); call main() with a database opener\n' };
