@@ -38,7 +38,7 @@ describe('flow model properties over random streams', () => {
           if (e.kind === 'keepalive') return { id, at: e.at, actor: 'server', kind: 'keepalive' };
           if (e.kind === 'stall') return { id, at: e.at, actor: 'client', kind: 'stall', durationMs: e.durationMs };
           return { id, at: e.at, actor: 'wire', kind: 'drop' };
-        }) as Record<string, Json>[];
+        }) as unknown as Record<string, Json>[];
         const scenario = mkFlow(
           {
             policy: s.policy,
