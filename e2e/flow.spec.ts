@@ -115,3 +115,28 @@ for (const theme of ['light', 'dark'] as const) {
     expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
   });
 }
+
+test.describe('Flow lab: links and files', () => {
+  test('an edited scenario survives a reload through the address; a broken link is refused with the field named', async ({ lab }) => {
+    await openFlow(lab, 'R1-coalesce-one-token');
+    await expect(lab).toHaveURL(/#\/flow\/R1-coalesce-one-token$/);
+    await lab.getByTestId('flow-policy').selectOption('unbounded');
+    await expect(lab).toHaveURL(/#\/flow\/R1-coalesce-one-token\?s=/);
+    await lab.reload();
+    await expect(lab.getByTestId('flow-policy')).toHaveValue('unbounded', { timeout: 20_000 });
+    await expect(lab.getByTestId('counter-peak')).toHaveText('21');
+    await lab.goto('./#/flow/R1-coalesce-one-token?s=eyJmb3JtYXQiOjF9');
+    await expect(lab.getByTestId('flow-error')).toContainText('lab', { timeout: 20_000 });
+  });
+
+  test('importing a bad file keeps the scenario and names the problem; a good file loads', async ({ lab }) => {
+    await openFlow(lab, 'R2-two-tokens');
+    await lab.getByTestId('flow-import').setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"format":1,"lab":"flow","id":"x","title":"x","config":{"capacityEvents":1},"events":[]}') });
+    await expect(lab.getByTestId('flow-error')).toContainText('config.capacityEvents');
+    await expect(lab.getByTestId('flow-scenario')).toHaveValue('R2-two-tokens');
+    const good = { format: 1, lab: 'flow', id: 'mine', title: 'My stream', seed: 1, config: { capacityEvents: 2 }, events: [{ id: 's', at: 0, actor: 'client', kind: 'stall', durationMs: 100 }, { id: 'a', at: 1, actor: 'server', kind: 'progress', token: 'A' }, { id: 'b', at: 2, actor: 'server', kind: 'progress', token: 'B' }, { id: 'c', at: 3, actor: 'server', kind: 'progress', token: 'C' }] };
+    await lab.getByTestId('flow-import').setInputFiles({ name: 'good.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(good)) });
+    await expect(lab.getByTestId('flow-scenario')).toHaveValue('mine');
+    await expect(lab.getByTestId('counter-dropped')).toHaveText('1');
+  });
+});

@@ -4,6 +4,7 @@ import { LAB_SCHEMAS, parseScenario, parseScenarioText } from '../sim/labs';
 import { BACKOFF_STRATEGIES, type BackoffStrategy } from '../sim/flow/backoff';
 import { replayFlow, type FlowTrace } from '../sim/flow';
 import type { Json, Scenario } from '../sim/types';
+import { decodeFlowHash } from './flowUrl';
 import { emptyHistory, record, redo as redoHistory, undo as undoHistory, type History } from './history';
 
 /**
@@ -94,6 +95,8 @@ export interface FlowStoreState {
   redo(): void;
   reset(): void;
   clearError(): void;
+  /** Shows a problem (bad link, unreadable file); the scenario is left as it is. */
+  setError(error: { title: string; errors: string[] } | null): void;
 }
 
 export type FlowStore = StoreApi<FlowStoreState>;
@@ -108,9 +111,11 @@ function derive(scenario: Scenario) {
 
 const clamp = (v: number, [lo, hi]: [number, number]) => Math.min(hi, Math.max(lo, Math.round(v)));
 
-export function createFlowStore(init?: { initialId?: string }): FlowStore {
+export function createFlowStore(init?: { hash?: string }): FlowStore {
   const { scenarios, errors } = loadBuiltinFlow();
-  const first = scenarios.find((s) => s.id === init?.initialId) ?? scenarios[0];
+  const decoded = decodeFlowHash(init?.hash ?? '', scenarios);
+  const first = (decoded.ok ? decoded.scenario : null) ?? scenarios[0];
+  const bootErrors = decoded.ok ? [] : decoded.errors;
   return createStore<FlowStoreState>((set, get) => {
     const apply = (scenario: Scenario, opts: { recordUndo: boolean; original?: Scenario; keepCursor?: boolean }) => {
       const s = get();
@@ -148,7 +153,11 @@ export function createFlowStore(init?: { initialId?: string }): FlowStore {
       ...d,
       cursorMs: d.rangeEndMs,
       herd: DEFAULT_HERD,
-      error: errors.length ? { title: 'Some built-in scenario files are invalid and were skipped', errors } : null,
+      error: bootErrors.length
+        ? { title: 'The link does not hold a valid flow scenario; showing the first lesson instead', errors: bootErrors }
+        : errors.length
+          ? { title: 'Some built-in scenario files are invalid and were skipped', errors }
+          : null,
       history: emptyHistory(),
       dragging: false,
       loadCount: 0,
@@ -238,6 +247,9 @@ export function createFlowStore(init?: { initialId?: string }): FlowStore {
       },
       clearError() {
         set({ error: null });
+      },
+      setError(error) {
+        set({ error });
       },
     };
   });

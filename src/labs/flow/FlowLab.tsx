@@ -6,6 +6,8 @@ import { BUFFER_POLICIES } from '../../sim/flow/buffer';
 import { checkFlowExpectation, flowModel, flowOutcomeAt, SSE_HEADERS, withFlowOverrides, type FlowConfig } from '../../sim/flow';
 import type { Json } from '../../sim/types';
 import { createFlowStore, type FlowStore, type FlowStoreState } from '../../store/flowStore';
+import { decodeFlowHash, encodeFlowHash } from '../../store/flowUrl';
+import { downloadText } from '../races/download';
 import { flowLanes, flowMarks, flowSeries } from './flowMarks';
 import { HerdCanvas, HerdControls, HerdTable, OccTable, useHerds } from './HerdPlot';
 import { QueueChart } from './QueueChart';
@@ -32,7 +34,36 @@ function subscribeTheme(cb: () => void) {
 
 /** The flow and recovery lab page (lazy-loaded). */
 export function FlowLab() {
-  const [store] = useState(() => createFlowStore({ initialId: /^#\/flow\/([A-Za-z0-9._-]+)/.exec(window.location.hash)?.[1] }));
+  const [store] = useState(() => createFlowStore({ hash: window.location.hash }));
+  useEffect(() => {
+    // The address follows the scenario (replaceState: no history entry per edit); links opened later load.
+    let written = window.location.hash;
+    const write = () => {
+      const s = store.getState();
+      const hash = encodeFlowHash(s.scenario, s.builtins);
+      if (hash !== window.location.hash) history.replaceState(history.state, '', hash);
+      written = hash;
+    };
+    write();
+    const unsub = store.subscribe((s, prev) => {
+      if (s.scenario !== prev.scenario && !s.dragging) write();
+      if (prev.dragging && !s.dragging) write();
+    });
+    const onHash = () => {
+      const hash = window.location.hash;
+      if (hash === written || !hash.startsWith('#/flow')) return;
+      written = hash;
+      const s = store.getState();
+      const d = decodeFlowHash(hash, s.builtins);
+      if (!d.ok) s.setError({ title: 'The link does not hold a valid flow scenario; the previous scenario is kept', errors: d.errors });
+      else if (d.scenario) s.loadScenario(d.scenario);
+    };
+    window.addEventListener('hashchange', onHash);
+    return () => {
+      unsub();
+      window.removeEventListener('hashchange', onHash);
+    };
+  }, [store]);
   const theme = useSyncExternalStore(subscribeTheme, () => document.documentElement.dataset.theme ?? 'light');
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -89,6 +120,20 @@ function Intro({ store }: { store: FlowStore }) {
           <button type="button" onClick={() => store.getState().undo()} disabled={!canUndo} data-testid="flow-undo" title="Undo (Ctrl+Z)">Undo</button>
           <button type="button" onClick={() => store.getState().redo()} disabled={!canRedo} data-testid="flow-redo" title="Redo (Ctrl+Shift+Z)">Redo</button>
           <button type="button" onClick={() => store.getState().reset()} data-testid="flow-reset">Reset to the lesson</button>
+          <button type="button" onClick={() => downloadText(`${scenario.id}.json`, JSON.stringify(scenario, null, 2) + '\n')} data-testid="flow-export">Export JSON</button>
+          <label className="flow-import">
+            Import JSON…
+            <input
+              type="file"
+              accept="application/json,.json"
+              data-testid="flow-import"
+              onChange={(e) => {
+                const file = e.target.files?.[0];
+                e.target.value = '';
+                if (file) void file.text().then((t) => store.getState().importText(t), (err: Error) => store.getState().setError({ title: 'The file could not be read', errors: [err.message] }));
+              }}
+            />
+          </label>
         </div>
       </div>
       <p className="summary" data-testid="flow-summary">{scenario.summary}</p>

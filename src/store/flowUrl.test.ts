@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { loadBuiltinFlow } from './flowStore';
+import { decodeFlowHash, encodeFlowHash } from './flowUrl';
+import { toBase64Url } from './url';
+
+const { scenarios } = loadBuiltinFlow();
+
+describe('flow lab address', () => {
+  it('a built-in as shipped is just its id; an edited one carries the whole scenario and round-trips', () => {
+    const r1 = scenarios.find((s) => s.id === 'R1-coalesce-one-token')!;
+    expect(encodeFlowHash(r1, scenarios)).toBe('#/flow/R1-coalesce-one-token');
+    const edited = { ...r1, config: { ...r1.config, policy: 'unbounded' } };
+    const hash = encodeFlowHash(edited, scenarios);
+    expect(hash).toMatch(/^#\/flow\/R1-coalesce-one-token\?s=[A-Za-z0-9_-]+$/);
+    const back = decodeFlowHash(hash, scenarios);
+    expect(back.ok && back.scenario?.config.policy).toBe('unbounded');
+  });
+
+  it('bad links come back as errors naming the problem, never a throw', () => {
+    expect(decodeFlowHash('#/flow/nope', scenarios)).toEqual({ ok: false, errors: [expect.stringMatching(/no built-in flow scenario "nope"/)] });
+    expect(decodeFlowHash('#/flow/x?s=%%%', scenarios)).toMatchObject({ ok: false, errors: [expect.stringMatching(/base64url/)] });
+    const badCapacity = decodeFlowHash(`#/flow/x?s=${toBase64Url(JSON.stringify({ format: 1, lab: 'flow', id: 'x', title: 'x', config: { capacityEvents: 1 }, events: [] }))}`, scenarios);
+    expect(badCapacity.ok ? [] : badCapacity.errors).toEqual([expect.stringMatching(/^config\.capacityEvents: /)]);
+    expect(decodeFlowHash('#/races/A', scenarios)).toEqual({ ok: true, scenario: null });
+  });
+});
