@@ -74,6 +74,25 @@ test.describe('Flow lab: proxy and keep-alives', () => {
   });
 });
 
+test.describe('Flow lab: fleets', () => {
+  test('F2: evict-oldest never settles; rejecting with Retry-After keeps the same 50', async ({ lab }) => {
+    await openFlow(lab, 'F2-stream-cap');
+    await expect(lab.getByTestId('fleet-verdict')).toContainText('21 evictions');
+    await expect(lab.getByTestId('fleet-verdict')).toContainText('it never settles');
+    await lab.getByTestId('fleet-atcap').selectOption('reject');
+    await expect(lab.getByTestId('fleet-verdict')).toContainText('0 evictions and 13 rejections');
+    await expect(lab.getByTestId('fleet-verdict')).toContainText('it settled');
+    await expect(lab.getByTestId('counter-open')).toHaveText('50');
+  });
+
+  test('F3: jitter spreads 50 reconnects from one millisecond to 4042–5901 ms', async ({ lab }) => {
+    await openFlow(lab, 'F3-restart-herd');
+    await expect(lab.getByTestId('fleet-verdict')).toContainText('between 5000 and 5000 ms (spread 0 ms), at most 50');
+    await lab.getByTestId('fleet-jitter').fill('1000');
+    await expect(lab.getByTestId('fleet-verdict')).toContainText('between 4042 and 5901 ms (spread 1859 ms), at most 5');
+  });
+});
+
 test.describe('Flow lab: herd plot', () => {
   test('changing the client count and the strategies updates the table', async ({ lab }) => {
     await lab.goto('./#/flow');

@@ -194,7 +194,7 @@ function Controls({ store }: { store: FlowStore }) {
             <input type="checkbox" checked={config.bugs.keepAliveResetsIdle} data-testid="bug-keepalive" onChange={(e) => set({ bugs: { keepAliveResetsIdle: e.target.checked } })} /> bug: keep-alives reset the idle timeout
           </label>
           <p className="small muted">
-            SSE response headers: <code>{SSE_HEADERS.join(' · ')}</code>. <code>X-Accel-Buffering: no</code> asks nginx-style proxies not to buffer; the switch above shows a proxy that buffers anyway.
+            SSE response headers: <code>{SSE_HEADERS.join(' · ')}</code>. The last one asks nginx-style proxies not to buffer the stream; the switch above shows a proxy that buffers anyway.
           </p>
         </div>
       ) : (
@@ -309,6 +309,30 @@ function QueuePanel({ store }: { store: FlowStore }) {
   const cursorMs = useFlow(store, (s) => s.cursorMs);
   const endMs = useFlow(store, (s) => s.rangeEndMs);
   const series = useMemo(() => flowSeries(trace), [trace]);
+  const config = trace.scenario.config as unknown as FlowConfig;
+  if (config.fleet && config.producers.length === 0 && trace.scenario.events.length === 0) {
+    const o = trace.outcome.summary.fleet as Record<string, Json>;
+    return (
+      <section className="panel" aria-labelledby="flow-queue-h">
+        <h2 id="flow-queue-h">Streams held by the server</h2>
+        <p data-testid="fleet-verdict">
+          {config.fleet.maxStreams !== null && (
+            <>
+              Cap {config.fleet.maxStreams}, {config.fleet.clients} clients: {String(o.evictions)} evictions and {String(o.rejections)} rejections; the set of open streams last changed at{' '}
+              {String(o.lastChangeAtMs)} ms — {o.settled ? 'it settled.' : 'it never settles.'}{' '}
+            </>
+          )}
+          {config.fleet.restart && (
+            <>
+              After the restart, {String(o.reconnected)} reconnects landed between {String(o.firstReconnectAtMs)} and {String(o.lastReconnectAtMs)} ms (spread {String(o.reconnectSpreadMs)} ms), at most{' '}
+              {String(o.peakReconnectsPer100Ms)} in one 100 ms bucket.
+            </>
+          )}
+        </p>
+        <p className="small muted">The timeline below draws the open streams over time with each eviction (×), 503 (|) and reconnect (○).</p>
+      </section>
+    );
+  }
   return (
     <section className="panel" aria-labelledby="flow-queue-h">
       <h2 id="flow-queue-h">Queue depth against capacity</h2>

@@ -55,7 +55,7 @@ export function QueueChart({ trace, series, cursorMs, endMs }: { trace: FlowTrac
       <svg viewBox={`0 0 ${W} ${H}`} className="flow-queue" role="img" aria-label={label} data-testid="queue-chart">
         {ticksY.map((t) => (
           <g key={`y${t}`}>
-            <line className="flow-grid" x1={M.left} x2={W - M.right} y1={y(t)} y2={y(t)} />
+            <line className="flow-gridline" x1={M.left} x2={W - M.right} y1={y(t)} y2={y(t)} />
             <text className="flow-tick" x={M.left - 6} y={y(t) + 4} textAnchor="end">{t}</text>
           </g>
         ))}

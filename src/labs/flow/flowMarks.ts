@@ -47,6 +47,10 @@ export function flowSeries(trace: FlowTrace): FlowSeries {
 
 export function flowLanes(trace: FlowTrace): TimelineLane[] {
   const c = trace.scenario.config as unknown as FlowState['config'];
+  if (c.fleet && c.producers.length === 0 && trace.scenario.events.length === 0) {
+    // A fleet-only scenario: no single stream to draw, only the server's open streams and what happened to them.
+    return [{ id: 'fleet', label: 'Fleet', rows: [{ id: 'open', height: 70, label: 'open' }, { id: 'events', height: 30, label: 'events' }] }];
+  }
   const lanes: TimelineLane[] = [
     { id: 'server', label: 'Server', rows: [{ id: 'events', height: 34, label: 'events' }, { id: 'buffer', height: 44, label: 'buffer' }] },
   ];
@@ -85,11 +89,29 @@ export function flowMarks(trace: FlowTrace, series: FlowSeries, cursorMs: number
       marks.push({ kind: 'band', id: `stall-${e.id}`, lane: 'client', row: 'op', at: e.at, to: e.at + e.durationMs, tone: 'warn', title: `client stalled ${e.at}–${e.at + e.durationMs} ms` });
     }
   }
-  marks.push({ kind: 'steps', id: 'depth', lane: 'server', row: 'buffer', points: series.depth, max: Math.max(c.capacityEvents, series.maxDepth), until: cursorMs, tone: series.maxDepth > c.capacityEvents ? 'bad' : 'server', label: `depth (cap ${c.capacityEvents})` });
+  const fleetOnlyLanes = c.fleet !== null && c.producers.length === 0 && trace.scenario.events.length === 0;
+  if (!fleetOnlyLanes) marks.push({ kind: 'steps', id: 'depth', lane: 'server', row: 'buffer', points: series.depth, max: Math.max(c.capacityEvents, series.maxDepth), until: cursorMs, tone: series.maxDepth > c.capacityEvents ? 'bad' : 'server', label: `depth (cap ${c.capacityEvents})` });
   if (c.proxy.enabled) {
     marks.push({ kind: 'steps', id: 'held', lane: 'proxy', row: 'held', points: series.held, max: Math.max(1, series.maxHeld), until: cursorMs, tone: 'warn', label: c.proxy.buffering ? `held until flush (every ${c.proxy.flushIntervalMs} ms)` : 'pass-through' });
   }
-  if (c.fleet) marks.push({ kind: 'steps', id: 'open', lane: 'fleet', row: 'open', points: series.open, max: Math.max(1, series.maxOpen), until: cursorMs, tone: 'client', label: 'open streams' });
+  if (c.fleet) {
+    marks.push({ kind: 'steps', id: 'open', lane: 'fleet', row: 'open', points: series.open, max: Math.max(1, series.maxOpen), until: cursorMs, tone: 'client', label: `open streams (cap ${c.fleet.maxStreams ?? 'none'})` });
+    if (fleetOnlyLanes) {
+      let prev = trace.initial.fleet;
+      let shown = 0;
+      for (const step of trace.steps) {
+        const f = step.state.fleet;
+        if (!f || !prev || shown > 400) break;
+        const future = step.at > cursorMs;
+        if (f.evictions > prev.evictions) marks.push({ kind: 'point', id: `ev-${step.index}`, lane: 'fleet', row: 'events', at: step.at, shape: 'x', tone: 'bad', title: `eviction at ${step.at} ms`, future });
+        else if (f.rejections > prev.rejections) marks.push({ kind: 'point', id: `rj-${step.index}`, lane: 'fleet', row: 'events', at: step.at, shape: 'tick', tone: 'warn', title: `503 Retry-After at ${step.at} ms`, future });
+        else if (f.landings.length > prev.landings.length) marks.push({ kind: 'point', id: `ld-${step.index}`, lane: 'fleet', row: 'events', at: step.at, shape: 'dot', tone: 'ok', hollow: true, title: `reconnect at ${step.at} ms`, future });
+        else continue;
+        shown++;
+        prev = f;
+      }
+    }
+  }
 
   // Events from the steps: flushes, timeouts, drops, reconnects (capped so huge traces stay light).
   let downFrom: number | null = null;
