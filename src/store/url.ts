@@ -136,6 +136,8 @@ export function decodeRacesHash(hash: string, builtins: readonly Scenario[]): De
   const errors: string[] = [];
   const schemas = LAB_SCHEMAS.races;
   const cursorMs = parseCursor(query, errors);
+  // No lab in the address (first visit: '', '#', '#/') is the landing page, not a bad link.
+  if (path === '' || path === '/') return decodeRacesHash(`#${RACES_PATH}`, builtins);
   const rest = path === RACES_PATH || path === `${RACES_PATH}/` ? '' : path.startsWith(`${RACES_PATH}/`) ? path.slice(RACES_PATH.length + 1) : null;
   if (rest === null) return { ok: false, errors: [`(link): not a races lab address: ${JSON.stringify(path)}`] };
 

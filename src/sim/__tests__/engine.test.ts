@@ -155,7 +155,7 @@ describe('scenario validation names the field and the problem', () => {
   });
   it('rejects a wrong or missing lab with the known labs listed', () => {
     const r = parseAnyScenarioText(JSON.stringify({ ...valid, lab: 'nope' }));
-    expect(r.ok ? '' : r.errors[0]).toBe('lab: must be one of "races", got "nope"');
+    expect(r.ok ? '' : r.errors[0]).toBe('lab: must be one of "races", "ledger", "flow", "resilience", got "nope"');
     const arr = parseAnyScenarioText('[1,2]');
     expect(arr.ok).toBe(false);
   });
