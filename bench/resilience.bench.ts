@@ -32,7 +32,7 @@ export function breakerBenchScenario(calls: number, composition: string): Scenar
       format: 1, lab: 'resilience', id: 'bench', title: 'bench', seed: 1,
       config: {
         mechanism: 'breaker', composition,
-        breaker: { failureThreshold: 20, failureRateThreshold: 0.5, windowMs: 1000, resetTimeoutMs: 500, halfOpenPermits: 3 },
+        breaker: { failureThreshold: 20, failureRateThreshold: 0.5, windowMs: 1000, cooldownMs: 500, halfOpenPermits: 3 },
         retry: { maxAttempts: 3, strategy: 'full-jitter', baseMs: 10, capMs: 200, budget: 'token-bucket', maxTokens: 100, tokenRatio: 0.1 },
         downstream: { latencyMs: 20, failingAtStart: false, failWith: 'http-503' },
       },

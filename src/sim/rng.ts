@@ -1,7 +1,7 @@
 /**
  * A seeded pseudo-random generator (mulberry32): `seed` is any 32-bit integer; the returned
  * function yields floats in [0, 1). Same seed, same sequence, in Node and every browser.
- * The simulation never calls `Math.random`; every random choice comes from here.
+ * The simulation never calls the platform random generator; every random choice comes from here.
  * Reference: Tommy Ettinger's mulberry32 (public domain).
  */
 export function mulberry32(seed: number): () => number {

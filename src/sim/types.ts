@@ -3,7 +3,7 @@
  * a trace comes out, and both survive `JSON.stringify` unchanged.
  *
  * Time is virtual and measured in integer milliseconds from the scenario's origin (0).
- * Nothing in `src/sim` reads the wall clock, `Math.random`, timers, the DOM or React.
+ * Nothing in `src/sim` reads the wall clock, the platform random generator, timers, the DOM or React.
  */
 
 /** A JSON value as it appears in scenario files and on the wire. */

@@ -69,10 +69,10 @@ export function SettingsPanel() {
         <LatencyInput name="serverToClient" label="server → client" value={config.latencyMs.serverToClient} />
       </fieldset>
       <label className="check">
-        <input type="checkbox" data-testid="resetTimeoutOnProgress" checked={config.resetTimeoutOnProgress} onChange={(e) => set({ resetTimeoutOnProgress: e.currentTarget.checked })} />
+        <input type="checkbox" data-testid="progressResetsIdleTimeout" checked={config.progressResetsIdleTimeout} onChange={(e) => set({ progressResetsIdleTimeout: e.currentTarget.checked })} />
         <span>
-          <code>resetTimeoutOnProgress</code>
-          <span className="check-desc">{racesConfigSchema.shape.resetTimeoutOnProgress.description}</span>
+          <code>progressResetsIdleTimeout</code>
+          <span className="check-desc">{racesConfigSchema.shape.progressResetsIdleTimeout.description}</span>
         </span>
       </label>
       <fieldset className="field policies">

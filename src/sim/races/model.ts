@@ -571,14 +571,14 @@ function clientProgress(state: RacesState, key: string, progress: number, ctx: C
     ctx.why(() => `Progress arrives at ${ctx.now} ms and only now does the client check the maximum (deadline was ${req.maxDeadlineAt} ms): the call fails late.`, 'timeout.max');
     return replaceRequest(state, next);
   }
-  if (config.resetTimeoutOnProgress && next.idleTimeoutMs !== null && next.wireToken !== null) {
+  if (config.progressResetsIdleTimeout && next.idleTimeoutMs !== null && next.wireToken !== null) {
     ctx.cancel(next.idleHandle);
     const idleDeadlineAt = ctx.now + next.idleTimeoutMs;
     const idleHandle = ctx.schedule(idleDeadlineAt, RANK.idleDeadline, 'client', `idle deadline ${key}`, { kind: 'deadline.idle', key });
     next = withReq(next, { idleDeadlineAt, idleHandle });
     notes.push(`the idle deadline moves to ${idleDeadlineAt} ms`);
   } else if (next.idleTimeoutMs !== null) {
-    notes.push('the idle deadline stays (resetTimeoutOnProgress is off)');
+    notes.push('the idle deadline stays (progressResetsIdleTimeout is off)');
   }
   if (next.maxTimeoutMs !== null) {
     if (config.policy.progressResetsMaximum) {
@@ -937,8 +937,8 @@ export const RACES_INVARIANTS: Invariant<RacesState>[] = [
   { name: 'maximum-enforced', description: 'No call stays open past its maximum deadline, and none ends later than it.', check: (state, step) => firstTouched(state, step, maximumEnforced) },
   {
     name: 'progress-keeps-alive',
-    description: 'With a progressToken and resetTimeoutOnProgress, an idle timeout fires only after a full idle window of worker silence.',
-    check: (state, step) => (step.entry.kind !== 'deadline.idle' || !state.config.resetTimeoutOnProgress ? null : firstTouched(state, step, progressKeepsAlive)),
+    description: 'With a progressToken and progressResetsIdleTimeout, an idle timeout fires only after a full idle window of worker silence.',
+    check: (state, step) => (step.entry.kind !== 'deadline.idle' || !state.config.progressResetsIdleTimeout ? null : firstTouched(state, step, progressKeepsAlive)),
   },
   { name: 'cancel-settles', description: 'When the caller cancels, its call settles at once.', check: (state, step) => firstTouched(state, step, cancelSettles) },
   { name: 'cancelled-never-succeeds', description: 'A call the caller cancelled never reports success; a late response is dropped.', check: (state, step) => firstTouched(state, step, cancelledNeverSucceeds) },

@@ -30,7 +30,7 @@ export const racesConfigSchema = z
       .strict()
       .default({ clientToServer: 0, serverToClient: 0 })
       .describe('One-way message latency, each direction (ms).'),
-    resetTimeoutOnProgress: z.boolean().default(true).describe('Progress resets the idle timeout (TS SDK option of the same name).'),
+    progressResetsIdleTimeout: z.boolean().default(true).describe('Progress resets the idle timeout (the reset-timeout-on-progress request option of the TypeScript SDK).'),
     policy: racesPolicySchema.default({
       progressResetsMaximum: false,
       idleTimeoutOnly: false,

@@ -209,7 +209,7 @@ function logTransition(s: BreakerState, t: BreakerTransition): BreakerState {
 
 function openBreaker(s: BreakerState, ctx: Ctx, why: string, expired: number): BreakerState {
   const generation = s.generation + 1;
-  const resetAt = ctx.now + s.config.breaker.resetTimeoutMs;
+  const resetAt = ctx.now + s.config.breaker.cooldownMs;
   const resetHandle = ctx.schedule(resetAt, BREAKER_RANK.reset, 'client', `breaker reset timer (gen ${generation})`, { kind: 'reset' });
   const next: BreakerState = {
     ...s,
@@ -427,7 +427,7 @@ export function applyBreakerTimer(s: BreakerState, t: BreakerTimer, ctx: Ctx): B
   if (t.kind === 'reset') {
     if (s.mode !== 'open') return s;
     const generation = s.generation + 1;
-    ctx.why(() => `The reset timeout (${config.breaker.resetTimeoutMs} ms) ends: the breaker goes half-open and admits ${config.policy.halfOpenAdmitsAll ? 'every caller (naive)' : `${config.breaker.halfOpenPermits} probe${config.breaker.halfOpenPermits === 1 ? '' : 's'}`}.`, 'breaker.half-open');
+    ctx.why(() => `The reset timeout (${config.breaker.cooldownMs} ms) ends: the breaker goes half-open and admits ${config.policy.halfOpenAdmitsAll ? 'every caller (naive)' : `${config.breaker.halfOpenPermits} probe${config.breaker.halfOpenPermits === 1 ? '' : 's'}`}.`, 'breaker.half-open');
     return logTransition({ ...s, mode: 'half-open', generation, resetHandle: -1, resetAt: null, halfOpenAdmitted: 0, halfOpenSucceeded: 0 }, { at: ctx.now, to: 'half-open', generation, why: 'reset timeout' });
   }
   const call = s.live.find((c) => c.key === t.call);

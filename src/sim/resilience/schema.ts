@@ -67,11 +67,11 @@ export const breakerConfigSchema = z
         failureThreshold: z.number().int().min(1).max(1000).default(5).describe('Failures (naive: consecutive; corrected: minimum calls in the window) that open the breaker.'),
         failureRateThreshold: z.number().min(0.01).max(1).default(0.5).describe('Corrected: the window failure rate that opens it, once the window holds failureThreshold calls.'),
         windowMs: positiveMs.default(60_000).describe('Corrected: sliding time window the failure rate is computed over (ms).'),
-        resetTimeoutMs: positiveMs.default(10_000).describe('Open → half-open after this long (ms).'),
+        cooldownMs: positiveMs.default(10_000).describe('Open → half-open after this long (ms).'),
         halfOpenPermits: z.number().int().min(1).max(100).default(1).describe('Probes admitted in half-open; all must succeed to close.'),
       })
       .strict()
-      .default({ failureThreshold: 5, failureRateThreshold: 0.5, windowMs: 60_000, resetTimeoutMs: 10_000, halfOpenPermits: 1 }),
+      .default({ failureThreshold: 5, failureRateThreshold: 0.5, windowMs: 60_000, cooldownMs: 10_000, halfOpenPermits: 1 }),
     retry: z
       .object({
         maxAttempts: z.number().int().min(1).max(20).default(1).describe('Attempts per call, the first included (1 = no retry).'),

@@ -85,7 +85,7 @@ function breakerOf(v: { permits: number; maxAttempts: number; composition: strin
   return mk({
     mechanism: 'breaker',
     composition: v.composition,
-    breaker: { failureThreshold: 3, resetTimeoutMs: 2000, halfOpenPermits: v.permits, windowMs: 10000 },
+    breaker: { failureThreshold: 3, cooldownMs: 2000, halfOpenPermits: v.permits, windowMs: 10000 },
     retry: { maxAttempts: v.maxAttempts, strategy: 'full-jitter', baseMs: 50, capMs: 1000, budget },
     downstream: { latencyMs: v.latency, failingAtStart: true },
     policy,
