@@ -91,7 +91,16 @@ test.describe('Races lab: interaction', () => {
     for (let i = 0; i < 3; i++) await lab.keyboard.press('ArrowRight');
     await lab.getByTestId('policy-respondAfterCancel').check();
     await expect(handle).toHaveAttribute('aria-label', /cancel at 330 ms/);
-    const url = lab.url();
+    // The address is written on a throttle (≤ 300 ms): wait until it stops changing before sharing it.
+    let url = '';
+    await expect
+      .poll(() => {
+        const seen = lab.url();
+        const settled = seen === url;
+        url = seen;
+        return settled;
+      }, { intervals: [400] })
+      .toBe(true);
     const other = await browser.newPage();
     await other.goto(url);
     await expect(other.getByTestId('event-cancel')).toHaveAttribute('aria-label', /cancel at 330 ms/);
