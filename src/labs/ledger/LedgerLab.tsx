@@ -11,7 +11,7 @@ import { createLedgerStore } from '../../store/ledgerStore';
 import { decodeLedgerHash, encodeLedgerHash } from '../../store/ledgerUrl';
 import { LedgerContext, useLedger, useLedgerContext, type LedgerLabContext } from './context';
 import { downloadText } from '../races/download';
-import { Icon } from '../races/icons';
+import { Icon } from '../common/icons';
 import { ExplorerPanel } from './ExplorerPanel';
 import { ledgerLanes, ledgerMarks } from './marks';
 import { MyLedgerPanel } from './MyLedgerPanel';

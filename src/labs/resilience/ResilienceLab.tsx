@@ -13,7 +13,7 @@ import { sliderToSpeed, speedToSlider, SPEED_SLIDER_MAX } from '../../store/play
 import { createResilienceStore, type ResilienceStore } from '../../store/resilienceStore';
 import { decodeResilienceHash, encodeResilienceHash } from '../../store/resilienceUrl';
 import { StoreContext, useR, useResilienceStore } from './context';
-import { Icon } from '../races/icons';
+import { Icon } from '../common/icons';
 import { resilienceView } from './marks';
 import { StormTree } from './StormTree';
 import { TimeoutsPanel } from './TimeoutsPanel';
