@@ -3,14 +3,15 @@ import { createLedgerModel } from './ledger/model';
 import { ledgerConfigSchema, ledgerEventSchema } from './ledger/schema';
 import { flowModel } from './flow/model';
 import { flowConfigSchema, flowEventSchema } from './flow/schema';
-import { racesConfigSchema, racesEventSchema } from './races/schema';
+import { RACES_SCHEMAS } from './races/schema';
 import { resilienceModel } from './resilience/model';
 import { resilienceConfigSchema, resilienceEventSchema } from './resilience/schema';
+import { isLabId, LAB_IDS, type LabId } from './labIds';
 import { parseScenario, parseScenarioText, type LabSchemas, type ParseResult } from './scenario';
 
 /** Scenario schemas per lab id. Later labs register here. */
-export const LAB_SCHEMAS: Record<string, LabSchemas> = {
-  races: { config: racesConfigSchema, event: racesEventSchema },
+export const LAB_SCHEMAS: Record<LabId, LabSchemas> = {
+  races: RACES_SCHEMAS,
   ledger: { config: ledgerConfigSchema, event: ledgerEventSchema },
   flow: { config: flowConfigSchema, event: flowEventSchema },
   resilience: { config: resilienceConfigSchema, event: resilienceEventSchema },
@@ -25,8 +26,7 @@ export const MODELS = {
   ledger: createLedgerModel,
 } as const;
 
-/** Lab ids the CLI and the app know. */
-export type LabId = keyof typeof MODELS;
+export type { LabId } from './labIds';
 
 /**
  * Parses a scenario of any known lab from JSON text, picking the lab from its `lab` field.
@@ -40,10 +40,10 @@ export function parseAnyScenarioText(text: string): ParseResult & { lab?: LabId 
     return { ok: false, errors: [`(file): not valid JSON — ${(err as Error).message}`] };
   }
   const lab = value !== null && typeof value === 'object' ? (value as { lab?: unknown }).lab : undefined;
-  if (typeof lab !== 'string' || !(lab in LAB_SCHEMAS)) {
-    return { ok: false, errors: [`lab: must be one of ${Object.keys(LAB_SCHEMAS).map((l) => `"${l}"`).join(', ')}, got ${JSON.stringify(lab) ?? 'nothing'}`] };
+  if (!isLabId(lab)) {
+    return { ok: false, errors: [`lab: must be one of ${LAB_IDS.map((l) => `"${l}"`).join(', ')}, got ${JSON.stringify(lab) ?? 'nothing'}`] };
   }
-  return { ...parseScenario(value, lab, LAB_SCHEMAS[lab]), lab: lab as LabId };
+  return { ...parseScenario(value, lab, LAB_SCHEMAS[lab]), lab };
 }
 
 export { parseScenario, parseScenarioText };

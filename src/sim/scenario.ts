@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Scenario } from './types';
+import { labFieldProblem } from './labIds';
 
 /** What a lab contributes to scenario validation: its config and event schemas. */
 export interface LabSchemas {
@@ -74,10 +75,8 @@ export function parseScenario(input: unknown, lab: string, schemas: LabSchemas):
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
     return { ok: false, errors: ['(scenario): must be a JSON object with format, lab, id, title, config and events'] };
   }
-  const labField = (input as { lab?: unknown }).lab;
-  if (labField !== lab) {
-    return { ok: false, errors: [`lab: must be "${lab}" for this lab, got ${JSON.stringify(labField) ?? 'nothing'}`] };
-  }
+  const labProblem = labFieldProblem((input as { lab?: unknown }).lab, lab);
+  if (labProblem) return { ok: false, errors: [labProblem] };
   const result = scenarioSchema(lab, schemas).safeParse(input);
   if (result.success) {
     const scenario = result.data as unknown as Scenario;
@@ -89,14 +88,15 @@ export function parseScenario(input: unknown, lab: string, schemas: LabSchemas):
 }
 
 /**
- * Parses scenario text (JSON). JSON syntax errors are reported with the parser's own position.
+ * Parses scenario text (JSON). JSON syntax errors are reported with the parser's own position,
+ * prefixed by `where` (`(file)`, `(pasted text)`, …).
  */
-export function parseScenarioText(text: string, lab: string, schemas: LabSchemas): ParseResult {
+export function parseScenarioText(text: string, lab: string, schemas: LabSchemas, where = '(file)'): ParseResult {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (err) {
-    return { ok: false, errors: [`(file): not valid JSON — ${(err as Error).message}`] };
+    return { ok: false, errors: [`${where}: not valid JSON — ${(err as Error).message}`] };
   }
   return parseScenario(value, lab, schemas);
 }

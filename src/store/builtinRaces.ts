@@ -1,4 +1,5 @@
-import { LAB_SCHEMAS, parseScenario } from '../sim/labs';
+import { parseScenario } from '../sim/scenario';
+import { RACES_SCHEMAS } from '../sim/races/schema';
 import type { Scenario } from '../sim/types';
 
 /**
@@ -17,7 +18,7 @@ export function loadBuiltinRaces(): BuiltinLoad {
   const scenarios: Scenario[] = [];
   const errors: string[] = [];
   for (const path of Object.keys(files).sort(compareFileNames)) {
-    const parsed = parseScenario(files[path], 'races', LAB_SCHEMAS.races);
+    const parsed = parseScenario(files[path], 'races', RACES_SCHEMAS);
     const name = path.split('/').pop() ?? path;
     if (parsed.ok) scenarios.push(parsed.scenario);
     else errors.push(...parsed.errors.map((e) => `${name} → ${e}`));

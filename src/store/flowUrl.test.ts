@@ -11,15 +11,17 @@ describe('flow lab address', () => {
     expect(encodeFlowHash(r1, scenarios)).toBe('#/flow/R1-coalesce-one-token');
     const edited = { ...r1, config: { ...r1.config, policy: 'unbounded' } };
     const hash = encodeFlowHash(edited, scenarios);
-    expect(hash).toMatch(/^#\/flow\/R1-coalesce-one-token\?s=[A-Za-z0-9_-]+$/);
+    expect(hash).toMatch(/^#\/flow\?scenario=[A-Za-z0-9_-]+$/);
     const back = decodeFlowHash(hash, scenarios);
     expect(back.ok && back.scenario?.config.policy).toBe('unbounded');
   });
 
   it('bad links come back as errors naming the problem, never a throw', () => {
-    expect(decodeFlowHash('#/flow/nope', scenarios)).toEqual({ ok: false, errors: [expect.stringMatching(/no built-in flow scenario "nope"/)] });
-    expect(decodeFlowHash('#/flow/x?s=%%%', scenarios)).toMatchObject({ ok: false, errors: [expect.stringMatching(/base64url/)] });
-    const badCapacity = decodeFlowHash(`#/flow/x?s=${toBase64Url(JSON.stringify({ format: 1, lab: 'flow', id: 'x', title: 'x', config: { capacityEvents: 1 }, events: [] }))}`, scenarios);
+    expect(decodeFlowHash('#/flow/nope', scenarios)).toEqual({ ok: false, errors: [expect.stringMatching(/^scenario id \(in the link\): no built-in scenario is called "nope"; known: /)] });
+    expect(decodeFlowHash('#/flow?scenario=%%%', scenarios)).toMatchObject({ ok: false, errors: [expect.stringMatching(/base64url/)] });
+    expect(decodeFlowHash('#/flow?scenario=garbage', scenarios)).toMatchObject({ ok: false, errors: [expect.stringMatching(/^scenario \(in the link\): /)] });
+    expect(decodeFlowHash('#/flow/x?s=abc', scenarios)).toEqual({ ok: false, errors: ['s (in the link): not a parameter of this page; a scenario travels as #/flow?scenario=…'] });
+    const badCapacity = decodeFlowHash(`#/flow?scenario=${toBase64Url(JSON.stringify({ format: 1, lab: 'flow', id: 'x', title: 'x', config: { capacityEvents: 1 }, events: [] }))}`, scenarios);
     expect(badCapacity.ok ? [] : badCapacity.errors).toEqual([expect.stringMatching(/^config\.capacityEvents: /)]);
     expect(decodeFlowHash('#/races/A', scenarios)).toEqual({ ok: true, scenario: null });
   });

@@ -96,6 +96,22 @@ describe('races store', () => {
     expect(store.getState().scenario).toBe(before);
   });
 
+  it('names another lab\'s scenario in one line, says where pasted text failed, and rejects empty text', () => {
+    const store = make();
+    const before = store.getState().scenario;
+    expect(store.getState().importText(JSON.stringify({ ...before, lab: 'ledger' }))).toBe(false);
+    expect(store.getState().error?.errors).toEqual(['lab: this is a "ledger" scenario; open it in the Ledger lab (#/ledger)']);
+    expect(store.getState().importText('[]', 'The pasted scenario')).toBe(false);
+    expect(store.getState().error?.errors).toEqual(['(scenario): must be a JSON object with format, lab, id, title, config and events']);
+    expect(store.getState().importText('{', 'The pasted scenario')).toBe(false);
+    expect(store.getState().error?.errors[0]).toMatch(/^\(pasted text\): not valid JSON/);
+    expect(store.getState().importText('  ')).toBe(false);
+    expect(store.getState().error?.errors).toEqual(['(file): is empty; expected a races scenario as JSON']);
+    expect(store.getState().importText(JSON.stringify({ ...before, lab: 'chess' }))).toBe(false);
+    expect(store.getState().error?.errors).toEqual(['lab: must be "races" for this lab, got "chess"']);
+    expect(store.getState().scenario).toBe(before);
+  });
+
   it('steps between trace step times and plays to the end', () => {
     const store = make();
     const s = () => store.getState();

@@ -1,6 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { mergeConfig } from '../sim/engine';
-import { LAB_SCHEMAS, parseAnyScenarioText, parseScenario } from '../sim/labs';
+import { parseScenario, parseScenarioText } from '../sim/scenario';
+import { RACES_SCHEMAS } from '../sim/races/schema';
 import { replayRaces, withOverrides, type RacesConfig, type RacesTrace } from '../sim/races';
 import type { Json, Scenario, ScriptedEvent } from '../sim/types';
 import { emptyHistory, record, redo as redoHistory, undo as undoHistory, type History } from './history';
@@ -189,7 +190,7 @@ export function createRacesStore(options: CreateRacesStoreOptions): RacesStore {
       setConfig(patch) {
         const s = get();
         const config = mergeConfig(s.scenario.config as Record<string, Json>, patch);
-        const parsed = parseScenario({ ...s.scenario, config }, 'races', LAB_SCHEMAS.races);
+        const parsed = parseScenario({ ...s.scenario, config }, 'races', RACES_SCHEMAS);
         if (!parsed.ok) {
           set({ error: { title: 'That setting is not valid; the previous settings are kept', errors: parsed.errors } });
           return;
@@ -250,7 +251,7 @@ export function createRacesStore(options: CreateRacesStoreOptions): RacesStore {
         const expectation = s.original.expect?.[index] ?? s.scenario.expect?.[index];
         if (!expectation) return;
         const base = withOverrides(s.original, expectation.overrides);
-        const parsed = parseScenario(base, 'races', LAB_SCHEMAS.races);
+        const parsed = parseScenario(base, 'races', RACES_SCHEMAS);
         if (!parsed.ok) {
           set({ error: { title: 'These overrides do not make a valid scenario', errors: parsed.errors } });
           return;
@@ -306,13 +307,10 @@ export function createRacesStore(options: CreateRacesStoreOptions): RacesStore {
       },
 
       importText(text, source = 'The imported scenario') {
-        const parsed = parseAnyScenarioText(text);
+        const where = /^The pasted/.test(source) ? '(pasted text)' : '(file)';
+        const parsed = text.trim() === '' ? { ok: false as const, errors: [`${where}: is empty; expected a races scenario as JSON`] } : parseScenarioText(text, 'races', RACES_SCHEMAS, where);
         if (!parsed.ok) {
           set({ error: { title: `${source} is not valid; the previous scenario is kept`, errors: parsed.errors } });
-          return false;
-        }
-        if (parsed.lab !== 'races') {
-          set({ error: { title: `${source} is not valid; the previous scenario is kept`, errors: [`lab: this page runs the "races" lab, the scenario is for ${JSON.stringify(parsed.lab)}`] } });
           return false;
         }
         try {

@@ -15,7 +15,10 @@ describe('resilience URL', () => {
     expect(back.ok === true && back.original?.id).toBe('B2-retry-composition');
   });
   it('bad links name the problem', () => {
-    expect(decodeResilienceHash('#/resilience/nope', scenarios)).toEqual({ ok: false, errors: ['scenario id: no built-in scenario is called "nope"'] });
+    expect(decodeResilienceHash('#/resilience/nope', scenarios)).toEqual({ ok: false, errors: [expect.stringMatching(/^scenario id \(in the link\): no built-in scenario is called "nope"; known: /)] });
+    expect(decodeResilienceHash('#/resilience/x?s=garbage', scenarios)).toEqual({ ok: false, errors: ['s (in the link): not a parameter of this page; a scenario travels as #/resilience?scenario=…'] });
+    expect(decodeResilienceHash('#/resilience?scenario=garbage', scenarios)).toMatchObject({ ok: false, errors: [expect.stringMatching(/^scenario \(in the link\): /)] });
+    expect(decodeResilienceHash(`#/resilience?scenario=${Buffer.from(JSON.stringify({ format: 1, lab: 'races' })).toString('base64url')}`, scenarios)).toEqual({ ok: false, errors: ['lab: this is a "races" scenario; open it in the Races lab (#/races)'] });
     const bad = decodeResilienceHash('#/resilience?scenario=!!!', scenarios);
     expect(bad.ok).toBe(false);
     const wrong = decodeResilienceHash(`#/resilience?scenario=${Buffer.from(JSON.stringify({ format: 1, lab: 'resilience', id: 'x', title: 'x', config: { mechanism: 'storm' }, events: [] })).toString('base64url')}`, scenarios);

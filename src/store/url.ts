@@ -1,4 +1,5 @@
-import { LAB_SCHEMAS, parseScenario } from '../sim/labs';
+import { parseScenario } from '../sim/scenario';
+import { RACES_SCHEMAS } from '../sim/races/schema';
 import type { Json, Scenario } from '../sim/types';
 import { jsonEqual } from './stableJson';
 
@@ -134,7 +135,7 @@ function parseCursor(query: URLSearchParams, errors: string[]): number | null {
 export function decodeRacesHash(hash: string, builtins: readonly Scenario[]): DecodedRacesHash {
   const { path, query } = splitHash(hash);
   const errors: string[] = [];
-  const schemas = LAB_SCHEMAS.races;
+  const schemas = RACES_SCHEMAS;
   const cursorMs = parseCursor(query, errors);
   // No lab in the address (first visit: '', '#', '#/') is the landing page, not a bad link.
   if (path === '' || path === '/') return decodeRacesHash(`#${RACES_PATH}`, builtins);

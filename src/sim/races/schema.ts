@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { LabSchemas } from '../scenario';
 
 /** JSON values (for fields the model validates itself, such as a request id a learner may break on purpose). */
 const json: z.ZodType<unknown> = z.unknown();
@@ -126,3 +127,6 @@ export const RACES_EVENT_KINDS: Record<'client' | 'server', RacesEventKind[]> = 
   client: ['start', 'cancel', 'disconnect', 'inject'],
   server: ['progress', 'keepalive', 'complete', 'error', 'server-cancel'],
 };
+
+/** The races lab's scenario schemas (config + events), for `parseScenario(value, 'races', RACES_SCHEMAS)`. */
+export const RACES_SCHEMAS: LabSchemas = { config: racesConfigSchema, event: racesEventSchema };
