@@ -107,6 +107,9 @@ describe('races store', () => {
     expect(store.getState().error?.errors[0]).toMatch(/^\(pasted text\): not valid JSON/);
     expect(store.getState().importText('  ')).toBe(false);
     expect(store.getState().error?.errors).toEqual(['(file): is empty; expected a races scenario as JSON']);
+    const many = { ...before, events: Array.from({ length: 2001 }, (_, i) => ({ ...before.events[0], id: `e${i}` })) };
+    expect(store.getState().importText(JSON.stringify(many))).toBe(false);
+    expect(store.getState().error?.errors[0]).toMatch(/^events: the races lab page draws at most 2,000 events .* this scenario has 2,001 — replay it with `npm run replay -- FILE` instead$/);
     expect(store.getState().importText(JSON.stringify({ ...before, lab: 'chess' }))).toBe(false);
     expect(store.getState().error?.errors).toEqual(['lab: must be "races" for this lab, got "chess"']);
     expect(store.getState().scenario).toBe(before);

@@ -1,7 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { mergeConfig } from '../sim/engine';
 import { parseScenario, parseScenarioText } from '../sim/scenario';
-import { RACES_SCHEMAS } from '../sim/races/schema';
+import { RACES_SCHEMAS, racesLengthProblem } from '../sim/races/schema';
 import { replayRaces, withOverrides, type RacesConfig, type RacesTrace } from '../sim/races';
 import type { Json, Scenario, ScriptedEvent } from '../sim/types';
 import { emptyHistory, record, redo as redoHistory, undo as undoHistory, type History } from './history';
@@ -308,7 +308,9 @@ export function createRacesStore(options: CreateRacesStoreOptions): RacesStore {
 
       importText(text, source = 'The imported scenario') {
         const where = /^The pasted/.test(source) ? '(pasted text)' : '(file)';
-        const parsed = text.trim() === '' ? { ok: false as const, errors: [`${where}: is empty; expected a races scenario as JSON`] } : parseScenarioText(text, 'races', RACES_SCHEMAS, where);
+        const raw = text.trim() === '' ? { ok: false as const, errors: [`${where}: is empty; expected a races scenario as JSON`] } : parseScenarioText(text, 'races', RACES_SCHEMAS, where);
+        const tooLong = raw.ok ? racesLengthProblem(raw.scenario.events) : null;
+        const parsed = tooLong ? { ok: false as const, errors: [tooLong] } : raw;
         if (!parsed.ok) {
           set({ error: { title: `${source} is not valid; the previous scenario is kept`, errors: parsed.errors } });
           return false;

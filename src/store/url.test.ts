@@ -73,7 +73,18 @@ describe('races hash', () => {
     expect(bad(`#/races?scenario=${toBase64Url('{"oops"')}`)[0]).toMatch(/not valid JSON/);
     const wrongAt = { ...A, events: [{ ...A.events[0], at: -1 }] };
     expect(bad(`#/races?scenario=${toBase64Url(JSON.stringify(wrongAt))}`)[0]).toMatch(/^events\[0\]\.at:/);
-    expect(bad('#/races/A-cancel-then-complete?t=abc')[0]).toMatch(/^t /);
+  });
+
+  it('a bad playhead keeps the scenario and reports the ignored part', () => {
+    const d = decodeRacesHash('#/races/A-cancel-then-complete?transport=stdio&t=abc', builtins);
+    expect(d.ok && d.scenario.config.transport).toBe('stdio');
+    expect(d.ok && d.cursorMs).toBe(null);
+    expect(d.ok && d.warnings).toEqual(['t (playhead in the link): must be a whole number of milliseconds from 0 to 1,000,000,000, got "abc"; the playhead starts at 0']);
+    const edited = { ...A, events: A.events.map((e, i) => (i === 0 ? { ...e, at: e.at + 1 } : e)) };
+    const e2 = decodeRacesHash(`#/races?scenario=${toBase64Url(JSON.stringify(edited))}&t=-1`, builtins);
+    expect(e2.ok && e2.scenario.events[0].at).toBe(edited.events[0].at);
+    expect(e2.ok && e2.warnings[0]).toMatch(/^t \(playhead in the link\)/);
+    expect(decodeRacesHash('#/races/A-cancel-then-complete?t=20', builtins)).toMatchObject({ ok: true, cursorMs: 20, warnings: [] });
   });
 
   it('gives the first built-in for a bare #/races', () => {

@@ -1,5 +1,5 @@
 import { parseScenario } from '../sim/scenario';
-import { RACES_SCHEMAS } from '../sim/races/schema';
+import { RACES_SCHEMAS, racesLengthProblem } from '../sim/races/schema';
 import type { Json, Scenario } from '../sim/types';
 import { jsonEqual } from './stableJson';
 
@@ -18,7 +18,8 @@ export const RACES_PATH = '/races';
 
 /** What a races URL resolves to. */
 export type DecodedRacesHash =
-  | { ok: true; scenario: Scenario; original: Scenario; cursorMs: number | null; builtinId: string | null }
+  /** `warnings`: parts of the link that were ignored (a bad `t=`), the scenario itself is good. */
+  | { ok: true; scenario: Scenario; original: Scenario; cursorMs: number | null; builtinId: string | null; warnings: string[] }
   | { ok: false; errors: string[] };
 
 // ───────────── base64url (UTF-8) ─────────────
@@ -122,7 +123,7 @@ function parseCursor(query: URLSearchParams, errors: string[]): number | null {
   const raw = query.get('t');
   if (raw === null) return null;
   if (!/^\d+$/.test(raw) || Number(raw) > 1_000_000_000) {
-    errors.push(`t (playhead in the link): must be a whole number of milliseconds from 0 to 1,000,000,000, got ${JSON.stringify(raw)}`);
+    errors.push(`t (playhead in the link): must be a whole number of milliseconds from 0 to 1,000,000,000, got ${JSON.stringify(raw)}; the playhead starts at 0`);
     return null;
   }
   return Number(raw);
@@ -135,8 +136,9 @@ function parseCursor(query: URLSearchParams, errors: string[]): number | null {
 export function decodeRacesHash(hash: string, builtins: readonly Scenario[]): DecodedRacesHash {
   const { path, query } = splitHash(hash);
   const errors: string[] = [];
+  const warnings: string[] = [];
   const schemas = RACES_SCHEMAS;
-  const cursorMs = parseCursor(query, errors);
+  const cursorMs = parseCursor(query, warnings);
   // No lab in the address (first visit: '', '#', '#/') is the landing page, not a bad link.
   if (path === '' || path === '/') return decodeRacesHash(`#${RACES_PATH}`, builtins);
   const rest = path === RACES_PATH || path === `${RACES_PATH}/` ? '' : path.startsWith(`${RACES_PATH}/`) ? path.slice(RACES_PATH.length + 1) : null;
@@ -153,9 +155,10 @@ export function decodeRacesHash(hash: string, builtins: readonly Scenario[]): De
     }
     const parsed = parseScenario(value, 'races', schemas);
     if (!parsed.ok) return { ok: false, errors: parsed.errors };
-    if (errors.length > 0) return { ok: false, errors };
+    const tooLong = racesLengthProblem(parsed.scenario.events);
+    if (tooLong) return { ok: false, errors: [tooLong] };
     const original = builtins.find((b) => b.id === parsed.scenario.id) ?? parsed.scenario;
-    return { ok: true, scenario: parsed.scenario, original, cursorMs, builtinId: null };
+    return { ok: true, scenario: parsed.scenario, original, cursorMs, builtinId: null, warnings };
   }
 
   let id: string;
@@ -182,8 +185,8 @@ export function decodeRacesHash(hash: string, builtins: readonly Scenario[]): De
     config = setConfigPath(config, key, parseQueryValue(raw));
   }
   if (errors.length > 0) return { ok: false, errors };
-  if (config === builtin.config) return { ok: true, scenario: builtin, original: builtin, cursorMs, builtinId: builtin.id };
+  if (config === builtin.config) return { ok: true, scenario: builtin, original: builtin, cursorMs, builtinId: builtin.id, warnings };
   const parsed = parseScenario({ ...builtin, config }, 'races', schemas);
   if (!parsed.ok) return { ok: false, errors: parsed.errors };
-  return { ok: true, scenario: parsed.scenario, original: builtin, cursorMs, builtinId: builtin.id };
+  return { ok: true, scenario: parsed.scenario, original: builtin, cursorMs, builtinId: builtin.id, warnings };
 }

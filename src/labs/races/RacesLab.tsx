@@ -24,7 +24,8 @@ function bootStore(): RacesStore {
   const decoded = decodeRacesHash(window.location.hash, scenarios);
   const builtinError = errors.length ? { title: 'Some built-in scenario files are invalid and were skipped', errors } : null;
   if (decoded.ok) {
-    return createRacesStore({ builtins: scenarios, initial: decoded.scenario, original: decoded.original, cursorMs: decoded.cursorMs, error: builtinError });
+    const warning = decoded.warnings.length ? { title: 'Part of the link was ignored; the scenario is shown', errors: decoded.warnings } : null;
+    return createRacesStore({ builtins: scenarios, initial: decoded.scenario, original: decoded.original, cursorMs: decoded.cursorMs, error: builtinError ?? warning });
   }
   return createRacesStore({ builtins: scenarios, error: { title: 'The link does not hold a valid scenario; showing the first lesson instead', errors: decoded.errors } });
 }
@@ -72,6 +73,7 @@ function useUrlSync(store: RacesStore) {
         return;
       }
       s.loadScenario(decoded.scenario, { original: decoded.original, cursorMs: decoded.cursorMs, keepView: decoded.scenario.id === s.scenario.id });
+      if (decoded.warnings.length) s.setError({ title: 'Part of the link was ignored; the scenario is shown', errors: decoded.warnings });
     };
     // A reload right after an edit must not lose it.
     const flush = () => {
