@@ -55,6 +55,22 @@ test.describe('Ledger lab: two connections racing on one key', () => {
     await expect(lab.getByTestId('outcome-executions')).toHaveText('2');
   });
 
+  test('a step cannot be dragged past its own connection\'s later steps; the atomic policies still never execute twice', async ({ lab }) => {
+    test.setTimeout(90_000);
+    await openLedger(lab);
+    const box = (await lab.getByTestId('handle-B-execute').boundingBox())!;
+    const y = box.y + box.height / 2;
+    await lab.mouse.move(box.x + box.width / 2, y);
+    await lab.mouse.down();
+    await lab.mouse.move(box.x + box.width / 2 + 400, y, { steps: 10 }); // far past B's commit (140 ms)
+    await lab.mouse.up();
+    await expect(lab.getByTestId('handle-B-execute')).toHaveAttribute('aria-label', 'connection B execute at 130 ms');
+    await expect(lab.getByTestId('lane-notice')).toHaveText(/^connection B's execute stays after its read \(110 ms\) and before its write \(130 ms\): a connection runs its own steps in order/);
+    await lab.getByTestId('explore-run').click();
+    await expect(lab.getByTestId('explore-claim')).toBeVisible({ timeout: 25_000 });
+    for (const v of ['deferred', 'immediate-wait', 'immediate-error', 'claim']) await expect(lab.getByTestId(`explore-${v}`)).toHaveAttribute('data-twice', '0');
+  });
+
   test('all 252 orders per policy: naive executes twice in 200, the atomic policies never; the counterexample opens on the timeline', async ({ lab }) => {
     test.setTimeout(90_000); // 1,260 real-SQL replays in a worker
     await openLedger(lab);
@@ -178,6 +194,31 @@ test.describe('Ledger lab: console, practice, accessibility', () => {
     await expect(lab.getByTestId('console-error')).toHaveText('attempt to write a readonly database');
   });
 
+  test('a runaway recursive query is stopped after its budget; the page stays responsive and the ledger unchanged', async ({ lab }) => {
+    await openLedger(lab);
+    await lab.getByTestId('console-sql').fill('WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT count(*) FROM c');
+    await lab.getByTestId('console-run').click();
+    await expect(lab.getByTestId('console-running')).toBeVisible();
+    // While the statement runs, the page still answers: the playhead moves and the policy changes.
+    await lab.getByRole('button', { name: 'Jump to start' }).click();
+    await expect(lab.getByTestId('clock')).toHaveAttribute('data-ms', '0');
+    await lab.getByTestId('policy').selectOption('claim');
+    await expect(lab.getByTestId('conn-B-reply')).toHaveText('replayed');
+    await expect(lab.getByTestId('console-error')).toHaveText('stopped after 2000 ms: the statement ran too long (a recursive query without LIMIT?)', { timeout: 20_000 });
+    await expect(lab.getByTestId('console-running')).toHaveCount(0);
+    // Nothing changed, and the console works again with a fresh worker.
+    await expect(lab.getByTestId('outcome-executions')).toHaveText('1');
+    await lab.getByRole('button', { name: 'Jump to end' }).click();
+    await lab.getByTestId('console-sql').fill('SELECT receipt FROM charges');
+    await lab.getByTestId('console-run').click();
+    await expect(lab.getByTestId('console-result')).toHaveAttribute('data-rows', '1');
+    // Stop ends a running statement at once.
+    await lab.getByTestId('console-sql').fill('WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT count(*) FROM c');
+    await lab.getByTestId('console-run').click();
+    await lab.getByTestId('console-stop').click();
+    await expect(lab.getByTestId('console-error')).toHaveText('stopped by you before it finished');
+  });
+
   test('the ten practice checks pass on real SQLite in the browser', async ({ lab }) => {
     await openLedger(lab);
     await lab.getByTestId('practice-run').click();
@@ -245,6 +286,10 @@ test.describe('Ledger lab: loading and scenario files', () => {
     await openLedger(lab);
     await lab.getByTestId('policy').selectOption('claim');
     const bRead = lab.getByTestId('handle-B-read');
+    // B's begin first (a step cannot pass its own connection's earlier step): 100 → 0 ms.
+    await lab.getByTestId('handle-B-begin').focus();
+    for (let i = 0; i < 10; i++) await lab.keyboard.press('ArrowLeft');
+    await expect(lab.getByTestId('handle-B-begin')).toHaveAttribute('aria-label', 'connection B begin at 0 ms');
     await bRead.focus();
     for (let i = 0; i < 10; i++) await lab.keyboard.press('ArrowLeft'); // 110 → 10 ms, beside A's read (claim)
     await expect(bRead).toHaveAttribute('aria-label', 'connection B read at 10 ms');

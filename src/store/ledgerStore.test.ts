@@ -1,9 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { explore, interleavings } from '../sim/explore';
+import { createLedgerModel, ledgerLaneOf, replayLedger, withLedgerOverrides } from '../sim/ledger';
 import { loadSqlJsNode } from '../db/node';
 import { memoryOpener } from '../db/sqljs';
 import type { OpenDatabase } from '../sim/ledger';
 import { loadScenarios } from '../sim/ledger/__tests__/helpers';
-import { createLedgerStore, queryAtPlayhead, selectStateAt } from './ledgerStore';
+import { createLedgerStore, ledgerStepLanes, queryAtPlayhead, selectStateAt, type LedgerStore } from './ledgerStore';
 
 let open: OpenDatabase;
 beforeAll(async () => {
@@ -86,6 +89,7 @@ describe('ledger store', () => {
   it('reorders events at the same millisecond (the tie order decides who reads first)', () => {
     const store = make();
     const s = store.getState;
+    s().moveEvent('B-begin', 0);
     s().moveEvent('B-read', 10); // same ms as A-read, later in the file
     const order = () => s().scenario.events.filter((e) => e.at === 10).map((e) => e.id);
     expect(order()).toEqual(['A-read', 'B-read']);
@@ -94,4 +98,114 @@ describe('ledger store', () => {
     s().reorderEvent('B-read', -1);
     expect(order()).toEqual(['B-read', 'A-read']);
   });
+
+  it('a step dragged past its own connection\'s later steps stops at the neighbour and says why', () => {
+    const store = make();
+    const s = store.getState;
+    s().moveEvent('B-execute', 500); // past B-write (130) and B-commit (140)
+    expect(s().scenario.events.find((e) => e.id === 'B-execute')!.at).toBe(130);
+    expect(s().laneNotice).toBe(
+      "connection B's execute stays after its read (110 ms) and before its write (130 ms): a connection runs its own steps in order. To change the interleaving, move the other connection's steps.",
+    );
+    expect(ledgerStepLanes(s().scenario)[1]).toEqual(['B-begin', 'B-read', 'B-execute', 'B-write', 'B-commit']);
+    // Backwards past its own read: stops at the read's time, still after it in the tie order.
+    s().moveEvent('B-execute', 0);
+    expect(s().scenario.events.find((e) => e.id === 'B-execute')!.at).toBe(110);
+    expect(s().laneNotice).toMatch(/^connection B's execute stays after its read \(110 ms\)/);
+    // A move inside the bounds goes through and clears the notice.
+    s().moveEvent('B-execute', 115);
+    expect(s().scenario.events.find((e) => e.id === 'B-execute')!.at).toBe(115);
+    expect(s().laneNotice).toBeNull();
+    // The first step cannot pass its successor either, and nudges obey the same bounds.
+    s().nudgeEvent('B-begin', 50);
+    expect(s().scenario.events.find((e) => e.id === 'B-begin')!.at).toBe(110);
+    s().nudgeEvent('A-commit', -1000);
+    expect(s().scenario.events.find((e) => e.id === 'A-commit')!.at).toBe(30);
+  });
+
+  it('moving a step onto a neighbour that is earlier in the file keeps it after that neighbour (1 ms later)', () => {
+    const store = make();
+    const s = store.getState;
+    // Swap B-read's and B-begin's places in the file at different times, then move B-begin onto B-read's time.
+    const events = s().scenario.events.slice();
+    const bBegin = events.findIndex((e) => e.id === 'B-begin');
+    const bRead = events.findIndex((e) => e.id === 'B-read');
+    [events[bBegin], events[bRead]] = [events[bRead], events[bBegin]];
+    s().showScenario({ ...s().scenario, events });
+    s().moveEvent('B-begin', 110);
+    // B-begin is now after B-read in the file, so at 110 ms it would run second: it stops at 109.
+    expect(s().scenario.events.find((e) => e.id === 'B-begin')!.at).toBe(109);
+    expect(ledgerStepLanes(s().scenario)[1][0]).toBe('B-begin');
+  });
+
+  it('Alt+arrow refuses to swap two steps of one connection, and applyOrder refuses an order that breaks a lane', () => {
+    const store = make();
+    const s = store.getState;
+    s().moveEvent('B-read', 100); // same ms as B-begin, after it in the file
+    const before = s().scenario;
+    s().reorderEvent('B-read', -1);
+    expect(s().scenario).toBe(before);
+    expect(s().laneNotice).toBe("connection B's read cannot go before connection B's begin: a connection runs its own steps in order. To change who goes first, move the other connection's steps.");
+    s().applyOrder(['A-begin', 'A-read', 'A-execute', 'A-write', 'A-commit', 'B-begin', 'B-read', 'B-write', 'B-commit', 'B-execute']);
+    expect(s().scenario).toBe(before);
+    expect(s().error?.errors).toEqual(['order: B-begin → B-read → B-write → B-commit → B-execute is not the lane\'s own order B-begin → B-read → B-execute → B-write → B-commit']);
+  });
+
+  it('after dragging B\'s execute towards the end, the atomic policies still never execute twice in any of the 252 orders', () => {
+    const store = make();
+    const s = store.getState;
+    s().moveEvent('B-execute', 1000);
+    const scenario = s().scenario;
+    const model = createLedgerModel(open);
+    for (const policy of ['immediate', 'claim', 'deferred']) {
+      const result = explore({
+        scenario: withLedgerOverrides(scenario, { policy }),
+        movable: scenario.events.filter((e) => e.actor === 'db').map((e) => e.id),
+        laneOf: ledgerLaneOf,
+        run: (x) => replayLedger(x, open, { model, keep: 'effects' }).outcome,
+        classify: (o) => String(o.summary.executions),
+      });
+      expect(result.total).toBe(252);
+      expect(result.groups.map((g) => g.key)).toEqual(['1']);
+    }
+  }, 120_000);
+});
+
+describe('property: no edit from the page breaks a connection\'s own step order (fast-check)', () => {
+  const ids = ['A-begin', 'A-read', 'A-execute', 'A-write', 'A-commit', 'B-begin', 'B-read', 'B-execute', 'B-write', 'B-commit'];
+  const LANES = [ids.slice(0, 5), ids.slice(5)];
+  const orders = [...interleavings(LANES)].map((i) => i.order);
+  const edit = fc.oneof(
+    fc.record({ op: fc.constant('move' as const), id: fc.constantFrom(...ids), at: fc.integer({ min: -50, max: 400 }) }),
+    fc.record({ op: fc.constant('nudge' as const), id: fc.constantFrom(...ids), by: fc.constantFrom(-10, -1, 1, 10, 100, -100) }),
+    fc.record({ op: fc.constant('reorder' as const), id: fc.constantFrom(...ids), by: fc.constantFrom(-1 as const, 1 as const) }),
+    fc.record({ op: fc.constant('order' as const), order: fc.oneof(fc.constantFrom(...orders), fc.shuffledSubarray(ids, { minLength: 10, maxLength: 10 })) }),
+    fc.record({ op: fc.constant('drag' as const), id: fc.constantFrom(...ids), path: fc.array(fc.integer({ min: 0, max: 300 }), { minLength: 1, maxLength: 5 }) }),
+    fc.constant({ op: 'undo' as const }),
+  );
+  function run(store: LedgerStore, e: { op: string; id?: string; at?: number; by?: number; order?: string[]; path?: number[] }) {
+    const s = store.getState();
+    if (e.op === 'move') s.moveEvent(e.id!, e.at!);
+    else if (e.op === 'nudge') s.nudgeEvent(e.id!, e.by!);
+    else if (e.op === 'reorder') s.reorderEvent(e.id!, e.by as -1 | 1);
+    else if (e.op === 'order') s.applyOrder(e.order!);
+    else if (e.op === 'drag') {
+      s.beginDrag();
+      for (const at of e.path!) store.getState().moveEvent(e.id!, at);
+      store.getState().endDrag();
+    } else s.undo();
+  }
+  it('each lane keeps begin → read → execute → write → commit, as the explorer sees it', () => {
+    fc.assert(
+      fc.property(fc.constantFrom('A-race-two-connections', 'B-race-interleaved'), fc.array(edit, { minLength: 1, maxLength: 12 }), (id, edits) => {
+        const store = make();
+        store.getState().loadBuiltin(id);
+        for (const e of edits) {
+          run(store, e);
+          expect([...ledgerStepLanes(store.getState().scenario)].sort((a, b) => a[0].localeCompare(b[0]))).toEqual(LANES);
+        }
+      }),
+      { numRuns: 60 },
+    );
+  }, 120_000);
 });

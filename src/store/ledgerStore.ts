@@ -1,11 +1,14 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { mergeConfig, stepIndexAt } from '../sim/engine';
-import { scenarioForOrder } from '../sim/explore';
+import { movableLanes, scenarioForOrder } from '../sim/explore';
 import { LAB_SCHEMAS, parseScenario, parseScenarioText } from '../sim/labs';
-import { createLedgerModel, ledgerLengthProblem, replayLedger, type LedgerModel, type LedgerTrace, type OpenDatabase, type SqlDatabase } from '../sim/ledger';
-import type { Json, Scenario } from '../sim/types';
+import { createLedgerModel, ledgerLaneOf, ledgerLengthProblem, replayLedger, type LedgerModel, type LedgerTrace, type OpenDatabase } from '../sim/ledger';
+import type { Json, Scenario, ScriptedEvent } from '../sim/types';
 import { emptyHistory, record, redo as redoHistory, undo as undoHistory, type History } from './history';
 import { nextStepTime, prevStepTime, timeRangeEnd } from './playback';
+import { runReadOnly, type ConsoleDatabase, type QueryResult } from './ledgerConsole';
+
+export { runReadOnly, type ConsoleDatabase, type QueryResult } from './ledgerConsole';
 
 /**
  * The ledger lab's scenario store (zustand vanilla): the scenario is the source of truth, the
@@ -28,6 +31,11 @@ export interface LedgerData {
   cursorMs: number;
   selectedEventId: string | null;
   error: LedgerError | null;
+  /**
+   * Why the last edit was held back (a connection's step stopped at its own lane's neighbour, or
+   * a refused reorder), in words; null after an edit that went through unchanged.
+   */
+  laneNotice: string | null;
   history: History<Scenario>;
   dragging: boolean;
   loadCount: number;
@@ -77,6 +85,58 @@ function derive(scenario: Scenario, open: OpenDatabase, model: LedgerModel): Pic
 
 const clamp = (ms: number, end: number) => Math.min(Math.max(0, Math.round(ms)), end);
 
+const isStep = (e: ScriptedEvent) => e.actor === 'db';
+const stepName = (e: ScriptedEvent) => `connection ${String(e.conn)}'s ${String(e.kind)}`;
+
+/**
+ * Each connection's steps in lane order, exactly as the explorer sees them (`movableLanes` over
+ * the db steps with `ledgerLaneOf`: by time, ties by scenario order).
+ */
+export function ledgerStepLanes(scenario: Scenario): string[][] {
+  return movableLanes(
+    scenario,
+    scenario.events.filter(isStep).map((e) => e.id),
+    ledgerLaneOf,
+  );
+}
+
+/**
+ * Where step `id` may move without passing a step of its own connection: `minMs`..`maxMs`
+ * (inclusive, integer ms; at a neighbour's time the tie order keeps it on its side because a move
+ * never changes scenario order), and the sentence that says why when a move is held back.
+ * Null for client events (they are not lane-ordered) and unknown ids.
+ */
+export function laneBounds(scenario: Scenario, id: string): { minMs: number; maxMs: number; notice: string } | null {
+  const index = new Map(scenario.events.map((e, i) => [e.id, i]));
+  const event = scenario.events[index.get(id) ?? -1];
+  if (!event || !isStep(event)) return null;
+  const lane = ledgerStepLanes(scenario).find((l) => l.includes(id))!;
+  const k = lane.indexOf(id);
+  const byId = (x: string | undefined) => (x === undefined ? undefined : scenario.events[index.get(x)!]);
+  const prev = byId(lane[k - 1]);
+  const next = byId(lane[k + 1]);
+  const minMs = prev ? prev.at + (index.get(id)! < index.get(prev.id)! ? 1 : 0) : 0;
+  const maxMs = next ? next.at - (index.get(id)! > index.get(next.id)! ? 1 : 0) : Number.MAX_SAFE_INTEGER;
+  const around = [prev && `after its ${String(prev.kind)} (${prev.at} ms)`, next && `before its ${String(next.kind)} (${next.at} ms)`].filter(Boolean).join(' and ');
+  return {
+    minMs,
+    maxMs,
+    notice: `${stepName(event)} stays ${around}: a connection runs its own steps in order. To change the interleaving, move the other connection's steps.`,
+  };
+}
+
+/** Why `order` (movable step ids) would change a connection's own step order, or null. */
+export function orderProblem(scenario: Scenario, order: readonly string[]): string | null {
+  const lanes = ledgerStepLanes(scenario);
+  const all = new Set(lanes.flat());
+  if (order.length !== all.size || order.some((id) => !all.has(id))) return `order: must list each connection step once (${[...all].join(', ')})`;
+  for (const lane of lanes) {
+    const inOrder = order.filter((id) => lane.includes(id));
+    if (inOrder.join() !== lane.join()) return `order: ${inOrder.join(' → ')} is not the lane's own order ${lane.join(' → ')}`;
+  }
+  return null;
+}
+
 /** Creates a ledger store over `builtins` (validated scenarios), replaying on databases from `open`. */
 export function createLedgerStore(options: { open: OpenDatabase; builtins: readonly Scenario[]; initial?: Scenario; error?: LedgerError | null }): LedgerStore {
   const { open, builtins } = options;
@@ -94,7 +154,7 @@ export function createLedgerStore(options: { open: OpenDatabase; builtins: reado
         return;
       }
       const history = s.dragging ? s.history : record(s.history, s.scenario);
-      set({ ...derived, history, error: null, ...extra, cursorMs: clamp(extra.cursorMs ?? s.cursorMs, derived.rangeEndMs) });
+      set({ ...derived, history, error: null, laneNotice: null, ...extra, cursorMs: clamp(extra.cursorMs ?? s.cursorMs, derived.rangeEndMs) });
     };
     const validated = (scenario: Scenario): Scenario | null => {
       const parsed = parseScenario(scenario, 'ledger', LAB_SCHEMAS.ledger);
@@ -113,6 +173,7 @@ export function createLedgerStore(options: { open: OpenDatabase; builtins: reado
       cursorMs: initial.rangeEndMs,
       selectedEventId: null,
       error: options.error ?? null,
+      laneNotice: null,
       history: emptyHistory(),
       dragging: false,
       loadCount: 0,
@@ -122,7 +183,7 @@ export function createLedgerStore(options: { open: OpenDatabase; builtins: reado
         if (!b) return set({ error: { title: 'Unknown scenario', errors: [`scenario id: no built-in scenario is called ${JSON.stringify(id)}`] } });
         const s = get();
         const derived = derive(b, open, model);
-        set({ ...derived, original: b, history: record(s.history, s.scenario), error: null, selectedEventId: null, cursorMs: derived.rangeEndMs, loadCount: s.loadCount + 1 });
+        set({ ...derived, original: b, history: record(s.history, s.scenario), error: null, laneNotice: null, selectedEventId: null, cursorMs: derived.rangeEndMs, loadCount: s.loadCount + 1 });
       },
       showScenario(scenario, cursorMs) {
         change(scenario, cursorMs === undefined ? {} : { cursorMs });
@@ -134,16 +195,25 @@ export function createLedgerStore(options: { open: OpenDatabase; builtins: reado
       },
       moveEvent(id, atMs) {
         const s = get();
-        const at = Math.max(0, Math.round(atMs));
-        if (!s.scenario.events.some((e) => e.id === id && e.at !== at)) return;
-        change({ ...s.scenario, events: s.scenario.events.map((e) => (e.id === id ? { ...e, at } : e)) }, { selectedEventId: id });
+        const wanted = Math.max(0, Math.round(atMs));
+        const bounds = laneBounds(s.scenario, id);
+        const at = bounds ? Math.min(Math.max(wanted, bounds.minMs), bounds.maxMs) : wanted;
+        const laneNotice = bounds && at !== wanted ? bounds.notice : null;
+        if (!s.scenario.events.some((e) => e.id === id && e.at !== at)) {
+          if (laneNotice !== s.laneNotice) set({ laneNotice });
+          return;
+        }
+        change({ ...s.scenario, events: s.scenario.events.map((e) => (e.id === id ? { ...e, at } : e)) }, { selectedEventId: id, laneNotice });
       },
       nudgeEvent(id, deltaMs) {
         const e = get().scenario.events.find((x) => x.id === id);
         if (e) get().moveEvent(id, e.at + deltaMs);
       },
       applyOrder(order) {
-        change(scenarioForOrder(get().scenario, order));
+        const s = get();
+        const problem = orderProblem(s.scenario, order);
+        if (problem) return set({ error: { title: 'That ordering breaks a connection\'s own step order; the timeline is kept', errors: [problem] } });
+        change(scenarioForOrder(s.scenario, order));
       },
       beginDrag() {
         const s = get();
@@ -182,14 +252,14 @@ export function createLedgerStore(options: { open: OpenDatabase; builtins: reado
         const u = undoHistory(s.history, s.scenario);
         if (!u) return;
         const derived = derive(u.value, open, model);
-        set({ ...derived, history: u.history, error: null, cursorMs: clamp(s.cursorMs, derived.rangeEndMs) });
+        set({ ...derived, history: u.history, error: null, laneNotice: null, cursorMs: clamp(s.cursorMs, derived.rangeEndMs) });
       },
       redo() {
         const s = get();
         const r = redoHistory(s.history, s.scenario);
         if (!r) return;
         const derived = derive(r.value, open, model);
-        set({ ...derived, history: r.history, error: null, cursorMs: clamp(s.cursorMs, derived.rangeEndMs) });
+        set({ ...derived, history: r.history, error: null, laneNotice: null, cursorMs: clamp(s.cursorMs, derived.rangeEndMs) });
       },
       setError(error) {
         set({ error });
@@ -203,6 +273,12 @@ export function createLedgerStore(options: { open: OpenDatabase; builtins: reado
         let j = i + direction;
         while (j >= 0 && j < events.length && events[j].at !== events[i].at) j += direction;
         if (j < 0 || j >= events.length) return;
+        if (isStep(events[i]) && isStep(events[j]) && ledgerLaneOf(events[i]) === ledgerLaneOf(events[j])) {
+          const [first, second] = direction < 0 ? [events[j], events[i]] : [events[i], events[j]];
+          return set({
+            laneNotice: `${stepName(second)} cannot go before ${stepName(first)}: a connection runs its own steps in order. To change who goes first, move the other connection's steps.`,
+          });
+        }
         const next = events.slice();
         [next[i], next[j]] = [next[j], next[i]];
         change({ ...s.scenario, events: next }, { selectedEventId: id });
@@ -223,7 +299,7 @@ export function createLedgerStore(options: { open: OpenDatabase; builtins: reado
           set({ error: { title: `${source} could not be replayed; the previous scenario is kept`, errors: [`(model): ${(err as Error).message}`] } });
           return false;
         }
-        set({ ...derived, original: parsed.scenario, history: record(s.history, s.scenario), error: null, selectedEventId: null, cursorMs: derived.rangeEndMs, loadCount: s.loadCount + 1 });
+        set({ ...derived, original: parsed.scenario, history: record(s.history, s.scenario), error: null, laneNotice: null, selectedEventId: null, cursorMs: derived.rangeEndMs, loadCount: s.loadCount + 1 });
         return true;
       },
       exportJson() {
@@ -245,45 +321,37 @@ export function selectStateAt(s: LedgerData) {
   return i < 0 ? s.trace.initial : s.trace.steps[i].state;
 }
 
-/**
- * Result of a read-only query: column names and rows, or the SQLite error text.
- * Writes fail with SQLite's own "attempt to write a readonly database" (`PRAGMA query_only`).
- */
-export type QueryResult = { ok: true; columns: string[]; rows: Json[][] } | { ok: false; error: string };
-
-/** A database that can run arbitrary SQL text with results (sql.js `exec`). */
-export interface ConsoleDatabase extends SqlDatabase {
-  raw: { exec(sql: string): { columns: string[]; values: unknown[][] }[] };
-}
-
-/** Runs `sql` read-only on `db`; at most `maxRows` rows are returned. Never throws. */
-export function runReadOnly(db: ConsoleDatabase, sql: string, maxRows = 200): QueryResult {
-  if (sql.trim() === '') return { ok: false, error: 'type a query, e.g. SELECT * FROM charges' };
-  try {
-    db.exec('PRAGMA query_only = ON');
-    try {
-      const results = db.raw.exec(sql);
-      const last = results[results.length - 1];
-      if (!last) return { ok: true, columns: [], rows: [] };
-      return { ok: true, columns: last.columns, rows: last.values.slice(0, maxRows).map((r) => r.map((v) => (v instanceof Uint8Array ? `<${v.length} bytes>` : (v as Json)))) };
-    } finally {
-      db.exec('PRAGMA query_only = OFF');
-    }
-  } catch (err) {
-    return { ok: false, error: (err as Error).message };
-  }
-}
-
-/** Rebuilds the scenario's database as it is at the playhead (replay up to that step) and queries it read-only. */
-export function queryAtPlayhead(s: LedgerData, sql: string): QueryResult {
+/** The scenario's database replayed up to the playhead (a fresh one; the caller closes it). */
+function databaseAtPlayhead(s: LedgerData): ConsoleDatabase & { export?: () => Uint8Array; close?: () => void } {
   const model = createLedgerModel(s.open);
   const steps = selectStepIndex(s) + 1;
   replayLedger(s.scenario, s.open, { model, maxSteps: Math.max(steps, 0), keep: 'effects' });
-  const db = model.database() as ConsoleDatabase | null;
-  if (!db) return { ok: false, error: 'no database' };
+  const db = model.database();
+  if (!db) throw new Error('databaseAtPlayhead: the replay opened no database');
+  return db as ConsoleDatabase;
+}
+
+/**
+ * The scenario's database as it is at the playhead (replayed up to that step), as SQLite file
+ * bytes for the console's worker (see `ledgerConsole.ts`). Throws `Error` if the opener's
+ * databases cannot export (sql.js ones can).
+ */
+export function bytesAtPlayhead(s: LedgerData): Uint8Array {
+  const db = databaseAtPlayhead(s);
+  try {
+    if (!db.export) throw new Error('bytesAtPlayhead: the database opener does not export file bytes');
+    return db.export();
+  } finally {
+    db.close?.();
+  }
+}
+
+/** Rebuilds the scenario's database as it is at the playhead and queries it read-only, on this thread (tests; the page uses the console worker). */
+export function queryAtPlayhead(s: LedgerData, sql: string): QueryResult {
+  const db = databaseAtPlayhead(s);
   try {
     return runReadOnly(db, sql);
   } finally {
-    (db as ConsoleDatabase & { close?: () => void }).close?.();
+    db.close?.();
   }
 }

@@ -181,6 +181,7 @@ function LedgerTimeline() {
   const selectedId = useLedger((s) => s.selectedEventId);
   const loadCount = useLedger((s) => s.loadCount);
   const stepTimes = useLedger((s) => s.stepTimes);
+  const laneNotice = useLedger((s) => s.laneNotice);
   const hasSteps = trace.scenario.events.some((e) => e.actor === 'db');
   const lanes = useMemo(() => ledgerLanes(trace), [trace]);
   const marks = useMemo(() => ledgerMarks(trace, cursorMs), [trace, cursorMs]);
@@ -213,13 +214,16 @@ function LedgerTimeline() {
         resetKey={loadCount}
         handleHelpId="ledger-handle-help"
       />
+      <p className="small lane-notice" role="status" data-testid="lane-notice">
+        {laneNotice}
+      </p>
       <p id="ledger-handle-help" className="help">
         <strong>Read:</strong>{' '}
         {hasSteps
           ? "each connection lane shows its five steps (●); the purple bar is its open transaction, the orange band time spent waiting for SQLite's write lock; struck-through steps did nothing. "
           : 'each client row is one call (◆): its bar runs to the reply, labelled with what the server did; a red dashed line is a client timeout that fired. '}
         The bottom lane counts executions — above 1 for one operation means it ran twice.{' '}
-        <strong>Edit:</strong> drag a step or call (snaps to 10 ms; Shift for 1 ms), or focus it with Tab and use ←/→; Alt+←/→ changes its order among events at the same millisecond (the small number). Ctrl+Z undoes.
+        <strong>Edit:</strong> drag a step or call (snaps to 10 ms; Shift for 1 ms), or focus it with Tab and use ←/→ — a step stops at its own connection's neighbours, since a connection runs its steps in order; Alt+←/→ changes its order among events at the same millisecond (the small number). Ctrl+Z undoes.
       </p>
     </>
   );

@@ -1,8 +1,9 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { classifyRetry } from '../../sim/resilience/classify';
 import { PRACTICE_CHECKS, type PracticeCheck } from '../../sim/ledger/practice';
 import { openBytes, wrapSqlJs } from '../../db/sqljs';
-import { queryAtPlayhead, runReadOnly, selectStateAt, selectStepIndex, type ConsoleDatabase, type QueryResult } from '../../store/ledgerStore';
+import { bytesAtPlayhead, selectStateAt, selectStepIndex } from '../../store/ledgerStore';
+import { CONSOLE_BUDGET_MS, createConsoleRunner, type ConsoleWorker, type QueryResult } from '../../store/ledgerConsole';
 import { useLedger, useLedgerContext } from './context';
 import { checkLedgerExpectation, LEDGER_TIE_RULE } from '../../sim/ledger';
 import type { Json } from '../../sim/types';
@@ -211,18 +212,33 @@ export function ClassificationPanel() {
   );
 }
 
-/** Read-only SQL on the scenario's database at the playhead, or on the learner's ledger. */
+/** Read-only SQL on a copy of the scenario's database at the playhead, or of the learner's ledger, in a worker with a time budget. */
 export function ConsolePanel() {
   const { store, db } = useLedgerContext();
   const [sql, setSql] = useState('SELECT key, status, result FROM idempotency');
   const [target, setTarget] = useState<'scenario' | 'mine'>('scenario');
   const [result, setResult] = useState<QueryResult | null>(null);
-  const run = () => {
-    if (target === 'scenario') setResult(queryAtPlayhead(store.getState(), sql));
-    else {
-      const live = db.getState().database();
-      setResult(live ? runReadOnly(live as unknown as ConsoleDatabase, sql) : { ok: false, error: 'your ledger is not loaded' });
+  const [running, setRunning] = useState(false);
+  const runner = useMemo(() => createConsoleRunner({ spawn: () => new Worker(new URL('./console.worker.ts', import.meta.url), { type: 'module' }) as unknown as ConsoleWorker }), []);
+  useEffect(() => () => runner.dispose(), [runner]);
+  const run = async () => {
+    if (running) return;
+    let bytes: Uint8Array;
+    try {
+      if (target === 'scenario') bytes = bytesAtPlayhead(store.getState());
+      else {
+        const live = db.getState().database();
+        if (!live) return setResult({ ok: false, error: 'your ledger is not loaded' });
+        bytes = live.export();
+      }
+    } catch (err) {
+      return setResult({ ok: false, error: (err as Error).message });
     }
+    setRunning(true);
+    setResult(null);
+    const r = await runner.run(bytes, sql);
+    setRunning(false);
+    setResult(r);
   };
   return (
     <section className="panel" aria-labelledby="ledger-console-h">
@@ -235,9 +251,17 @@ export function ConsolePanel() {
             <option value="mine">my ledger</option>
           </select>
         </label>
-        <button type="button" onClick={run} data-testid="console-run">
+        <button type="button" onClick={() => void run()} disabled={running} data-testid="console-run">
           Run
         </button>
+        <button type="button" onClick={() => runner.cancel()} disabled={!running} data-testid="console-stop">
+          Stop
+        </button>
+        {running && (
+          <span className="small muted" role="status" data-testid="console-running">
+            running… (stopped after {CONSOLE_BUDGET_MS} ms)
+          </span>
+        )}
       </div>
       <label className="visually-hidden" htmlFor="ledger-sql">
         SQL query
@@ -251,12 +275,15 @@ export function ConsolePanel() {
         onKeyDown={(e) => {
           if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
             e.preventDefault();
-            run();
+            void run();
           }
         }}
         data-testid="console-sql"
       />
-      <p className="help">Ctrl+Enter runs. Writes are refused (PRAGMA query_only): the views stay a faithful replay.</p>
+      <p className="help">
+        Ctrl+Enter runs. The query runs on a copy, in a background worker: writes are refused (PRAGMA query_only), a statement that runs longer than {CONSOLE_BUDGET_MS} ms is
+        stopped, and the ledgers on this page never change.
+      </p>
       {result && !result.ok && (
         <p className="bad-text" role="alert" data-testid="console-error">
           {result.error}

@@ -1,0 +1,28 @@
+/// <reference lib="webworker" />
+import { loadSqlJs } from '../../db/browser';
+import { openBytes } from '../../db/sqljs';
+import { runReadOnly, type ConsoleDatabase, type ConsoleReply, type ConsoleRequest } from '../../store/ledgerConsole';
+
+/**
+ * The SQL console's worker: opens a copy of a ledger (file bytes) and runs one read-only
+ * statement on it. The page terminates this worker when a statement outlives its budget, so a
+ * runaway query (a recursive CTE without LIMIT) never freezes the page or touches its ledgers.
+ */
+const ctx = self as unknown as DedicatedWorkerGlobalScope;
+
+ctx.onmessage = async (message: MessageEvent<ConsoleRequest>) => {
+  const { id, bytes, sql } = message.data;
+  const post = (reply: ConsoleReply) => ctx.postMessage(reply);
+  let db: ReturnType<typeof openBytes> | null = null;
+  try {
+    db = openBytes(await loadSqlJs(), bytes);
+  } catch (err) {
+    post({ type: 'started', id });
+    post({ type: 'result', id, result: { ok: false, error: (err as Error).message } });
+    return;
+  }
+  post({ type: 'started', id });
+  const result = runReadOnly(db as unknown as ConsoleDatabase, sql);
+  db.close();
+  post({ type: 'result', id, result });
+};
