@@ -1026,7 +1026,7 @@ function placeArrowLabels(arrows: readonly ArrowMark[], x: LinearScale, layout: 
     const boxes = layout.laneRows.get(lane);
     if (!boxes || boxes.length === 0) continue;
     const text = g.count > 1 ? `${g.arrow.label} ×${g.count}` : (g.arrow.label as string);
-    const w = text.length * 6 + 8;
+    const w = Math.ceil(text.length * 6.5) + 10; // 11px monospace is ~6.3 px a character
     const ends = rowEnds.get(lane) ?? boxes.map(() => -Infinity);
     rowEnds.set(lane, ends);
     for (let r = 0; r < boxes.length; r++) {

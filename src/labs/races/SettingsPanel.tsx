@@ -1,6 +1,7 @@
-import { useId } from 'react';
+import { useDeferredValue, useId, useMemo } from 'react';
 import { racesConfigSchema, racesPolicySchema, type RacesPolicy } from '../../sim/races';
-import { selectConfig } from '../../store/racesStore';
+import { policyEffects } from '../../store/policyEffect';
+import { selectConfig, selectScenario, selectTrace } from '../../store/racesStore';
 import { useRaces, useRacesStore } from './context';
 
 const POLICY_KEYS = Object.keys(racesPolicySchema.shape) as (keyof RacesPolicy)[];
@@ -45,6 +46,10 @@ export function SettingsPanel() {
   const set = (patch: Record<string, unknown>) => store.getState().setConfig(patch as never);
   const revId = useId();
   const trId = useId();
+  // Which switches would change this run: the others are marked "no effect here" (deferred: nine replays).
+  const scenario = useDeferredValue(useRaces(selectScenario));
+  const trace = useRaces(selectTrace);
+  const effects = useMemo(() => (trace.scenario === scenario ? policyEffects(scenario, trace, POLICY_KEYS) : null), [scenario, trace]);
 
   return (
     <section className="panel settings" aria-labelledby="settings-h">
@@ -77,15 +82,20 @@ export function SettingsPanel() {
       </label>
       <fieldset className="field policies">
         <legend>Broken policies (bugs to switch on)</legend>
-        {POLICY_KEYS.map((key) => (
-          <label key={key} className={`check${config.policy[key] ? ' is-on' : ''}`}>
-            <input type="checkbox" data-testid={`policy-${key}`} checked={config.policy[key]} onChange={(e) => set({ policy: { [key]: e.currentTarget.checked } })} />
-            <span>
-              <code>{key}</code>
-              <span className="check-desc">{policyText(key)}</span>
-            </span>
-          </label>
-        ))}
+        {effects && <p className="muted small policies-note">Switches marked “no effect here” change nothing in this scenario as it stands; move events or change the transport to reach them.</p>}
+        {POLICY_KEYS.map((key) => {
+          const inert = effects !== null && effects[key] === false;
+          return (
+            <label key={key} className={`check${config.policy[key] ? ' is-on' : ''}${inert ? ' is-inert' : ''}`} data-effect={effects === null ? 'unknown' : inert ? 'none' : 'changes'}>
+              <input type="checkbox" data-testid={`policy-${key}`} checked={config.policy[key]} onChange={(e) => set({ policy: { [key]: e.currentTarget.checked } })} />
+              <span>
+                <code>{key}</code>
+                {inert && <span className="badge badge-muted">no effect here</span>}
+                <span className="check-desc">{policyText(key)}</span>
+              </span>
+            </label>
+          );
+        })}
       </fieldset>
     </section>
   );
