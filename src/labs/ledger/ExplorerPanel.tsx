@@ -68,12 +68,12 @@ export function ExplorerPanel() {
     <section className="panel" aria-labelledby="ledger-explore-h">
       <h2 id="ledger-explore-h">All orders at once</h2>
       <p className="small">
-        Each connection keeps its own step order; the explorer replays every way to merge the two lanes ({perPolicy} orders) under each policy, on real SQLite, in a background
-        worker.
+        Each connection keeps its own step order; the explorer replays every way to merge the two lanes ({perPolicy} interleavings) under each of {EXPLORE_VARIANTS.length}{' '}
+        policy rows (naive, deferred, BEGIN IMMEDIATE with a waiting and with a failing busy lock, the claim), on real SQLite, in a background worker.
       </p>
       <div className="button-row">
         <button type="button" onClick={start} disabled={status === 'running'} data-testid="explore-run">
-          Explore {perPolicy * EXPLORE_VARIANTS.length} replays
+          Explore {perPolicy} interleavings × {EXPLORE_VARIANTS.length} policies = {perPolicy * EXPLORE_VARIANTS.length} replays
         </button>
         <button type="button" onClick={cancel} disabled={status !== 'running'} data-testid="explore-cancel">
           Cancel
