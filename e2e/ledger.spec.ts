@@ -74,6 +74,7 @@ test.describe('Ledger lab: two connections racing on one key', () => {
   test('all 252 orders per policy: naive executes twice in 200, the atomic policies never; the counterexample opens on the timeline', async ({ lab }) => {
     test.setTimeout(90_000); // 1,260 real-SQL replays in a worker
     await openLedger(lab);
+    await expect(lab.getByTestId('explore-run')).toHaveText('Explore 252 interleavings × 5 policies = 1260 replays');
     await lab.getByTestId('explore-run').click();
     await expect(lab.getByTestId('explore-claim')).toBeVisible({ timeout: 25_000 });
     await expect(lab.getByTestId('explore-naive')).toHaveAttribute('data-twice', '200');
@@ -131,6 +132,12 @@ test.describe('Ledger lab: my ledger persists, downloads and uploads', () => {
     await expect(lab.getByTestId('my-reply')).toContainText('executed charge-001');
     await lab.getByTestId('my-send').click();
     await expect(lab.getByTestId('my-reply')).toContainText('replayed charge-001 (request 1)');
+    await expect(lab.getByTestId('my-charges')).toHaveAttribute('data-rows', '1');
+    // An absurd amount is refused with the cap named; nothing is charged.
+    await lab.getByTestId('my-key').fill('order-huge');
+    await lab.getByTestId('my-cents').fill('1e20');
+    await lab.getByTestId('my-send').click();
+    await expect(lab.getByTestId('my-reply')).toHaveText("Request 3: invalid cents must be at most 10000000000 (100 million per charge, this lab's cap), got 100000000000000000000");
     await expect(lab.getByTestId('my-charges')).toHaveAttribute('data-rows', '1');
 
     await lab.reload();

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useLedgerContext, useLedgerDb } from './context';
 import { RowsTable } from './Tables';
+import { MAX_CHARGE_CENTS } from '../../sim/ledger';
 
 /** The learner's own persistent ledger: charge, download, upload, reset. */
 export function MyLedgerPanel() {
@@ -34,7 +35,7 @@ export function MyLedgerPanel() {
     <section className="panel" aria-labelledby="my-ledger-h">
       <h2 id="my-ledger-h">My ledger (saved in this browser)</h2>
       <p className="small muted">
-        Call <code>charge(account, cents)</code> yourself. Send twice with the same key: the second call replays. Clear the key: every send charges. It survives a reload.
+        Call <code>charge(account, cents)</code> yourself. Send twice with the same key: the second call replays. Clear the key: every send charges. It survives a reload. Amounts are whole cents, from 1 to {MAX_CHARGE_CENTS.toLocaleString('en-US')} (this lab's cap for one charge).
       </p>
       <form
         className="charge-form"

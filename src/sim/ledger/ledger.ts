@@ -112,9 +112,17 @@ export function fingerprint(args: Json): string {
 /** The business arguments of `charge`. */
 export interface ChargeArgs {
   account: string;
-  /** Amount in integer cents; must be > 0. */
+  /** Amount in integer cents; must be > 0 and ≤ `MAX_CHARGE_CENTS`. */
   cents: number;
 }
+
+/**
+ * Largest amount one charge may carry, in cents: 10,000,000,000 (100 million in the currency's
+ * major unit). A business cap of this lab, chosen far below `Number.MAX_SAFE_INTEGER`
+ * (2^53 − 1, beyond which JavaScript numbers skip integers, so a stored result could differ from
+ * the amount charged) and SQLite's 64-bit INTEGER, so every accepted amount is exact everywhere.
+ */
+export const MAX_CHARGE_CENTS = 10_000_000_000;
 
 /** The result a charge returns (and the ledger stores as JSON). `requestId` is the executing call's id. */
 export interface ChargeResult {
@@ -145,6 +153,7 @@ export function chargeArgsProblem(args: ChargeArgs): string | null {
   if (typeof args.account !== 'string' || args.account.trim() === '') return 'account must be a non-empty string';
   if (!Number.isInteger(args.cents)) return `cents must be an integer, got ${String(args.cents)}`;
   if (args.cents <= 0) return `cents must be positive, got ${args.cents}`;
+  if (args.cents > MAX_CHARGE_CENTS) return `cents must be at most ${MAX_CHARGE_CENTS} (100 million per charge, this lab's cap), got ${BigInt(args.cents).toString()}`;
   return null;
 }
 

@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { MAX_CHARGE_CENTS } from './ledger';
+
+const cents = z.number().int('must be an integer number of cents').max(MAX_CHARGE_CENTS, `must be at most ${MAX_CHARGE_CENTS} cents (this lab's cap for one charge)`);
 
 const ms = z.number().int('must be an integer number of milliseconds').min(0, 'must be ≥ 0 ms').max(1_000_000_000, 'must be ≤ 1,000,000,000 ms');
 const requestId = z.union([z.string().min(1, 'must not be empty').max(64), z.number().int()], { error: 'must be a string or an integer (a JSON-RPC id)' });
@@ -47,7 +50,7 @@ export const ledgerConfigSchema = z
       .object({
         key: z.string().max(64).default('order-42'),
         account: z.string().min(1).max(64).default('acct-1'),
-        cents: z.number().int().default(500),
+        cents: cents.default(500),
       })
       .strict()
       .default({ key: 'order-42', account: 'acct-1', cents: 500 })
@@ -70,7 +73,7 @@ const call = z
     requestId,
     key: z.string().max(64).nullable().default(null).describe('Idempotency key; null or "" means none.'),
     account: z.string().max(64).default('acct-1'),
-    cents: z.number().int('must be an integer number of cents').default(500),
+    cents: cents.default(500),
     durationMs: ms.default(0).describe('How long the server works before the charge commits.'),
     timeoutMs: z.number().int().min(1).max(1_000_000_000).nullable().default(null).describe('The client gives up (the response is lost to it) after this long.'),
   })

@@ -9,6 +9,7 @@ import {
   createLedger,
   fingerprint,
   ledgerSchemaProblem,
+  MAX_CHARGE_CENTS,
   readTables,
   type ChargeReply,
 } from '..';
@@ -73,6 +74,18 @@ describe('charge(account, cents) on a real SQLite ledger', () => {
     }
     expect(charge(db, call(1, 'k', 2.5))).toEqual({ kind: 'invalid', message: 'cents must be an integer, got 2.5' });
     expect(db.export()).toEqual(before);
+  });
+
+  it('an amount above the cap (10,000,000,000 cents) is rejected before any transaction; the cap itself is charged exactly', () => {
+    const db = fresh();
+    const before = db.export();
+    expect(charge(db, call(1, 'k', 1e20))).toEqual({ kind: 'invalid', message: "cents must be at most 10000000000 (100 million per charge, this lab's cap), got 100000000000000000000" });
+    expect(charge(db, call(1, 'k', MAX_CHARGE_CENTS + 1))).toEqual({ kind: 'invalid', message: "cents must be at most 10000000000 (100 million per charge, this lab's cap), got 10000000001" });
+    expect(charge(db, call(1, 'k', Number.POSITIVE_INFINITY))).toEqual({ kind: 'invalid', message: 'cents must be an integer, got Infinity' });
+    expect(db.export()).toEqual(before);
+    const r = charge(db, call(1, 'k', MAX_CHARGE_CENTS));
+    expect(r.kind === 'executed' && r.result.cents).toBe(10_000_000_000);
+    expect(readTables(db).charges[0].cents).toBe(10_000_000_000);
   });
 
   it('changing a returned object never changes what a later replay returns', () => {
