@@ -133,6 +133,36 @@ test.describe('Resilience lab: input and accessibility', () => {
     await expect(lab.getByTestId('task-status')).toHaveText(/\w+/);
   });
 
+  test('a garbage link and an unknown id each show their error and the scenario shown instead', async ({ lab }) => {
+    await lab.goto('./#/resilience/x?s=garbage');
+    const banner = lab.getByTestId('error-banner');
+    await expect(banner).toContainText('The link does not hold a valid resilience scenario; showing "T1 · Abort before the task id is known" instead');
+    await expect(banner).toContainText('s (in the link): not a parameter of this page');
+    await expect(lab.getByTestId('scenario-picker')).toHaveValue('T1-abort-before-task-id');
+    await lab.goto('./#/resilience/no-such-scenario');
+    await lab.reload();
+    await expect(banner).toContainText('showing "T1 · Abort before the task id is known" instead');
+    await expect(banner).toContainText('scenario id (in the link): no built-in scenario is called "no-such-scenario"');
+    await expect(lab.getByTestId('task-status')).toHaveText('cancelled at 2 000 ms');
+    // A bad link followed from a working page keeps that page's scenario, and says so.
+    await open(lab, 'S3-gateway-receipt');
+    await expect(banner).toHaveCount(0);
+    await lab.evaluate(() => (window.location.hash = '#/resilience?scenario=garbage'));
+    await expect(banner).toContainText('still showing "S3');
+    await expect(banner).toContainText('scenario (in the link):');
+    await expect(lab.getByTestId('storm-executions')).toHaveText('4 (2)');
+  });
+
+  test('another lab\'s file is named in one line, with where to open it', async ({ lab }) => {
+    await open(lab, 'B1-concurrent-failures');
+    const races = { format: 1, lab: 'races', id: 'r', title: 'r', seed: 1, config: {}, events: [] };
+    await lab.getByTestId('import-file').setInputFiles({ name: 'r.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(races)) });
+    const banner = lab.getByTestId('error-banner');
+    await expect(banner.locator('li')).toHaveText(['lab: this file is a "races" scenario; open it in the Races lab (#/races)']);
+    await expect(banner).toContainText('The file r.json is not a resilience scenario; the previous scenario is kept');
+    await expect(lab.getByTestId('scenario-picker')).toHaveValue('B1-concurrent-failures');
+  });
+
   test('a malformed scenario file names the field and keeps the previous scenario', async ({ lab }) => {
     await open(lab, 'B1-concurrent-failures');
     const bad = { format: 1, lab: 'resilience', id: 'x', title: 'x', config: { mechanism: 'breaker' }, events: [{ id: 'a', at: 'soon', actor: 'client', kind: 'request' }] };

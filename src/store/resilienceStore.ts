@@ -1,11 +1,13 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { mergeConfig } from '../sim/engine';
-import { LAB_SCHEMAS, parseAnyScenarioText, parseScenario } from '../sim/labs';
+import { LAB_SCHEMAS, parseScenario, parseScenarioText } from '../sim/labs';
+import { isLabId, labName } from '../sim/labIds';
 import { checkExpectation, replayResilience, withOverrides, type ResilienceTrace } from '../sim/resilience';
 import type { Json, Scenario } from '../sim/types';
 import { emptyHistory, record, redo as redoHistory, undo as undoHistory, type History } from './history';
 import { nextStepTime, prevStepTime, SPEED_MAX, SPEED_MIN, suggestedSpeed, timeRangeEnd } from './playback';
 import { scenarioEquals } from './racesStore';
+import { decodeResilienceHash } from './resilienceUrl';
 
 /**
  * The resilience lab store (zustand vanilla): the scenario is the only source of truth; the trace
@@ -63,7 +65,13 @@ export interface ResilienceActions {
   tick(realMs: number): void;
   setSpeed(speed: number): void;
   select(id: string | null): void;
+  /** Loads scenario JSON text (`source` names it in the error title). False when refused; the error says why and the scenario is kept. */
   importText(text: string, source?: string): boolean;
+  /**
+   * Follows an address the user opened (`hashchange`): loads the scenario it names, or keeps the
+   * current one and shows `badLinkError`. Addresses of other pages and `#/resilience` alone change nothing.
+   */
+  followLink(hash: string): void;
   exportJson(): { filename: string; text: string };
   reset(): void;
   undo(): void;
@@ -87,12 +95,49 @@ function clamp(ms: number, end: number): number {
   return Number.isFinite(ms) ? Math.min(Math.max(ms, 0), end) : 0;
 }
 
+/**
+ * The error a bad link raises (never a silent fallback): what was wrong with the link, and which
+ * scenario the page shows instead — `kept` when the page keeps what it already showed.
+ */
+export function badLinkError(errors: string[], shown: Scenario, kept: boolean): ResilienceError {
+  return { title: `The link does not hold a valid resilience scenario; ${kept ? 'still showing' : 'showing'} "${shown.title}" instead`, errors };
+}
+
+/**
+ * The one-line problem for scenario text whose `lab` field names another lab, e.g.
+ * `lab: this file is a "races" scenario; open it in the Races lab (#/races)`; null otherwise
+ * (including text that is not JSON: the schema check reports that).
+ */
+export function otherLabProblem(text: string): string | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const lab = value !== null && typeof value === 'object' ? (value as { lab?: unknown }).lab : undefined;
+  return isLabId(lab) && lab !== LAB ? `lab: this file is a "${lab}" scenario; open it in the ${labName(lab)} lab (#/${lab})` : null;
+}
+
+/**
+ * A store for the page opened at address `hash` (`#/resilience/<id>`, `#/resilience?scenario=…`):
+ * the linked scenario, or — for a bad link — the first built-in with `badLinkError` in the banner.
+ * `builtinErrors` (invalid built-in files) are shown when the link itself is fine.
+ */
+export function storeFromHash(hash: string, builtins: readonly Scenario[], builtinErrors: string[] = []): ResilienceStore {
+  const builtinError = builtinErrors.length ? { title: 'Some built-in scenario files are invalid and were skipped', errors: builtinErrors } : null;
+  const d = decodeResilienceHash(hash, builtins);
+  if (d.ok === true) return createResilienceStore({ builtins, initial: d.scenario, original: d.original, error: builtinError });
+  if (d.ok === false) return createResilienceStore({ builtins, error: badLinkError(d.errors, builtins[0], false) });
+  return createResilienceStore({ builtins, error: builtinError });
+}
+
 /** Creates one store for one lab page. `builtins` must hold at least one scenario. */
 export function createResilienceStore(options: { builtins: readonly Scenario[]; initialId?: string | null; initial?: Scenario; original?: Scenario | null; error?: ResilienceError | null }): ResilienceStore {
   const { builtins } = options;
   const first = options.initial ?? builtins.find((b) => b.id === options.initialId) ?? builtins[0];
   if (!first) throw new Error('createResilienceStore: no scenario to show');
-  const unknownId = options.initialId && !builtins.some((b) => b.id === options.initialId) ? { title: 'Unknown scenario in the link; showing the first one', errors: [`scenario id: no built-in scenario is called ${JSON.stringify(options.initialId)}`] } : null;
+  const unknownId = options.initialId && !builtins.some((b) => b.id === options.initialId) ? badLinkError([`scenario id: no built-in scenario is called ${JSON.stringify(options.initialId)}`], first, false) : null;
 
   return createStore<ResilienceStoreState>()((set, get) => {
     const change = (scenario: Scenario, extra: Partial<ResilienceData> = {}) => {
@@ -224,14 +269,11 @@ export function createResilienceStore(options: { builtins: readonly Scenario[]; 
         set({ selectedEventId: id });
       },
       importText(text, source = 'The imported scenario') {
-        const parsed = parseAnyScenarioText(text);
-        const title = `${source} is not valid; the previous scenario is kept`;
+        const other = otherLabProblem(text);
+        const where = /^The pasted/.test(source) ? '(pasted text)' : '(file)';
+        const parsed = other ? { ok: false as const, errors: [other] } : text.trim() === '' ? { ok: false as const, errors: [`${where}: is empty; expected a resilience scenario as JSON`] } : parseScenarioText(text, LAB, LAB_SCHEMAS[LAB], where);
         if (!parsed.ok) {
-          set({ error: { title, errors: parsed.errors } });
-          return false;
-        }
-        if (parsed.lab !== LAB) {
-          set({ error: { title, errors: [`lab: this page runs the "${LAB}" lab, the scenario is for ${JSON.stringify(parsed.lab)}`] } });
+          set({ error: { title: other ? `${source} is not a resilience scenario; the previous scenario is kept` : `${source} is not valid; the previous scenario is kept`, errors: parsed.errors } });
           return false;
         }
         try {
@@ -241,6 +283,12 @@ export function createResilienceStore(options: { builtins: readonly Scenario[]; 
           return false;
         }
         return true;
+      },
+      followLink(hash) {
+        const s = get();
+        const d = decodeResilienceHash(hash, s.builtins);
+        if (d.ok === false) set({ error: badLinkError(d.errors, s.scenario, true) });
+        else if (d.ok === true) s.loadScenario(d.scenario, d.original ?? undefined);
       },
       exportJson() {
         const s = get();

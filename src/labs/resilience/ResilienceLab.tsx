@@ -9,11 +9,11 @@ import { downstreamOrigin } from '../../sim/resilience/breaker';
 import { stepIndexAt } from '../../sim/engine';
 import type { Json, Scenario } from '../../sim/types';
 import { builtinResilience } from '../../store/builtinResilience';
-import { sliderToSpeed, speedToSlider, SPEED_SLIDER_MAX } from '../../store/playback';
-import { createResilienceStore, type ResilienceStore } from '../../store/resilienceStore';
-import { decodeResilienceHash, encodeResilienceHash } from '../../store/resilienceUrl';
+import { storeFromHash, type ResilienceStore } from '../../store/resilienceStore';
+import { encodeResilienceHash } from '../../store/resilienceUrl';
 import { StoreContext, useR, useResilienceStore } from './context';
-import { Icon } from '../common/icons';
+import { ErrorBanner } from '../common/ErrorBanner';
+import { PlaybackBar } from '../common/PlaybackBar';
 import { resilienceView } from './marks';
 import { StormTree } from './StormTree';
 import { TimeoutsPanel } from './TimeoutsPanel';
@@ -28,11 +28,7 @@ function mechanismOf(s: Scenario): string {
 
 function bootStore(): ResilienceStore {
   const { scenarios, errors } = builtinResilience();
-  const builtinError = errors.length ? { title: 'Some built-in scenario files are invalid and were skipped', errors } : null;
-  const d = decodeResilienceHash(window.location.hash, scenarios);
-  if (d.ok === true) return createResilienceStore({ builtins: scenarios, initial: d.scenario, original: d.original, error: builtinError });
-  if (d.ok === false) return createResilienceStore({ builtins: scenarios, error: { title: 'The link does not hold a valid scenario; showing the first one instead', errors: d.errors } });
-  return createResilienceStore({ builtins: scenarios, error: builtinError });
+  return storeFromHash(window.location.hash, scenarios, errors);
 }
 
 /** Keeps the address in step with the scenario (the link is the share link) and follows links the user opens. */
@@ -53,10 +49,7 @@ function useUrlSync(store: ResilienceStore) {
       const hash = window.location.hash;
       if (hash === written || !hash.startsWith('#/resilience')) return;
       written = hash;
-      const s = store.getState();
-      const d = decodeResilienceHash(hash, s.builtins);
-      if (d.ok === false) s.setError({ title: 'The link does not hold a valid scenario; the previous scenario is kept', errors: d.errors });
-      else if (d.ok === true) s.loadScenario(d.scenario, d.original ?? undefined);
+      store.getState().followLink(hash);
     };
     window.addEventListener('hashchange', onHash);
     return () => {
@@ -133,25 +126,10 @@ function ScenarioBar() {
   );
 }
 
-function ErrorBanner() {
+function Banner() {
   const store = useResilienceStore();
   const error = useR((s) => s.error);
-  if (!error) return null;
-  return (
-    <div className="error-banner" role="alert" data-testid="error-banner">
-      <strong>{error.title}</strong>
-      <ul>
-        {error.errors.map((e, i) => (
-          <li key={i}>
-            <code>{e}</code>
-          </li>
-        ))}
-      </ul>
-      <button type="button" onClick={() => store.getState().setError(null)}>
-        Dismiss
-      </button>
-    </div>
-  );
+  return <ErrorBanner error={error} onDismiss={() => store.getState().setError(null)} testId="error-banner" />;
 }
 
 // ───────────── playback + timeline ─────────────
@@ -162,41 +140,8 @@ function Playback() {
   const playing = useR((s) => s.playing);
   const speed = useR((s) => s.speed);
   const rangeEnd = useR((s) => s.rangeEndMs);
-  const a = store.getState;
-  const now = Math.floor(cursorMs);
-  return (
-    <div className="playback" role="group" aria-label="Playhead">
-      <div className="playback-buttons">
-        <button type="button" className="icon-btn" aria-label="Jump to start" onClick={() => a().toStart()}>
-          <Icon name="start" />
-        </button>
-        <button type="button" className="icon-btn" aria-label="Step back" onClick={() => a().stepBack()}>
-          <Icon name="back" />
-        </button>
-        <button type="button" className="icon-btn play" aria-label={playing ? 'Pause' : 'Play'} onClick={() => a().togglePlay()}>
-          <Icon name={playing ? 'pause' : 'play'} />
-        </button>
-        <button type="button" className="icon-btn" aria-label="Step forward" onClick={() => a().stepForward()}>
-          <Icon name="forward" />
-        </button>
-        <button type="button" className="icon-btn" aria-label="Jump to end" onClick={() => a().toEnd()}>
-          <Icon name="end" />
-        </button>
-      </div>
-      <output className="clock" data-testid="clock" data-ms={now}>
-        t = {formatMs(now)} ms
-      </output>
-      <label className="scrub">
-        <span className="visually-hidden">Playhead position (ms)</span>
-        <input type="range" min={0} max={rangeEnd} step={1} value={now} aria-valuetext={formatTime(now)} onChange={(e) => a().seek(Number(e.currentTarget.value))} />
-      </label>
-      <label className="speed">
-        <span>Speed</span>
-        <input type="range" min={0} max={SPEED_SLIDER_MAX} step={1} value={speedToSlider(speed)} aria-valuetext={`${formatMs(speed)} virtual ms per second`} onChange={(e) => a().setSpeed(sliderToSpeed(Number(e.currentTarget.value)))} />
-        <span className="speed-value nowrap">{formatMs(speed)} ms/s</span>
-      </label>
-    </div>
-  );
+  const endAt = useR((s) => s.trace.endAt);
+  return <PlaybackBar cursorMs={cursorMs} rangeEndMs={rangeEnd} endAtMs={endAt} playing={playing} speed={speed} controls={store.getState()} />;
 }
 
 function ResilienceTimeline() {
@@ -468,27 +413,40 @@ function SettingsPanel() {
   );
 }
 
+/**
+ * The mechanism's invariants over the whole trace (the races lab's panel layout). The section is
+ * not classed `.invariants`: the ledger lab's stylesheet styles that name globally (padding-left: 0).
+ */
 function InvariantsPanel() {
   const store = useResilienceStore();
   const trace = useDeferredValue(useR((s) => s.trace));
+  const cursorMs = useR((s) => s.cursorMs);
   const mechanism = trace.initial.mechanism;
   const list = trace.invariants.filter((i) => i.description.startsWith(`${mechanism}:`));
+  const violated = list.filter((i) => i.firstViolation !== null).length;
   return (
-    <section className="panel invariants" aria-labelledby="inv-h">
-      <h2 id="inv-h">Invariants</h2>
+    <section className="panel res-invariants" aria-labelledby="inv-h" data-testid="invariants-panel">
+      <h2 id="inv-h">
+        Invariants <span className="muted small">— {violated === 0 ? 'all hold' : `${violated} violated`}</span>
+      </h2>
       <ul className="inv-list">
         {list.map((inv) => {
           const f = inv.firstViolation;
           return (
-            <li key={inv.name} data-testid={`invariant-${inv.name}`} data-status={f ? 'violated' : 'holds'}>
-              <span className={f ? 'badge badge-bad' : 'badge badge-ok'}>{f ? '✗ violated' : '✓ holds'}</span> <code>{inv.name}</code>
+            <li key={inv.name} data-testid={`invariant-${inv.name}`} data-status={f ? 'violated' : 'holds'} className={f ? 'is-violated' : 'is-holding'}>
+              <div className="inv-head">
+                <span className={f ? 'badge badge-bad' : 'badge badge-ok'}>{f ? '✗ violated' : '✓ holds'}</span> <code>{inv.name}</code>
+              </div>
               <p className="small">{inv.description.slice(mechanism.length + 2)}</p>
               {f && (
-                <p className="small">
-                  <button type="button" className="link-btn" onClick={() => store.getState().seek(f.at)}>
+                <p className="small inv-violation">
+                  <button type="button" className="link-btn" onClick={() => {
+                      store.getState().seek(f.at);
+                      document.getElementById('timeline-panel')?.scrollIntoView({ block: 'start' });
+                    }} aria-label={`Go to the first violation of ${inv.name} at ${f.at} ms`}>
                     at {formatMs(f.at)} ms
                   </button>
-                  : {f.message}
+                  {f.at <= cursorMs ? '' : ' (after the playhead)'}: {f.message}
                 </p>
               )}
             </li>
@@ -564,7 +522,7 @@ function Page() {
   return (
     <div className="races resilience">
       <ScenarioBar />
-      <ErrorBanner />
+      <Banner />
       <div className="intro">
         <p className="muted small">{MECHANISM_NAMES[mechanism]}</p>
         <h1>{scenario.title}</h1>
