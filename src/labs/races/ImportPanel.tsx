@@ -4,14 +4,24 @@ import { downloadText } from './download';
 
 const MAX_FILE_BYTES = 20 * 1024 * 1024;
 
+/**
+ * After an import the news is at the top of the page: the new scenario's title and timeline, or
+ * the error banner naming the problem. Go there, so nothing happens out of sight.
+ */
+function showImportResult() {
+  if (window.scrollY > 0) window.scrollTo({ top: 0, behavior: 'smooth' });
+}
+
 /** Reads a dropped or chosen file and imports it; errors name the field and keep the scenario. */
 export async function importFile(file: File, importText: (text: string, source?: string) => boolean, setError: (e: { title: string; errors: string[] }) => void) {
   if (file.size > MAX_FILE_BYTES) {
     setError({ title: `The file ${file.name} is not valid; the previous scenario is kept`, errors: [`(file): ${file.size} bytes is larger than the 20 MB limit`] });
+    showImportResult();
     return;
   }
   const text = await file.text();
   importText(text, `The file ${file.name}`);
+  showImportResult();
 }
 
 /** Import (paste, file, drag and drop) and export of scenario JSON. */
@@ -51,6 +61,7 @@ export function ImportPanel() {
           type="button"
           onClick={() => {
             if (s().importText(text, 'The pasted scenario')) setText('');
+            showImportResult();
           }}
           disabled={text.trim() === ''}
         >
