@@ -185,7 +185,7 @@ function ResilienceTimeline() {
         {mechanism === 'tasks' && (
           <>
             <strong>Read:</strong> the server's <em>task status</em> lane is the truth (blue working, green completed, grey cancelled); the amber <em>cancel</em> row is a cancel that was
-            acknowledged and waits for a checkpoint. The client row shows the answer to <code>tasks/cancel</code> (the acknowledgement) apart from the terminal state it later sees by polling.{' '}
+            acknowledged and waits for a checkpoint. The client row shows the answer to <code>tasks/cancel</code> (the acknowledgement) apart from the terminal state it later sees by polling; once it sees <em>completed</em> it fetches the result with <code>tasks/result</code> (marked on the same row).{' '}
           </>
         )}
         {mechanism === 'breaker' && (
@@ -271,6 +271,12 @@ function OutcomePanel() {
           <Stat label="tasks/cancel sent at" value={req.cancelSentAtMs === null ? 'never' : `${v(req.cancelSentAtMs)} ms`} testId="task-cancel-sent" />
           <Stat label="Acknowledgement" value={`${v(req.ack)}${req.ackAtMs !== null ? ` at ${v(req.ackAtMs)} ms` : ''}`} testId="task-ack" />
           <Stat label="Client saw terminal" value={`${v(req.observed)} at ${v(req.terminalObservedAtMs)} ms`} testId="task-observed" />
+          <Stat
+            label="Result fetched (tasks/result)"
+            value={req.resultReceivedAtMs !== null ? (req.resultFetched !== null ? `"${v(req.resultFetched)}" at ${v(req.resultReceivedAtMs)} ms` : `failed: ${v(req.resultError)}`) : req.resultRequestedAtMs !== null ? `requested at ${v(req.resultRequestedAtMs)} ms` : req.observed === 'completed' ? '—' : 'none (not completed)'}
+            testId="task-result-fetched"
+            tone={req.resultFetched !== null ? 'ok' : req.resultError !== null ? 'bad' : undefined}
+          />
           <Stat label="Status history" value={v(req.statuses)} testId="task-history" />
         </dl>
       )}

@@ -8,7 +8,8 @@ import type { ScriptedEvent } from '../../sim/types';
 
 /**
  * Maps a resilience trace onto the shared timeline, per mechanism:
- * - tasks: the client's view (the cancel acknowledgement versus the terminal state it saw), the
+ * - tasks: the client's view (the cancel acknowledgement versus the terminal state it saw, then the
+ *   result it fetched with `tasks/result`), the
  *   wire messages as arrows, the server's task status lane, the worker's checkpoints;
  * - breaker: the state band (closed / open / half-open) over the call dots, the window failure
  *   rate, the downstream's health and the token bucket's level;
@@ -117,6 +118,11 @@ function tasksView(trace: ResilienceTrace, cursorMs: number): ResilienceView {
   const c = final.client;
   if (c.ackAt !== null) marks.push({ kind: 'marker', id: 'ack', lane: 'client', row: 'view', at: c.ackAt, tone: c.ack === 'error-32602' ? 'bad' : 'warn', label: `ack: ${c.ack === 'empty' ? 'empty (not terminal)' : c.ack}`, labelAt: 'top', future: c.ackAt > cursorMs });
   if (c.terminalObservedAt !== null) marks.push({ kind: 'marker', id: 'terminal-seen', lane: 'client', row: 'view', at: c.terminalObservedAt, tone: TASK_TONE[c.observed ?? 'working'], label: `sees ${c.observed}`, labelAt: 'bottom', anchor: 'end', future: c.terminalObservedAt > cursorMs });
+  // tasks/result: the result the client fetched after it saw completed (or the error it got)
+  if (c.resultReceivedAt !== null) {
+    const label = c.resultFetched !== null ? `result: ${c.resultFetched}` : 'tasks/result failed: no result';
+    marks.push({ kind: 'marker', id: 'result-fetched', lane: 'client', row: 'view', at: c.resultReceivedAt, tone: c.resultFetched !== null ? 'ok' : 'bad', label, labelAt: 'top', anchor: 'end', future: c.resultReceivedAt > cursorMs });
+  }
   if (c.knownAt !== null) marks.push({ kind: 'span', id: 'client-knows', lane: 'client', row: 'view', at: c.knownAt, to: c.terminalObservedAt ?? end, open: c.terminalObservedAt === null, tone: 'client', thickness: 4, title: `client knows ${c.taskId} from ${c.knownAt} ms` });
   // wire arrows
   trace.effects.forEach((e, i) => {

@@ -96,6 +96,22 @@ export function cancelTaskRequest(id: RequestId, taskId: string): Json {
   return { jsonrpc: '2.0', id, method: 'tasks/cancel', params: { taskId } };
 }
 
+/** `tasks/result {taskId}` (2025-11-25 `GetTaskPayloadRequest`): the client fetches a completed task's result. */
+export function getTaskPayloadRequest(id: RequestId, taskId: string): Json {
+  return { jsonrpc: '2.0', id, method: 'tasks/result', params: { taskId } };
+}
+
+/**
+ * The answer to `tasks/result` for a completed `tools/call` task: the original request's result
+ * type, a `CallToolResult` (2025-11-25 `GetTaskPayloadResult`), tied to the task with
+ * `_meta["io.modelcontextprotocol/related-task"]`; under 2026-07-28 with `resultType: "complete"`.
+ */
+export function taskPayloadResponse(revision: Revision, id: RequestId, taskId: string, text: string): Json {
+  const result: Record<string, Json> = { content: [{ type: 'text', text }], isError: false, _meta: { 'io.modelcontextprotocol/related-task': { taskId } } };
+  if (revision === '2026-07-28') result.resultType = 'complete';
+  return { jsonrpc: '2.0', id, result };
+}
+
 /** A result carrying the Task itself (`GetTaskResult`, 2025-11-25 `CancelTaskResult`). */
 export function taskResultResponse(revision: Revision, id: RequestId, t: TaskView): Json {
   const result = taskObject(revision, t);

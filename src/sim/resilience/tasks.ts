@@ -6,9 +6,11 @@ import {
   cancelTaskRequest,
   createTaskResponse,
   emptyAckResponse,
+  getTaskPayloadRequest,
   getTaskRequest,
   isTerminalStatus,
   taskCallRequest,
+  taskPayloadResponse,
   taskResultResponse,
   type TaskStatus,
   type TaskView,
@@ -23,7 +25,11 @@ import {
  *   `completed`; a cancel on a terminal task is acknowledged and changes nothing.
  * A terminal status never changes. The client remembers a user abort made before it knows the task
  * id and sends `tasks/cancel` as soon as it does; it polls `tasks/get` every poll interval until it
- * sees a terminal status (or the task's ttl runs out).
+ * sees a terminal status (or the task's ttl runs out). When it sees `completed` it fetches the
+ * result with `tasks/result {taskId}` (2025-11-25 `GetTaskPayloadRequest`; the lab uses the same
+ * method under the 2026-07-28 extension, whose SPEC-NOTES row changes only field names and the
+ * cancel): the server answers with the tool's `CallToolResult`, or -32602 when it holds no result
+ * (a buggy store that overwrote the completed task with `cancelled`).
  */
 
 /** What the client got back for its `tasks/cancel`. */
@@ -67,6 +73,14 @@ export interface TaskClientState {
   polls: number;
   pollHandle: number;
   nextRequest: number;
+  /** When the client sent `tasks/result` (ms), after it saw `completed`. */
+  resultRequestedAt: number | null;
+  /** When the answer to `tasks/result` arrived (ms). */
+  resultReceivedAt: number | null;
+  /** The tool result text the client received, or null (none yet, or the fetch failed). */
+  resultFetched: string | null;
+  /** The error `tasks/result` returned (the server had no result), or null. */
+  resultError: string | null;
 }
 
 /** State of the tasks mechanism. */
@@ -85,7 +99,9 @@ export type TasksTimer =
   | { kind: 'arrive.get'; requestId: string }
   | { kind: 'arrive.get-result'; status: TaskStatus }
   | { kind: 'arrive.cancel'; requestId: string }
-  | { kind: 'arrive.cancel-result'; ack: CancelAck; status: TaskStatus | null };
+  | { kind: 'arrive.cancel-result'; ack: CancelAck; status: TaskStatus | null }
+  | { kind: 'arrive.result-request'; requestId: string }
+  | { kind: 'arrive.result'; text: string | null; error: string | null };
 
 /** Outcome of the tasks mechanism: the one task, keyed "task". */
 export interface TasksOutcome {
@@ -104,6 +120,14 @@ export interface TasksOutcome {
     observed: TaskStatus | null;
     workStoppedAtMs: number | null;
     statuses: string[];
+    /** When the client sent `tasks/result`, ms (null: it never saw `completed`). */
+    resultRequestedAtMs: number | null;
+    /** When the client received the result, ms. */
+    resultReceivedAtMs: number | null;
+    /** The result text the client fetched with `tasks/result`, or null. */
+    resultFetched: string | null;
+    /** The error `tasks/result` answered with, or null. */
+    resultError: string | null;
   }[];
   summary: { polls: number; cancelsSent: number; statusChanges: number; terminalOverwrites: number };
 }
@@ -147,6 +171,10 @@ export function initTasks(config: TasksConfig): TasksState {
       polls: 0,
       pollHandle: -1,
       nextRequest: 1,
+      resultRequestedAt: null,
+      resultReceivedAt: null,
+      resultFetched: null,
+      resultError: null,
     },
   };
 }
@@ -195,6 +223,15 @@ function sendCancel(s: TasksState, ctx: Ctx): TasksState {
   ctx.emit({ from: 'client', transport: 'stdio', message: cancelTaskRequest(id, taskId), arrivesAt, requestKey: 'task' });
   ctx.schedule(arrivesAt, TASKS_RANK.arrival, 'server', `tasks/cancel ${id} arrives`, { kind: 'arrive.cancel', requestId: id });
   return withClient(next, { cancelSentAt: ctx.now });
+}
+
+/** The client saw `completed`: it fetches the result with `tasks/result`. */
+function requestResult(s: TasksState, ctx: Ctx): TasksState {
+  const [id, next] = clientRequestId(s, 'result');
+  const arrivesAt = ctx.now + s.config.latencyMs.clientToServer;
+  ctx.emit({ from: 'client', transport: 'stdio', message: getTaskPayloadRequest(id, s.client.taskId as string), arrivesAt, requestKey: 'task' });
+  ctx.schedule(arrivesAt, TASKS_RANK.arrival, 'server', `tasks/result ${id} arrives`, { kind: 'arrive.result-request', requestId: id });
+  return withClient(next, { resultRequestedAt: ctx.now });
 }
 
 function schedulePoll(s: TasksState, ctx: Ctx, from: number): TasksState {
@@ -343,7 +380,11 @@ export function applyTasksTimer(s: TasksState, t: TasksTimer, ctx: Ctx): TasksSt
       if (s.client.terminalObservedAt !== null) return s;
       const terminal = isTerminalStatus(t.status);
       const next = withClient(s, { observed: t.status, observedAt: ctx.now, terminalObservedAt: terminal ? ctx.now : null });
-      ctx.why(() => (terminal ? `The poll shows the task ${t.status}: the client stops polling.` : `The poll shows the task ${t.status}.`), 'tasks.poll');
+      if (t.status === 'completed') {
+        ctx.why('The poll shows the task completed: the client stops polling and fetches the result with tasks/result.', 'tasks.result');
+        return requestResult(next, ctx);
+      }
+      ctx.why(() => (terminal ? `The poll shows the task ${t.status}: the client stops polling (there is no result to fetch).` : `The poll shows the task ${t.status}.`), 'tasks.poll');
       return terminal ? next : schedulePoll(next, ctx, ctx.now);
     }
     case 'arrive.cancel': {
@@ -387,6 +428,25 @@ export function applyTasksTimer(s: TasksState, t: TasksTimer, ctx: Ctx): TasksSt
       ctx.why(() => `tasks/cancel reaches live task ${sv.taskId}: under 2026-07-28 the server acknowledges with an empty result; the task stays ${sv.status} until the worker reaches a checkpoint.`, 'tasks.cancel-2026');
       return withServer(s, { cancelPendingSince: ctx.now });
     }
+    case 'arrive.result-request': {
+      const sv = s.server;
+      const arrivesAt = ctx.now + config.latencyMs.serverToClient;
+      if (sv.status === 'completed' && sv.result !== null) {
+        ctx.emit({ from: 'server', transport: 'stdio', message: taskPayloadResponse(revision, t.requestId, sv.taskId as string, sv.result), arrivesAt, requestKey: 'task' });
+        ctx.schedule(arrivesAt, TASKS_RANK.arrival, 'client', 'tasks/result answer arrives', { kind: 'arrive.result', text: sv.result, error: null });
+        ctx.why(() => `tasks/result reaches the server: it answers with the tool's CallToolResult ("${sv.result}").`, 'tasks.result');
+        return s;
+      }
+      const message = `No result: task ${sv.taskId} is ${sv.status}`;
+      ctx.emit({ from: 'server', transport: 'stdio', message: errorResponse(t.requestId, ERROR_CODES.invalidParams, message), arrivesAt, requestKey: 'task' });
+      ctx.schedule(arrivesAt, TASKS_RANK.arrival, 'client', 'tasks/result error arrives', { kind: 'arrive.result', text: null, error: `-32602 ${message}` });
+      ctx.why(() => `tasks/result reaches the server, but the task is now ${sv.status} with no result: error -32602. The client saw "completed" and still cannot get the result.`, 'tasks.result');
+      return s;
+    }
+    case 'arrive.result': {
+      ctx.why(() => (t.text !== null ? `The result arrives: the client shows "${t.text}".` : `tasks/result failed (${t.error}): the work was done but its result is lost.`), 'tasks.result');
+      return withClient(s, { resultReceivedAt: ctx.now, resultFetched: t.text, resultError: t.error });
+    }
     case 'arrive.cancel-result': {
       const terminal = t.status !== null && isTerminalStatus(t.status);
       const next = withClient(s, {
@@ -423,6 +483,10 @@ export function tasksOutcome(s: TasksState): TasksOutcome {
         observed: c.observed,
         workStoppedAtMs: sv.workStoppedAt,
         statuses: sv.history.map((h) => `${h.status}@${h.at}`),
+        resultRequestedAtMs: c.resultRequestedAt,
+        resultReceivedAtMs: c.resultReceivedAt,
+        resultFetched: c.resultFetched,
+        resultError: c.resultError,
       },
     ],
     summary: { polls: c.polls, cancelsSent: c.cancelSentAt === null ? 0 : 1, statusChanges: sv.history.length, terminalOverwrites: sv.terminalOverwrites },

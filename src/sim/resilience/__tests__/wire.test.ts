@@ -24,11 +24,13 @@ function defsFor(m: Msg, methodOfId: Map<string | number, string>): { def: strin
   if (m.method === 'tools/call') return [{ def: 'CallToolRequest', value: m }];
   if (m.method === 'tasks/get') return [{ def: 'GetTaskRequest', value: m }];
   if (m.method === 'tasks/cancel') return [{ def: 'CancelTaskRequest', value: m }];
+  if (m.method === 'tasks/result') return [{ def: 'GetTaskPayloadRequest', value: m }];
   if (m.error !== undefined) return [{ def: 'JSONRPCErrorResponse', value: m }];
   const answers = methodOfId.get(m.id as string | number);
   if (answers === 'tools/call') return [{ def: 'JSONRPCResultResponse', value: m }, { def: 'CreateTaskResult', value: m.result }];
   if (answers === 'tasks/get') return [{ def: 'JSONRPCResultResponse', value: m }, { def: 'GetTaskResult', value: m.result }];
   if (answers === 'tasks/cancel') return [{ def: 'JSONRPCResultResponse', value: m }, { def: 'CancelTaskResult', value: m.result }];
+  if (answers === 'tasks/result') return [{ def: 'JSONRPCResultResponse', value: m }, { def: 'GetTaskPayloadResult', value: m.result }, { def: 'CallToolResult', value: m.result }];
   throw new Error(`unclassified message ${JSON.stringify(m)}`);
 }
 
