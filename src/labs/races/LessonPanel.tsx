@@ -3,6 +3,7 @@ import { checkExpectation } from '../../sim/races';
 import type { Json } from '../../sim/types';
 import { selectConfig, selectOriginal, selectTrace } from '../../store/racesStore';
 import { useRaces, useRacesStore } from './context';
+import { describeMismatch } from './mismatchText';
 
 /** Override paths whose value differs in the current config, as "path is value". */
 function configMismatches(overrides: Record<string, Json> | undefined, config: Record<string, Json>, prefix = ''): string[] {
@@ -49,7 +50,7 @@ export function LessonPanel() {
           const { outcome, settings } = results[i];
           const met = outcome.length === 0 && settings.length === 0;
           const first = outcome[0];
-          const why = settings.length > 0 ? 'Not with the current settings.' : first ? `Not this run: ${first.field} is ${JSON.stringify(first.actual)}, the lesson says ${JSON.stringify(first.expected)}.` : '';
+          const why = settings.length > 0 ? `Not with the current settings (${settings.join(', ')}).` : first ? `Not this run: ${describeMismatch(first)}.` : '';
           const overrides = flatten(e.overrides as Record<string, Json> | undefined);
           const isBug = /^bug/i.test(e.label);
           return (
