@@ -1,5 +1,5 @@
 import { Suspense, useEffect, useId } from 'react';
-import { Icon } from '../labs/races/icons';
+import { Icon } from '../labs/common/icons';
 import { LAB_PAGES } from './labPages';
 import { LABS, useLabRoute } from './router';
 import { useTheme, type ThemeChoice } from './theme';
