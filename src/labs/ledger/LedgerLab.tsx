@@ -223,7 +223,7 @@ function LedgerTimeline() {
           ? "each connection lane shows its five steps (●); the purple bar is its open transaction, the orange band time spent waiting for SQLite's write lock; struck-through steps did nothing. "
           : 'each client row is one call (◆): its bar runs to the reply, labelled with what the server did; a red dashed line is a client timeout that fired. '}
         The bottom lane counts executions — above 1 for one operation means it ran twice.{' '}
-        <strong>Edit:</strong> drag a step or call (snaps to 10 ms; Shift for 1 ms), or focus it with Tab and use ←/→ — a step stops at its own connection's neighbours, since a connection runs its steps in order; Alt+←/→ changes its order among events at the same millisecond (the small number). Ctrl+Z undoes.
+        <strong>Edit:</strong> drag a step or call (snaps to 10 ms; Shift for 1 ms), or focus it with Tab and use ←/→{hasSteps ? " — a step stops at its own connection's neighbours, since a connection runs its steps in order" : ''}; Alt+←/→ changes its order among events at the same millisecond (the small number). Ctrl+Z undoes.
       </p>
     </>
   );

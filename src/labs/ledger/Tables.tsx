@@ -11,7 +11,16 @@ export function RowsTable({ caption, columns, rows, testId, empty = 'no rows' }:
         <tr>
           {columns.map((c) => (
             <th key={c} scope="col">
-              {c}
+              {c.split('_').map((part, i) => (
+                <span key={i}>
+                  {i > 0 && (
+                    <>
+                      _<wbr />
+                    </>
+                  )}
+                  {part}
+                </span>
+              ))}
             </th>
           ))}
         </tr>
@@ -28,7 +37,12 @@ export function RowsTable({ caption, columns, rows, testId, empty = 'no rows' }:
             <tr key={i}>
               {columns.map((c, j) => {
                 const v = Array.isArray(r) ? r[j] : (r as SqlRow)[c];
-                return <td key={c}>{v === null || v === undefined ? <span className="muted">NULL</span> : short(String(v))}</td>;
+                const text = v === null || v === undefined ? null : short(String(v));
+                return (
+                  <td key={c} className={text !== null && text.length > 24 ? 'long' : undefined}>
+                    {text === null ? <span className="muted">NULL</span> : text}
+                  </td>
+                );
               })}
             </tr>
           ))

@@ -1,16 +1,20 @@
 import type { TimelineLane, TimelineMark, Tone } from '../../charts/timelineTypes';
 import type { ConnId, LedgerTrace } from '../../sim/ledger';
 
-/** Lanes and marks of the ledger timeline: calls on the client lane, steps on each connection's lane, the execution counter below. */
+/**
+ * Lanes and marks of the ledger timeline: calls on the client lane, steps on each connection's lane,
+ * the execution counter below. The client and connection lanes start with a blank 16 px row that
+ * holds the lane's name, so it never sits on the label of a mark at 0 ms.
+ */
 export function ledgerLanes(trace: LedgerTrace): TimelineLane[] {
   const events = trace.scenario.events;
   const calls = events.filter((e) => e.actor === 'client');
   const lanes: TimelineLane[] = [];
   if (calls.length) {
-    lanes.push({ id: 'client', label: 'client calls', rows: calls.map((c) => ({ id: `call-${JSON.stringify(c.requestId)}`, height: 26, label: `id ${JSON.stringify(c.requestId)}` })) });
+    lanes.push({ id: 'client', label: 'client calls', rows: [{ id: 'name', height: 16 }, ...calls.map((c) => ({ id: `call-${JSON.stringify(c.requestId)}`, height: 26, label: `id ${JSON.stringify(c.requestId)}` }))] });
   }
   for (const conn of ['A', 'B'] as ConnId[]) {
-    if (events.some((e) => e.actor === 'db' && e.conn === conn)) lanes.push({ id: `conn-${conn}`, label: `connection ${conn}`, rows: [{ id: 'steps', height: 40 }] });
+    if (events.some((e) => e.actor === 'db' && e.conn === conn)) lanes.push({ id: `conn-${conn}`, label: `connection ${conn}`, rows: [{ id: 'name', height: 16 }, { id: 'steps', height: 40 }] });
   }
   lanes.push({ id: 'ledger', label: 'executions', rows: [{ id: 'count', height: 34 }] });
   return lanes;
