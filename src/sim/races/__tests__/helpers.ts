@@ -1,35 +1,20 @@
-import { readFileSync, readdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import path from 'node:path';
 import { parseScenario } from '../../scenario';
-import { LAB_SCHEMAS } from '../../labs';
 import type { Scenario } from '../../types';
-import { replayRaces, withOverrides, type RacesTrace } from '..';
+import { RACES_SCHEMAS, replayRaces, withOverrides, type RacesTrace } from '..';
 import type { Json } from '../../types';
+import { loadBuiltinScenario, loadBuiltinScenarios, scenarioDir } from '../../__tests__/builtinScenarios';
 
-export const SCENARIO_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../public/scenarios/races');
+export const SCENARIO_DIR = scenarioDir('races');
 
 /** Every built-in races scenario file, parsed (throws with the errors if one is invalid). */
-export function loadScenarios(): { file: string; scenario: Scenario }[] {
-  return readdirSync(SCENARIO_DIR)
-    .filter((f) => f.endsWith('.json'))
-    .sort()
-    .map((file) => {
-      const r = parseScenario(JSON.parse(readFileSync(path.join(SCENARIO_DIR, file), 'utf8')), 'races', LAB_SCHEMAS.races);
-      if (!r.ok) throw new Error(`${file}: ${r.errors.join('; ')}`);
-      return { file, scenario: r.scenario };
-    });
-}
+export const loadScenarios = () => loadBuiltinScenarios('races');
 
-export function loadScenario(id: string): Scenario {
-  const found = loadScenarios().find((s) => s.scenario.id === id);
-  if (!found) throw new Error(`no scenario ${id}`);
-  return found.scenario;
-}
+/** The built-in races scenario `id`. */
+export const loadScenario = (id: string): Scenario => loadBuiltinScenario('races', id);
 
 /** Builds and validates a races scenario from a partial config and raw events (defaults filled in). */
 export function mk(config: Record<string, Json>, events: Record<string, Json>[], id = 'test'): Scenario {
-  const r = parseScenario({ format: 1, lab: 'races', id, title: id, seed: 1, config, events }, 'races', LAB_SCHEMAS.races);
+  const r = parseScenario({ format: 1, lab: 'races', id, title: id, seed: 1, config, events }, 'races', RACES_SCHEMAS);
   if (!r.ok) throw new Error(r.errors.join('; '));
   return r.scenario;
 }

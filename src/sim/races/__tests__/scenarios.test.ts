@@ -1,21 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { checkExpectation, racesStateAt, requestByKey } from '..';
-import { loadScenario, loadScenarios, req, run, violated } from './helpers';
+import { describeBuiltinExpectations } from '../../__tests__/builtinScenarios';
+import { loadScenario, req, run, violated } from './helpers';
 
-describe('built-in scenarios meet every expectation written in their files', () => {
-  for (const { file, scenario } of loadScenarios()) {
-    it(`${file} has at least one expectation`, () => {
-      expect(scenario.expect?.length ?? 0).toBeGreaterThan(0);
-    });
-    for (const expectation of scenario.expect ?? []) {
-      it(`${file}: ${expectation.label}`, () => {
-        const trace = run(scenario, expectation.overrides as never);
-        expect(checkExpectation(trace, expectation)).toEqual([]);
-        expect(trace.truncated).toBe(false);
-      });
-    }
-  }
-});
+describeBuiltinExpectations('races', run, checkExpectation);
 
 // The lesson's numbers, written here again so a wrong data file cannot pass on its own.
 describe('the lesson\'s four orders', () => {
