@@ -1,5 +1,6 @@
 import { checkExpectation, replayResilience, withOverrides } from '../sim/resilience';
 import { checkMessage } from '../wire/schemaCheck';
+import { checkedAgainst, checkTaskLabSchema, taskWireCheckPlan } from '../sim/resilience/taskWireSchema';
 import type { Revision } from '../sim/mcp';
 import type { Json, Scenario } from '../sim/types';
 
@@ -7,8 +8,9 @@ import type { Json, Scenario } from '../sim/types';
  * The CLI report of a resilience scenario (`npm run replay -- public/scenarios/resilience/….json`):
  * `{ scenario, requests[], summary, wire[], invariants[], steps, endAtMs, expectations? }`. Requests and
  * summary are the mechanism's own outcome (task, calls, or the user's action); every wire message
- * carries its check against the official schema of the scenario's revision (generic JSON-RPC for
- * tasks/* methods, which the 2026-07-28 schema does not define). Only the mechanism's invariants are
+ * carries its check against the official schema of the scenario's revision; a task message also
+ * says what it is checked against (`checkedAgainst`) and, under 2026-07-28, its result against the
+ * lab schema from SPEC-NOTES (`labSchema`; the official 2026-07-28 schema has no tasks). Only the mechanism's invariants are
  * listed. Exit code 3 when `wantExpect` and an expectation is not met, else 0.
  */
 export function resilienceCli(scenario: Scenario, wantExpect: boolean): { code: number; stdout: string; stderr: string } {
@@ -27,6 +29,14 @@ export function resilienceCli(scenario: Scenario, wantExpect: boolean): { code: 
       const check = checkMessage(revision, e.message, respondsTo);
       item.message = e.message;
       item.schema = check.valid ? `valid ${check.def}` : `invalid ${check.def}: ${check.errors.join('; ')}`;
+      if (e.requestKey === 'task') {
+        const plan = taskWireCheckPlan(revision, e.message, m.method === undefined && m.id !== undefined ? methods.get(JSON.stringify(m.id)) : undefined);
+        item.checkedAgainst = checkedAgainst(revision, plan);
+        if (plan.lab) {
+          const errors = checkTaskLabSchema(plan, e.message);
+          item.labSchema = errors.length === 0 ? `valid ${plan.lab.def}` : `invalid ${plan.lab.def}: ${errors.join('; ')}`;
+        }
+      }
     }
     return item;
   });

@@ -16,6 +16,7 @@ import { ErrorBanner } from '../common/ErrorBanner';
 import { PlaybackBar } from '../common/PlaybackBar';
 import { resilienceView } from './marks';
 import { StormTree } from './StormTree';
+import { TaskWirePanel } from './TaskWirePanel';
 import { TimeoutsPanel } from './TimeoutsPanel';
 import './resilience.css';
 
@@ -185,7 +186,7 @@ function ResilienceTimeline() {
         {mechanism === 'tasks' && (
           <>
             <strong>Read:</strong> the server's <em>task status</em> lane is the truth (blue working, green completed, grey cancelled); the amber <em>cancel</em> row is a cancel that was
-            acknowledged and waits for a checkpoint. The client row shows the answer to <code>tasks/cancel</code> (the acknowledgement) apart from the terminal state it later sees by polling; once it sees <em>completed</em> it fetches the result with <code>tasks/result</code> (marked on the same row).{' '}
+            acknowledged and waits for a checkpoint. The client row shows the answer to <code>tasks/cancel</code> (the acknowledgement) apart from the terminal state it later sees by polling; once it sees <em>completed</em> it fetches the result with <code>tasks/result</code> (its own row).{' '}
           </>
         )}
         {mechanism === 'breaker' && (
@@ -545,6 +546,7 @@ function Page() {
           </section>
           <NowPanel />
           <OutcomePanel />
+          {mechanism === 'tasks' && <TaskWirePanel />}
           {mechanism === 'storm' && <StormTree />}
           {mechanism === 'breaker' && <TimeoutsPanel />}
         </div>

@@ -20,11 +20,13 @@ describe('resilience timeline views', () => {
     expect((byId(v.marks, 'terminal-seen') as MarkerMark).at).toBe(2120);
     expect(v.marks.filter((m) => m.kind === 'handle').map((m) => m.id).sort()).toEqual(['abort', 'call', 'checkpoint', 'created', 'finish']);
     expect(byId(v.marks, 'result-fetched')).toBeUndefined(); // a cancelled task has no result to fetch
+    expect(v.lanes[0].rows.map((r) => r.id)).toEqual(['events', 'view']);
   });
 
   it('tasks: the result fetched with tasks/result sits on the client row, or the failure when the store lost it', () => {
     const ok = resilienceView(replayResilience(scenario('T2-cancel-after-completion')), 0);
-    expect(byId(ok.marks, 'result-fetched')).toMatchObject({ at: 6400, tone: 'ok', label: 'result: report ready', future: true });
+    expect(ok.lanes[0].rows.map((r) => r.id)).toEqual(['events', 'view', 'result']);
+    expect(byId(ok.marks, 'result-fetched')).toMatchObject({ row: 'result', at: 6400, tone: 'ok', label: 'result: report ready', future: true });
     const arrows = ok.marks.filter((m) => m.kind === 'arrow').map((m) => (m as { label?: string }).label);
     expect(arrows).toContain('tasks/result');
   });

@@ -89,7 +89,7 @@ function tasksView(trace: ResilienceTrace, cursorMs: number): ResilienceView {
   const final = lastState<TasksState>(trace);
   const end = Math.max(trace.endAt, 1);
   const lanes: TimelineLane[] = [
-    { id: 'client', label: 'Client', rows: [{ id: 'events', height: 36, label: 'user' }, { id: 'view', height: 30, label: 'client sees' }] },
+    { id: 'client', label: 'Client', rows: [{ id: 'events', height: 36, label: 'user' }, { id: 'view', height: 30, label: 'client sees' }, ...(final.client.resultRequestedAt !== null ? [{ id: 'result', height: 24, label: 'tasks/result' }] : [])] },
     { id: 'wire', label: 'Wire', rows: [{ id: 'w1', height: 17 }, { id: 'w2', height: 17 }], labelLane: true },
     { id: 'server', label: 'Server', rows: [{ id: 'events', height: 30, label: 'server' }, { id: 'status', height: 30, label: 'task status' }, { id: 'pending', height: 22, label: 'cancel' }] },
     { id: 'worker', label: 'Worker', rows: [{ id: 'events', height: 34, label: 'work' }] },
@@ -120,8 +120,8 @@ function tasksView(trace: ResilienceTrace, cursorMs: number): ResilienceView {
   if (c.terminalObservedAt !== null) marks.push({ kind: 'marker', id: 'terminal-seen', lane: 'client', row: 'view', at: c.terminalObservedAt, tone: TASK_TONE[c.observed ?? 'working'], label: `sees ${c.observed}`, labelAt: 'bottom', anchor: 'end', future: c.terminalObservedAt > cursorMs });
   // tasks/result: the result the client fetched after it saw completed (or the error it got)
   if (c.resultReceivedAt !== null) {
-    const label = c.resultFetched !== null ? `result: ${c.resultFetched}` : 'tasks/result failed: no result';
-    marks.push({ kind: 'marker', id: 'result-fetched', lane: 'client', row: 'view', at: c.resultReceivedAt, tone: c.resultFetched !== null ? 'ok' : 'bad', label, labelAt: 'top', anchor: 'end', future: c.resultReceivedAt > cursorMs });
+    const label = c.resultFetched !== null ? `result: ${c.resultFetched}` : 'failed: no result';
+    marks.push({ kind: 'marker', id: 'result-fetched', lane: 'client', row: 'result', at: c.resultReceivedAt, tone: c.resultFetched !== null ? 'ok' : 'bad', label, labelAt: 'top', anchor: 'end', future: c.resultReceivedAt > cursorMs });
   }
   if (c.knownAt !== null) marks.push({ kind: 'span', id: 'client-knows', lane: 'client', row: 'view', at: c.knownAt, to: c.terminalObservedAt ?? end, open: c.terminalObservedAt === null, tone: 'client', thickness: 4, title: `client knows ${c.taskId} from ${c.knownAt} ms` });
   // wire arrows
