@@ -138,6 +138,32 @@ test.describe('Races lab: bad input', () => {
     await expect(lab.getByTestId('outcome-state')).toHaveText(/\w+/);
   });
 
+  test('a bad link opened over an edited scenario keeps the edit, in the page and in the address', async ({ lab }) => {
+    await openScenario(lab, 'A-cancel-then-complete');
+    const handle = lab.getByTestId('event-cancel');
+    await handle.focus();
+    await lab.keyboard.press('ArrowRight');
+    await expect(handle).toHaveAttribute('aria-label', /cancel at 310 ms/);
+    await lab.evaluate(() => {
+      window.location.hash = '#/races/no-such-lesson';
+    });
+    await expect(lab.getByTestId('error')).toContainText('no built-in scenario is called "no-such-lesson"');
+    await expect(lab).not.toHaveURL(/no-such-lesson/);
+    await lab.reload();
+    await expect(lab.getByTestId('event-cancel')).toHaveAttribute('aria-label', /cancel at 310 ms/);
+  });
+
+  test('another lab\'s scenario is named in one line; a bad playhead in a link is ignored, the scenario kept', async ({ lab }) => {
+    await openScenario(lab, 'A-cancel-then-complete');
+    await lab.getByTestId('import-text').fill(JSON.stringify({ format: 1, lab: 'ledger', id: 'x', title: 'x', config: {}, events: [] }));
+    await lab.getByRole('button', { name: 'Import', exact: true }).click();
+    await expect(lab.getByTestId('error')).toContainText('lab: this is a "ledger" scenario; open it in the Ledger lab (#/ledger)');
+    await lab.goto('./#/races/B-complete-then-cancel?transport=streamable-http&t=later');
+    await expect(lab.getByTestId('error')).toContainText('t (playhead in the link)');
+    await expect(lab.getByTestId('scenario-picker')).toHaveValue('B-complete-then-cancel');
+    await expect(lab.getByTestId('transport')).toHaveValue('streamable-http');
+  });
+
   test('labels and notes render as text, never as HTML', async ({ lab }) => {
     await openScenario(lab, 'A-cancel-then-complete');
     const evil = '<img src=x onerror="window.__pwned=1">';

@@ -69,7 +69,11 @@ function useUrlSync(store: RacesStore) {
       const s = store.getState();
       const decoded = decodeRacesHash(hash, s.builtins);
       if (!decoded.ok) {
-        s.setError({ title: 'The link does not hold a valid scenario; the previous scenario is kept', errors: decoded.errors });
+        // Put the current scenario back in the address, so a reload cannot lose it to the bad link.
+        const current = encodeRacesHash(s.scenario, s.builtins, s.playing ? null : Math.floor(s.cursorMs));
+        history.replaceState(history.state, '', current);
+        lastWritten = current;
+        s.setError({ title: 'The link does not hold a valid scenario; the previous scenario is kept (and back in the address)', errors: decoded.errors });
         return;
       }
       s.loadScenario(decoded.scenario, { original: decoded.original, cursorMs: decoded.cursorMs, keepView: decoded.scenario.id === s.scenario.id });
