@@ -26,4 +26,14 @@ if (args.has('--chromium')) {
       process.exit(1);
     }
   }
+  // The ledger lab's browser test opens a downloaded .sqlite file with the sqlite3 shell.
+  if (!existsSync('/usr/bin/sqlite3')) {
+    if (process.getuid?.() === 0) {
+      console.log('› sqlite3 missing: installing Debian package "sqlite3"…');
+      run('apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq sqlite3');
+    } else {
+      console.error('sqlite3 not found at /usr/bin/sqlite3 (the ledger browser test opens a downloaded .sqlite with it). Install it: sudo apt-get install -y sqlite3');
+      process.exit(1);
+    }
+  }
 }
