@@ -108,6 +108,18 @@ test.describe('Ledger lab: the lesson\'s expectations', () => {
   });
 });
 
+test.describe('Ledger lab: the shared playhead bar', () => {
+  test('Play runs the playhead to the last step and stops there', async ({ lab }) => {
+    await openLedger(lab);
+    await lab.getByRole('button', { name: 'Jump to start' }).click();
+    await expect(lab.getByTestId('clock')).toHaveAttribute('data-ms', '0');
+    await lab.getByRole('button', { name: 'Play', exact: true }).click();
+    await expect(lab.getByTestId('clock')).toHaveAttribute('data-ms', '140', { timeout: 20_000 });
+    await expect(lab.getByRole('button', { name: 'Play', exact: true })).toBeVisible();
+    await expect(lab.getByTestId('outcome-executions')).toHaveText('1');
+  });
+});
+
 test.describe('Ledger lab: field cases', () => {
   test('lost response: a stable key gives 409 then the replay (one charge); a key per retry charges three times', async ({ lab }) => {
     await openLedger(lab, 'F-lost-response');

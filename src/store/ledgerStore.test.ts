@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { explore, interleavings } from '../sim/explore';
 import { createLedgerModel, ledgerLaneOf, replayLedger, withLedgerOverrides } from '../sim/ledger';
@@ -169,6 +170,38 @@ describe('ledger store', () => {
       expect(result.groups.map((g) => g.key)).toEqual(['1']);
     }
   }, 120_000);
+});
+
+describe('ledger store: play and other labs\' files', () => {
+  it('play runs the playhead at the speed to the last step and stops; stepping pauses', () => {
+    const store = make();
+    const s = store.getState;
+    expect(s().trace.endAt).toBe(140);
+    s().setSpeed(100); // 100 virtual ms per real second
+    s().togglePlay(); // at the end: starts again from 0
+    expect(s()).toMatchObject({ playing: true, cursorMs: 0 });
+    s().tick(500);
+    expect(s().cursorMs).toBe(50);
+    s().tick(2000);
+    expect(s()).toMatchObject({ playing: false, cursorMs: 140 });
+    s().togglePlay();
+    s().tick(123);
+    s().stepForward();
+    expect(s()).toMatchObject({ playing: false, cursorMs: 20 });
+    s().setSpeed(1e9);
+    expect(s().speed).toBe(100_000);
+  });
+
+  it('a scenario file of another lab is refused in one line that names the lab to open', () => {
+    const store = make();
+    const text = readFileSync(new URL('../../public/scenarios/races/A-cancel-then-complete.json', import.meta.url), 'utf8');
+    expect(store.getState().importText(text, 'A-cancel-then-complete.json')).toBe(false);
+    expect(store.getState().error).toEqual({
+      title: 'A-cancel-then-complete.json is not a ledger scenario; the previous scenario is kept',
+      errors: ['lab: this file is a "races" scenario; open it in the Races lab (#/races)'],
+    });
+    expect(store.getState().scenario.id).toBe('A-race-two-connections');
+  });
 });
 
 describe('property: no edit from the page breaks a connection\'s own step order (fast-check)', () => {

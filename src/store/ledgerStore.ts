@@ -1,11 +1,11 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { mergeConfig, stepIndexAt } from '../sim/engine';
 import { movableLanes, scenarioForOrder } from '../sim/explore';
-import { LAB_SCHEMAS, parseScenario, parseScenarioText } from '../sim/labs';
+import { LAB_SCHEMAS, parseAnyScenarioText, parseScenario, parseScenarioText } from '../sim/labs';
 import { createLedgerModel, ledgerLaneOf, ledgerLengthProblem, replayLedger, type LedgerModel, type LedgerTrace, type OpenDatabase } from '../sim/ledger';
 import type { Json, Scenario, ScriptedEvent } from '../sim/types';
 import { emptyHistory, record, redo as redoHistory, undo as undoHistory, type History } from './history';
-import { nextStepTime, prevStepTime, timeRangeEnd } from './playback';
+import { nextStepTime, prevStepTime, SPEED_MAX, SPEED_MIN, suggestedSpeed, timeRangeEnd } from './playback';
 import { runReadOnly, type ConsoleDatabase, type QueryResult } from './ledgerConsole';
 
 export { runReadOnly, type ConsoleDatabase, type QueryResult } from './ledgerConsole';
@@ -28,7 +28,11 @@ export interface LedgerData {
   trace: LedgerTrace;
   stepTimes: readonly number[];
   rangeEndMs: number;
+  /** Playhead, virtual ms (fractional while playing). */
   cursorMs: number;
+  playing: boolean;
+  /** Play speed, virtual ms per real second. */
+  speed: number;
   selectedEventId: string | null;
   error: LedgerError | null;
   /**
@@ -53,6 +57,11 @@ export interface LedgerActions {
   beginDrag(): void;
   endDrag(): void;
   seek(ms: number): void;
+  /** Plays from the playhead (from 0 when it is at the end) or pauses. */
+  togglePlay(): void;
+  /** Advances the playhead by `realMs` of wall time at the current speed; stops at the last step. */
+  tick(realMs: number): void;
+  setSpeed(speed: number): void;
   stepForward(): void;
   stepBack(): void;
   toStart(): void;
@@ -82,6 +91,9 @@ function derive(scenario: Scenario, open: OpenDatabase, model: LedgerModel): Pic
   for (const e of scenario.events) last = Math.max(last, e.at);
   return { scenario, trace, stepTimes, rangeEndMs: timeRangeEnd(last) };
 }
+
+/** Where playing stops: the last step (or the end of the range when nothing happens). */
+const playEnd = (s: LedgerData) => (s.trace.endAt > 0 ? s.trace.endAt : s.rangeEndMs);
 
 const clamp = (ms: number, end: number) => Math.min(Math.max(0, Math.round(ms)), end);
 
@@ -171,6 +183,8 @@ export function createLedgerStore(options: { open: OpenDatabase; builtins: reado
       ...initial,
       original: builtins.find((b) => b.id === first.id) ?? first,
       cursorMs: initial.rangeEndMs,
+      playing: false,
+      speed: suggestedSpeed(initial.trace.endAt),
       selectedEventId: null,
       error: options.error ?? null,
       laneNotice: null,
@@ -223,23 +237,38 @@ export function createLedgerStore(options: { open: OpenDatabase; builtins: reado
         set({ dragging: false });
       },
       seek(ms) {
-        set({ cursorMs: clamp(ms, get().rangeEndMs) });
+        set({ playing: false, cursorMs: clamp(ms, get().rangeEndMs) });
+      },
+      togglePlay() {
+        const s = get();
+        if (s.playing) return set({ playing: false, cursorMs: Math.floor(s.cursorMs) });
+        set({ playing: true, cursorMs: s.cursorMs >= playEnd(s) ? 0 : s.cursorMs });
+      },
+      tick(realMs) {
+        const s = get();
+        if (!s.playing) return;
+        const end = playEnd(s);
+        const cursorMs = s.cursorMs + (s.speed * realMs) / 1000;
+        set(cursorMs >= end ? { cursorMs: end, playing: false } : { cursorMs });
+      },
+      setSpeed(speed) {
+        set({ speed: Math.min(Math.max(speed, SPEED_MIN), SPEED_MAX) });
       },
       stepForward() {
         const s = get();
         const t = nextStepTime(s.stepTimes, s.cursorMs);
-        if (t !== null) set({ cursorMs: t });
+        set(t !== null ? { playing: false, cursorMs: t } : { playing: false });
       },
       stepBack() {
         const s = get();
         const t = prevStepTime(s.stepTimes, s.cursorMs);
-        set({ cursorMs: t ?? 0 });
+        set({ playing: false, cursorMs: t ?? 0 });
       },
       toStart() {
-        set({ cursorMs: 0 });
+        set({ playing: false, cursorMs: 0 });
       },
       toEnd() {
-        set({ cursorMs: get().rangeEndMs });
+        set({ playing: false, cursorMs: get().rangeEndMs });
       },
       select(id) {
         set({ selectedEventId: id });
@@ -284,6 +313,13 @@ export function createLedgerStore(options: { open: OpenDatabase; builtins: reado
         change({ ...s.scenario, events: next }, { selectedEventId: id });
       },
       importText(text, source) {
+        const other = parseAnyScenarioText(text).lab;
+        if (other !== undefined && other !== 'ledger') {
+          // Another lab's scenario: say where it belongs rather than list field errors.
+          const name = `${other.charAt(0).toUpperCase()}${other.slice(1)}`;
+          set({ error: { title: `${source} is not a ledger scenario; the previous scenario is kept`, errors: [`lab: this file is a "${other}" scenario; open it in the ${name} lab (#/${other})`] } });
+          return false;
+        }
         const raw = parseScenarioText(text, 'ledger', LAB_SCHEMAS.ledger);
         const tooLong = raw.ok ? ledgerLengthProblem(raw.scenario.events) : null;
         const parsed = tooLong ? { ok: false as const, errors: [tooLong] } : raw;

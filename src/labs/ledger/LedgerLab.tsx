@@ -11,7 +11,9 @@ import { createLedgerStore } from '../../store/ledgerStore';
 import { decodeLedgerHash, encodeLedgerHash } from '../../store/ledgerUrl';
 import { LedgerContext, useLedger, useLedgerContext, type LedgerLabContext } from './context';
 import { downloadText } from '../races/download';
-import { Icon } from '../common/icons';
+import { ErrorBanner } from '../common/ErrorBanner';
+import { PlaybackBar } from '../common/PlaybackBar';
+import { usePlaybackKeys, usePlayLoop } from '../common/usePlaybackKeys';
 import { ExplorerPanel } from './ExplorerPanel';
 import { ledgerLanes, ledgerMarks } from './marks';
 import { MyLedgerPanel } from './MyLedgerPanel';
@@ -122,55 +124,32 @@ function ScenarioBar() {
   );
 }
 
-function ErrorBanner() {
+function LedgerErrorBanner() {
   const { store } = useLedgerContext();
   const error = useLedger((s) => s.error);
-  if (!error) return null;
-  return (
-    <div className="error-banner" role="alert" data-testid="error-banner">
-      <strong>{error.title}</strong>
-      <ul>
-        {error.errors.map((e) => (
-          <li key={e}>{e}</li>
-        ))}
-      </ul>
-      <button type="button" onClick={() => store.getState().setError(null)}>
-        Dismiss
-      </button>
-    </div>
-  );
+  return <ErrorBanner error={error} onDismiss={() => store.getState().setError(null)} testId="error-banner" />;
 }
 
-function Playback() {
+function LedgerPlayback() {
   const { store } = useLedgerContext();
   const cursorMs = useLedger((s) => s.cursorMs);
-  const rangeEnd = useLedger((s) => s.rangeEndMs);
-  const a = store.getState;
-  return (
-    <div className="playback" role="group" aria-label="Playhead">
-      <div className="playback-buttons">
-        <button type="button" className="icon-btn" aria-label="Jump to start" title="Jump to start (Home)" onClick={() => a().toStart()}>
-          <Icon name="start" />
-        </button>
-        <button type="button" className="icon-btn" aria-label="Step back" title="Step back (←)" onClick={() => a().stepBack()}>
-          <Icon name="back" />
-        </button>
-        <button type="button" className="icon-btn" aria-label="Step forward" title="Step forward (→)" onClick={() => a().stepForward()}>
-          <Icon name="forward" />
-        </button>
-        <button type="button" className="icon-btn" aria-label="Jump to end" title="Jump to end (End)" onClick={() => a().toEnd()}>
-          <Icon name="end" />
-        </button>
-      </div>
-      <output className="clock" data-testid="clock" data-ms={cursorMs}>
-        t = {cursorMs} ms
-      </output>
-      <label className="scrub">
-        <span className="visually-hidden">Playhead position (ms)</span>
-        <input type="range" min={0} max={rangeEnd} step={1} value={cursorMs} onChange={(e) => a().seek(Number(e.currentTarget.value))} />
-      </label>
-    </div>
-  );
+  const rangeEndMs = useLedger((s) => s.rangeEndMs);
+  const endAtMs = useLedger((s) => s.trace.endAt);
+  const playing = useLedger((s) => s.playing);
+  const speed = useLedger((s) => s.speed);
+  const controls = useMemo(() => {
+    const a = store.getState;
+    return {
+      toStart: () => a().toStart(),
+      stepBack: () => a().stepBack(),
+      stepForward: () => a().stepForward(),
+      toEnd: () => a().toEnd(),
+      seek: (ms: number) => a().seek(ms),
+      togglePlay: () => a().togglePlay(),
+      setSpeed: (v: number) => a().setSpeed(v),
+    };
+  }, [store]);
+  return <PlaybackBar cursorMs={cursorMs} rangeEndMs={rangeEndMs} endAtMs={endAtMs} playing={playing} speed={speed} controls={controls} />;
 }
 
 function LedgerTimeline() {
@@ -229,30 +208,6 @@ function LedgerTimeline() {
   );
 }
 
-function useKeyboard() {
-  const { store } = useLedgerContext();
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      const t = e.target as HTMLElement | null;
-      if (e.defaultPrevented || (t && /^(input|textarea|select)$/i.test(t.tagName))) return;
-      const s = store.getState();
-      const mod = e.ctrlKey || e.metaKey;
-      if (mod && e.key.toLowerCase() === 'z') {
-        if (e.shiftKey) s.redo();
-        else s.undo();
-      } else if (mod || e.altKey) return;
-      else if (e.key === 'ArrowRight') s.stepForward();
-      else if (e.key === 'ArrowLeft') s.stepBack();
-      else if (e.key === 'Home') s.toStart();
-      else if (e.key === 'End') s.toEnd();
-      else return;
-      e.preventDefault();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [store]);
-}
-
 function Intro() {
   const scenario = useLedger((s) => s.scenario);
   return (
@@ -283,14 +238,21 @@ function useUrlSync() {
 }
 
 function LedgerPage() {
-  useKeyboard();
+  const { store } = useLedgerContext();
+  usePlaybackKeys(useCallback(() => store.getState(), [store]));
+  const playing = useLedger((s) => s.playing);
+  usePlayLoop(
+    playing,
+    useCallback((dt: number) => store.getState().tick(dt), [store]),
+    useCallback(() => store.getState().playing, [store]),
+  );
   useUrlSync();
   const hasSteps = useLedger((s) => s.scenario.events.some((e) => e.actor === 'db'));
   const scenarioId = useLedger((s) => s.scenario.id);
   return (
     <div className="races ledger" data-testid="ledger-lab">
       <ScenarioBar />
-      <ErrorBanner />
+      <LedgerErrorBanner />
       <Intro />
       <div className="races-grid">
         <div className="races-main">
@@ -298,7 +260,7 @@ function LedgerPage() {
             <h2 id="ledger-tl-h" className="visually-hidden">
               Timeline
             </h2>
-            <Playback />
+            <LedgerPlayback />
             <LedgerTimeline />
           </section>
           <NowPanel />

@@ -24,7 +24,7 @@ export function NowPanel() {
   }, [steps, index]);
   return (
     <section className="panel now" aria-labelledby="ledger-now-h" aria-live="polite">
-      <h2 id="ledger-now-h">Now · t = {cursorMs} ms</h2>
+      <h2 id="ledger-now-h">Now · t = {Math.floor(cursorMs)} ms</h2>
       {here.length === 0 ? (
         <p className="muted">Nothing has happened yet. Step forward (→) or drag the playhead.</p>
       ) : (
