@@ -119,7 +119,14 @@ test.describe('Resilience lab: circuit breaker', () => {
   test('composition: 5 wire attempts versus 15 when the breaker opens', async ({ lab }) => {
     await open(lab, 'B2-retry-composition');
     await expect(lab.getByTestId('breaker-attempts-at-open')).toHaveText('5');
+    // A rejection sent nothing: retried after the reset by default, ended at once under fail-fast.
+    await expect(lab.getByTestId('breaker-rejections-retried')).toHaveText('26');
+    await expect(lab.getByTestId('breaker-calls')).toHaveText('12 / 1 / 6');
+    await lab.getByTestId('choice-retry.onRejection').selectOption('fail-fast');
+    await expect(lab.getByTestId('breaker-rejections-retried')).toHaveText('0');
+    await expect(lab.getByTestId('breaker-calls')).toHaveText('2 / 1 / 16');
     await lab.getByTestId('choice-composition').selectOption('breaker-around-retry');
+    await expect(lab.getByTestId('rejection-rule')).toContainText('a rejection is final');
     await expect(lab.getByTestId('breaker-attempts-at-open')).toHaveText('15');
     await expect(lab.getByTestId('breaker-probes')).toHaveText('1');
   });

@@ -192,7 +192,7 @@ function ResilienceTimeline() {
         {mechanism === 'breaker' && (
           <>
             <strong>Read:</strong> the state band (green closed, red open, amber half-open) runs over the attempt dots (● ok, ✕ failed, | rejected by the breaker; hollow =
-            a stale result from an earlier generation); below, the window failure rate{' '}
+            a stale result from an earlier generation). A rejection sends nothing; what the retry policy does with it is a setting (retry around breaker only). Below, the window failure rate{' '}
             and, with a budget, its level over time.{' '}
           </>
         )}
@@ -291,6 +291,7 @@ function OutcomePanel() {
           <Stat label="Closed again at" value={ms(sum.closedAgainAtMs)} testId="breaker-closed-at" />
           <Stat label="Calls: ok / failed / rejected" value={`${v(sum.succeeded)} / ${v(sum.failed)} / ${v(sum.rejected)}`} testId="breaker-calls" />
           <Stat label="Wire attempts / retries / denied by budget" value={`${v(sum.wireAttempts)} / ${v(sum.retries)} / ${v(sum.retriesDenied)}`} testId="breaker-retries" />
+          <Stat label="Rejections retried" value={now.config.composition === 'breaker-around-retry' ? `${v(sum.rejectionsRetried)} (final before the loop)` : v(sum.rejectionsRetried)} testId="breaker-rejections-retried" />
         </dl>
       )}
       {now.mechanism === 'breaker' && (
@@ -397,6 +398,16 @@ function SettingsPanel() {
           <Choice label="Attempts per call" path={['retry', 'maxAttempts']} value={String(c.retry.maxAttempts)} options={['1', '2', '3', '4', '5']} />
           <Choice label="Backoff" path={['retry', 'strategy']} value={c.retry.strategy as string} options={[...BACKOFF_STRATEGIES]} />
           <Choice label="Retry budget" path={['retry', 'budget']} value={c.retry.budget as string} options={['none', 'token-bucket', 'ratio']} />
+          <Choice label="After a breaker rejection" path={['retry', 'onRejection']} value={c.retry.onRejection as string} options={['wait-for-reset', 'fail-fast', 'backoff']} />
+          <p className="help" data-testid="rejection-rule">
+            {config.composition === 'breaker-around-retry'
+              ? 'Breaker around retry: the breaker rejects a call before its retry loop starts, so a rejection is final whatever this says.'
+              : c.retry.onRejection === 'wait-for-reset'
+                ? 'Retry around breaker: a rejected attempt sent nothing, so it is safe to retry — but no sooner than the breaker’s reset (then the half-open probe limit applies).'
+                : c.retry.onRejection === 'fail-fast'
+                  ? 'Retry around breaker: a rejection ends the call at once (the caller’s fallback runs).'
+                  : 'Naive: a rejection is retried on the normal backoff, so the attempts burn against the still-open breaker.'}
+          </p>
           <Choice label="Downstream fails with" path={['downstream', 'failWith']} value={c.downstream.failWith as string} options={['http-503', 'http-429', 'http-500', 'http-502', 'http-504', 'http-408', 'http-400', 'http-422', 'jsonrpc-32603', 'jsonrpc-32602', 'tool-error', 'network', 'partial-stream', 'client-timeout']} />
           <Toggle label="Tool has a side effect" path={['operation', 'sideEffect']} value={c.operation.sideEffect as boolean} />
           <h3>Naive breaker switches</h3>

@@ -106,6 +106,8 @@ export interface BreakerState {
   wireAttempts: number;
   retries: number;
   retriesDenied: number;
+  /** Breaker rejections the retry policy retried (retry-around-breaker, `retry.onRejection` not fail-fast). */
+  rejectionsRetried: number;
   staleChanges: number;
   /** Failures the breaker counted when it last opened that were older than the window (must stay 0 for the corrected breaker). */
   expiredCountedAtOpen: number;
@@ -137,6 +139,8 @@ export interface BreakerOutcome {
     wireAttempts: number;
     retries: number;
     retriesDenied: number;
+    /** Breaker rejections that were retried (each also counts in `retries`). */
+    rejectionsRetried: number;
     firstOpenAtMs: number | null;
     wireAttemptsAtFirstOpen: number | null;
     firstHalfOpenAtMs: number | null;
@@ -171,6 +175,7 @@ export function initBreaker(config: BreakerConfig): BreakerState {
     wireAttempts: 0,
     retries: 0,
     retriesDenied: 0,
+    rejectionsRetried: 0,
     staleChanges: 0,
     expiredCountedAtOpen: 0,
     wireAttemptsAtFirstOpen: null,
@@ -337,6 +342,55 @@ function endCall(s: BreakerState, call: LiveCall, now: number, state: CallRecord
   return { ...withLive(s, null, call.key), callsSeen: s.logs.calls.length };
 }
 
+/**
+ * Why the retry policy stops after attempt `call.attempt` (attempt limit, token bucket, retry
+ * ratio), or null when it may retry. A denial by a budget is counted in `retriesDenied`.
+ */
+function retryLimit(s: BreakerState, call: LiveCall): [BreakerState, string | null] {
+  const { retry } = s.config;
+  if (call.attempt >= retry.maxAttempts) return [s, `gave up after ${call.attempt} attempt${call.attempt === 1 ? '' : 's'} (maxAttempts ${retry.maxAttempts})`];
+  let stop: string | null = null;
+  if (retry.budget === 'token-bucket' && !bucketAllowsRetry(s.bucket)) stop = `retry denied: the token bucket holds ${s.bucket.tokensMilli / 1000} of ${s.bucket.maxMilli / 1000} tokens (retries stop at half)`;
+  else if (retry.budget === 'ratio' && !ratioAllowsRetry(s.ratio)) stop = `retry denied: ${s.ratio.retries} retries for ${s.ratio.calls} calls already uses the ${s.ratio.ratioMilli / 10}% budget`;
+  return stop === null ? [s, null] : [{ ...s, retriesDenied: s.retriesDenied + 1 }, stop];
+}
+
+/** Schedules attempt `call.attempt + 1` in `delayMs` and counts the retry. */
+function scheduleRetry(s: BreakerState, call: LiveCall, delayMs: number, ctx: Ctx): BreakerState {
+  ctx.schedule(ctx.now + delayMs, BREAKER_RANK.attempt, 'client', `${call.key} attempt ${call.attempt + 1}`, { kind: 'attempt', call: call.key });
+  return withLive({ ...s, retries: s.retries + 1, ratio: { ...s.ratio, retries: s.ratio.retries + 1 } }, { ...call, attempt: call.attempt + 1 }, call.key);
+}
+
+/**
+ * A breaker rejection of one attempt under retry-around-breaker, handled by `retry.onRejection`
+ * (the lab's rule, after Polly's PolicyWrap guidance: a retry wrapping a breaker must not hammer
+ * it). Nothing reached the downstream, so the retry is safe whatever the side effect, and the
+ * downstream's health is not counted. `fail-fast` ends the call; `wait-for-reset` retries no
+ * sooner than the breaker's reset time (open) or after the backoff (half-open, permits used);
+ * `backoff` retries on the normal backoff, so the attempts burn against the open breaker.
+ * The attempt limit and the retry budget bound both.
+ */
+function rejectAttempt(s: BreakerState, call: LiveCall, ctx: Ctx): BreakerState {
+  const { retry } = s.config;
+  const mode = s.mode;
+  const [next, stop] = retry.onRejection === 'fail-fast' ? [s, 'fail fast: a rejection is returned at once'] : retryLimit(s, call);
+  if (stop !== null) {
+    ctx.why(() => `Attempt ${call.attempt} of ${call.key} is rejected by the ${mode} breaker; ${stop}.`, 'breaker.reject');
+    return endCall(next, call, ctx.now, 'rejected', `rejected by the ${mode} breaker on attempt ${call.attempt}; ${stop}`);
+  }
+  const backoff = backoffDelayMs(retry.strategy, call.key, call.attempt - 1, { baseMs: retry.baseMs, capMs: retry.capMs, seed: 1 });
+  const untilReset = retry.onRejection === 'wait-for-reset' && s.resetAt !== null ? s.resetAt - ctx.now : 0;
+  const delay = Math.max(backoff, untilReset, 1);
+  const when =
+    retry.onRejection === 'backoff'
+      ? `retry in ${delay} ms on the normal backoff (naive: the breaker is still ${mode}, so the attempts burn against it)`
+      : untilReset > 0 && untilReset >= backoff
+        ? `nothing reached the downstream, so it is safe to retry: waits ${delay} ms for the reset at ${s.resetAt} ms`
+        : `nothing reached the downstream, so it is safe to retry: in ${delay} ms (backoff)`;
+  ctx.why(() => `Attempt ${call.attempt} of ${call.key} is rejected by the ${mode} breaker; ${when}.`, 'breaker.reject');
+  return { ...scheduleRetry(next, call, delay, ctx), rejectionsRetried: next.rejectionsRetried + 1 };
+}
+
 /** Starts attempt `call.attempt` now: asks the breaker (retry-around-breaker) and sends the request. */
 function startAttempt(s: BreakerState, call: LiveCall, ctx: Ctx): BreakerState {
   const { config } = s;
@@ -345,11 +399,7 @@ function startAttempt(s: BreakerState, call: LiveCall, ctx: Ctx): BreakerState {
   let mode = s.mode;
   if (config.composition === 'retry-around-breaker') {
     const [after, ok] = admit(s);
-    if (!ok) {
-      next = logAttempt(after, { call: call.key, n: call.attempt, startAt: ctx.now, endAt: ctx.now, outcome: 'rejected', mode: s.mode, stale: false });
-      ctx.why(() => `Attempt ${call.attempt} of ${call.key} is rejected by the ${s.mode} breaker (fail fast; a breaker rejection is not retried).`, 'breaker.reject');
-      return endCall(next, call, ctx.now, 'rejected', `rejected by the ${s.mode} breaker on attempt ${call.attempt}`);
-    }
+    if (!ok) return rejectAttempt(logAttempt(after, { call: call.key, n: call.attempt, startAt: ctx.now, endAt: ctx.now, outcome: 'rejected', mode: s.mode, stale: false }), call, ctx);
     next = after;
     gen = s.generation;
     mode = s.mode;
@@ -453,11 +503,8 @@ export function applyBreakerTimer(s: BreakerState, t: BreakerTimer, ctx: Ctx): B
   const c = classifyRetry({ sideEffect: config.operation.sideEffect, idempotencyKey: config.operation.idempotencyKey, origin: downstreamOrigin(config) });
   let stop: string | null = null;
   if (!c.retry) stop = `not retried: ${c.reason}`;
-  else if (call.attempt >= config.retry.maxAttempts) stop = `gave up after ${call.attempt} attempt${call.attempt === 1 ? '' : 's'} (maxAttempts ${config.retry.maxAttempts})`;
-  else if (config.retry.budget === 'token-bucket' && !bucketAllowsRetry(next.bucket)) stop = `retry denied: the token bucket holds ${next.bucket.tokensMilli / 1000} of ${next.bucket.maxMilli / 1000} tokens (retries stop at half)`;
-  else if (config.retry.budget === 'ratio' && !ratioAllowsRetry(next.ratio)) stop = `retry denied: ${next.ratio.retries} retries for ${next.ratio.calls} calls already uses the ${next.ratio.ratioMilli / 10}% budget`;
+  else [next, stop] = retryLimit(next, call);
   if (stop !== null) {
-    if (stop.startsWith('retry denied')) next = { ...next, retriesDenied: next.retriesDenied + 1 };
     if (!composedPerAttempt) {
       const before = next.mode;
       next = record(next, false, call.loopGen, ctx);
@@ -469,9 +516,7 @@ export function applyBreakerTimer(s: BreakerState, t: BreakerTimer, ctx: Ctx): B
   }
   const backoff = backoffDelayMs(config.retry.strategy, call.key, call.attempt - 1, { baseMs: config.retry.baseMs, capMs: config.retry.capMs, seed: 1 });
   const delay = Math.max(backoff, c.retryAfterFloorMs ?? 0);
-  const nextCall: LiveCall = { ...call, attempt: call.attempt + 1 };
-  ctx.schedule(ctx.now + delay, BREAKER_RANK.attempt, 'client', `${call.key} attempt ${call.attempt + 1}`, { kind: 'attempt', call: call.key });
-  next = withLive({ ...next, retries: next.retries + 1, ratio: { ...next.ratio, retries: next.ratio.retries + 1 } }, nextCall, call.key);
+  next = scheduleRetry(next, call, delay, ctx);
   ctx.why(() => `${call.key} attempt ${call.attempt} fails (${config.downstream.failWith}).${modeNote} ${c.verdict}: retry in ${delay} ms (${config.retry.strategy}${c.retryAfterFloorMs !== undefined ? `, Retry-After floor ${c.retryAfterFloorMs} ms` : ''}).`, 'retry.backoff');
   return next;
 }
@@ -503,6 +548,7 @@ export function breakerOutcome(s: BreakerState): BreakerOutcome {
       wireAttempts: s.wireAttempts,
       retries: s.retries,
       retriesDenied: s.retriesDenied,
+      rejectionsRetried: s.rejectionsRetried,
       firstOpenAtMs: firstOpen?.at ?? null,
       wireAttemptsAtFirstOpen: s.wireAttemptsAtFirstOpen,
       firstHalfOpenAtMs: firstHalf?.at ?? null,

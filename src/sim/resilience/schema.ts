@@ -82,9 +82,15 @@ export const breakerConfigSchema = z
         maxTokens: z.number().int().min(1).max(1000).default(10).describe('Token bucket size; retries stop once tokens ≤ maxTokens / 2 (gRPC retryThrottling).'),
         tokenRatio: z.number().min(0.001).max(10).default(0.1).describe('Tokens a success puts back (a failure takes 1).'),
         retryRatio: z.number().min(0).max(1).default(0.1).describe('Per-client ratio: retries ≤ retryRatio × calls.'),
+        onRejection: z
+          .enum(['fail-fast', 'wait-for-reset', 'backoff'])
+          .default('wait-for-reset')
+          .describe(
+            'retry-around-breaker only: what the retry policy does when the breaker rejects an attempt. fail-fast: end the call at once; wait-for-reset: retry no sooner than the breaker\'s reset time (nothing reached the downstream, so it is safe; bounded by maxAttempts and the budget); backoff: retry on the normal backoff (naive: burns the attempts against the open breaker). Under breaker-around-retry a rejection comes before the retry loop and is final.',
+          ),
       })
       .strict()
-      .default({ maxAttempts: 1, strategy: 'fixed', baseMs: 100, capMs: 10_000, budget: 'none', maxTokens: 10, tokenRatio: 0.1, retryRatio: 0.1 }),
+      .default({ maxAttempts: 1, strategy: 'fixed', baseMs: 100, capMs: 10_000, budget: 'none', maxTokens: 10, tokenRatio: 0.1, retryRatio: 0.1, onRejection: 'wait-for-reset' }),
     downstream: z
       .object({
         latencyMs: positiveMs.default(100).describe('How long each attempt takes to succeed or fail (ms).'),
