@@ -54,10 +54,12 @@ if (existsSync(path.join(dist, 'index.html'))) {
 {
   const { benchLedger } = await import('./ledger.bench');
   const l = await benchLedger();
-  console.log(`ledger (Node; the lab's charge() on the same schema; median of 5 runs of ${fmt(l.mutations)} new keys)`);
-  console.log(`  sql.js (wasm)        ${fmt(l.sqljsPerSecond).padStart(8)} keyed mutations/s`);
-  console.log(`  better-sqlite3       ${fmt(l.nativePerSecond).padStart(8)} keyed mutations/s`);
-  console.log(`  sql.js / native      ${fmt(l.ratio, 2)}×   (target ≥ 0.5×: ratio ${fmt(l.ratio / 0.5, 2)} of target)`);
+  console.log(`ledger (Node; the lab's charge() on the same schema, statements prepared once on both sides; ${l.rounds} interleaved rounds of ${fmt(l.mutations)} new keys after a warm-up; medians)`);
+  console.log(`  sql.js (wasm, MEMFS file)          ${fmt(l.sqljsPerSecond).padStart(8)} keyed mutations/s`);
+  console.log(`  better-sqlite3 :memory:            ${fmt(l.nativePerSecond).padStart(8)} keyed mutations/s`);
+  console.log(`  better-sqlite3 RAM-disk file       ${fmt(l.nativeFilePerSecond).padStart(8)} keyed mutations/s   (sql.js's pragmas: journal in memory, exclusive lock, no fsync)`);
+  console.log(`  sql.js / native :memory:     ${fmt(l.ratio, 2)}×  (rounds ${fmt(l.ratioRange[0], 2)}–${fmt(l.ratioRange[1], 2)}×; target ≥ 0.5×: ratio ${fmt(l.ratio / 0.5, 2)} of target)`);
+  console.log(`  sql.js / native file         ${fmt(l.ratioFile, 2)}×  (rounds ${fmt(l.ratioFileRange[0], 2)}–${fmt(l.ratioFileRange[1], 2)}×; like for like)`);
   console.log('  explore every interleaving of two 5-step connections (median of 5)');
   for (const e of l.explore) {
     console.log(`    ${e.policy.padEnd(10)} ${e.orders} orders  ${fmt(e.medianMs, 1).padStart(7)} ms  executed twice in ${e.twice}   (target < 300 ms: ratio ${fmt(e.medianMs / 300, 2)} of budget)`);
