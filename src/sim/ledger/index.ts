@@ -7,6 +7,7 @@ export * from './model';
 export * from './schema';
 export * from './ledger';
 export * from './sql';
+export * from './locks';
 
 /** A replayed ledger trace. */
 export type LedgerTrace = ReplayResult<LedgerState, LedgerOutcome>;

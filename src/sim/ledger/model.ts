@@ -1,4 +1,5 @@
 import { callToolRequest, toolResultResponse, type Revision } from '../mcp';
+import { decideWriteLock } from './locks';
 import type { ApplyContext, Invariant, Json, Model, ScriptedEvent } from '../types';
 import {
   beginCharge,
@@ -303,17 +304,18 @@ export function createLedgerModel(open: OpenDatabase): LedgerModel {
 
     /** The write lock for a statement or a BEGIN IMMEDIATE: null when granted, else the new state. */
     const blocked = (upgrade: boolean): Omit<LedgerState, 'tables'> | null => {
-      const stale = upgrade && c.snapshot !== null && state.version > c.snapshot;
-      if (state.writer === null || state.writer === conn) {
-        if (!stale) return null;
+      const decision = decideWriteLock(state, conn, { upgrade, snapshot: c.snapshot, busy: config.busy });
+      if (decision.kind === 'granted') return null;
+      if (decision.kind === 'busy' && decision.code === 'SQLITE_BUSY_SNAPSHOT') {
         ctx.why(`Connection ${conn}: SQLITE_BUSY_SNAPSHOT — it read before ${other} committed, so its read transaction cannot become a write transaction. Rolled back; nothing executed.`);
         logOp(ctx, conn, 'busy', 'SQLITE_BUSY_SNAPSHOT on read-then-write upgrade; rolled back');
         return set({ phase: 'aborted', pending: [], snapshot: null, reply: 'busy', error: 'SQLITE_BUSY_SNAPSHOT' });
       }
-      if (upgrade || config.busy === 'error') {
-        const why = upgrade
-          ? `a read transaction cannot upgrade to a write while ${other} holds the write lock (SQLite returns at once, since waiting could deadlock)`
-          : `${other} holds the write lock and busy is "error" (no busy_timeout)`;
+      if (decision.kind === 'busy') {
+        const why =
+          decision.because === 'upgrade'
+            ? `a read transaction cannot upgrade to a write while ${other} holds the write lock (SQLite returns at once, since waiting could deadlock)`
+            : `${other} holds the write lock and busy is "error" (no busy_timeout)`;
         ctx.why(`Connection ${conn}: SQLITE_BUSY — ${why}. Rolled back; nothing executed.`);
         logOp(ctx, conn, 'busy', `SQLITE_BUSY on ${step}; rolled back`);
         return set({ phase: 'aborted', pending: [], snapshot: null, reply: 'busy', error: 'SQLITE_BUSY' });

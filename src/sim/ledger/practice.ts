@@ -2,6 +2,8 @@ import type { Json } from '../types';
 import { classifyRetry } from '../resilience/classify';
 import { fingerprint, usableKey } from './ledger';
 import type { OpenDatabase, SqlDatabase } from './sql';
+import { decideWriteLock, type WriteLock } from './locks';
+import type { ConnId } from './schema';
 
 /**
  * The practice lab: the lesson's `reserve_inventory` tool with its ten requirements, each a
@@ -35,7 +37,7 @@ export interface Reservation {
 
 export type ReserveReply =
   | { kind: 'reserved' | 'replayed'; reservation: Reservation }
-  | { kind: 'in-use' | 'mismatch' | 'invalid' | 'out-of-stock'; message: string };
+  | { kind: 'in-use' | 'mismatch' | 'invalid' | 'out-of-stock' | 'busy'; message: string };
 
 /** `correct` is the lesson's implementation; `naive` checks then acts in separate statements and fingerprints the SKU only. */
 export type InventoryVariant = 'correct' | 'naive';
@@ -50,12 +52,23 @@ export function setupInventory(db: SqlDatabase, stock: { tenant: string; sku: st
 }
 
 /**
- * `reserve_inventory` as a sequence of statements: a generator that yields between statements (a
- * scheduler can interleave two of them at a barrier) and returns the reply. Each statement is
- * atomic in SQLite; the correct variant claims the key with one `INSERT … ON CONFLICT DO NOTHING
- * RETURNING`, so no interleaving can reserve twice. Throws only SQLite's errors.
+ * What a connection is about to do, yielded before the statement runs so a scheduler can apply
+ * the write-lock rules of `locks.ts` first: `read` never waits; `write` is an autocommit write
+ * statement (it needs the write lock for that statement); `begin` is `BEGIN IMMEDIATE` (takes the
+ * write lock and runs the transaction); `commit` is yielded after `COMMIT` and releases the lock.
  */
-export function* reserveSteps(db: SqlDatabase, req: ReserveRequest, variant: InventoryVariant = 'correct'): Generator<string, ReserveReply> {
+export interface ReserveStep {
+  step: 'check' | 'claim' | 'begin' | 'commit';
+  lock: 'read' | 'write' | 'begin' | 'commit';
+}
+
+/**
+ * `reserve_inventory` as a sequence of statements: a generator that yields before each statement
+ * (see `ReserveStep`) so a scheduler can interleave two of them at a barrier under the race lanes'
+ * lock rules, and returns the reply. The correct variant claims the key with one `INSERT … ON
+ * CONFLICT DO NOTHING RETURNING`, so no interleaving can reserve twice. Throws only SQLite's errors.
+ */
+export function* reserveSteps(db: SqlDatabase, req: ReserveRequest, variant: InventoryVariant = 'correct'): Generator<ReserveStep, ReserveReply> {
   if (!Number.isInteger(req.quantity) || req.quantity <= 0) return { kind: 'invalid', message: `quantity must be a positive integer, got ${req.quantity}` };
   if (!usableKey(req.idempotencyKey)) return { kind: 'invalid', message: 'reserve_inventory requires an idempotency key' };
   const key = req.idempotencyKey;
@@ -63,13 +76,15 @@ export function* reserveSteps(db: SqlDatabase, req: ReserveRequest, variant: Inv
   const fp = fingerprint(bound);
   let claimed: boolean;
   if (variant === 'correct') {
+    yield { step: 'claim', lock: 'write' };
     claimed = db.query(`INSERT INTO reservation_keys (key, fingerprint, status) VALUES (?, ?, 'in_progress') ON CONFLICT(key) DO NOTHING RETURNING key`, [key, fp]).length === 1;
-    // A lost claim answers from what it found at once; a won claim pauses here (the barrier).
-    if (claimed) yield 'claim';
   } else {
+    yield { step: 'check', lock: 'read' };
     claimed = db.query('SELECT key FROM reservation_keys WHERE key = ?', [key]).length === 0;
-    yield 'check';
-    if (claimed) db.run(`INSERT OR REPLACE INTO reservation_keys (key, fingerprint, status) VALUES (?, ?, 'in_progress')`, [key, fp]);
+    if (claimed) {
+      yield { step: 'claim', lock: 'write' };
+      db.run(`INSERT OR REPLACE INTO reservation_keys (key, fingerprint, status) VALUES (?, ?, 'in_progress')`, [key, fp]);
+    }
   }
   if (!claimed) {
     const row = db.query('SELECT fingerprint, status, result FROM reservation_keys WHERE key = ?', [key])[0];
@@ -77,25 +92,28 @@ export function* reserveSteps(db: SqlDatabase, req: ReserveRequest, variant: Inv
     if (row.status !== 'completed') return { kind: 'in-use', message: `409 key in use: "${key}" is being processed` };
     return { kind: 'replayed', reservation: JSON.parse(String(row.result)) as Reservation };
   }
+  yield { step: 'begin', lock: 'begin' };
   db.exec('BEGIN IMMEDIATE');
+  let reply: ReserveReply;
   try {
     const changed = db.run('UPDATE stock SET available = available - ? WHERE tenant = ? AND sku = ? AND available >= ?', [req.quantity, req.tenant, req.sku, req.quantity]).changes;
     if (changed === 0) {
       db.run('DELETE FROM reservation_keys WHERE key = ?', [key]);
-      db.exec('COMMIT');
-      return { kind: 'out-of-stock', message: `not enough ${req.sku} for ${req.tenant}` };
+      reply = { kind: 'out-of-stock', message: `not enough ${req.sku} for ${req.tenant}` };
+    } else {
+      db.run('INSERT INTO reservations (tenant, sku, quantity, key) VALUES (?, ?, ?, ?)', [req.tenant, req.sku, req.quantity, key]);
+      const id = Number(db.query('SELECT last_insert_rowid() AS id')[0].id);
+      const reservation: Reservation = { reservationId: id, tenant: req.tenant, sku: req.sku, quantity: req.quantity };
+      db.run(`UPDATE reservation_keys SET status = 'completed', result = ? WHERE key = ?`, [JSON.stringify(reservation), key]);
+      reply = { kind: 'reserved', reservation };
     }
-    db.run('INSERT INTO reservations (tenant, sku, quantity, key) VALUES (?, ?, ?, ?)', [req.tenant, req.sku, req.quantity, key]);
-    const id = Number(db.query('SELECT last_insert_rowid() AS id')[0].id);
-    const reservation: Reservation = { reservationId: id, tenant: req.tenant, sku: req.sku, quantity: req.quantity };
-    db.run(`UPDATE reservation_keys SET status = 'completed', result = ? WHERE key = ?`, [JSON.stringify(reservation), key]);
     db.exec('COMMIT');
-    yield 'commit';
-    return { kind: 'reserved', reservation };
   } catch (err) {
     db.exec('ROLLBACK');
     throw err;
   }
+  yield { step: 'commit', lock: 'commit' };
+  return reply;
 }
 
 /** Runs `reserveSteps` to the end. */
@@ -127,17 +145,65 @@ export function decideAfterDrop(db: SqlDatabase, req: ReserveRequest): { refetch
   return { refetched: true, decision: reservation ? 'use-existing' : 'retry-same-key', reservation };
 }
 
-/** Runs two reservation attempts in lockstep: both reach the barrier (their first statement) before either goes on. */
-export function atBarrier(db: SqlDatabase, a: ReserveRequest, b: ReserveRequest, variant: InventoryVariant): [ReserveReply, ReserveReply] {
-  const ga = reserveSteps(db, a, variant);
-  const gb = reserveSteps(db, b, variant);
-  let ra = ga.next();
-  let rb = gb.next();
-  while (!ra.done || !rb.done) {
-    if (!ra.done) ra = ga.next();
-    if (!rb.done) rb = gb.next();
+/** One connection's part in `atBarrier`: its reply, and each lock event in order (e.g. "begin waits", "begin granted"). */
+export interface BarrierTrace {
+  replies: [ReserveReply, ReserveReply];
+  /** What happened, in order, e.g. `A claim: write lock granted`, `B begin: waits for A`. */
+  log: string[];
+}
+
+/**
+ * Runs two reservation attempts (connections A and B) in lockstep from a barrier — both are
+ * ready to run their first statement before either does — under the same write-lock rules as
+ * the race lanes (`decideWriteLock`): one writer at a time; an autocommit write holds the lock
+ * for its statement, `BEGIN IMMEDIATE` until `COMMIT`; a writer that finds the lock taken waits
+ * (`busy: 'wait'`, busy_timeout) or fails with SQLITE_BUSY (`busy: 'error'`, reply `busy`).
+ * The two take turns, A first; a waiting connection resumes when the holder commits.
+ */
+export function atBarrierTraced(db: SqlDatabase, a: ReserveRequest, b: ReserveRequest, variant: InventoryVariant, busy: 'wait' | 'error' = 'wait'): BarrierTrace {
+  const conns = [
+    { id: 'A' as ConnId, gen: reserveSteps(db, a, variant) },
+    { id: 'B' as ConnId, gen: reserveSteps(db, b, variant) },
+  ].map((c) => ({ ...c, next: c.gen.next(), reply: null as ReserveReply | null }));
+  const lock: WriteLock = { writer: null, version: 0 };
+  const log: string[] = [];
+  // Everyone is at the barrier (first statement pending); now take turns.
+  for (let turn = 0; conns.some((c) => c.reply === null); turn++) {
+    if (turn > 100) throw new Error('atBarrier: no progress (a bug in the scheduler)');
+    for (const c of conns) {
+      if (c.reply !== null) continue;
+      if (c.next.done) {
+        c.reply = c.next.value;
+        continue;
+      }
+      const { step, lock: need } = c.next.value;
+      if (need === 'commit') {
+        lock.writer = null;
+        lock.version++;
+        log.push(`${c.id} ${step}: releases the write lock`);
+      } else if (need !== 'read') {
+        const decision = decideWriteLock(lock, c.id, { upgrade: false, snapshot: null, busy });
+        if (decision.kind === 'wait') {
+          if (log[log.length - 1] !== `${c.id} ${step}: waits for ${lock.writer}`) log.push(`${c.id} ${step}: waits for ${lock.writer}`);
+          continue;
+        }
+        if (decision.kind === 'busy') {
+          log.push(`${c.id} ${step}: ${decision.code}`);
+          c.reply = { kind: 'busy', message: `${decision.code}: ${lock.writer} holds the write lock; nothing reserved` };
+          continue;
+        }
+        if (need === 'begin') lock.writer = c.id;
+        log.push(`${c.id} ${step}: write lock granted`);
+      }
+      c.next = c.gen.next();
+    }
   }
-  return [ra.value, rb.value];
+  return { replies: [conns[0].reply!, conns[1].reply!], log };
+}
+
+/** `atBarrierTraced`'s replies only. */
+export function atBarrier(db: SqlDatabase, a: ReserveRequest, b: ReserveRequest, variant: InventoryVariant, busy: 'wait' | 'error' = 'wait'): [ReserveReply, ReserveReply] {
+  return atBarrierTraced(db, a, b, variant, busy).replies;
 }
 
 /** One requirement of the practice lab and its live check. */
@@ -240,8 +306,8 @@ export const PRACTICE_CHECKS: PracticeCheck[] = [
     requirement: 'Two connections at a barrier commit one reservation.',
     run(open, variant = 'correct') {
       const db = fresh(open);
-      const [a, b] = atBarrier(db, REQ, REQ, variant);
-      return { ok: count(db) === 1, detail: `A: ${describeReply(a)}, B: ${describeReply(b)}; reservations: ${count(db)}` };
+      const { replies: [a, b], log } = atBarrierTraced(db, REQ, REQ, variant);
+      return { ok: count(db) === 1, detail: `A: ${describeReply(a)}, B: ${describeReply(b)}; reservations: ${count(db)} (write lock, as in the race lanes: ${log.join('; ')})` };
     },
   },
   {

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { SqlJsStatic } from 'sql.js';
 import { openBytes, wrapSqlJs } from '../../../db/sqljs';
-import { PRACTICE_CHECKS, atBarrier, reserve, setupInventory } from '../practice';
+import { PRACTICE_CHECKS, atBarrier, atBarrierTraced, reserve, setupInventory } from '../practice';
 import { sqlJs } from './helpers';
 
 let SQL: SqlJsStatic;
@@ -22,7 +22,7 @@ describe('practice lab: reserve_inventory meets the ten requirements', () => {
     'lost-response': 'lookup by key finds reservation #1',
     'no-key-no-retry': 'retry after a timeout — no key: false, empty key: false, with key: true',
     'refetch-after-drop': 'refetch → use-existing; reservations: 1',
-    barrier: 'A: reserved #1, B: in-use; reservations: 1',
+    barrier: 'A: reserved #1, B: in-use; reservations: 1 (write lock, as in the race lanes: A claim: write lock granted; B claim: write lock granted; A begin: write lock granted; A commit: releases the write lock)',
     'result-immutable': 'after setting quantity 999 on the returned object, a replay returns quantity 2',
   };
   for (const check of PRACTICE_CHECKS) {
@@ -51,5 +51,32 @@ describe('practice lab: reserve_inventory meets the ten requirements', () => {
     expect(db2.query('SELECT available FROM stock')[0].available).toBe(8);
     expect(reserve(db2, { ...req, idempotencyKey: null }).kind).toBe('invalid');
     expect(reserve(db2, { ...req, idempotencyKey: 'big', quantity: 50 })).toEqual({ kind: 'out-of-stock', message: 'not enough sku-9 for t-1' });
+  });
+
+  it('the barrier runs under the race lanes\' lock rules: B\'s BEGIN IMMEDIATE waits for A\'s commit, or fails with SQLITE_BUSY without a busy_timeout', () => {
+    const req = { tenant: 't-1', sku: 'sku-9', quantity: 2, idempotencyKey: 'k' };
+    const fresh = () => {
+      const db = wrapSqlJs(new SQL.Database());
+      setupInventory(db);
+      return db;
+    };
+    const waited = atBarrierTraced(fresh(), req, req, 'naive', 'wait');
+    expect(waited.log).toEqual([
+      'A claim: write lock granted',
+      'B claim: write lock granted',
+      'A begin: write lock granted',
+      'B begin: waits for A',
+      'A commit: releases the write lock',
+      'B begin: write lock granted',
+      'B commit: releases the write lock',
+    ]);
+    expect(waited.replies.map((r) => r.kind)).toEqual(['reserved', 'reserved']);
+    const db = fresh();
+    const failed = atBarrierTraced(db, req, req, 'naive', 'error');
+    expect(failed.log).toEqual(['A claim: write lock granted', 'B claim: write lock granted', 'A begin: write lock granted', 'B begin: SQLITE_BUSY', 'A commit: releases the write lock']);
+    expect(failed.replies[1]).toEqual({ kind: 'busy', message: 'SQLITE_BUSY: A holds the write lock; nothing reserved' });
+    expect(db.query('SELECT count(*) AS n FROM reservations')[0].n).toBe(1);
+    // The claim holds under both settings.
+    for (const busy of ['wait', 'error'] as const) expect(atBarrier(fresh(), req, req, 'correct', busy).map((r) => r.kind)).toEqual(['reserved', 'in-use']);
   });
 });
