@@ -48,6 +48,28 @@ test.describe('Resilience lab: retry storm', () => {
     await expect(lab.getByTestId('invariant-one-execution-per-action')).toHaveAttribute('data-status', 'holds');
   });
 
+  test('the storm as a flow of layers: counts multiply, duplicates after the cancel stand out, the fixes change the counts; readable at 390 px', async ({ lab }) => {
+    await open(lab, 'S2-timeouts-cancel');
+    await lab.keyboard.press('End');
+    await expect(lab.getByTestId('storm-layer-1')).toContainText('× 4 per attempt above');
+    await expect(lab.getByTestId('storm-layer-2-now')).toHaveText('32');
+    await expect(lab.getByTestId('storm-layer-2-after-cancel')).toHaveText('23 still running after the cancel');
+    await expect(lab.getByTestId('storm-exec-after-cancel')).toHaveText('26 duplicate executions running at or started after the cancel');
+    // Many attempts: the timeline shows each layer's load unless asked for every bar.
+    await expect(lab.getByTestId('storm-every-attempt')).not.toBeChecked();
+    await lab.getByRole('button', { name: 'Apply: Cancellation propagated (alone)' }).click();
+    await expect(lab.getByTestId('toggle-fixes.cancelPropagation')).toBeChecked();
+    await expect(lab.getByTestId('storm-after-cancel')).toHaveText('2');
+    await expect(lab.getByTestId('storm-exec-after-cancel')).toHaveText('2 duplicate executions running at or started after the cancel');
+    await expect(lab.getByTestId('storm-fixes').locator('tr[aria-current="true"] th')).toContainText('Cancellation propagated (alone)');
+    await lab.getByRole('button', { name: 'Apply: All five fixes' }).click();
+    await expect(lab.getByTestId('storm-executions')).toHaveText('1 (0)');
+    await expect(lab.getByTestId('storm-exec-after-cancel')).toHaveCount(0);
+    await lab.setViewportSize({ width: 390, height: 800 });
+    await expect(lab.getByTestId('storm-flow')).toBeVisible();
+    expect(await lab.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  });
+
   test('gateway: 4 executions (2 killed); a receipt at 25 000 ms gives 1, finished at 180 000 ms', async ({ lab }) => {
     await open(lab, 'S3-gateway-receipt');
     await expect(lab.getByTestId('storm-executions')).toHaveText('4 (2)');

@@ -14,7 +14,7 @@ import { encodeResilienceHash } from '../../store/resilienceUrl';
 import { StoreContext, useR, useResilienceStore } from './context';
 import { ErrorBanner } from '../common/ErrorBanner';
 import { PlaybackBar } from '../common/PlaybackBar';
-import { resilienceView } from './marks';
+import { resilienceView, stormAggregated } from './marks';
 import { StormTree } from './StormTree';
 import { TaskWirePanel } from './TaskWirePanel';
 import { TimeoutsPanel } from './TimeoutsPanel';
@@ -153,7 +153,10 @@ function ResilienceTimeline() {
   const selectedId = useR((s) => s.selectedEventId);
   const loadCount = useR((s) => s.loadCount);
   const stepTimes = useR((s) => s.stepTimes);
-  const view = useMemo(() => resilienceView(trace, cursorMs), [trace, cursorMs]);
+  const [everyAttempt, setEveryAttempt] = useState(false);
+  const aggregated = trace.initial.mechanism === 'storm' && stormAggregated(trace, everyAttempt ? 'every' : 'auto');
+  const manyAttempts = trace.initial.mechanism === 'storm' && stormAggregated(trace, 'auto');
+  const view = useMemo(() => resilienceView(trace, cursorMs, everyAttempt ? 'every' : 'auto'), [trace, cursorMs, everyAttempt]);
   const domain = useMemo(() => [0, rangeEnd] as const, [rangeEnd]);
   const a = store.getState;
   const onSeek = useCallback((ms: number) => a().seek(ms), [a]);
@@ -165,6 +168,12 @@ function ResilienceTimeline() {
   const mechanism = trace.initial.mechanism;
   return (
     <>
+      {manyAttempts && (
+        <label className="toggle storm-detail">
+          <input type="checkbox" checked={everyAttempt} onChange={(e) => setEveryAttempt(e.currentTarget.checked)} data-testid="storm-every-attempt" /> Show every attempt as a bar (
+          {(trace.steps[trace.steps.length - 1]?.state as { attemptOrder?: unknown[] }).attemptOrder?.length ?? 0} attempts; otherwise each layer's load)
+        </label>
+      )}
       <Timeline
         lanes={view.lanes}
         marks={view.marks}
@@ -196,7 +205,13 @@ function ResilienceTimeline() {
             and, with a budget, its level over time.{' '}
           </>
         )}
-        {mechanism === 'storm' && (
+        {mechanism === 'storm' && aggregated && (
+          <>
+            <strong>Read:</strong> with this many attempts each layer shows its <em>load</em>: how many attempts are in flight at once (the upstream API: executions running); the red shade after
+            the dashed "user cancelled" line is duplicate work nobody is waiting for. The box diagram below counts the attempts per layer; tick the box above for one bar per attempt.{' '}
+          </>
+        )}
+        {mechanism === 'storm' && !aggregated && (
           <>
             <strong>Read:</strong> one bar per attempt in each layer (amber ✕ = timed out and abandoned, red = failed, green = ok) and one per execution at the upstream
             API (green = its result was delivered, amber = finished with nobody waiting: wasted); bars running after the dashed "user cancelled" line are duplicate work.{' '}

@@ -13,7 +13,9 @@ import type { ScriptedEvent } from '../../sim/types';
  *   wire messages as arrows, the server's task status lane, the worker's checkpoints;
  * - breaker: the state band (closed / open / half-open) over the call dots, the window failure
  *   rate, the downstream's health and the token bucket's level;
- * - storm: every attempt of every layer as a bar (packed into rows), and the upstream executions.
+ * - storm: every attempt of every layer as a bar (packed into rows), and the upstream executions;
+ *   above `STORM_DETAIL_LIMIT` attempts, each layer's load (attempts in flight) instead, with the
+ *   time after the user's cancel shaded.
  */
 
 export interface ResilienceView {
@@ -214,9 +216,65 @@ function breakerView(trace: ResilienceTrace, cursorMs: number): ResilienceView {
 const RESULT_TONE: Record<string, Tone> = { pending: 'info', ok: 'ok', receipt: 'ok', failed: 'bad', timeout: 'warn', abandoned: 'muted', cancelled: 'muted' };
 const EXEC_TONE: Record<string, Tone> = { running: 'info', ok: 'ok', failed: 'bad', killed: 'muted', cancelled: 'muted' };
 
-function stormView(trace: ResilienceTrace, cursorMs: number): ResilienceView {
+/** How many intervals are open at each change: `[time, count]` pairs, time ascending (an interval is [from, to)). */
+export function inFlightSeries(intervals: readonly { from: number; to: number }[]): [number, number][] {
+  const deltas = new Map<number, number>();
+  for (const iv of intervals) {
+    deltas.set(iv.from, (deltas.get(iv.from) ?? 0) + 1);
+    deltas.set(iv.to, (deltas.get(iv.to) ?? 0) - 1);
+  }
+  const out: [number, number][] = [[0, 0]];
+  let n = 0;
+  for (const t of [...deltas.keys()].sort((a, b) => a - b)) {
+    n += deltas.get(t) ?? 0;
+    if (out[out.length - 1][0] === t) out[out.length - 1][1] = n;
+    else out.push([t, n]);
+  }
+  return out;
+}
+
+/** Above this many attempts in all layers, the storm timeline shows per-layer load instead of one bar per attempt (unless asked for every attempt). */
+export const STORM_DETAIL_LIMIT = 24;
+
+/** Whether the storm timeline of `trace` is aggregated (per-layer load) under `detail`. */
+export function stormAggregated(trace: ResilienceTrace, detail: StormDetail): boolean {
+  if (detail !== 'auto') return detail === 'aggregate';
+  return lastState<StormState>(trace).attemptOrder.length > STORM_DETAIL_LIMIT;
+}
+
+/** Storm timeline detail: one bar per attempt, per-layer load, or chosen by the number of attempts. */
+export type StormDetail = 'auto' | 'every' | 'aggregate';
+
+function stormLoadView(trace: ResilienceTrace, cursorMs: number): ResilienceView {
+  const final = lastState<StormState>(trace);
+  const end = Math.max(trace.endAt, 1);
+  const cancelAt = final.user.cancelAt;
+  const marks: TimelineMark[] = [];
+  const lanes: TimelineLane[] = [];
+  const load = (lane: string, intervals: { from: number; to: number }[]) => {
+    const points = inFlightSeries(intervals);
+    const max = Math.max(1, ...points.map((p) => p[1]));
+    marks.push({ kind: 'steps', id: `load-${lane}`, lane, row: 'load', points, max, until: cursorMs, tone: lane === 'upstream' ? 'server' : 'client', label: `max ${max} at once` });
+    if (cancelAt !== null) marks.push({ kind: 'band', id: `after-cancel-${lane}`, lane, row: 'load', at: cancelAt, to: Math.max(end, cancelAt + 1), tone: 'bad', title: 'after the user cancelled: all of this is duplicate work' });
+  };
+  final.config.layers.forEach((layer, i) => {
+    const ids = final.attemptOrder.filter((id) => final.attempts[id].layer === i);
+    lanes.push({ id: `L${i}`, label: layer.name, rows: [...(i === 0 ? [{ id: 'events', height: 32, label: 'user' }] : []), { id: 'load', height: 40, label: 'in flight' }] });
+    load(`L${i}`, ids.map((id) => ({ from: final.attempts[id].startAt, to: Math.max(final.attempts[id].endAt ?? end, final.attempts[id].startAt + 1) })));
+  });
+  lanes.push({ id: 'upstream', label: 'Upstream API', rows: [{ id: 'events', height: 30, label: 'health' }, { id: 'load', height: 48, label: 'running' }] });
+  load('upstream', final.executions.map((e) => ({ from: e.startAt, to: Math.max(e.endAt ?? end, e.startAt + 1) })));
+  return { lanes, marks };
+}
+
+function stormView(trace: ResilienceTrace, cursorMs: number, detail: StormDetail = 'auto'): ResilienceView {
   const ignored = ignoredIds(trace);
   const final = lastState<StormState>(trace);
+  if (stormAggregated(trace, detail)) {
+    const v = stormLoadView(trace, cursorMs);
+    stormEventMarks(trace, final, ignored, cursorMs, v.marks);
+    return v;
+  }
   const end = Math.max(trace.endAt, 1);
   const layers = final.config.layers;
   const marks: TimelineMark[] = [];
@@ -244,18 +302,23 @@ function stormView(trace: ResilienceTrace, cursorMs: number): ResilienceView {
     const wasted = e.state === 'ok' && !e.waiters.some((w) => final.attempts[w].result === 'ok');
     marks.push({ kind: 'span', id: `e-${e.id}`, lane: 'upstream', row: `r${rows[k]}`, at: e.startAt, to: Math.max(e.endAt ?? end, e.startAt + 1), tone: wasted ? 'warn' : EXEC_TONE[e.state], thickness: Math.max(3, h - 4), open: e.endAt === null, title: `${e.id}: ${e.state}${wasted ? ', nobody waiting any more (wasted work)' : ''} (${e.startAt}–${e.endAt ?? '…'} ms)`, future: e.startAt > cursorMs });
   });
+  stormEventMarks(trace, final, ignored, cursorMs, marks);
+  return { lanes, marks };
+}
+
+/** The scripted events (user, upstream health) and the user's cancel line of the storm timeline. */
+function stormEventMarks(trace: ResilienceTrace, final: StormState, ignored: Set<string>, cursorMs: number, marks: TimelineMark[]): void {
   for (const ev of trace.scenario.events) {
     const upstream = ev.actor === 'upstream';
     marks.push(handle(ev, upstream ? 'upstream' : 'L0', 'events', cursorMs, upstream ? (ev.kind === 'recover' ? 'ok' : 'bad') : ev.kind === 'cancel' ? 'bad' : 'client', ignored.has(ev.id)));
   }
   if (final.user.cancelAt !== null) marks.push({ kind: 'marker', id: 'user-cancel', lane: 'upstream', row: 'events', at: final.user.cancelAt, tone: 'bad', dashed: true, label: 'user cancelled', labelAt: 'top', future: final.user.cancelAt > cursorMs });
-  return { lanes, marks };
 }
 
 /** The lanes and marks of `trace` with the playhead at `cursorMs`. */
-export function resilienceView(trace: ResilienceTrace, cursorMs: number): ResilienceView {
+export function resilienceView(trace: ResilienceTrace, cursorMs: number, stormDetail: StormDetail = 'auto'): ResilienceView {
   const mechanism = trace.initial.mechanism;
   if (mechanism === 'tasks') return tasksView(trace, cursorMs);
   if (mechanism === 'breaker') return breakerView(trace, cursorMs);
-  return stormView(trace, cursorMs);
+  return stormView(trace, cursorMs, stormDetail);
 }
