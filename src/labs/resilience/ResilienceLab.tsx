@@ -13,7 +13,9 @@ import { storeFromHash, type ResilienceStore } from '../../store/resilienceStore
 import { encodeResilienceHash } from '../../store/resilienceUrl';
 import { StoreContext, useR, useResilienceStore } from './context';
 import { ErrorBanner } from '../common/ErrorBanner';
+import { downloadText } from '../races/download';
 import { PlaybackBar } from '../common/PlaybackBar';
+import { usePlaybackKeys, usePlayLoop } from '../common/usePlaybackKeys';
 import { resilienceView, stormAggregated } from './marks';
 import { StormTree } from './StormTree';
 import { TaskWirePanel } from './TaskWirePanel';
@@ -105,12 +107,7 @@ function ScenarioBar() {
         </button>
         <button type="button" onClick={() => {
             const { filename, text } = a().exportJson();
-            const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
-            const link = document.createElement('a');
-            link.href = url;
-            link.download = filename;
-            link.click();
-            setTimeout(() => URL.revokeObjectURL(url), 1000);
+            downloadText(filename, text);
           }}>
           Export JSON
         </button>
@@ -507,43 +504,13 @@ function TieRule() {
 
 // ───────────── page ─────────────
 
+/** The play loop and the keyboard (shared with every lab: src/labs/common/usePlaybackKeys.ts). */
 function useLoops(store: ResilienceStore) {
   const playing = useStore(store, (s) => s.playing);
-  useEffect(() => {
-    if (!playing) return;
-    let raf = 0;
-    let last = performance.now();
-    const frame = (now: number) => {
-      store.getState().tick(Math.min(now - last, 100));
-      last = now;
-      if (store.getState().playing) raf = requestAnimationFrame(frame);
-    };
-    raf = requestAnimationFrame(frame);
-    return () => cancelAnimationFrame(raf);
-  }, [playing, store]);
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      const t = e.target as HTMLElement | null;
-      if (e.defaultPrevented || (t && /^(input|select|textarea)$/i.test(t.tagName))) return;
-      const s = store.getState();
-      if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'z') {
-        if (e.shiftKey) s.redo();
-        else s.undo();
-        e.preventDefault();
-        return;
-      }
-      if (e.ctrlKey || e.metaKey || e.altKey) return;
-      if (e.key === ' ' && !t?.closest?.('button, a, summary, [role="slider"]')) s.togglePlay();
-      else if (e.key === 'ArrowRight') s.stepForward();
-      else if (e.key === 'ArrowLeft') s.stepBack();
-      else if (e.key === 'Home') s.toStart();
-      else if (e.key === 'End') s.toEnd();
-      else return;
-      e.preventDefault();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [store]);
+  const tick = useCallback((realMs: number) => store.getState().tick(realMs), [store]);
+  const isPlaying = useCallback(() => store.getState().playing, [store]);
+  usePlayLoop(playing, tick, isPlaying);
+  usePlaybackKeys(useCallback(() => store.getState(), [store]));
 }
 
 function Page() {
