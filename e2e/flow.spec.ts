@@ -2,6 +2,8 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 
+const playhead = (page: Page) => page.getByRole('slider', { name: 'Playhead position (ms)' });
+
 async function openFlow(page: Page, id: string) {
   await page.goto('./#/flow');
   // The lab is a lazy chunk; on a busy machine the first render can take a few seconds.
@@ -30,8 +32,34 @@ test.describe('Flow lab: the buffer under pressure', () => {
     await expect(lab.getByTestId('counter-dropped')).toHaveText('19');
   });
 
+  test('F1 opens on the lesson policy with every check holding; the unbounded bug is one click away and the checks and lesson rows say which policy they describe', async ({ lab }) => {
+    await lab.goto('./#/flow');
+    await expect(lab.getByTestId('flow-scenario')).toHaveValue('F1-stalled-subscriber', { timeout: 20_000 });
+    await expect(lab.getByTestId('flow-policy')).toHaveValue('lesson');
+    await expect(lab.getByTestId('counter-peak')).toHaveText('1');
+    await expect(lab.locator('[data-testid^="invariant-"][data-status="violated"]')).toHaveCount(0);
+    await expect(lab.getByTestId('invariants-setting')).toContainText('buffer policy lesson');
+    await expect(lab.getByTestId('invariants-setting')).toContainText('lesson policy (opens here)');
+    const rows = lab.getByTestId('lesson-row');
+    await expect(rows).toHaveCount(5);
+    await expect(rows.nth(0)).toHaveAttribute('data-current', 'true');
+    await expect(rows.nth(0)).toContainText('replay agrees');
+    await rows.nth(1).getByRole('button', { name: 'show it' }).click();
+    await expect(lab.getByTestId('flow-policy')).toHaveValue('unbounded');
+    await expect(lab.getByTestId('counter-peak')).toHaveText('5900');
+    await expect(lab.getByTestId('invariant-buffer-within-capacity')).toHaveAttribute('data-status', 'violated');
+    await expect(lab.getByTestId('invariants-setting')).toContainText('buffer policy unbounded');
+    await expect(lab.getByTestId('invariants-setting')).toContainText('bug: unbounded grows to 5900 events');
+    await expect(rows.nth(1)).toHaveAttribute('data-current', 'true');
+    await expect(rows.nth(1)).toContainText('breaks buffer-within-capacity (on purpose)');
+    await expect(rows.nth(0)).toHaveAttribute('data-current', 'false');
+    await lab.getByTestId('flow-undo').click();
+    await expect(lab.getByTestId('flow-policy')).toHaveValue('lesson');
+  });
+
   test('F1: a stalled subscriber overloads a 1024-event queue: 5900 unbounded, 1024 with drop-oldest, a disconnect at 11240 ms', async ({ lab }) => {
     await openFlow(lab, 'F1-stalled-subscriber');
+    await lab.getByTestId('flow-policy').selectOption('unbounded');
     await expect(lab.getByTestId('counter-peak')).toHaveText('5900');
     await lab.getByTestId('flow-policy').selectOption('drop-oldest');
     await expect(lab.getByTestId('counter-peak')).toHaveText('1024');
@@ -40,10 +68,36 @@ test.describe('Flow lab: the buffer under pressure', () => {
     await lab.getByTestId('flow-policy').selectOption('disconnect');
     await expect(lab.getByTestId('counter-resyncs')).toHaveText('1 / 1');
     // Scrub to just before and at the disconnect.
-    await lab.getByTestId('flow-cursor').fill('11239');
+    await playhead(lab).fill('11239');
     await expect(lab.getByTestId('counter-depth')).toHaveText('1024');
-    await lab.getByTestId('flow-cursor').fill('11240');
+    await playhead(lab).fill('11240');
     await expect(lab.getByTestId('counter-depth')).toHaveText('0');
+  });
+
+  test('the playhead plays, steps and jumps with the buttons and with Home/End/←/→/Space', async ({ lab }) => {
+    await openFlow(lab, 'R1-coalesce-one-token');
+    const clock = lab.getByTestId('clock');
+    await lab.getByRole('button', { name: 'Jump to start' }).click();
+    await expect(clock).toHaveAttribute('data-ms', '0');
+    // Keys go to the page, not to the button just clicked (Space on a button presses that button).
+    await lab.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await lab.locator('body').press('ArrowRight');
+    const first = Number(await clock.getAttribute('data-ms'));
+    expect(first).toBeGreaterThan(0);
+    await lab.locator('body').press('ArrowRight');
+    await expect.poll(async () => Number(await clock.getAttribute('data-ms'))).toBeGreaterThan(first);
+    await lab.locator('body').press('ArrowLeft');
+    await expect(clock).toHaveAttribute('data-ms', String(first));
+    await lab.locator('body').press('End');
+    await expect(lab.getByTestId('counter-operation')).toHaveText('completed at 1000 ms');
+    await lab.locator('body').press('Home');
+    await expect(clock).toHaveAttribute('data-ms', '0');
+    await lab.locator('body').press('Space');
+    await expect(lab.getByRole('button', { name: 'Pause' })).toBeVisible();
+    await expect.poll(async () => Number(await clock.getAttribute('data-ms'))).toBeGreaterThan(0);
+    await lab.getByRole('button', { name: 'Pause' }).click();
+    await expect(lab.getByRole('button', { name: 'Play' })).toBeVisible();
+    await expect(lab.getByRole('slider', { name: /^Speed|virtual ms per second/ }).or(lab.locator('.speed input'))).toBeVisible();
   });
 
   test('a capacity below 2 is refused with the field named, and the previous scenario is kept', async ({ lab }) => {
@@ -111,20 +165,49 @@ test.describe('Flow lab: herd plot', () => {
     await expect(lab.getByTestId('herd-row-full-jitter').getByTestId('herd-attempts')).not.toHaveText('');
   });
 
-  test('the reconnect plan shows both revisions for the same drop', async ({ lab }) => {
+  test('strategies are small multiples: side by side at 1280 px with one y scale, stacked at 390 px; each panel names peak, recovery and attempts', async ({ lab }) => {
+    await lab.setViewportSize({ width: 1280, height: 900 });
     await lab.goto('./#/flow');
-    await expect(lab.getByTestId('plan-2026')).toBeVisible({ timeout: 20_000 });
+    const panels = lab.locator('[data-testid^="herd-panel-"]');
+    await expect(panels).toHaveCount(3, { timeout: 20_000 });
+    await expect(lab.getByTestId('herd-panel-exponential')).toContainText('10,000/s (5.0× capacity)');
+    await expect(lab.getByTestId('herd-panel-exponential')).toContainText('everyone back');
+    await expect(lab.getByTestId('herd-panel-exponential')).toContainText('attempts');
+    await expect(lab.getByTestId('herd-canvas')).toContainText('same scales in every panel');
+    const boxes = await Promise.all([0, 1, 2].map((i) => panels.nth(i).boundingBox()));
+    expect(new Set(boxes.map((b) => Math.round(b!.y))).size).toBe(1);
+    expect(boxes[0]!.x).toBeLessThan(boxes[1]!.x);
+    expect(boxes[1]!.x).toBeLessThan(boxes[2]!.x);
+    await lab.setViewportSize({ width: 390, height: 844 });
+    await expect.poll(async () => (await panels.nth(1).boundingBox())!.y).toBeGreaterThan((await panels.nth(0).boundingBox())!.y + 100);
+    const scrollW = await lab.evaluate(() => document.documentElement.scrollWidth);
+    expect(scrollW).toBeLessThanOrEqual(390);
+  });
+
+  test('the reconnect plan follows the scenario\'s own drop: both revisions for the drop the timeline shows', async ({ lab }) => {
+    await openFlow(lab, 'F1-stalled-subscriber');
+    // The lesson policy never drops the stream: the plan says so and assumes a drop at the playhead.
+    await expect(lab.getByTestId('plan-drop')).toContainText('No drop in this run');
+    await lab.getByTestId('flow-policy').selectOption('disconnect');
+    await expect(lab.getByTestId('plan-drop')).toContainText('The stream dropped at t = 11,240 ms');
+    await expect(lab.getByTestId('plan-drop')).toContainText('reconnected at 60,000 ms');
+    await expect(lab.getByTestId('plan-drop')).toContainText('the client had seen event 100');
     await expect(lab.getByTestId('plan-2026')).toContainText('subscriptions/listen');
+    await expect(lab.getByTestId('plan-2026')).toContainText('flow://streams/feed');
     await expect(lab.getByTestId('plan-2026')).toContainText('not replayed automatically');
-    await expect(lab.getByTestId('plan-2025')).toContainText('Last-Event-ID: 40');
-    await expect(lab.getByTestId('plan-2025')).toContainText('replays those 12 events');
-    await lab.getByTestId('plan-evicted').check();
-    await expect(lab.getByTestId('plan-2025')).toContainText('evicted 41–44');
+    await expect(lab.getByTestId('plan-2025')).toContainText('Last-Event-ID: 100');
+    await expect(lab.getByTestId('plan-2025')).toContainText('evicted 101–4976');
+    await lab.getByTestId('plan-store').fill('10000');
+    await expect(lab.getByTestId('plan-2025')).toContainText('replays those 5900 events');
+    await lab.getByTestId('plan-safe').check();
+    await expect(lab.getByTestId('plan-2026')).toContainText('safe to repeat: re-issued with a NEW id');
   });
 });
 
 for (const theme of ['light', 'dark'] as const) {
   test(`no serious accessibility violations, ${theme} theme (axe) — with screenshots`, async ({ lab }, info) => {
+    // axe walks the whole page (timeline marks, plans, tables): slow on a loaded two-core machine.
+    test.setTimeout(120_000);
     await lab.emulateMedia({ colorScheme: theme });
     await openFlow(lab, 'P1-proxy-buffering');
     await expect(lab.getByTestId('herd-table')).toBeVisible();
@@ -140,22 +223,52 @@ test.describe('Flow lab: links and files', () => {
     await openFlow(lab, 'R1-coalesce-one-token');
     await expect(lab).toHaveURL(/#\/flow\/R1-coalesce-one-token$/);
     await lab.getByTestId('flow-policy').selectOption('unbounded');
-    await expect(lab).toHaveURL(/#\/flow\/R1-coalesce-one-token\?s=/);
+    await expect(lab).toHaveURL(/#\/flow\?scenario=/);
     await lab.reload();
     await expect(lab.getByTestId('flow-policy')).toHaveValue('unbounded', { timeout: 20_000 });
     await expect(lab.getByTestId('counter-peak')).toHaveText('21');
-    await lab.goto('./#/flow/R1-coalesce-one-token?s=eyJmb3JtYXQiOjF9');
-    await expect(lab.getByTestId('flow-error')).toContainText('lab', { timeout: 20_000 });
+  });
+
+  test('a garbage link and an unknown id are refused in the banner, which names the scenario shown instead', async ({ lab }) => {
+    await lab.goto('./#/flow?scenario=garbage');
+    const banner = lab.getByTestId('flow-error');
+    await expect(banner).toContainText('The link does not hold a valid flow scenario; showing "F1 · A subscriber stalls for 59 s at 100 events/s" instead', { timeout: 20_000 });
+    await expect(banner).toContainText('scenario (in the link)');
+    await expect(lab.getByTestId('flow-scenario')).toHaveValue('F1-stalled-subscriber');
+    await lab.goto('about:blank');
+    await lab.goto('./#/flow/no-such-lesson');
+    await expect(banner).toContainText('showing "F1 · A subscriber stalls for 59 s at 100 events/s" instead', { timeout: 20_000 });
+    await expect(banner).toContainText('"no-such-lesson"');
+    // A bad link opened while the page runs keeps the scenario on screen and says so.
+    await lab.getByTestId('flow-scenario').selectOption('R2-two-tokens');
+    await expect(banner).toHaveCount(0);
+    await lab.evaluate(() => (window.location.hash = '#/flow?scenario=%%%'));
+    await expect(banner).toContainText('still showing "R2 · ');
+    await expect(lab.getByTestId('flow-scenario')).toHaveValue('R2-two-tokens');
+    await banner.getByRole('button', { name: 'Dismiss' }).click();
+    await expect(banner).toHaveCount(0);
   });
 
   test('importing a bad file keeps the scenario and names the problem; a good file loads', async ({ lab }) => {
     await openFlow(lab, 'R2-two-tokens');
-    await lab.getByTestId('flow-import').setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"format":1,"lab":"flow","id":"x","title":"x","config":{"capacityEvents":1},"events":[]}') });
+    await lab.getByTestId('flow-import-file').setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"format":1,"lab":"flow","id":"x","title":"x","config":{"capacityEvents":1},"events":[]}') });
     await expect(lab.getByTestId('flow-error')).toContainText('config.capacityEvents');
     await expect(lab.getByTestId('flow-scenario')).toHaveValue('R2-two-tokens');
     const good = { format: 1, lab: 'flow', id: 'mine', title: 'My stream', seed: 1, config: { capacityEvents: 2 }, events: [{ id: 's', at: 0, actor: 'client', kind: 'stall', durationMs: 100 }, { id: 'a', at: 1, actor: 'server', kind: 'progress', token: 'A' }, { id: 'b', at: 2, actor: 'server', kind: 'progress', token: 'B' }, { id: 'c', at: 3, actor: 'server', kind: 'progress', token: 'C' }] };
-    await lab.getByTestId('flow-import').setInputFiles({ name: 'good.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(good)) });
+    await lab.getByTestId('flow-import-file').setInputFiles({ name: 'good.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(good)) });
     await expect(lab.getByTestId('flow-scenario')).toHaveValue('mine');
     await expect(lab.getByTestId('counter-dropped')).toHaveText('1');
+    // Another lab's file is named in one line, not a list of field errors.
+    await lab.getByTestId('flow-import-file').setInputFiles({ name: 'race.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify({ format: 1, lab: 'races', id: 'r', title: 'r', config: {}, events: [] })) });
+    await expect(lab.getByTestId('flow-error').locator('li')).toHaveText(['lab: this file is a "races" scenario; open it in the Races lab (#/races)']);
+    await expect(lab.getByTestId('flow-scenario')).toHaveValue('mine');
+    // Pasted JSON imports too; a bad paste names the JSON problem.
+    await lab.getByTestId('flow-import-text').fill('{ not json');
+    await lab.getByTestId('flow-import-paste').click();
+    await expect(lab.getByTestId('flow-error')).toContainText('The pasted scenario is not a valid flow scenario');
+    await lab.getByTestId('flow-import-text').fill(JSON.stringify({ ...good, id: 'pasted', title: 'Pasted' }));
+    await lab.getByTestId('flow-import-paste').click();
+    await expect(lab.getByTestId('flow-scenario')).toHaveValue('pasted');
+    await expect(lab.getByTestId('flow-import-text')).toHaveValue('');
   });
 });

@@ -1,11 +1,12 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { mergeConfig } from '../sim/engine';
-import { LAB_SCHEMAS, parseScenario, parseScenarioText } from '../sim/labs';
+import { LAB_SCHEMAS, parseAnyScenarioText, parseScenario } from '../sim/labs';
 import { BACKOFF_STRATEGIES, type BackoffStrategy } from '../sim/flow/backoff';
-import { replayFlow, type FlowTrace } from '../sim/flow';
+import { replayFlow, withFlowOverrides, type FlowTrace } from '../sim/flow';
 import type { Json, Scenario } from '../sim/types';
 import { decodeFlowHash } from './flowUrl';
 import { emptyHistory, record, redo as redoHistory, undo as undoHistory, type History } from './history';
+import { nextStepTime, prevStepTime, SPEED_MAX, SPEED_MIN, suggestedSpeed } from './playback';
 
 /**
  * The flow lab store (zustand vanilla, one per lab instance). The scenario is the only source of
@@ -74,8 +75,14 @@ export interface FlowStoreState {
   scenario: Scenario;
   original: Scenario;
   trace: FlowTrace;
+  /** Distinct step times of the trace, ascending (virtual ms): where ←/→ step to. */
+  stepTimes: readonly number[];
+  /** Playhead, virtual ms (fractional while playing). */
   cursorMs: number;
   rangeEndMs: number;
+  playing: boolean;
+  /** Virtual milliseconds per real second while playing. */
+  speed: number;
   herd: HerdSettings;
   error: { title: string; errors: string[] } | null;
   history: History<Snapshot>;
@@ -83,17 +90,28 @@ export interface FlowStoreState {
   loadCount: number;
   loadBuiltin(id: string): void;
   loadScenario(scenario: Scenario): void;
-  importText(text: string): void;
+  /** Loads scenario JSON text (a file or a paste; `source` names it in errors). False when refused (the error says why). */
+  importText(text: string, source?: string): boolean;
   setConfig(patch: Record<string, Json>): void;
   moveEvent(id: string, atMs: number): void;
   nudgeEvent(id: string, deltaMs: number): void;
   beginDrag(): void;
   endDrag(): void;
   seek(ms: number): void;
+  stepForward(): void;
+  stepBack(): void;
+  toStart(): void;
+  toEnd(): void;
+  togglePlay(): void;
+  /** Advances the playhead by `realMs` of wall time at the current speed (the page's animation loop). */
+  tick(realMs: number): void;
+  setSpeed(speed: number): void;
   setHerd(patch: Partial<HerdSettings>): void;
   undo(): void;
   redo(): void;
   reset(): void;
+  /** Shows one of the lesson's rows: the scenario as loaded with that row's config overrides (undoable). */
+  applyLessonRow(overrides: Record<string, Json> | undefined): void;
   clearError(): void;
   /** Shows a problem (bad link, unreadable file); the scenario is left as it is. */
   setError(error: { title: string; errors: string[] } | null): void;
@@ -106,10 +124,17 @@ function derive(scenario: Scenario) {
   const horizon = (scenario.config as { horizonMs?: number }).horizonMs ?? 0;
   const last = Math.max(trace.endAt, ...scenario.events.map((e) => e.at));
   const rangeEndMs = Math.max(100, Math.min(horizon || last, Math.ceil((last * 1.05) / 10) * 10) || 100);
-  return { trace, rangeEndMs };
+  const stepTimes: number[] = [];
+  for (const step of trace.steps) if (stepTimes[stepTimes.length - 1] !== step.at) stepTimes.push(step.at);
+  return { trace, rangeEndMs, stepTimes };
 }
 
 const clamp = (v: number, [lo, hi]: [number, number]) => Math.min(hi, Math.max(lo, Math.round(v)));
+
+/** The error a bad link raises: what was wrong, and which scenario the page shows instead. */
+export function badLinkError(errors: string[], shown: Scenario, kept: boolean): { title: string; errors: string[] } {
+  return { title: `The link does not hold a valid flow scenario; ${kept ? 'still showing' : 'showing'} "${shown.title}" instead`, errors };
+}
 
 export function createFlowStore(init?: { hash?: string }): FlowStore {
   const { scenarios, errors } = loadBuiltinFlow();
@@ -132,6 +157,8 @@ export function createFlowStore(init?: { hash?: string }): FlowStore {
         ...derived,
         // A playhead parked at the end follows the new end; elsewhere it stays put.
         cursorMs: opts.keepCursor && s.cursorMs < s.rangeEndMs ? Math.min(s.cursorMs, derived.rangeEndMs) : derived.rangeEndMs,
+        playing: opts.keepCursor ? s.playing : false,
+        speed: opts.original && opts.original.id !== s.original.id ? suggestedSpeed(derived.trace.endAt) : s.speed,
         history: opts.recordUndo ? record(s.history, { scenario: s.scenario, herd: s.herd }) : s.history,
         loadCount: opts.original ? s.loadCount + 1 : s.loadCount,
         error: null,
@@ -152,9 +179,11 @@ export function createFlowStore(init?: { hash?: string }): FlowStore {
       original: first,
       ...d,
       cursorMs: d.rangeEndMs,
+      playing: false,
+      speed: suggestedSpeed(d.trace.endAt),
       herd: DEFAULT_HERD,
       error: bootErrors.length
-        ? { title: 'The link does not hold a valid flow scenario; showing the first lesson instead', errors: bootErrors }
+        ? badLinkError(bootErrors, first, false)
         : errors.length
           ? { title: 'Some built-in scenario files are invalid and were skipped', errors }
           : null,
@@ -172,13 +201,20 @@ export function createFlowStore(init?: { hash?: string }): FlowStore {
       loadScenario(scenario) {
         apply(scenario, { recordUndo: true, original: scenario });
       },
-      importText(text) {
-        const parsed = parseScenarioText(text, 'flow', LAB_SCHEMAS.flow);
+      importText(text, source = 'The file') {
+        const parsed = parseAnyScenarioText(text);
+        if (parsed.lab !== undefined && parsed.lab !== 'flow') {
+          // Another lab's scenario: say where it belongs rather than list field errors.
+          const other = parsed.lab;
+          set({ error: { title: `${source} is not a flow scenario; nothing was changed`, errors: [`lab: this file is a "${other}" scenario; open it in the ${other.charAt(0).toUpperCase()}${other.slice(1)} lab (#/${other})`] } });
+          return false;
+        }
         if (!parsed.ok) {
-          set({ error: { title: 'The file is not a valid flow scenario; nothing was changed', errors: parsed.errors } });
-          return;
+          set({ error: { title: `${source} is not a valid flow scenario; nothing was changed`, errors: parsed.errors } });
+          return false;
         }
         apply(parsed.scenario, { recordUndo: true, original: parsed.scenario });
+        return get().scenario === parsed.scenario;
       },
       setConfig(patch) {
         const s = get();
@@ -203,7 +239,36 @@ export function createFlowStore(init?: { hash?: string }): FlowStore {
         set({ dragging: false });
       },
       seek(ms) {
-        set({ cursorMs: Math.max(0, Math.min(get().rangeEndMs, Math.round(ms))) });
+        set({ cursorMs: Number.isFinite(ms) ? Math.max(0, Math.min(get().rangeEndMs, Math.round(ms))) : 0 });
+      },
+      stepForward() {
+        const s = get();
+        const next = nextStepTime(s.stepTimes, Math.floor(s.cursorMs));
+        set({ playing: false, cursorMs: next ?? s.cursorMs });
+      },
+      stepBack() {
+        const s = get();
+        set({ playing: false, cursorMs: prevStepTime(s.stepTimes, Math.ceil(s.cursorMs)) ?? 0 });
+      },
+      toStart() {
+        set({ playing: false, cursorMs: 0 });
+      },
+      toEnd() {
+        set({ playing: false, cursorMs: get().rangeEndMs });
+      },
+      togglePlay() {
+        const s = get();
+        if (s.playing) set({ playing: false, cursorMs: Math.floor(s.cursorMs) });
+        else set({ playing: true, cursorMs: s.cursorMs >= s.rangeEndMs ? 0 : s.cursorMs });
+      },
+      tick(realMs) {
+        const s = get();
+        if (!s.playing) return;
+        const cursorMs = s.cursorMs + (s.speed * realMs) / 1000;
+        set(cursorMs >= s.rangeEndMs ? { cursorMs: s.rangeEndMs, playing: false } : { cursorMs });
+      },
+      setSpeed(speed) {
+        if (Number.isFinite(speed)) set({ speed: Math.min(Math.max(speed, SPEED_MIN), SPEED_MAX) });
       },
       setHerd(patch) {
         const s = get();
@@ -240,6 +305,11 @@ export function createFlowStore(init?: { hash?: string }): FlowStore {
         set({ herd: r.value.herd });
         apply(r.value.scenario, { recordUndo: false, keepCursor: true });
         set({ history: r.history });
+      },
+      applyLessonRow(overrides) {
+        const s = get();
+        const next = validate(withFlowOverrides(s.original, overrides));
+        if (next) apply(next, { recordUndo: true, keepCursor: true });
       },
       reset() {
         const s = get();

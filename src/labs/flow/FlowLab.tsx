@@ -5,9 +5,13 @@ import { replay } from '../../sim/engine';
 import { BUFFER_POLICIES } from '../../sim/flow/buffer';
 import { checkFlowExpectation, flowModel, flowOutcomeAt, SSE_HEADERS, withFlowOverrides, type FlowConfig } from '../../sim/flow';
 import type { Json } from '../../sim/types';
-import { createFlowStore, type FlowStore, type FlowStoreState } from '../../store/flowStore';
+import { badLinkError, createFlowStore, type FlowStore, type FlowStoreState } from '../../store/flowStore';
 import { decodeFlowHash, encodeFlowHash } from '../../store/flowUrl';
-import { downloadText } from '../races/download';
+import { stableStringify } from '../../store/stableJson';
+import { ErrorBanner } from '../common/ErrorBanner';
+import { ImportPanel, usePageFileDrop } from '../common/ImportPanel';
+import { PlaybackBar } from '../common/PlaybackBar';
+import { usePlaybackKeys, usePlayLoop } from '../common/usePlaybackKeys';
 import { flowLanes, flowMarks, flowSeries } from './flowMarks';
 import { HerdCanvas, HerdControls, HerdTable, OccTable, useHerds } from './HerdPlot';
 import { QueueChart } from './QueueChart';
@@ -55,7 +59,7 @@ export function FlowLab() {
       written = hash;
       const s = store.getState();
       const d = decodeFlowHash(hash, s.builtins);
-      if (!d.ok) s.setError({ title: 'The link does not hold a valid flow scenario; the previous scenario is kept', errors: d.errors });
+      if (!d.ok) s.setError(badLinkError(d.errors, s.scenario, true));
       else if (d.scenario) s.loadScenario(d.scenario);
     };
     window.addEventListener('hashchange', onHash);
@@ -65,22 +69,24 @@ export function FlowLab() {
     };
   }, [store]);
   const theme = useSyncExternalStore(subscribeTheme, () => document.documentElement.dataset.theme ?? 'light');
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (!(e.ctrlKey || e.metaKey) || e.key.toLowerCase() !== 'z') return;
-      const t = e.target as HTMLElement | null;
-      if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT')) return;
-      e.preventDefault();
-      if (e.shiftKey) store.getState().redo();
-      else store.getState().undo();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
+  usePlaybackKeys(useCallback(() => store.getState(), [store]));
+  const playing = useFlow(store, (s) => s.playing);
+  usePlayLoop(
+    playing,
+    useCallback((dt: number) => store.getState().tick(dt), [store]),
+    useCallback(() => store.getState().playing, [store]),
+  );
+  const importText = useCallback((text: string, source: string) => store.getState().importText(text, source), [store]);
+  const setError = useCallback((e: FlowStoreState['error']) => store.getState().setError(e), [store]);
+  const exportJson = useCallback(() => {
+    const sc = store.getState().scenario;
+    return { filename: `${sc.id}.json`, text: JSON.stringify(sc, null, 2) + '\n' };
   }, [store]);
+  usePageFileDrop(importText, setError);
   return (
     <div className="flow-lab">
       <Intro store={store} />
-      <ErrorBox store={store} />
+      <FlowError store={store} />
       <div className="flow-grid">
         <div className="flow-main">
           <QueuePanel store={store} />
@@ -90,9 +96,10 @@ export function FlowLab() {
           <Controls store={store} />
           <Counters store={store} />
           <Expectations store={store} />
+          <ImportPanel lab="flow" importText={importText} setError={setError} exportJson={exportJson} testIdPrefix="flow-import" />
         </div>
       </div>
-      <ReconnectPanel />
+      <ReconnectPanel store={store} />
       <HerdPanel store={store} theme={theme} />
     </div>
   );
@@ -120,20 +127,6 @@ function Intro({ store }: { store: FlowStore }) {
           <button type="button" onClick={() => store.getState().undo()} disabled={!canUndo} data-testid="flow-undo" title="Undo (Ctrl+Z)">Undo</button>
           <button type="button" onClick={() => store.getState().redo()} disabled={!canRedo} data-testid="flow-redo" title="Redo (Ctrl+Shift+Z)">Redo</button>
           <button type="button" onClick={() => store.getState().reset()} data-testid="flow-reset">Reset to the lesson</button>
-          <button type="button" onClick={() => downloadText(`${scenario.id}.json`, JSON.stringify(scenario, null, 2) + '\n')} data-testid="flow-export">Export JSON</button>
-          <label className="flow-import">
-            Import JSON…
-            <input
-              type="file"
-              accept="application/json,.json"
-              data-testid="flow-import"
-              onChange={(e) => {
-                const file = e.target.files?.[0];
-                e.target.value = '';
-                if (file) void file.text().then((t) => store.getState().importText(t), (err: Error) => store.getState().setError({ title: 'The file could not be read', errors: [err.message] }));
-              }}
-            />
-          </label>
         </div>
       </div>
       <p className="summary" data-testid="flow-summary">{scenario.summary}</p>
@@ -141,22 +134,9 @@ function Intro({ store }: { store: FlowStore }) {
   );
 }
 
-function ErrorBox({ store }: { store: FlowStore }) {
+function FlowError({ store }: { store: FlowStore }) {
   const error = useFlow(store, (s) => s.error);
-  if (!error) return null;
-  return (
-    <div className="flow-error" role="alert" data-testid="flow-error">
-      <strong>{error.title}</strong>
-      {error.errors.length > 0 && (
-        <ul>
-          {error.errors.map((e, i) => (
-            <li key={i}>{e}</li>
-          ))}
-        </ul>
-      )}
-      <button type="button" onClick={() => store.getState().clearError()}>Dismiss</button>
-    </div>
-  );
+  return <ErrorBanner error={error} onDismiss={() => store.getState().clearError()} testId="flow-error" />;
 }
 
 function Controls({ store }: { store: FlowStore }) {
@@ -264,39 +244,89 @@ function Counters({ store }: { store: FlowStore }) {
   );
 }
 
+/** The setting the page shows, in words: the buffer policy (stream scenarios) or the fleet's cap handling and jitter. */
+function settingText(config: FlowConfig): string {
+  if (config.fleet && config.producers.length === 0) {
+    const f = config.fleet;
+    return `${f.maxStreams !== null ? `at the cap: ${f.atCap === 'reject' ? 'reject with 503 + Retry-After' : 'evict the oldest stream'}; ` : ''}reconnect jitter ±${f.jitterMs} ms`;
+  }
+  return `buffer policy ${POLICY_TEXT[config.policy] ?? config.policy}${config.proxy.enabled ? `, proxy buffering ${config.proxy.buffering ? 'on' : 'off'}` : ''}${config.bugs.keepAliveResetsIdle ? ', keep-alive bug on' : ''}`;
+}
+
+/** An expectation's overrides as "field = value" pairs ("as shipped" when none). */
+function overridesText(overrides: Json | undefined): string {
+  const out: string[] = [];
+  const walk = (prefix: string, v: Json) => {
+    if (v !== null && typeof v === 'object' && !Array.isArray(v)) for (const [k, x] of Object.entries(v)) walk(prefix ? `${prefix}.${k}` : k, x);
+    else out.push(`${prefix} = ${v === null ? 'off' : String(v)}`);
+  };
+  if (overrides) walk('', overrides);
+  return out.length ? out.join(', ') : 'as shipped';
+}
+
+/** The lesson's rows, each replayed on the scenario as loaded with its overrides; `current` marks the one equal to what the page shows. */
+function useLessonRows(store: FlowStore) {
+  const original = useFlow(store, (s) => s.original);
+  const scenario = useFlow(store, (s) => s.scenario);
+  const deferred = useDeferredValue(original);
+  const results = useMemo(
+    () =>
+      (deferred.expect ?? []).map((e) => {
+        const applied = withFlowOverrides(deferred, e.overrides as Record<string, Json> | undefined);
+        return { e, key: stableStringify({ config: applied.config, events: applied.events }), mismatches: checkFlowExpectation(replay(flowModel, applied, { keep: 'effects' }), e) };
+      }),
+    [deferred],
+  );
+  const currentKey = useMemo(() => stableStringify({ config: scenario.config, events: scenario.events }), [scenario]);
+  return results.map((r) => ({ ...r, current: r.key === currentKey }));
+}
+
 function InvariantList({ store }: { store: FlowStore }) {
   const invariants = useFlow(store, (s) => s.trace.invariants);
+  const config = useFlow(store, (s) => s.scenario.config) as unknown as FlowConfig;
+  const row = useLessonRows(store).find((r) => r.current);
   return (
-    <ul className="invariants">
-      {invariants.map((inv) => (
-        <li key={inv.name} data-testid={`invariant-${inv.name}`} data-status={inv.firstViolation ? 'violated' : 'holds'}>
-          <span className={`badge ${inv.firstViolation ? 'badge-bad' : 'badge-ok'}`}>{inv.firstViolation ? 'violated' : 'holds'}</span> {inv.description}
-          {inv.firstViolation && <span className="small bad-text"> — at {inv.firstViolation.at} ms: {inv.firstViolation.message}</span>}
-        </li>
-      ))}
-    </ul>
+    <>
+      <h3 className="flow-inv-h" data-testid="invariants-setting">
+        Checks under {settingText(config)}
+        {row ? <span className="muted"> — the lesson&apos;s row “{row.e.label}”</span> : <span className="muted"> — an edited setting (no lesson row)</span>}
+      </h3>
+      <ul className="invariants">
+        {invariants.map((inv) => (
+          <li key={inv.name} data-testid={`invariant-${inv.name}`} data-status={inv.firstViolation ? 'violated' : 'holds'}>
+            <span className={`badge ${inv.firstViolation ? 'badge-bad' : 'badge-ok'}`}>{inv.firstViolation ? 'violated' : 'holds'}</span> {inv.description}
+            {inv.firstViolation && <span className="small bad-text"> — at {inv.firstViolation.at} ms: {inv.firstViolation.message}</span>}
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }
 
 function Expectations({ store }: { store: FlowStore }) {
-  const scenario = useFlow(store, (s) => s.original);
-  const deferred = useDeferredValue(scenario);
-  const results = useMemo(
-    () => (deferred.expect ?? []).map((e) => ({ e, mismatches: checkFlowExpectation(replay(flowModel, withFlowOverrides(deferred, e.overrides as Record<string, Json> | undefined), { keep: 'effects' }), e) })),
-    [deferred],
-  );
+  const rows = useLessonRows(store);
   return (
     <section className="panel" aria-labelledby="flow-expect-h">
-      <h2 id="flow-expect-h">The lesson says (replayed)</h2>
+      <h2 id="flow-expect-h">The lesson says (each row replayed)</h2>
+      <p className="small muted">Each row replays this scenario with one setting and checks the lesson&apos;s numbers. ● marks the setting shown above; “show it” switches to a row (Ctrl+Z goes back).</p>
       <ul className="expectations">
-        {results.map(({ e, mismatches }) => (
-          <li key={e.label}>
-            <span className={`badge ${mismatches.length ? 'badge-bad' : 'badge-ok'}`}>{mismatches.length ? 'differs' : 'holds'}</span> {e.label}
-            {e.overrides && (
-              <button type="button" className="link-button" onClick={() => store.getState().setConfig(e.overrides as Record<string, Json>)}>
-                try it
-              </button>
-            )}
+        {rows.map(({ e, mismatches, current }) => (
+          <li key={e.label} data-testid="lesson-row" data-current={current} className={current ? 'is-current' : undefined}>
+            <span className={`badge ${mismatches.length ? 'badge-bad' : 'badge-ok'}`} title={mismatches.map((m) => `${m.field}: expected ${JSON.stringify(m.expected)}, got ${JSON.stringify(m.actual)}`).join('\n') || undefined}>
+              {mismatches.length ? 'replay differs' : 'replay agrees'}
+            </span>{' '}
+            {e.label}
+            <div className="small muted">
+              setting: <code>{overridesText(e.overrides)}</code>
+              {e.violates && e.violates.length > 0 && <> · breaks {e.violates.join(', ')} (on purpose)</>}{' '}
+              {current ? (
+                <strong className="flow-current">● shown now</strong>
+              ) : (
+                <button type="button" className="link-button" onClick={() => store.getState().applyLessonRow(e.overrides as Record<string, Json> | undefined)}>
+                  show it
+                </button>
+              )}
+            </div>
           </li>
         ))}
       </ul>
@@ -358,6 +388,7 @@ function TimelinePanel({ store }: { store: FlowStore }) {
   return (
     <section className="panel" aria-labelledby="flow-tl-h">
       <h2 id="flow-tl-h">Server, proxy and client over virtual time</h2>
+      <FlowPlayback store={store} />
       <Timeline
         lanes={lanes}
         marks={marks}
@@ -372,17 +403,22 @@ function TimelinePanel({ store }: { store: FlowStore }) {
         resetKey={loadCount}
         handleHelpId="flow-handle-help"
       />
-      <label className="flow-field flow-scrub">
-        <span>Playhead</span>
-        <input type="range" min={0} max={endMs} step={1} value={cursorMs} data-testid="flow-cursor" aria-valuetext={`${cursorMs} ms`} onChange={(e) => store.getState().seek(Number(e.target.value))} />
-      </label>
       <p id="flow-handle-help" className="help">
         The buffer row is the server&apos;s SSE queue (its height is the capacity); the proxy row shows what a buffering proxy holds back, with a tick at each flush; the client bar is the
-        operation (dashed orange: its idle deadline as of the playhead, reset only by progress). Drag a scripted event (● progress, ■ final, ▲ keep-alive, ◆ stall or drop) or focus it and use
-        ←/→; Ctrl+Z undoes.
+        operation (dashed orange: its idle deadline as of the playhead, reset only by progress). Play, step (←/→), jump (Home/End) or scrub the playhead above; Space plays and pauses. Drag a
+        scripted event (● progress, ■ final, ▲ keep-alive, ◆ stall or drop) or focus it and use ←/→; Ctrl+Z undoes.
       </p>
     </section>
   );
+}
+
+function FlowPlayback({ store }: { store: FlowStore }) {
+  const cursorMs = useFlow(store, (s) => s.cursorMs);
+  const rangeEndMs = useFlow(store, (s) => s.rangeEndMs);
+  const endAtMs = useFlow(store, (s) => s.trace.endAt);
+  const playing = useFlow(store, (s) => s.playing);
+  const speed = useFlow(store, (s) => s.speed);
+  return <PlaybackBar cursorMs={cursorMs} rangeEndMs={rangeEndMs} endAtMs={endAtMs} playing={playing} speed={speed} controls={store.getState()} />;
 }
 
 function HerdPanel({ store, theme }: { store: FlowStore; theme: string }) {
@@ -392,8 +428,9 @@ function HerdPanel({ store, theme }: { store: FlowStore; theme: string }) {
     <section className="panel" aria-labelledby="herd-h">
       <h2 id="herd-h">Reconnect herd: the same outage, strategy by strategy</h2>
       <p className="small muted">
-        Every client loses its stream at 0 ms. The server is down for the outage (shaded), then accepts a fixed number of connections per second (dashed red line, per bucket). Blue bars are
-        connection attempts per bucket, green ticks the accepted ones. Each client tries at most 8 times. Computed in a worker, so the slider never waits.
+        Every client loses its stream at 0 ms. The server is down for the outage (shaded), then accepts a fixed number of connections per second (dashed red line, per bucket). One panel per
+        strategy, side by side on the same scales: blue bars are connection attempts per bucket, green ticks the accepted ones. Each client tries at most {settings.maxAttempts} times. Computed in a
+        worker, so the slider never waits.
       </p>
       <HerdControls settings={settings} onChange={(patch) => store.getState().setHerd(patch)} />
       {herd === null ? (

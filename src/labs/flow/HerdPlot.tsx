@@ -1,3 +1,4 @@
+import { scaleLinear } from 'd3-scale';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { BACKOFF_STRATEGIES, type BackoffStrategy } from '../../sim/flow/backoff';
 import { occExperiment, type HerdResult } from '../../sim/flow/herd';
@@ -67,54 +68,74 @@ function cssVar(el: Element, name: string, fallback: string): string {
   return getComputedStyle(el).getPropertyValue(name).trim() || fallback;
 }
 
+const fmt = (n: number) => n.toLocaleString('en-US');
+
+/**
+ * The herd as small multiples: one panel per strategy, side by side (wrapping on narrow screens),
+ * all sharing one x scale (time since the drop) and one y scale (attempts per bucket), so heights
+ * compare across panels. Each panel: the outage shaded, attempts as bars, accepted connections as
+ * green ticks, the server's capacity per bucket as a dashed red line; under it the peak, the time
+ * until everyone is back and the total attempts. Canvas, because a panel can hold hundreds of
+ * bars and redraws while a slider moves. The container carries `data-draw-ms` (the redraw's cost,
+ * read by `npm run bench`) and `data-clients`.
+ */
 export function HerdCanvas({ results, settings, theme }: { results: HerdResult[]; settings: HerdSettings; theme: string }) {
-  const ref = useRef<HTMLCanvasElement>(null);
+  const ref = useRef<HTMLDivElement>(null);
   const lastMs = Math.max(...results.map((r) => r.arrivals.length * r.bucketMs), settings.outageMs + 1000);
-  const yMax = Math.max(1, ...results.map((r) => Math.max(...r.arrivals)));
   const capPerBucket = (settings.acceptPerSecond * settings.bucketMs) / 1000;
+  // One y scale for every panel, rounded up to a readable top (d3's nice()).
+  const yMax = scaleLinear()
+    .domain([0, Math.max(1, capPerBucket, ...results.map((r) => Math.max(...r.arrivals)))])
+    .nice()
+    .domain()[1];
+  const [width, setWidth] = useState(0);
   useEffect(() => {
-    const canvas = ref.current;
-    if (!canvas) return;
+    const el = ref.current;
+    if (!el) return;
+    const ro = new ResizeObserver(() => setWidth(el.clientWidth));
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+  useEffect(() => {
+    const root = ref.current;
+    if (!root) return;
     const started = performance.now();
+    const canvases = root.querySelectorAll('canvas');
+    const fg = cssVar(root, '--fg', '#1c2128');
+    const muted = cssVar(root, '--fg-muted', '#56606b');
+    const grid = cssVar(root, '--grid', '#e9ecef');
+    const bar = cssVar(root, '--tone-client', '#2356c9');
+    const ok = cssVar(root, '--tone-ok', '#146c2e');
+    const bad = cssVar(root, '--tone-bad', '#c62a2a');
     const dpr = window.devicePixelRatio || 1;
-    const cssW = canvas.clientWidth || 900;
-    const panelH = 120;
-    const cssH = results.length * (panelH + 26) + 24;
-    canvas.width = Math.round(cssW * dpr);
-    canvas.height = Math.round(cssH * dpr);
-    canvas.style.height = `${cssH}px`;
-    const ctx = canvas.getContext('2d');
-    if (!ctx) return;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.clearRect(0, 0, cssW, cssH);
-    const fg = cssVar(canvas, '--fg', '#1c2128');
-    const muted = cssVar(canvas, '--fg-muted', '#56606b');
-    const grid = cssVar(canvas, '--grid', '#e9ecef');
-    const bar = cssVar(canvas, '--tone-client', '#2356c9');
-    const ok = cssVar(canvas, '--tone-ok', '#146c2e');
-    const bad = cssVar(canvas, '--tone-bad', '#c62a2a');
-    const left = 60;
-    const right = 12;
-    const plotW = cssW - left - right;
-    const xOf = (ms: number) => left + (ms / lastMs) * plotW;
-    ctx.font = '11px system-ui, sans-serif';
-    results.forEach((r, i) => {
-      const top = 8 + i * (panelH + 26);
-      const base = top + 18 + panelH - 18;
-      const h = panelH - 18;
+    canvases.forEach((canvas, i) => {
+      const r = results[i];
+      if (!r) return;
+      const cssW = canvas.clientWidth || 300;
+      const cssH = 150;
+      canvas.width = Math.round(cssW * dpr);
+      canvas.height = Math.round(cssH * dpr);
+      const ctx = canvas.getContext('2d');
+      if (!ctx) return;
+      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      ctx.clearRect(0, 0, cssW, cssH);
+      const left = 44;
+      const right = 8;
+      const top = 8;
+      const base = cssH - 20;
+      const plotW = Math.max(10, cssW - left - right);
+      const h = base - top;
+      const xOf = (ms: number) => left + (ms / lastMs) * plotW;
       const yOf = (v: number) => base - (Math.min(v, yMax) / yMax) * h;
-      ctx.fillStyle = fg;
-      ctx.font = '600 12px system-ui, sans-serif';
-      ctx.fillText(`${STRATEGY_TEXT[r.strategy]} — peak ${r.peakArrivalsPerSecond.toLocaleString('en-US')}/s, ${r.allBackAtMs === null ? `${r.gaveUp.toLocaleString('en-US')} gave up` : `all back at ${(r.allBackAtMs / 1000).toFixed(1)} s`}`, left, top + 10);
-      ctx.font = '11px system-ui, sans-serif';
-      ctx.strokeStyle = grid;
+      ctx.fillStyle = grid;
+      ctx.fillRect(left, top, xOf(settings.outageMs) - left, h);
+      ctx.strokeStyle = muted;
       ctx.beginPath();
       ctx.moveTo(left, base + 0.5);
       ctx.lineTo(left + plotW, base + 0.5);
+      ctx.moveTo(left - 0.5, top);
+      ctx.lineTo(left - 0.5, base);
       ctx.stroke();
-      // outage shading
-      ctx.fillStyle = grid;
-      ctx.fillRect(left, top + 18, xOf(settings.outageMs) - left, h);
       const bw = Math.max(1, (settings.bucketMs / lastMs) * plotW - 0.5);
       ctx.fillStyle = bar;
       for (let b = 0; b < r.arrivals.length; b++) {
@@ -127,37 +148,75 @@ export function HerdCanvas({ results, settings, theme }: { results: HerdResult[]
       for (let b = 0; b < r.accepted.length; b++) {
         const v = r.accepted[b];
         if (v === 0) continue;
-        const y = yOf(v);
-        ctx.fillRect(xOf(b * settings.bucketMs), y, bw, Math.max(1, Math.min(2, base - y)));
+        ctx.fillRect(xOf(b * settings.bucketMs), yOf(v) - 1, bw, 2);
       }
-      // capacity per bucket
       ctx.strokeStyle = bad;
+      ctx.lineWidth = 1.5;
       ctx.setLineDash([5, 3]);
       ctx.beginPath();
-      ctx.moveTo(xOf(settings.outageMs), yOf(capPerBucket) + 0.5);
-      ctx.lineTo(left + plotW, yOf(capPerBucket) + 0.5);
+      ctx.moveTo(xOf(settings.outageMs), yOf(capPerBucket));
+      ctx.lineTo(left + plotW, yOf(capPerBucket));
       ctx.stroke();
       ctx.setLineDash([]);
+      ctx.lineWidth = 1;
+      ctx.font = '11px system-ui, sans-serif';
       ctx.fillStyle = muted;
       ctx.textAlign = 'right';
-      ctx.fillText(yMax.toLocaleString('en-US'), left - 6, top + 26);
-      ctx.fillText('0', left - 6, base);
+      ctx.fillText(fmt(yMax), left - 4, top + 9);
+      ctx.fillText('0', left - 4, base);
+      ctx.textAlign = 'center';
+      const stepS = Math.max(1, Math.ceil(lastMs / 1000 / Math.max(2, Math.floor(plotW / 60))));
+      for (let sec = 0; sec * 1000 <= lastMs; sec += stepS) ctx.fillText(`${sec} s`, Math.min(xOf(sec * 1000), left + plotW - 10), cssH - 5);
       ctx.textAlign = 'left';
+      ctx.fillStyle = fg;
     });
-    // time axis
-    ctx.fillStyle = muted;
-    const stepS = Math.max(1, Math.ceil(lastMs / 1000 / 10));
-    for (let s = 0; s * 1000 <= lastMs; s += stepS) ctx.fillText(`${s} s`, xOf(s * 1000) - 6, cssH - 6);
-    // The draw's own cost, for `npm run bench` (read from the attribute; not shown).
-    canvas.dataset.drawMs = (performance.now() - started).toFixed(2);
-    canvas.dataset.clients = String(settings.clients);
-  }, [results, settings, lastMs, yMax, capPerBucket, theme]);
-  const label = `Herd plot: ${settings.clients.toLocaleString('en-US')} clients reconnecting after a ${settings.outageMs} ms outage, server accepting ${settings.acceptPerSecond} per second; arrivals per ${settings.bucketMs} ms bucket for ${results.map((r) => STRATEGY_TEXT[r.strategy]).join(', ')}. The table below has the numbers.`;
-  return <canvas ref={ref} className="herd-canvas" role="img" aria-label={label} data-testid="herd-canvas" />;
+    root.dataset.drawMs = (performance.now() - started).toFixed(2);
+    root.dataset.clients = String(settings.clients);
+  }, [results, settings, lastMs, yMax, capPerBucket, theme, width]);
+  return (
+    <div ref={ref} className="herd-multiples" data-testid="herd-canvas">
+      <p className="flow-legend herd-legend" aria-hidden="true">
+        <span><span className="sw sw-attempts" /> attempts per {fmt(settings.bucketMs)} ms</span>
+        <span><span className="sw sw-accepted" /> accepted</span>
+        <span><span className="sw sw-cap" /> capacity ({fmt(capPerBucket)} per bucket)</span>
+        <span><span className="sw-box" /> outage (0–{fmt(settings.outageMs)} ms)</span>
+        <span>same scales in every panel: 0–{fmt(yMax)} attempts, 0–{(lastMs / 1000).toFixed(0)} s</span>
+      </p>
+      <div className="herd-grid">
+        {results.map((r) => (
+          <figure key={r.strategy} className="herd-panel" data-testid={`herd-panel-${r.strategy}`}>
+            <figcaption className="herd-panel-title">{STRATEGY_TEXT[r.strategy]}</figcaption>
+            <canvas
+              className="herd-canvas"
+              role="img"
+              aria-label={`${STRATEGY_TEXT[r.strategy]}: ${fmt(settings.clients)} clients after a ${fmt(settings.outageMs)} ms outage; peak ${fmt(r.peakArrivalsPerSecond)} attempts per second against a capacity of ${fmt(r.acceptPerSecond)}; ${r.allBackAtMs === null ? `${fmt(r.gaveUp)} gave up` : `everyone back at ${fmt(r.allBackAtMs)} ms`}; ${fmt(r.totalAttempts)} attempts.`}
+            />
+            <dl className="herd-stats">
+              <div>
+                <dt>peak</dt>
+                <dd className={r.peakArrivalsPerSecond > r.acceptPerSecond ? 'bad-text' : undefined}>
+                  {fmt(r.peakArrivalsPerSecond)}/s ({(r.peakArrivalsPerSecond / r.acceptPerSecond).toFixed(1)}× capacity)
+                </dd>
+              </div>
+              <div>
+                <dt>everyone back</dt>
+                <dd>{r.allBackAtMs === null ? `never: ${fmt(r.gaveUp)} gave up` : `${(r.allBackAtMs / 1000).toFixed(1)} s`}</dd>
+              </div>
+              <div>
+                <dt>attempts</dt>
+                <dd>{fmt(r.totalAttempts)}</dd>
+              </div>
+            </dl>
+          </figure>
+        ))}
+      </div>
+    </div>
+  );
 }
 
 export function HerdTable({ results, settings }: { results: HerdResult[]; settings: HerdSettings }) {
   return (
+    <div className="flow-table-wrap">
     <table className="flow-table" data-testid="herd-table">
       <caption>Herd summary: {settings.clients.toLocaleString('en-US')} clients, capacity {settings.acceptPerSecond.toLocaleString('en-US')} connections per second after a {settings.outageMs} ms outage</caption>
       <thead>
@@ -183,6 +242,7 @@ export function HerdTable({ results, settings }: { results: HerdResult[]; settin
         ))}
       </tbody>
     </table>
+    </div>
   );
 }
 
@@ -231,6 +291,7 @@ const OCC_STRATEGIES: BackoffStrategy[] = ['exponential', 'full-jitter', 'equal-
 export function OccTable() {
   const rows = useMemo(() => OCC_STRATEGIES.map((s) => ({ s, cells: OCC_CLIENTS.map((n) => occExperiment(s, n, { baseMs: 5, capMs: 2000, seed: 1 })) })), []);
   return (
+    <div className="flow-table-wrap">
     <table className="flow-table" data-testid="occ-table">
       <caption>Optimistic concurrency on one row (base 5 ms, cap 2000 ms, 10 ms network): calls / completion time</caption>
       <thead>
@@ -254,5 +315,6 @@ export function OccTable() {
         ))}
       </tbody>
     </table>
+    </div>
   );
 }

@@ -32,6 +32,10 @@ export interface ProxyHeld {
   keepalives: number;
   opProgress: number;
   opFinal: boolean;
+  /** Highest emission number among the events in this batch (0: none). */
+  lastSeq: number;
+  /** Tokens whose final response is in this batch. */
+  finalTokens: readonly string[];
 }
 
 export interface FleetState {
@@ -71,6 +75,10 @@ export interface FlowState {
   proxyFlushes: number;
   proxyTimeouts: number;
   delivered: { progress: number; finals: number; keepalives: number };
+  /** Highest emission number (`seq`) that has reached the client: the SSE id it would send as Last-Event-ID (0: none). */
+  lastDeliveredSeq: number;
+  /** Tokens whose final response has reached the client, in arrival order (their calls are finished). */
+  finishedTokens: readonly string[];
   op: { token: string | null; state: OperationState; atMs: number | null; idleDeadlineAt: number | null; idleHandle: number; idleResetsByKeepalive: number };
   disconnects: number;
   firstDisconnectAtMs: number | null;
@@ -104,7 +112,7 @@ export type FlowTimer =
 
 type Ctx = ApplyContext<FlowTimer>;
 
-const NO_HELD: ProxyHeld = { progress: 0, finals: 0, keepalives: 0, opProgress: 0, opFinal: false };
+const NO_HELD: ProxyHeld = { progress: 0, finals: 0, keepalives: 0, opProgress: 0, opFinal: false, lastSeq: 0, finalTokens: [] };
 
 function http(ctx: Ctx, from: 'client' | 'server', text: string, message?: Json): void {
   ctx.emit({ from, transport: 'streamable-http', http: text, message });
@@ -150,14 +158,20 @@ function countToken(runs: readonly BufferRun[], token: string | null): { progres
   return { progress, final };
 }
 
-function countKinds(runs: readonly BufferRun[]): { progress: number; finals: number } {
+function countKinds(runs: readonly BufferRun[]): { progress: number; finals: number; lastSeq: number; finalTokens: string[] } {
   let progress = 0;
   let finals = 0;
+  let lastSeq = 0;
+  const finalTokens: string[] = [];
   for (const r of runs) {
     if (r.kind === 'progress') progress += r.to - r.from + 1;
-    else finals += r.to - r.from + 1;
+    else {
+      finals += r.to - r.from + 1;
+      finalTokens.push(r.token);
+    }
+    lastSeq = Math.max(lastSeq, r.to);
   }
-  return { progress, finals };
+  return { progress, finals, lastSeq, finalTokens };
 }
 
 /** The client receives a batch: counts, idle reset by the operation's progress, completion by its final, refetch of marked tokens. */
@@ -165,6 +179,8 @@ function deliver(s: FlowState, batch: ProxyHeld, ctx: Ctx): FlowState {
   let next: FlowState = {
     ...s,
     delivered: { progress: s.delivered.progress + batch.progress, finals: s.delivered.finals + batch.finals, keepalives: s.delivered.keepalives + batch.keepalives },
+    lastDeliveredSeq: Math.max(s.lastDeliveredSeq, batch.lastSeq),
+    finishedTokens: batch.finalTokens.length ? [...s.finishedTokens, ...batch.finalTokens.filter((t) => !s.finishedTokens.includes(t))] : s.finishedTokens,
   };
   if (next.buffer.refetch.length > 0 && batch.progress + batch.finals > 0) {
     // The stream carries a refetch mark: the client fetches the authoritative state of those tokens.
@@ -194,14 +210,22 @@ function pump(s: FlowState, ctx: Ctx): FlowState {
     return {
       ...s,
       buffer: { ...s.buffer, runs: [], size: 0 },
-      proxyHeld: { ...h, progress: h.progress + kinds.progress, finals: h.finals + kinds.finals, opProgress: h.opProgress + op.progress, opFinal: h.opFinal || op.final },
+      proxyHeld: {
+        ...h,
+        progress: h.progress + kinds.progress,
+        finals: h.finals + kinds.finals,
+        opProgress: h.opProgress + op.progress,
+        opFinal: h.opFinal || op.final,
+        lastSeq: Math.max(h.lastSeq, kinds.lastSeq),
+        finalTokens: kinds.finalTokens.length ? [...h.finalTokens, ...kinds.finalTokens] : h.finalTokens,
+      },
     };
   }
   if (s.stalledUntil !== null) return s;
   const rate = s.config.consumer.readIntervalMs;
   if (rate === 0) {
     const drained = { ...s, buffer: { ...s.buffer, runs: [], size: 0 } };
-    return deliver(drained, { progress: kinds.progress, finals: kinds.finals, keepalives: 0, opProgress: op.progress, opFinal: op.final }, ctx);
+    return deliver(drained, { progress: kinds.progress, finals: kinds.finals, keepalives: 0, opProgress: op.progress, opFinal: op.final, lastSeq: kinds.lastSeq, finalTokens: kinds.finalTokens }, ctx);
   }
   if (s.readPending) return s;
   ctx.schedule(ctx.now + rate, FLOW_RANK.delivery, 'client', 'client reads one event', { kind: 'read' });
@@ -381,7 +405,11 @@ function applyTimer(s: FlowState, t: FlowTimer, ctx: Ctx): FlowState {
       const isOp = head.token === next.op.token;
       const rest = head.from === head.to ? next.buffer.runs.slice(1) : [{ ...head, from: head.from + 1 }, ...next.buffer.runs.slice(1)];
       next = { ...next, buffer: { ...next.buffer, runs: rest, size: next.buffer.size - 1 } };
-      next = deliver(next, { progress: head.kind === 'progress' ? 1 : 0, finals: head.kind === 'final' ? 1 : 0, keepalives: 0, opProgress: isOp && head.kind === 'progress' ? 1 : 0, opFinal: isOp && head.kind === 'final' }, ctx);
+      next = deliver(
+        next,
+        { progress: head.kind === 'progress' ? 1 : 0, finals: head.kind === 'final' ? 1 : 0, keepalives: 0, opProgress: isOp && head.kind === 'progress' ? 1 : 0, opFinal: isOp && head.kind === 'final', lastSeq: head.from, finalTokens: head.kind === 'final' ? [head.token] : [] },
+        ctx,
+      );
       ctx.why(() => `The client reads ${head.kind} #${head.from} of ${head.token}.`);
       return pump(next, ctx);
     }
@@ -616,6 +644,8 @@ export const flowModel: Model<FlowConfig, FlowState, FlowOutcome, FlowTimer> = {
       proxyFlushes: 0,
       proxyTimeouts: 0,
       delivered: { progress: 0, finals: 0, keepalives: 0 },
+      lastDeliveredSeq: 0,
+      finishedTokens: [],
       op: { token: opToken, state: opToken === null ? 'none' : 'waiting', atMs: null, idleDeadlineAt: null, idleHandle: -1, idleResetsByKeepalive: 0 },
       disconnects: 0,
       firstDisconnectAtMs: null,

@@ -1,5 +1,8 @@
 import type { Json } from '../types';
 import type { Revision, RequestId } from '../mcp';
+import { flowStateAt, type FlowTrace } from './index';
+import type { FlowState } from './model';
+import type { FlowConfig, FlowEvent } from './schema';
 
 /**
  * The reconnect plan after a stream drops (issue 4, item 3), as the wire messages a correct client
@@ -151,4 +154,119 @@ function plan2025(input: ReconnectInput): PlanStep[] {
     if (call.unsafe) steps.push({ from: 'client', http: '(nothing sent)', note: `${call.tool} (id ${JSON.stringify(call.id)}) may have run: its response may be among the evicted events. Not replayed automatically.` });
   }
   return steps;
+}
+
+/** A stream drop of the current scenario, and the reconnect plan's input derived from it. */
+export interface StreamDrop {
+  /** When the stream dropped (virtual ms). */
+  atMs: number;
+  /** Why it dropped (the model's reason), or why a drop is assumed. */
+  reason: string;
+  /** True when the scenario's stream never drops under its current setting: the drop is assumed at the playhead. */
+  assumed: boolean;
+  /** When the client reconnected and resynced (ms); null when it did not within the run (or the drop is assumed). */
+  reconnectAtMs: number | null;
+  /** Events queued in the server's buffer or held by the proxy that were lost with the stream. */
+  lostAtDrop: number;
+  /** Every token the stream carries (one tools/call each), in order of first appearance. */
+  tokens: string[];
+  input: ReconnectInput;
+}
+
+/** What the drop's plan assumes beyond the scenario (the lab's two switches). */
+export interface StreamDropOptions {
+  /** 2025-11-25: how many of the newest events the server's event store keeps (≥ 1). */
+  eventStoreEvents: number;
+  /** Whether the in-flight calls are safe to repeat (read-only or idempotent); the scenario does not say, so the default is unsafe. */
+  inFlightSafe: boolean;
+}
+
+/** The resource a token's updates concern: what the client subscribes to and refetches. */
+export function tokenResource(token: string): string {
+  return `flow://streams/${encodeURIComponent(token)}`;
+}
+
+/**
+ * The first stream drop of a replayed flow scenario (capacity disconnect, proxy read timeout, a
+ * scripted drop), or — when the stream never drops — a drop assumed at `atMs` (the playhead), as the
+ * input of `reconnectPlan`, so both revisions' plans describe the drop the timeline shows.
+ *
+ * Mapping (the flow model has one SSE stream carrying one tools/call per token): the stream is the
+ * `subscriptions/listen` request id 1, subscribed to `tokenResource(token)` for every token; token k
+ * (in order of first appearance) is `tools/call` id k + 2; SSE event ids are the server's emission
+ * numbers. In flight: tokens whose first event came at or before the drop and whose final response
+ * had not reached the client. Affected resources: the tokens marked for refetch by the drop (lost
+ * or coalesced progress). Last-Event-ID: the highest emission number the client received. The
+ * 2025-11-25 event store holds the newest `eventStoreEvents` events as of the reconnect (or the end
+ * of the run / the assumed drop). Returns null for fleet-only scenarios (no single stream). Pure.
+ */
+export function streamDrop(trace: FlowTrace, atMs: number, options: StreamDropOptions): StreamDrop | null {
+  const config = trace.scenario.config as unknown as FlowConfig;
+  const firstAt = new Map<string, number>();
+  const note = (token: string, at: number) => {
+    if (!firstAt.has(token) || (firstAt.get(token) as number) > at) firstAt.set(token, at);
+  };
+  for (const p of config.producers) if (p.count > 0 || p.final) note(p.token, p.startMs);
+  for (const e of trace.scenario.events as unknown as FlowEvent[]) if (e.kind === 'progress' || e.kind === 'final') note(e.token, e.at);
+  if (firstAt.size === 0) return null;
+  const tokens = [...firstAt.keys()].sort((a, b) => (firstAt.get(a) as number) - (firstAt.get(b) as number) || (a < b ? -1 : a > b ? 1 : 0));
+
+  const steps = trace.steps;
+  let dropIndex = -1;
+  for (let i = 0; i < steps.length; i++) {
+    const prev = i === 0 ? trace.initial : steps[i - 1].state;
+    if (steps[i].state.disconnects > prev.disconnects) {
+      dropIndex = i;
+      break;
+    }
+  }
+  let before: FlowState;
+  let after: FlowState;
+  let dropAt: number;
+  let reconnectAtMs: number | null = null;
+  let newest: number;
+  if (dropIndex >= 0) {
+    before = dropIndex === 0 ? trace.initial : steps[dropIndex - 1].state;
+    after = steps[dropIndex].state;
+    dropAt = steps[dropIndex].at;
+    newest = trace.outcome.summary.emitted as number;
+    for (let i = dropIndex + 1; i < steps.length; i++) {
+      if (steps[i].state.reconnects > after.reconnects) {
+        reconnectAtMs = steps[i].at;
+        newest = (i === 0 ? trace.initial : steps[i - 1].state).seq;
+        break;
+      }
+    }
+  } else {
+    before = flowStateAt(trace, atMs);
+    after = before;
+    dropAt = atMs;
+    newest = before.seq;
+  }
+  const lostAtDrop =
+    dropIndex >= 0 ? after.lostWhileDown - before.lostWhileDown : before.buffer.size + before.proxyHeld.progress + before.proxyHeld.finals;
+  const refetch = dropIndex >= 0 ? after.buffer.refetch : uniqueSorted([...before.buffer.refetch, ...before.buffer.runs.map((r) => r.token)]);
+  const callId = (token: string) => tokens.indexOf(token) + 2;
+  const inFlight: InFlightCall[] = tokens
+    .filter((t) => (firstAt.get(t) as number) <= dropAt && !before.finishedTokens.includes(t))
+    .map((t) => ({ id: callId(t), tool: t, unsafe: !options.inFlightSafe }));
+  const storeSize = Math.max(1, Math.floor(options.eventStoreEvents));
+  return {
+    atMs: dropAt,
+    reason: dropIndex >= 0 ? after.statusReason : 'this scenario\'s stream does not drop under the current setting; a drop is assumed at the playhead',
+    assumed: dropIndex < 0,
+    reconnectAtMs,
+    lostAtDrop,
+    tokens,
+    input: {
+      droppedId: 1,
+      nextId: tokens.length + 2,
+      filter: { resourceSubscriptions: tokens.map(tokenResource) },
+      affectedResources: refetch.map(tokenResource),
+      inFlight,
+      lastEventId: before.lastDeliveredSeq,
+      eventStore: { oldestId: Math.max(1, newest - storeSize + 1), newestId: newest },
+      sessionId: `sess-${trace.scenario.seed ?? 0}`,
+    },
+  };
 }

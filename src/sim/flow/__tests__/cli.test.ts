@@ -16,9 +16,10 @@ describe('npm run replay on flow scenarios uses the flow model', () => {
     });
   }
 
-  it('a --config override that breaks an expectation exits 3; F1 unbounded reports 5900', () => {
+  it('a --config override that breaks an expectation exits 3; F1 opens on the lesson policy (peak 1), unbounded reports 5900', () => {
     const file = path.join(FLOW_SCENARIO_DIR, 'F1-stalled-subscriber.json');
-    expect(JSON.parse(main([file]).stdout).summary.peakDepth).toBe(5900);
+    expect(JSON.parse(main([file]).stdout).summary.peakDepth).toBe(1);
+    expect(JSON.parse(main([file, '--config', '{"policy": "unbounded"}']).stdout).summary.peakDepth).toBe(5900);
     const r = main([path.join(FLOW_SCENARIO_DIR, 'R1-coalesce-one-token.json'), '--expect', '--config', '{"capacityEvents": 2}']);
     expect(r.code).toBe(3);
   });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { checkMessage } from '../../../wire/schemaCheck';
 import type { Json } from '../../types';
-import { reconnectPlan, type ReconnectInput } from '../reconnect';
+import { reconnectPlan, streamDrop, type ReconnectInput } from '../reconnect';
+import { loadFlow, runFlow } from './helpers';
 
 const input: ReconnectInput = {
   droppedId: 7,
@@ -65,5 +66,44 @@ describe('reconnect plan, 2025-11-25', () => {
     expect(methods(plan)).toEqual(['resources/read', 'resources/read', 'resources/read']);
     for (const s of plan.filter((x) => x.message)) expect(checkMessage('2025-11-25', s.message as Json).errors).toEqual([]);
     expect(plan.at(-1)!.note).toMatch(/transfer_funds .* Not replayed/);
+  });
+});
+
+describe('the plan follows the scenario\'s own drop (streamDrop)', () => {
+  const f1 = loadFlow('F1-stalled-subscriber');
+
+  it('F1 under disconnect-at-capacity: the drop at 11240 ms, the client saw event 100, the 1024-event store has evicted 101–4976 by the reconnect at 60000 ms', () => {
+    const d = streamDrop(runFlow(f1, { policy: 'disconnect' }), 0, { eventStoreEvents: 1024, inFlightSafe: false })!;
+    expect(d.assumed).toBe(false);
+    expect(d.atMs).toBe(11240);
+    expect(d.reconnectAtMs).toBe(60000);
+    expect(d.lostAtDrop).toBe(1025);
+    expect(d.input.lastEventId).toBe(100);
+    expect(d.input.eventStore).toEqual({ oldestId: 4977, newestId: 6000 });
+    expect(d.input.filter).toEqual({ resourceSubscriptions: ['flow://streams/feed'] });
+    expect(d.input.affectedResources).toEqual(['flow://streams/feed']);
+    expect(d.input.inFlight).toEqual([{ id: 2, tool: 'feed', unsafe: true }]);
+    const plan2025 = reconnectPlan('2025-11-25', d.input);
+    expect(plan2025[0].http).toMatch(/Last-Event-ID: 100$/);
+    expect(plan2025[1].note).toMatch(/evicted 101–4976/);
+    // Both revisions plan the same drop: the 2026 plan restores the same subscription and refetches the same resource.
+    const plan2026 = reconnectPlan('2026-07-28', d.input);
+    expect((plan2026[0].message as { params: { notifications: Json } }).params.notifications).toEqual({ resourceSubscriptions: ['flow://streams/feed'] });
+    expect(methods(plan2026)).toEqual(['subscriptions/listen', 'resources/read']);
+  });
+
+  it('a store as large as the backlog replays it; safe calls are re-issued', () => {
+    const d = streamDrop(runFlow(f1, { policy: 'disconnect' }), 0, { eventStoreEvents: 10000, inFlightSafe: true })!;
+    expect(reconnectPlan('2025-11-25', d.input)[1].note).toMatch(/replays those 5900 events/);
+    expect(methods(reconnectPlan('2026-07-28', d.input))).toEqual(['subscriptions/listen', 'resources/read', 'tools/call']);
+  });
+
+  it('a run without a drop assumes one at the playhead; a fleet-only scenario has no single stream', () => {
+    const d = streamDrop(runFlow(f1), 5000, { eventStoreEvents: 1024, inFlightSafe: false })!;
+    expect(d.assumed).toBe(true);
+    expect(d.atMs).toBe(5000);
+    expect(d.input.lastEventId).toBe(100);
+    expect(d.input.eventStore.newestId).toBe(501);
+    expect(streamDrop(runFlow(loadFlow('F2-stream-cap')), 0, { eventStoreEvents: 10, inFlightSafe: false })).toBeNull();
   });
 });

@@ -36,9 +36,11 @@ describe('reference values in time', () => {
     expect(flowStateAt(t, 300).buffer.dropped).toBe(2);
   });
 
-  it('F1: unbounded peaks at 5900; drop-oldest at 1024; disconnect at 11240, resync at 60000', () => {
+  it('F1: opens on the lesson policy (peak 1); unbounded peaks at 5900; drop-oldest at 1024; disconnect at 11240, resync at 60000', () => {
     const f = loadFlow('F1-stalled-subscriber');
-    expect(runFlow(f).outcome.summary.peakDepth).toBe(5900);
+    expect(f.config.policy).toBe('lesson');
+    expect(runFlow(f).outcome.summary.peakDepth).toBe(1);
+    expect(runFlow(f, { policy: 'unbounded' }).outcome.summary.peakDepth).toBe(5900);
     const dropOldest = runFlow(f, { policy: 'drop-oldest' });
     expect(flowStateAt(dropOldest, 59999).buffer.size).toBe(1024);
     expect(flowStateAt(dropOldest, 59999).buffer.refetch).toEqual(['feed']);

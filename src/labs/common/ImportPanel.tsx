@@ -1,0 +1,127 @@
+import { useEffect, useId, useState } from 'react';
+import { downloadText } from '../races/download';
+import type { LabError } from './ErrorBanner';
+
+/** Largest scenario file accepted (bytes). */
+export const MAX_SCENARIO_FILE_BYTES = 20 * 1024 * 1024;
+
+/**
+ * Reads a dropped or chosen file and hands its text to `importText` (source "The file <name>").
+ * A file over 20 MB or one that cannot be read raises an error through `setError`; the current
+ * scenario is never touched by this function.
+ */
+export async function importScenarioFile(file: File, importText: (text: string, source: string) => unknown, setError: (e: LabError) => void): Promise<void> {
+  if (file.size > MAX_SCENARIO_FILE_BYTES) {
+    setError({ title: `The file ${file.name} was not loaded; the previous scenario is kept`, errors: [`(file): ${file.size} bytes is larger than the 20 MB limit`] });
+    return;
+  }
+  let text: string;
+  try {
+    text = await file.text();
+  } catch (err) {
+    setError({ title: `The file ${file.name} could not be read; the previous scenario is kept`, errors: [`(file): ${(err as Error).message}`] });
+    return;
+  }
+  importText(text, `The file ${file.name}`);
+}
+
+/** Imports a scenario file dropped anywhere on the page (the panel below also takes drops). */
+export function usePageFileDrop(importText: (text: string, source: string) => unknown, setError: (e: LabError) => void): void {
+  useEffect(() => {
+    const over = (e: DragEvent) => {
+      if (e.dataTransfer?.types.includes('Files')) e.preventDefault();
+    };
+    const drop = (e: DragEvent) => {
+      const file = e.dataTransfer?.files[0];
+      if (!file) return;
+      e.preventDefault();
+      void importScenarioFile(file, importText, setError);
+    };
+    window.addEventListener('dragover', over);
+    window.addEventListener('drop', drop);
+    return () => {
+      window.removeEventListener('dragover', over);
+      window.removeEventListener('drop', drop);
+    };
+  }, [importText, setError]);
+}
+
+/**
+ * Import (paste, "Open file…" button, drag and drop) and export of scenario JSON, the same in every
+ * lab. `importText` returns true when the scenario loaded (the paste box then empties); on false
+ * the store has already shown the error banner and kept its scenario. `exportJson` gives the file
+ * to download. `testIdPrefix` names the controls for end-to-end tests (`<prefix>-text`,
+ * `<prefix>-file`, `<prefix>-paste`, `<prefix>-export`).
+ */
+export function ImportPanel(props: {
+  lab: string;
+  importText(text: string, source: string): boolean;
+  setError(e: LabError): void;
+  exportJson(): { filename: string; text: string };
+  testIdPrefix?: string;
+}) {
+  const { lab, importText, setError, exportJson, testIdPrefix = 'import' } = props;
+  const [text, setText] = useState('');
+  const [over, setOver] = useState(false);
+  const taId = useId();
+  const fileId = useId();
+  const headId = useId();
+  return (
+    <section
+      className={`panel import${over ? ' is-dragover' : ''}`}
+      aria-labelledby={headId}
+      onDragOver={(e) => {
+        e.preventDefault();
+        setOver(true);
+      }}
+      onDragLeave={() => setOver(false)}
+      onDrop={(e) => {
+        e.preventDefault();
+        e.stopPropagation();
+        setOver(false);
+        const file = e.dataTransfer.files[0];
+        if (file) void importScenarioFile(file, importText, setError);
+      }}
+    >
+      <h2 id={headId}>Import / export</h2>
+      <p className="small muted">
+        Paste scenario JSON, open a file, or drop a .json file anywhere on the page. A bad file is rejected with the fields named; another lab&apos;s file names its lab. The current scenario stays
+        until a good one loads.
+      </p>
+      <label htmlFor={taId} className="small">
+        Scenario JSON
+      </label>
+      <textarea id={taId} data-testid={`${testIdPrefix}-text`} rows={3} spellCheck={false} value={text} onChange={(e) => setText(e.currentTarget.value)} placeholder={`{ "format": 1, "lab": "${lab}", … }`} />
+      <div className="button-row">
+        <button type="button" data-testid={`${testIdPrefix}-paste`} onClick={() => importText(text, 'The pasted scenario') && setText('')} disabled={text.trim() === ''}>
+          Import
+        </button>
+        <label htmlFor={fileId} className="file-label">
+          Open file…
+        </label>
+        <input
+          id={fileId}
+          className="visually-hidden-file"
+          type="file"
+          accept="application/json,.json"
+          data-testid={`${testIdPrefix}-file`}
+          onChange={(e) => {
+            const file = e.currentTarget.files?.[0];
+            e.currentTarget.value = '';
+            if (file) void importScenarioFile(file, importText, setError);
+          }}
+        />
+        <button
+          type="button"
+          data-testid={`${testIdPrefix}-export`}
+          onClick={() => {
+            const { filename, text: json } = exportJson();
+            downloadText(filename, json);
+          }}
+        >
+          Export JSON
+        </button>
+      </div>
+    </section>
+  );
+}
