@@ -168,7 +168,7 @@ function ResilienceTimeline() {
       {manyAttempts && (
         <label className="toggle storm-detail">
           <input type="checkbox" checked={everyAttempt} onChange={(e) => setEveryAttempt(e.currentTarget.checked)} data-testid="storm-every-attempt" /> Show every attempt as a bar (
-          {(trace.steps[trace.steps.length - 1]?.state as { attemptOrder?: unknown[] }).attemptOrder?.length ?? 0} attempts; otherwise each layer's load)
+          {(trace.steps[trace.steps.length - 1]?.state as { attemptOrder?: unknown[] }).attemptOrder?.length ?? 0} attempts; otherwise each layer's count so far)
         </label>
       )}
       <Timeline
@@ -204,8 +204,9 @@ function ResilienceTimeline() {
         )}
         {mechanism === 'storm' && aggregated && (
           <>
-            <strong>Read:</strong> with this many attempts each layer shows its <em>load</em>: how many attempts are in flight at once (the upstream API: executions running); the red shade after
-            the dashed "user cancelled" line is duplicate work nobody is waiting for. The box diagram below counts the attempts per layer; tick the box above for one bar per attempt.{' '}
+            <strong>Read:</strong> with this many attempts each layer shows how many attempts it has <em>started so far</em> (the upstream API: executions), all on one scale, so
+            you see each layer multiply the one above; the red shade after the dashed "user cancelled" line is duplicate work nobody is waiting for. The box diagram below has the counts;
+            tick the box above for one bar per attempt.{' '}
           </>
         )}
         {mechanism === 'storm' && !aggregated && (

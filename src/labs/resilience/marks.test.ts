@@ -3,7 +3,7 @@ import { builtinResilience } from '../../store/builtinResilience';
 import { replayResilience, withOverrides } from '../../sim/resilience';
 import type { Json } from '../../sim/types';
 import type { MarkerMark, SpanMark, StepsMark, TimelineMark } from '../../charts/timelineTypes';
-import { inFlightSeries, packRows, resilienceView } from './marks';
+import { packRows, resilienceView, startedSeries } from './marks';
 
 const scenario = (id: string, overrides?: Record<string, Json>) => withOverrides(builtinResilience().scenarios.find((s) => s.id === id)!, overrides);
 const byId = (marks: TimelineMark[], id: string) => marks.find((m) => m.id === id);
@@ -60,21 +60,21 @@ describe('resilience timeline views', () => {
     expect([perLane('L0'), perLane('L1'), perLane('L2'), perLane('upstream')]).toEqual([4, 16, 64, 64]);
   });
 
-  it('storm: above 24 attempts the layers show their load (attempts in flight), shaded after the user\'s cancel', () => {
+  it('storm: above 24 attempts each layer shows its attempts so far on one scale (2 → 8 → 32), shaded after the user\'s cancel', () => {
     const t = replayResilience(scenario('S2-timeouts-cancel'));
     const v = resilienceView(t, 0);
     expect(v.marks.filter((m) => m.kind === 'span')).toEqual([]);
     const load = (lane: string) => byId(v.marks, `load-${lane}`) as StepsMark;
-    expect(load('upstream').label).toBe(`max ${load('upstream').max} at once`);
-    expect(load('upstream').max).toBe(Math.max(...load('upstream').points.map((p) => p[1])));
-    expect(load('L2').max).toBeGreaterThan(1);
+    expect(['L0', 'L1', 'L2', 'upstream'].map((l) => load(l).points[load(l).points.length - 1][1])).toEqual([2, 8, 32, 32]);
+    expect(['L0', 'L1', 'L2', 'upstream'].map((l) => load(l).max)).toEqual([32, 32, 32, 32]);
+    expect(load('upstream').label).toBe('32 executions');
     expect(byId(v.marks, 'after-cancel-upstream')).toMatchObject({ kind: 'band', at: 7000 });
     const few = resilienceView(replayResilience(scenario('S1-three-layers', { fixes: { retryAtOneLayerOnly: true } })), 0);
     expect(few.marks.some((m) => m.kind === 'span')).toBe(true);
   });
 
-  it('inFlightSeries counts open intervals at every change', () => {
-    expect(inFlightSeries([{ from: 0, to: 10 }, { from: 5, to: 15 }, { from: 10, to: 20 }])).toEqual([[0, 1], [5, 2], [10, 2], [15, 1], [20, 0]]);
+  it('startedSeries counts starts so far', () => {
+    expect(startedSeries([5, 0, 5, 9])).toEqual([[0, 1], [5, 3], [9, 4]]);
   });
 
   it('packRows puts overlapping intervals on separate rows, reuses free ones, and caps the rows', () => {

@@ -14,8 +14,8 @@ import type { ScriptedEvent } from '../../sim/types';
  * - breaker: the state band (closed / open / half-open) over the call dots, the window failure
  *   rate, the downstream's health and the token bucket's level;
  * - storm: every attempt of every layer as a bar (packed into rows), and the upstream executions;
- *   above `STORM_DETAIL_LIMIT` attempts, each layer's load (attempts in flight) instead, with the
- *   time after the user's cancel shaded.
+ *   above `STORM_DETAIL_LIMIT` attempts, each layer's attempts started so far instead (one scale for
+ *   all layers, so the counts visibly multiply), with the time after the user's cancel shaded.
  */
 
 export interface ResilienceView {
@@ -216,24 +216,7 @@ function breakerView(trace: ResilienceTrace, cursorMs: number): ResilienceView {
 const RESULT_TONE: Record<string, Tone> = { pending: 'info', ok: 'ok', receipt: 'ok', failed: 'bad', timeout: 'warn', abandoned: 'muted', cancelled: 'muted' };
 const EXEC_TONE: Record<string, Tone> = { running: 'info', ok: 'ok', failed: 'bad', killed: 'muted', cancelled: 'muted' };
 
-/** How many intervals are open at each change: `[time, count]` pairs, time ascending (an interval is [from, to)). */
-export function inFlightSeries(intervals: readonly { from: number; to: number }[]): [number, number][] {
-  const deltas = new Map<number, number>();
-  for (const iv of intervals) {
-    deltas.set(iv.from, (deltas.get(iv.from) ?? 0) + 1);
-    deltas.set(iv.to, (deltas.get(iv.to) ?? 0) - 1);
-  }
-  const out: [number, number][] = [[0, 0]];
-  let n = 0;
-  for (const t of [...deltas.keys()].sort((a, b) => a - b)) {
-    n += deltas.get(t) ?? 0;
-    if (out[out.length - 1][0] === t) out[out.length - 1][1] = n;
-    else out.push([t, n]);
-  }
-  return out;
-}
-
-/** Above this many attempts in all layers, the storm timeline shows per-layer load instead of one bar per attempt (unless asked for every attempt). */
+/** Above this many attempts in all layers, the storm timeline shows per-layer counts instead of one bar per attempt (unless asked for every attempt). */
 export const STORM_DETAIL_LIMIT = 24;
 
 /** Whether the storm timeline of `trace` is aggregated (per-layer load) under `detail`. */
@@ -242,28 +225,43 @@ export function stormAggregated(trace: ResilienceTrace, detail: StormDetail): bo
   return lastState<StormState>(trace).attemptOrder.length > STORM_DETAIL_LIMIT;
 }
 
-/** Storm timeline detail: one bar per attempt, per-layer load, or chosen by the number of attempts. */
+/** Storm timeline detail: one bar per attempt, per-layer counts, or chosen by the number of attempts. */
 export type StormDetail = 'auto' | 'every' | 'aggregate';
 
+/** Cumulative starts: `[time, how many started so far]` pairs, time ascending, from 0. */
+export function startedSeries(starts: readonly number[]): [number, number][] {
+  const out: [number, number][] = [[0, 0]];
+  [...starts].sort((x, y) => x - y).forEach((t, i) => {
+    if (out[out.length - 1][0] === t) out[out.length - 1][1] = i + 1;
+    else out.push([t, i + 1]);
+  });
+  return out;
+}
+
+/**
+ * The aggregated storm timeline: per layer, how many attempts have started so far (upstream:
+ * executions), all on one scale so the layers' counts visibly multiply; the time after the user's
+ * cancel is shaded.
+ */
 function stormLoadView(trace: ResilienceTrace, cursorMs: number): ResilienceView {
   const final = lastState<StormState>(trace);
   const end = Math.max(trace.endAt, 1);
   const cancelAt = final.user.cancelAt;
   const marks: TimelineMark[] = [];
   const lanes: TimelineLane[] = [];
-  const load = (lane: string, intervals: { from: number; to: number }[]) => {
-    const points = inFlightSeries(intervals);
-    const max = Math.max(1, ...points.map((p) => p[1]));
-    marks.push({ kind: 'steps', id: `load-${lane}`, lane, row: 'load', points, max, until: cursorMs, tone: lane === 'upstream' ? 'server' : 'client', label: `max ${max} at once` });
+  const perLayer = final.config.layers.map((_, i) => final.attemptOrder.filter((id) => final.attempts[id].layer === i).map((id) => final.attempts[id].startAt));
+  const execStarts = final.executions.map((e) => e.startAt);
+  const max = Math.max(1, execStarts.length, ...perLayer.map((l) => l.length));
+  const series = (lane: string, starts: number[], what: string) => {
+    marks.push({ kind: 'steps', id: `load-${lane}`, lane, row: 'load', points: startedSeries(starts), max, until: cursorMs, tone: lane === 'upstream' ? 'server' : 'client', label: `${starts.length} ${what}` });
     if (cancelAt !== null) marks.push({ kind: 'band', id: `after-cancel-${lane}`, lane, row: 'load', at: cancelAt, to: Math.max(end, cancelAt + 1), tone: 'bad', title: 'after the user cancelled: all of this is duplicate work' });
   };
   final.config.layers.forEach((layer, i) => {
-    const ids = final.attemptOrder.filter((id) => final.attempts[id].layer === i);
-    lanes.push({ id: `L${i}`, label: layer.name, rows: [...(i === 0 ? [{ id: 'events', height: 32, label: 'user' }] : []), { id: 'load', height: 40, label: 'in flight' }] });
-    load(`L${i}`, ids.map((id) => ({ from: final.attempts[id].startAt, to: Math.max(final.attempts[id].endAt ?? end, final.attempts[id].startAt + 1) })));
+    lanes.push({ id: `L${i}`, label: layer.name, rows: [...(i === 0 ? [{ id: 'events', height: 32, label: 'user' }] : []), { id: 'load', height: 40, label: 'attempts so far' }] });
+    series(`L${i}`, perLayer[i], 'attempts');
   });
-  lanes.push({ id: 'upstream', label: 'Upstream API', rows: [{ id: 'events', height: 30, label: 'health' }, { id: 'load', height: 48, label: 'running' }] });
-  load('upstream', final.executions.map((e) => ({ from: e.startAt, to: Math.max(e.endAt ?? end, e.startAt + 1) })));
+  lanes.push({ id: 'upstream', label: 'Upstream API', rows: [{ id: 'events', height: 30, label: 'health' }, { id: 'load', height: 40, label: 'executions' }] });
+  series('upstream', execStarts, 'executions');
   return { lanes, marks };
 }
 
