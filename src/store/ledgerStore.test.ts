@@ -204,6 +204,25 @@ describe('ledger store: play and other labs\' files', () => {
   });
 });
 
+describe('ledger store: files whose connection runs its steps out of order', () => {
+  it('are refused with the lane named, and the current scenario is kept', () => {
+    const store = make();
+    const s = store.getState;
+    const file = JSON.parse(s().exportJson().text);
+    file.events.find((e: { id: string }) => e.id === 'B-execute').at = 500; // after B's commit
+    expect(s().importText(JSON.stringify(file), 'late.json')).toBe(false);
+    expect(s().error).toEqual({
+      title: 'late.json is not a valid ledger scenario; the previous scenario is kept',
+      errors: ["events: connection B's steps must run in the order begin, read, execute, write, commit (each at most once); here they run begin → read → write → commit → execute"],
+    });
+    file.events.find((e: { id: string }) => e.id === 'B-execute').at = 120;
+    file.events.find((e: { id: string }) => e.id === 'B-write').kind = 'read';
+    expect(s().importText(JSON.stringify(file), 'twice.json')).toBe(false);
+    expect(s().error?.errors[0]).toMatch(/here they run begin → read → execute → read → commit$/);
+    expect(s().scenario.events.find((e) => e.id === 'B-execute')!.at).toBe(120);
+  });
+});
+
 describe('property: no edit from the page breaks a connection\'s own step order (fast-check)', () => {
   const ids = ['A-begin', 'A-read', 'A-execute', 'A-write', 'A-commit', 'B-begin', 'B-read', 'B-execute', 'B-write', 'B-commit'];
   const LANES = [ids.slice(0, 5), ids.slice(5)];

@@ -2,7 +2,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import { mergeConfig, stepIndexAt } from '../sim/engine';
 import { movableLanes, scenarioForOrder } from '../sim/explore';
 import { LAB_SCHEMAS, parseAnyScenarioText, parseScenario, parseScenarioText } from '../sim/labs';
-import { createLedgerModel, ledgerLaneOf, ledgerLengthProblem, replayLedger, type LedgerModel, type LedgerTrace, type OpenDatabase } from '../sim/ledger';
+import { createLedgerModel, ledgerLaneOf, ledgerLengthProblem, replayLedger, STEP_KINDS, type LedgerModel, type LedgerTrace, type OpenDatabase } from '../sim/ledger';
 import type { Json, Scenario, ScriptedEvent } from '../sim/types';
 import { emptyHistory, record, redo as redoHistory, undo as undoHistory, type History } from './history';
 import { nextStepTime, prevStepTime, SPEED_MAX, SPEED_MIN, suggestedSpeed, timeRangeEnd } from './playback';
@@ -135,6 +135,24 @@ export function laneBounds(scenario: Scenario, id: string): { minMs: number; max
     maxMs,
     notice: `${stepName(event)} stays ${around}: a connection runs its own steps in order. To change the interleaving, move the other connection's steps.`,
   };
+}
+
+/**
+ * Why a scenario's connection steps are out of their lane order (each connection runs begin,
+ * read, execute, write, commit in that order, at most once each), or null. Files and links are
+ * checked with it, so the explorer never merges a lane that runs its steps out of order.
+ */
+export function laneKindProblem(scenario: Scenario): string | null {
+  const byId = new Map(scenario.events.map((e) => [e.id, e]));
+  for (const lane of ledgerStepLanes(scenario)) {
+    const kinds = lane.map((id) => String(byId.get(id)!.kind));
+    const ranks = kinds.map((k) => (STEP_KINDS as readonly string[]).indexOf(k));
+    if (ranks.some((r, i) => i > 0 && r <= ranks[i - 1])) {
+      const conn = String(byId.get(lane[0])!.conn);
+      return `events: connection ${conn}'s steps must run in the order ${STEP_KINDS.join(', ')} (each at most once); here they run ${kinds.join(' → ')}`;
+    }
+  }
+  return null;
 }
 
 /** Why `order` (movable step ids) would change a connection's own step order, or null. */
@@ -321,7 +339,7 @@ export function createLedgerStore(options: { open: OpenDatabase; builtins: reado
           return false;
         }
         const raw = parseScenarioText(text, 'ledger', LAB_SCHEMAS.ledger);
-        const tooLong = raw.ok ? ledgerLengthProblem(raw.scenario.events) : null;
+        const tooLong = raw.ok ? (ledgerLengthProblem(raw.scenario.events) ?? laneKindProblem(raw.scenario)) : null;
         const parsed = tooLong ? { ok: false as const, errors: [tooLong] } : raw;
         if (!parsed.ok) {
           set({ error: { title: `${source} is not a valid ledger scenario; the previous scenario is kept`, errors: parsed.errors } });

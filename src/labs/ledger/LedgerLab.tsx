@@ -7,7 +7,7 @@ import { memoryOpener } from '../../db/sqljs';
 import { POLICIES } from '../../sim/ledger';
 import { builtinLedger } from '../../store/builtinLedger';
 import { createLedgerDbStore } from '../../store/ledgerDbStore';
-import { createLedgerStore } from '../../store/ledgerStore';
+import { createLedgerStore, laneKindProblem } from '../../store/ledgerStore';
 import { decodeLedgerHash, encodeLedgerHash } from '../../store/ledgerUrl';
 import { LedgerContext, useLedger, useLedgerContext, type LedgerLabContext } from './context';
 import { downloadText } from '../races/download';
@@ -287,7 +287,9 @@ function LedgerPage() {
 async function boot(): Promise<LedgerLabContext> {
   const SQL: SqlJsStatic = await loadSqlJs();
   const { scenarios, errors } = builtinLedger();
-  const link = decodeLedgerHash(window.location.hash, scenarios);
+  const decoded = decodeLedgerHash(window.location.hash, scenarios);
+  const outOfOrder = decoded.ok ? laneKindProblem(decoded.scenario) : null;
+  const link = outOfOrder ? { ok: false as const, errors: [outOfOrder] } : decoded;
   const store = createLedgerStore({
     open: memoryOpener(SQL),
     builtins: scenarios,
