@@ -77,16 +77,17 @@ const breakerScenario = fc.record({
   latency: fc.integer({ min: 1, max: 300 }),
   calls: fc.array(fc.record({ at: ms(30000), count: fc.integer({ min: 1, max: 4 }) }), { minLength: 1, maxLength: 25 }),
   flips: fc.array(ms(30000), { maxLength: 4 }),
+  onRejection: fc.constantFrom('wait-for-reset', 'fail-fast', 'backoff'),
 });
 
-function breakerOf(v: { permits: number; maxAttempts: number; composition: string; latency: number; calls: { at: number; count: number }[]; flips: number[] }, policy: Record<string, Json> = {}, budget = 'none') {
+function breakerOf(v: { permits: number; maxAttempts: number; composition: string; latency: number; calls: { at: number; count: number }[]; flips: number[]; onRejection: string }, policy: Record<string, Json> = {}, budget = 'none') {
   const events: Record<string, Json>[] = v.calls.map((c, i) => ({ id: `r${i}`, at: c.at, actor: 'client', kind: 'request', count: c.count }));
   v.flips.forEach((at, i) => events.push({ id: `f${i}`, at, actor: 'upstream', kind: i % 2 === 0 ? 'recover' : 'outage' }));
   return mk({
     mechanism: 'breaker',
     composition: v.composition,
     breaker: { failureThreshold: 3, cooldownMs: 2000, halfOpenPermits: v.permits, windowMs: 10000 },
-    retry: { maxAttempts: v.maxAttempts, strategy: 'full-jitter', baseMs: 50, capMs: 1000, budget },
+    retry: { maxAttempts: v.maxAttempts, strategy: 'full-jitter', baseMs: 50, capMs: 1000, budget, onRejection: v.onRejection },
     downstream: { latencyMs: v.latency, failingAtStart: true },
     policy,
   }, events);
@@ -110,6 +111,29 @@ describe('breaker properties', () => {
     expect(a.failed).toBe(true);
     const b = fc.check(fc.property(breakerScenario, (v) => !violated(run(breakerOf(v, { staleResultsCounted: true }))).includes('stale-result-ignored')), { numRuns: 300, seed: 3 });
     expect(b.failed).toBe(true);
+  });
+
+  it('a breaker rejection: retried only around the breaker, never before the reset under wait-for-reset, never at all under fail-fast', () => {
+    fc.assert(
+      fc.property(breakerScenario, (v) => {
+        const t = run(breakerOf(v));
+        const last = t.steps[t.steps.length - 1].state;
+        if (last.mechanism !== 'breaker') throw new Error('mechanism');
+        const log = last.logs.attempts.slice(0, last.attemptsSeen);
+        const transitions = last.logs.transitions.slice(0, last.transitionsSeen);
+        const retried = last.rejectionsRetried;
+        if (v.composition === 'breaker-around-retry' || v.onRejection === 'fail-fast') expect(retried).toBe(0);
+        for (const a of log) {
+          if (a.outcome !== 'rejected') continue;
+          const next = log.find((b) => b.call === a.call && b.n === a.n + 1);
+          if (!next) continue;
+          expect(v.composition).toBe('retry-around-breaker');
+          const inForce = transitions.filter((x) => x.at <= a.startAt).pop();
+          if (v.onRejection === 'wait-for-reset' && inForce?.to === 'open') expect(next.startAt).toBeGreaterThanOrEqual(inForce.at + 2000);
+        }
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('under a ratio budget, retries never exceed retryRatio × calls, at every step', () => {
