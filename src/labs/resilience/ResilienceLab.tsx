@@ -446,7 +446,8 @@ function SettingsPanel() {
 
 /**
  * The mechanism's invariants over the whole trace (the races lab's panel layout). The section is
- * not classed `.invariants`: the ledger lab's stylesheet styles that name globally (padding-left: 0).
+ * not classed `.invariants`: other labs use that name for their own lists, and ledger.css once
+ * styled it globally (padding-left: 0), which left this panel flush against its edge.
  */
 function InvariantsPanel() {
   const store = useResilienceStore();
