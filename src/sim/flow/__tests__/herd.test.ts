@@ -17,6 +17,18 @@ describe('sha256Word0 (one-block SHA-256, first word)', () => {
       { numRuns: 400 },
     );
   });
+  it('the unrolled path (0..11 bytes) matches node:crypto, including every "c<id>:<attempt>" shape the herd hashes', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 0, maxLength: 11 }), (bytes) => {
+        expect(sha256Word0(bytes, bytes.length)).toBe(createHash('sha256').update(bytes).digest().readUInt32BE(0));
+      }),
+      { numRuns: 600 },
+    );
+    for (const id of ['c1:0', 'c9:7', 'c10:3', 'c99999:7', 'c100000:7', 'c1000000:31']) {
+      const bytes = new TextEncoder().encode(id);
+      expect(sha256Word0(bytes, bytes.length)).toBe(createHash('sha256').update(id).digest().readUInt32BE(0));
+    }
+  });
   it('refuses messages longer than one block', () => {
     expect(() => sha256Word0(new Uint8Array(56), 56)).toThrow(/56 bytes does not fit one block/);
   });
