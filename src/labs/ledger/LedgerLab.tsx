@@ -216,7 +216,9 @@ function Intro() {
       {scenario.summary && <p className="summary">{scenario.summary}</p>}
       <p className="small muted">
         Runs on a real SQLite database (sql.js, in this page). sql.js is one in-process database: the lab enforces the lock rules of two separate
-        connections (one writer at a time, uncommitted writes invisible to the other connection, SQLITE_BUSY where SQLite would return it).
+        connections to a database in WAL mode (one writer at a time, uncommitted writes invisible to the other connection, SQLITE_BUSY where SQLite
+        would return it; a reader never blocks a writer, so a reader that then tries to write after the other's commit gets SQLITE_BUSY_SNAPSHOT).
+        In the default rollback-journal mode an open read would instead block the writer's commit.
       </p>
     </div>
   );

@@ -2,9 +2,14 @@ import type { ConnId } from './schema';
 
 /**
  * The write-lock rules both the race lanes (`model.ts`) and the practice lab's barrier
- * (`practice.ts`) enforce for two connections to one database. sql.js is one in-process database,
- * so the lab decides, as SQLite would for two real connections (https://sqlite.org/lang_transaction.html,
- * https://sqlite.org/wal.html), whether a connection may write now:
+ * (`practice.ts`) enforce for two connections to one database. sql.js is one in-process database
+ * (it runs `journal_mode = MEMORY`, `src/db/sqljs.ts`), so the lab decides, as SQLite would for two
+ * real connections to a database in **WAL mode** (https://sqlite.org/lang_transaction.html,
+ * https://sqlite.org/wal.html), whether a connection may write now. In WAL mode a reader never
+ * blocks a writer: a writer commits while the other connection has a read open, and that reader's
+ * snapshot goes stale. The one difference in rollback-journal mode (the default, and sql.js's own
+ * journal): an open read holds a SHARED lock that blocks the writer's COMMIT (it waits or gets
+ * SQLITE_BUSY), so a stale snapshot cannot arise there. The rules modelled:
  * - one writer at a time; the holder may go on writing;
  * - a deferred transaction that read (`snapshot` = commits seen then) cannot write once another
  *   connection committed since: SQLITE_BUSY_SNAPSHOT, even when the lock is free;

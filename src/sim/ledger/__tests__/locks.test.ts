@@ -11,7 +11,7 @@ type Step = [conn: 'A' | 'B', kind: 'begin' | 'read' | 'execute' | 'write' | 'co
 const race = (policy: string, steps: Step[], busy = 'wait') =>
   replayLedger(build({ policy, busy }, steps.map(([conn, kind, at]) => ({ id: `${conn}-${kind}`, at, actor: 'db', kind, conn }))), open);
 
-describe('SQLite lock rules of two connections', () => {
+describe('SQLite lock rules of two connections to a WAL-mode database', () => {
   it('uncommitted writes are invisible to the other connection (deferred): B reads "none" while A holds pending work', () => {
     const t = race('deferred', [['A', 'begin', 0], ['A', 'read', 10], ['A', 'execute', 20], ['A', 'write', 30], ['B', 'begin', 35], ['B', 'read', 40], ['A', 'commit', 50]]);
     const at45 = ledgerStateAt(t, 45);
@@ -25,6 +25,12 @@ describe('SQLite lock rules of two connections', () => {
   it('deferred: a read transaction whose snapshot is stale cannot write — SQLITE_BUSY_SNAPSHOT, rolled back', () => {
     const t = race('deferred', [['B', 'begin', 0], ['B', 'read', 5], ['A', 'begin', 10], ['A', 'read', 11], ['A', 'execute', 12], ['A', 'write', 13], ['A', 'commit', 14], ['B', 'execute', 20], ['B', 'write', 21], ['B', 'commit', 22]]);
     expect(t.outcome.summary).toMatchObject({ executions: 1, connA: 'executed', connB: 'busy' });
+    // WAL: A's COMMIT at 14 goes through while B's read transaction (since 5) is still open — a
+    // reader does not block a writer (in rollback-journal mode B's SHARED lock would hold it back).
+    const at14 = ledgerStateAt(t, 14);
+    expect(at14.conns.B.phase).toBe('tx');
+    expect(at14.writer).toBeNull();
+    expect(at14.tables.executions).toBe(1);
     expect(ledgerStateAt(t, 20).conns.B).toMatchObject({ phase: 'aborted', error: 'SQLITE_BUSY_SNAPSHOT', pending: [] });
     expect(t.steps.find((s) => s.entry.label === 'B-write')!.ignored[0].reason).toBe('its transaction was rolled back by SQLITE_BUSY');
   });
