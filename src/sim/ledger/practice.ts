@@ -11,12 +11,14 @@ import type { ConnId } from './schema';
  *
  * The tool reserves `quantity` units of `sku` for `tenant`. Its idempotency key binds the
  * operation name, tenant, SKU and quantity (the fingerprint covers all four); the stored result is
- * JSON; payment data and secrets passed along with a call are never written.
+ * JSON; payment data and secrets passed along with a call are never written (the call log keeps
+ * the business arguments only).
  */
 export const INVENTORY_DDL = `
 CREATE TABLE IF NOT EXISTS stock (tenant TEXT NOT NULL, sku TEXT NOT NULL, available INTEGER NOT NULL CHECK (available >= 0), PRIMARY KEY (tenant, sku));
 CREATE TABLE IF NOT EXISTS reservations (id INTEGER PRIMARY KEY, tenant TEXT NOT NULL, sku TEXT NOT NULL, quantity INTEGER NOT NULL, key TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS reservation_keys (key TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, status TEXT NOT NULL, result TEXT);
+CREATE TABLE IF NOT EXISTS call_log (id INTEGER PRIMARY KEY, key TEXT NOT NULL, request TEXT NOT NULL);
 `;
 
 /** A `reserve_inventory` call. `paymentToken` is sensitive: used for the call, never stored. */
@@ -39,8 +41,46 @@ export type ReserveReply =
   | { kind: 'reserved' | 'replayed'; reservation: Reservation }
   | { kind: 'in-use' | 'mismatch' | 'invalid' | 'out-of-stock' | 'busy'; message: string };
 
-/** `correct` is the lesson's implementation; `naive` checks then acts in separate statements and fingerprints the SKU only. */
-export type InventoryVariant = 'correct' | 'naive';
+/**
+ * One bug a practice check must catch (each check fails for the variant with its bug; see
+ * `PRACTICE_CHECKS`):
+ * - `fingerprint-sku-only`: the key's fingerprint binds the SKU only (binds-arguments, changed-quantity);
+ * - `forgets-completed-keys`: the key is used as a lock, deleted once the reservation commits, so a
+ *   repeat reserves again (replay-first, and every check that needs the key afterwards);
+ * - `check-then-act`: SELECT the key, then INSERT it, in separate statements (barrier);
+ * - `stores-token`: the call log keeps the raw request, payment token included (no-secrets);
+ * - `result-in-memory`: the result lives in a process cache, the key's row never gets it, so
+ *   nothing can be reconciled by key from the database (lost-response, reopen);
+ * - `retry-without-key`: the client treats the tool as free of side effects and retries every
+ *   timeout, key or not (no-key-no-retry);
+ * - `no-refetch`: after a dropped subscription the client decides (retries) without refetching
+ *   (refetch-after-drop);
+ * - `result-by-reference`: the reply and every replay hand out the cached result object itself,
+ *   so a caller's mutation changes what later replays return (result-immutable).
+ */
+export type InventoryBug = 'fingerprint-sku-only' | 'forgets-completed-keys' | 'check-then-act' | 'stores-token' | 'result-in-memory' | 'retry-without-key' | 'no-refetch' | 'result-by-reference';
+
+/** Every bug, in the order of the checks that catch them. */
+export const INVENTORY_BUGS: readonly InventoryBug[] = ['fingerprint-sku-only', 'forgets-completed-keys', 'result-in-memory', 'stores-token', 'retry-without-key', 'no-refetch', 'check-then-act', 'result-by-reference'];
+
+/** `correct` is the lesson's implementation; `naive` has every bug of `InventoryBug`; a bug's name alone is the correct tool with that one bug. */
+export type InventoryVariant = 'correct' | 'naive' | InventoryBug;
+
+/** Whether `variant` has `bug`. */
+export function hasBug(variant: InventoryVariant, bug: InventoryBug): boolean {
+  return variant === 'naive' || variant === bug;
+}
+
+/** The in-process result cache of the `result-in-memory` / `result-by-reference` bugs, one per database. */
+const resultCaches = new WeakMap<SqlDatabase, Map<string, Reservation>>();
+function resultCache(db: SqlDatabase): Map<string, Reservation> {
+  let cache = resultCaches.get(db);
+  if (!cache) {
+    cache = new Map();
+    resultCaches.set(db, cache);
+  }
+  return cache;
+}
 
 /** The operation name bound into the key's fingerprint. */
 export const RESERVE_OPERATION = 'reserve_inventory';
@@ -72,10 +112,11 @@ export function* reserveSteps(db: SqlDatabase, req: ReserveRequest, variant: Inv
   if (!Number.isInteger(req.quantity) || req.quantity <= 0) return { kind: 'invalid', message: `quantity must be a positive integer, got ${req.quantity}` };
   if (!usableKey(req.idempotencyKey)) return { kind: 'invalid', message: 'reserve_inventory requires an idempotency key' };
   const key = req.idempotencyKey;
-  const bound: Json = variant === 'correct' ? { operation: RESERVE_OPERATION, tenant: req.tenant, sku: req.sku, quantity: req.quantity } : { sku: req.sku };
+  const bound: Json = hasBug(variant, 'fingerprint-sku-only') ? { sku: req.sku } : { operation: RESERVE_OPERATION, tenant: req.tenant, sku: req.sku, quantity: req.quantity };
   const fp = fingerprint(bound);
+  const cached = hasBug(variant, 'result-in-memory') || hasBug(variant, 'result-by-reference');
   let claimed: boolean;
-  if (variant === 'correct') {
+  if (!hasBug(variant, 'check-then-act')) {
     yield { step: 'claim', lock: 'write' };
     claimed = db.query(`INSERT INTO reservation_keys (key, fingerprint, status) VALUES (?, ?, 'in_progress') ON CONFLICT(key) DO NOTHING RETURNING key`, [key, fp]).length === 1;
   } else {
@@ -89,13 +130,18 @@ export function* reserveSteps(db: SqlDatabase, req: ReserveRequest, variant: Inv
   if (!claimed) {
     const row = db.query('SELECT fingerprint, status, result FROM reservation_keys WHERE key = ?', [key])[0];
     if (row.fingerprint !== fp) return { kind: 'mismatch', message: `idempotency key "${key}" was used for a different reservation; nothing reserved` };
+    const hit = cached ? resultCache(db).get(key) : undefined;
+    if (hit) return { kind: 'replayed', reservation: hasBug(variant, 'result-by-reference') ? hit : { ...hit } };
     if (row.status !== 'completed') return { kind: 'in-use', message: `409 key in use: "${key}" is being processed` };
+    if (row.result === null) return { kind: 'in-use', message: `409 key in use: "${key}" completed but its result is not stored` };
     return { kind: 'replayed', reservation: JSON.parse(String(row.result)) as Reservation };
   }
   yield { step: 'begin', lock: 'begin' };
   db.exec('BEGIN IMMEDIATE');
   let reply: ReserveReply;
   try {
+    const { paymentToken: _secret, ...args } = req;
+    db.run('INSERT INTO call_log (key, request) VALUES (?, ?)', [key, JSON.stringify(hasBug(variant, 'stores-token') ? req : args)]);
     const changed = db.run('UPDATE stock SET available = available - ? WHERE tenant = ? AND sku = ? AND available >= ?', [req.quantity, req.tenant, req.sku, req.quantity]).changes;
     if (changed === 0) {
       db.run('DELETE FROM reservation_keys WHERE key = ?', [key]);
@@ -104,7 +150,9 @@ export function* reserveSteps(db: SqlDatabase, req: ReserveRequest, variant: Inv
       db.run('INSERT INTO reservations (tenant, sku, quantity, key) VALUES (?, ?, ?, ?)', [req.tenant, req.sku, req.quantity, key]);
       const id = Number(db.query('SELECT last_insert_rowid() AS id')[0].id);
       const reservation: Reservation = { reservationId: id, tenant: req.tenant, sku: req.sku, quantity: req.quantity };
-      db.run(`UPDATE reservation_keys SET status = 'completed', result = ? WHERE key = ?`, [JSON.stringify(reservation), key]);
+      if (hasBug(variant, 'forgets-completed-keys')) db.run('DELETE FROM reservation_keys WHERE key = ?', [key]);
+      else db.run(`UPDATE reservation_keys SET status = 'completed', result = ? WHERE key = ?`, [hasBug(variant, 'result-in-memory') ? null : JSON.stringify(reservation), key]);
+      if (cached) resultCache(db).set(key, hasBug(variant, 'result-by-reference') ? reservation : { ...reservation });
       reply = { kind: 'reserved', reservation };
     }
     db.exec('COMMIT');
@@ -125,24 +173,31 @@ export function reserve(db: SqlDatabase, req: ReserveRequest, variant: Inventory
   }
 }
 
-/** Looks a reservation up by key (reconciliation after a lost response or a dropped stream). */
+/** Looks a reservation up by key in the database (reconciliation after a lost response or a dropped stream); null when no stored result. */
 export function reservationByKey(db: SqlDatabase, key: string): Reservation | null {
-  const row = db.query(`SELECT result FROM reservation_keys WHERE key = ? AND status = 'completed'`, [key])[0];
+  const row = db.query(`SELECT result FROM reservation_keys WHERE key = ? AND status = 'completed' AND result IS NOT NULL`, [key])[0];
   return row ? (JSON.parse(String(row.result)) as Reservation) : null;
 }
 
-/** The client's retry decision for a call: automatic retry only when `classifyRetry` allows it (never without a key). */
-export function autoRetryAllowed(req: ReserveRequest): boolean {
-  return classifyRetry({ sideEffect: true, idempotencyKey: req.idempotencyKey, origin: { kind: 'client-timeout' } }).retry;
+/**
+ * The client's retry decision after a timeout: automatic retry only when `classifyRetry` allows it
+ * (never without a key). Under the `retry-without-key` bug the client declares the tool free of
+ * side effects, so every timeout is retried.
+ */
+export function autoRetryAllowed(req: ReserveRequest, variant: InventoryVariant = 'correct'): boolean {
+  return classifyRetry({ sideEffect: !hasBug(variant, 'retry-without-key'), idempotencyKey: req.idempotencyKey, origin: { kind: 'client-timeout' } }).retry;
 }
 
 /**
  * After the subscription carrying the result drops, the client refetches the reservation by key
- * before deciding: found → use it (no retry); not found → retry with the same key.
+ * (`refetch`, e.g. `reservationByKey`) before deciding: found → use it (no retry); not found →
+ * retry with the same key. Under the `no-refetch` bug it retries at once without calling `refetch`
+ * (the check counts the calls).
  */
-export function decideAfterDrop(db: SqlDatabase, req: ReserveRequest): { refetched: true; decision: 'use-existing' | 'retry-same-key'; reservation: Reservation | null } {
-  const reservation = usableKey(req.idempotencyKey) ? reservationByKey(db, req.idempotencyKey) : null;
-  return { refetched: true, decision: reservation ? 'use-existing' : 'retry-same-key', reservation };
+export function decideAfterDrop(refetch: (key: string) => Reservation | null, req: ReserveRequest, variant: InventoryVariant = 'correct'): { decision: 'use-existing' | 'retry-same-key'; reservation: Reservation | null } {
+  if (hasBug(variant, 'no-refetch')) return { decision: 'retry-same-key', reservation: null };
+  const reservation = usableKey(req.idempotencyKey) ? refetch(req.idempotencyKey) : null;
+  return { decision: reservation ? 'use-existing' : 'retry-same-key', reservation };
 }
 
 /** One connection's part in `atBarrier`: its reply, and each lock event in order (e.g. "begin waits", "begin granted"). */
@@ -265,7 +320,7 @@ export const PRACTICE_CHECKS: PracticeCheck[] = [
       const db = fresh(open);
       reserve(db, REQ, variant); // the response never reaches the client
       const found = reservationByKey(db, REQ.idempotencyKey!);
-      return { ok: found !== null && count(db) === 1, detail: found ? `lookup by key finds reservation #${found.reservationId}` : 'lookup by key finds nothing' };
+      return { ok: found !== null && count(db) === 1, detail: found ? `lookup by key finds reservation #${found.reservationId}` : `lookup by key finds nothing (reservations: ${count(db)})` };
     },
   },
   {
@@ -283,10 +338,10 @@ export const PRACTICE_CHECKS: PracticeCheck[] = [
   {
     id: 'no-key-no-retry',
     requirement: 'Automatic retry is disabled without a key.',
-    run() {
-      const without = autoRetryAllowed({ ...REQ, idempotencyKey: null });
-      const empty = autoRetryAllowed({ ...REQ, idempotencyKey: '' });
-      const withKey = autoRetryAllowed(REQ);
+    run(_open, variant = 'correct') {
+      const without = autoRetryAllowed({ ...REQ, idempotencyKey: null }, variant);
+      const empty = autoRetryAllowed({ ...REQ, idempotencyKey: '' }, variant);
+      const withKey = autoRetryAllowed(REQ, variant);
       return { ok: !without && !empty && withKey, detail: `retry after a timeout — no key: ${without}, empty key: ${empty}, with key: ${withKey}` };
     },
   },
@@ -296,9 +351,10 @@ export const PRACTICE_CHECKS: PracticeCheck[] = [
     run(open, variant = 'correct') {
       const db = fresh(open);
       reserve(db, REQ, variant); // committed; the subscription carrying the result drops
-      const d = decideAfterDrop(db, REQ);
+      let refetches = 0;
+      const d = decideAfterDrop((key) => (refetches++, reservationByKey(db, key)), REQ, variant);
       const retried = d.decision === 'retry-same-key' ? reserve(db, REQ, variant) : null;
-      return { ok: d.refetched && d.decision === 'use-existing' && count(db) === 1, detail: `refetch → ${d.decision}${retried ? `, retry: ${describeReply(retried)}` : ''}; reservations: ${count(db)}` };
+      return { ok: refetches === 1 && d.decision === 'use-existing' && count(db) === 1, detail: `refetches before deciding: ${refetches} → ${d.decision}${retried ? `, retry: ${describeReply(retried)}` : ''}; reservations: ${count(db)}` };
     },
   },
   {
