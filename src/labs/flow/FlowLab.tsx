@@ -85,8 +85,8 @@ export function FlowLab() {
   usePageFileDrop(importText, setError);
   return (
     <div className="flow-lab">
-      <Intro store={store} />
       <FlowError store={store} />
+      <Intro store={store} />
       <div className="flow-grid">
         <div className="flow-main">
           <QueuePanel store={store} />
