@@ -1,3 +1,4 @@
+import './common.css';
 /** A problem report: a title and one line per problem, each naming the field ("field: problem"). */
 export type LabError = { title: string; errors: string[] };
 

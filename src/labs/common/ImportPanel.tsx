@@ -1,6 +1,15 @@
+import './common.css';
 import { useEffect, useId, useState } from 'react';
 import { downloadText } from '../races/download';
 import type { LabError } from './ErrorBanner';
+
+/**
+ * After an import the news is at the top of the page: the new scenario's title and timeline, or
+ * the error banner naming the problem. Go there, so nothing happens out of sight.
+ */
+export function showImportResult(): void {
+  if (window.scrollY > 0) window.scrollTo({ top: 0, behavior: 'smooth' });
+}
 
 /** Largest scenario file accepted (bytes). */
 export const MAX_SCENARIO_FILE_BYTES = 20 * 1024 * 1024;
@@ -13,6 +22,7 @@ export const MAX_SCENARIO_FILE_BYTES = 20 * 1024 * 1024;
 export async function importScenarioFile(file: File, importText: (text: string, source: string) => unknown, setError: (e: LabError) => void): Promise<void> {
   if (file.size > MAX_SCENARIO_FILE_BYTES) {
     setError({ title: `The file ${file.name} was not loaded; the previous scenario is kept`, errors: [`(file): ${file.size} bytes is larger than the 20 MB limit`] });
+    showImportResult();
     return;
   }
   let text: string;
@@ -20,9 +30,11 @@ export async function importScenarioFile(file: File, importText: (text: string, 
     text = await file.text();
   } catch (err) {
     setError({ title: `The file ${file.name} could not be read; the previous scenario is kept`, errors: [`(file): ${(err as Error).message}`] });
+    showImportResult();
     return;
   }
   importText(text, `The file ${file.name}`);
+  showImportResult();
 }
 
 /** Imports a scenario file dropped anywhere on the page (the panel below also takes drops). */
@@ -93,7 +105,10 @@ export function ImportPanel(props: {
       </label>
       <textarea id={taId} data-testid={`${testIdPrefix}-text`} rows={3} spellCheck={false} value={text} onChange={(e) => setText(e.currentTarget.value)} placeholder={`{ "format": 1, "lab": "${lab}", … }`} />
       <div className="button-row">
-        <button type="button" data-testid={`${testIdPrefix}-paste`} onClick={() => importText(text, 'The pasted scenario') && setText('')} disabled={text.trim() === ''}>
+        <button type="button" data-testid={`${testIdPrefix}-paste`} onClick={() => {
+            if (importText(text, 'The pasted scenario')) setText('');
+            showImportResult();
+          }} disabled={text.trim() === ''}>
           Import
         </button>
         <label htmlFor={fileId} className="file-label">

@@ -1,3 +1,4 @@
+import './common.css';
 import { formatMs, formatTime } from '../../charts/format';
 import { sliderToSpeed, speedToSlider, SPEED_SLIDER_MAX } from '../../store/playback';
 import { Icon } from './icons';

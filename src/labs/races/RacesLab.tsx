@@ -4,7 +4,9 @@ import { createRacesStore, type RacesStore } from '../../store/racesStore';
 import { decodeRacesHash, encodeRacesHash } from '../../store/url';
 import { RacesStoreContext, useRaces, useRacesStore } from './context';
 import { ErrorBanner } from './ErrorBanner';
-import { importFile, ImportPanel } from './ImportPanel';
+import { ImportPanel } from './ImportPanel';
+import { usePageFileDrop } from '../common/ImportPanel';
+import { usePlaybackKeys, usePlayLoop } from '../common/usePlaybackKeys';
 import { InvariantsPanel } from './InvariantsPanel';
 import { LessonPanel } from './LessonPanel';
 import { NowPanel } from './NowPanel';
@@ -97,98 +99,15 @@ function useUrlSync(store: RacesStore) {
   }, [store]);
 }
 
-/** Advances the playhead with requestAnimationFrame while playing. */
-function usePlayLoop(store: RacesStore) {
-  const playing = useRaces(selectPlaying);
-  useEffect(() => {
-    if (!playing) return;
-    let raf = 0;
-    let last = performance.now();
-    const frame = (now: number) => {
-      const dt = Math.min(now - last, 100);
-      last = now;
-      store.getState().tick(dt);
-      if (store.getState().playing) raf = requestAnimationFrame(frame);
-    };
-    raf = requestAnimationFrame(frame);
-    return () => cancelAnimationFrame(raf);
-  }, [playing, store]);
-}
-
-function isTyping(target: EventTarget | null): boolean {
-  const el = target as HTMLElement | null;
-  if (!el || !el.tagName) return false;
-  const tag = el.tagName.toLowerCase();
-  return tag === 'input' || tag === 'textarea' || tag === 'select' || el.isContentEditable;
-}
-
-/** Space play/pause, ←/→ step, Home/End, Ctrl+Z / Ctrl+Shift+Z (not while typing). */
-function useKeyboard(store: RacesStore) {
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.defaultPrevented || isTyping(e.target)) return;
-      const s = store.getState();
-      const mod = e.ctrlKey || e.metaKey;
-      if (mod && (e.key === 'z' || e.key === 'Z')) {
-        if (e.shiftKey) s.redo();
-        else s.undo();
-        e.preventDefault();
-        return;
-      }
-      if (mod && (e.key === 'y' || e.key === 'Y')) {
-        s.redo();
-        e.preventDefault();
-        return;
-      }
-      if (mod || e.altKey) return;
-      const onButton = (e.target as HTMLElement | null)?.closest?.('button, a, summary, [role="slider"]');
-      switch (e.key) {
-        case ' ':
-          if (onButton) return;
-          s.togglePlay();
-          break;
-        case 'ArrowRight':
-          s.stepForward();
-          break;
-        case 'ArrowLeft':
-          s.stepBack();
-          break;
-        case 'Home':
-          s.toStart();
-          break;
-        case 'End':
-          s.toEnd();
-          break;
-        default:
-          return;
-      }
-      e.preventDefault();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [store]);
-}
-
-/** A scenario file dropped anywhere on the page is imported. */
-function useFileDrop(store: RacesStore) {
-  useEffect(() => {
-    const over = (e: DragEvent) => {
-      if (e.dataTransfer?.types.includes('Files')) e.preventDefault();
-    };
-    const drop = (e: DragEvent) => {
-      const file = e.dataTransfer?.files[0];
-      if (!file) return;
-      e.preventDefault();
-      const s = store.getState();
-      void importFile(file, s.importText, s.setError);
-    };
-    window.addEventListener('dragover', over);
-    window.addEventListener('drop', drop);
-    return () => {
-      window.removeEventListener('dragover', over);
-      window.removeEventListener('drop', drop);
-    };
-  }, [store]);
+/** A stable "is the store still playing?" reader per store, for the shared play loop. */
+const playingReaders = new WeakMap<RacesStore, () => boolean>();
+function isPlaying(store: RacesStore): () => boolean {
+  let read = playingReaders.get(store);
+  if (!read) {
+    read = () => store.getState().playing;
+    playingReaders.set(store, read);
+  }
+  return read;
 }
 
 function ScenarioIntro() {
@@ -204,9 +123,10 @@ function ScenarioIntro() {
 function RacesPage() {
   const store = useRacesStore();
   useUrlSync(store);
-  usePlayLoop(store);
-  useKeyboard(store);
-  useFileDrop(store);
+  const playing = useRaces(selectPlaying);
+  usePlayLoop(playing, store.getState().tick, isPlaying(store));
+  usePlaybackKeys(store.getState);
+  usePageFileDrop(store.getState().importText, store.getState().setError);
   return (
     <div className="races">
       <ScenarioBar />
