@@ -118,6 +118,18 @@ test.describe('Flow lab: proxy and keep-alives', () => {
     await expect(lab.getByTestId('counter-operation')).toHaveText('timeout-idle at 5000 ms');
   });
 
+  test('P3: the page shows the exact SSE headers; leaving out X-Accel-Buffering: no makes the nginx-like proxy buffer and the idle timeout fire', async ({ lab }) => {
+    await openFlow(lab, 'P3-accel-buffering-header');
+    await expect(lab.getByTestId('sse-headers').locator('code')).toHaveText('Content-Type: text/event-stream · Cache-Control: no-cache · X-Accel-Buffering: no');
+    await expect(lab.getByTestId('sse-headers')).toContainText('passes every event through unbuffered');
+    await expect(lab.getByTestId('counter-operation')).toHaveText('completed at 22000 ms');
+    await lab.getByTestId('bug-accel-header').check();
+    await expect(lab.getByTestId('sse-headers').locator('code')).toHaveText('Content-Type: text/event-stream · Cache-Control: no-cache');
+    await expect(lab.getByTestId('counter-operation')).toHaveText('timeout-idle at 5000 ms');
+    await lab.getByTestId('bug-accel-header').uncheck();
+    await expect(lab.getByTestId('counter-operation')).toHaveText('completed at 22000 ms');
+  });
+
   test('P2: keep-alives reach the client but never reset the idle timeout (the bug switch breaks the invariant)', async ({ lab }) => {
     await openFlow(lab, 'P2-keepalive-not-progress');
     await expect(lab.getByTestId('counter-operation')).toHaveText('timeout-idle at 30000 ms');

@@ -3,7 +3,7 @@ import { useStore } from 'zustand';
 import { Timeline } from '../../charts/Timeline';
 import { replay } from '../../sim/engine';
 import { BUFFER_POLICIES } from '../../sim/flow/buffer';
-import { checkFlowExpectation, flowModel, flowOutcomeAt, SSE_HEADERS, withFlowOverrides, type FlowConfig } from '../../sim/flow';
+import { checkFlowExpectation, flowModel, flowOutcomeAt, proxyBuffersConfig, sentSseHeaders, withFlowOverrides, type FlowConfig } from '../../sim/flow';
 import type { Json } from '../../sim/types';
 import { badLinkError, createFlowStore, type FlowStore, type FlowStoreState } from '../../store/flowStore';
 import { decodeFlowHash, encodeFlowHash } from '../../store/flowUrl';
@@ -173,8 +173,21 @@ function Controls({ store }: { store: FlowStore }) {
           <label className="flow-check">
             <input type="checkbox" checked={config.bugs.keepAliveResetsIdle} data-testid="bug-keepalive" onChange={(e) => set({ bugs: { keepAliveResetsIdle: e.target.checked } })} /> bug: keep-alives reset the idle timeout
           </label>
-          <p className="small muted">
-            SSE response headers: <code>{SSE_HEADERS.join(' · ')}</code>. The last one asks nginx-style proxies not to buffer the stream; the switch above shows a proxy that buffers anyway.
+          <label className="flow-check">
+            <input type="checkbox" checked={config.proxy.honoursAccelBuffering} disabled={!config.proxy.enabled || !config.proxy.buffering} data-testid="proxy-honours-accel" onChange={(e) => set({ proxy: { honoursAccelBuffering: e.target.checked } })} /> the proxy is nginx-like: X-Accel-Buffering: no turns its buffering off
+          </label>
+          <label className="flow-check">
+            <input type="checkbox" checked={config.bugs.omitAccelBufferingHeader} data-testid="bug-accel-header" onChange={(e) => set({ bugs: { omitAccelBufferingHeader: e.target.checked } })} /> bug: the server leaves out X-Accel-Buffering: no
+          </label>
+          <p className="small muted" data-testid="sse-headers">
+            SSE response headers sent: <code>{sentSseHeaders(config).join(' · ')}</code>.{' '}
+            {!config.proxy.enabled || !config.proxy.buffering
+              ? 'No buffering proxy in the way.'
+              : proxyBuffersConfig(config)
+                ? config.proxy.honoursAccelBuffering
+                  ? 'Without X-Accel-Buffering: no the nginx-like proxy buffers the stream.'
+                  : 'This proxy ignores X-Accel-Buffering and buffers anyway.'
+                : 'The proxy honours X-Accel-Buffering: no and passes every event through unbuffered.'}
           </p>
         </div>
       ) : (

@@ -19,6 +19,27 @@ import type { FleetConfig, FlowConfig, FlowEvent } from './schema';
 /** The exact SSE response headers the server sends (X-Accel-Buffering tells nginx-style proxies not to buffer). */
 export const SSE_HEADERS = ['Content-Type: text/event-stream', 'Cache-Control: no-cache', 'X-Accel-Buffering: no'] as const;
 
+/**
+ * The response headers the server actually sends under `config`: `SSE_HEADERS`, minus
+ * `X-Accel-Buffering: no` when the `omitAccelBufferingHeader` bug is on.
+ */
+export function sentSseHeaders(config: FlowConfig): readonly string[] {
+  return config.bugs.omitAccelBufferingHeader ? SSE_HEADERS.slice(0, 2) : SSE_HEADERS;
+}
+
+/**
+ * Whether the proxy holds events back under `config`: it is enabled and buffering, and the response
+ * does not switch buffering off — an nginx-like proxy (`honoursAccelBuffering`) passes a response
+ * carrying `X-Accel-Buffering: no` through unbuffered (nginx docs, `proxy_buffering` /
+ * `X-Accel-Buffering`). Without the header, the same proxy buffers: events wait for the next flush
+ * (every `flushIntervalMs`, or when `bufferEvents` are held).
+ */
+export function proxyBuffersConfig(config: FlowConfig): boolean {
+  const p = config.proxy;
+  if (!p.enabled || !p.buffering) return false;
+  return !(p.honoursAccelBuffering && !config.bugs.omitAccelBufferingHeader);
+}
+
 /** Tie ranks, lowest first at the same millisecond. */
 export const FLOW_RANK = { deadline: 0, client: 1, server: 2, delivery: 3 } as const;
 
@@ -99,6 +120,7 @@ export interface FlowState {
 
 export type FlowTimer =
   | { kind: 'produce'; producer: number; n: number }
+  | { kind: 'open' }
   | { kind: 'read' }
   | { kind: 'stall-end' }
   | { kind: 'flush' }
@@ -119,7 +141,7 @@ function http(ctx: Ctx, from: 'client' | 'server', text: string, message?: Json)
 }
 
 function proxyBuffers(s: FlowState): boolean {
-  return s.config.proxy.enabled && s.config.proxy.buffering;
+  return proxyBuffersConfig(s.config);
 }
 
 function armProxyRead(s: FlowState, ctx: Ctx): FlowState {
@@ -207,7 +229,7 @@ function pump(s: FlowState, ctx: Ctx): FlowState {
   const kinds = countKinds(runs);
   if (proxyBuffers(s)) {
     const h = s.proxyHeld;
-    return {
+    const held: FlowState = {
       ...s,
       buffer: { ...s.buffer, runs: [], size: 0 },
       proxyHeld: {
@@ -220,6 +242,13 @@ function pump(s: FlowState, ctx: Ctx): FlowState {
         finalTokens: kinds.finalTokens.length ? [...h.finalTokens, ...kinds.finalTokens] : h.finalTokens,
       },
     };
+    const full = s.config.proxy.bufferEvents;
+    const hh = held.proxyHeld;
+    if (full !== null && hh.progress + hh.finals + hh.keepalives >= full && held.stalledUntil === null) {
+      ctx.why(() => `The proxy's buffer is full (${full} events): it flushes ${hh.progress} progress, ${hh.finals} final and ${hh.keepalives} keep-alive events.`, 'proxy.flush');
+      return deliver({ ...held, proxyHeld: NO_HELD, proxyFlushes: held.proxyFlushes + 1 }, hh, ctx);
+    }
+    return held;
   }
   if (s.stalledUntil !== null) return s;
   const rate = s.config.consumer.readIntervalMs;
@@ -390,6 +419,19 @@ function fleetRestart(s: FlowState, ctx: Ctx): FlowState {
 function applyTimer(s: FlowState, t: FlowTimer, ctx: Ctx): FlowState {
   const c = s.config;
   switch (t.kind) {
+    case 'open': {
+      http(ctx, 'server', `HTTP/1.1 200 OK · ${sentSseHeaders(c).join(' · ')}`);
+      ctx.why(
+        () =>
+          c.proxy.enabled && c.proxy.buffering && c.proxy.honoursAccelBuffering
+            ? c.bugs.omitAccelBufferingHeader
+              ? 'The server opens the SSE response WITHOUT X-Accel-Buffering: no, so the nginx-like proxy buffers it: events wait for its flush.'
+              : 'The server opens the SSE response with X-Accel-Buffering: no: the nginx-like proxy passes every event through unbuffered.'
+            : `The server opens the SSE response (${sentSseHeaders(c).join(', ')}).`,
+        'proxy.accel-buffering',
+      );
+      return s;
+    }
     case 'produce': {
       const p = c.producers[t.producer];
       const next = t.n + 1;
@@ -469,7 +511,7 @@ function applyTimer(s: FlowState, t: FlowTimer, ctx: Ctx): FlowState {
         buffer: clearRefetch(s.buffer),
         resyncOwed: false,
       };
-      http(ctx, 'server', `HTTP/1.1 200 OK · ${(c.bugs.omitAccelBufferingHeader ? SSE_HEADERS.slice(0, 2) : SSE_HEADERS).join(' · ')}`);
+      http(ctx, 'server', `HTTP/1.1 200 OK · ${sentSseHeaders(c).join(' · ')}`);
       next = armProxyRead(next, ctx);
       ctx.why(() => `The client reconnects and resyncs: the authoritative state replaces whatever the dropped stream lost.`, 'flow.resync');
       return pump(next, ctx);
@@ -661,11 +703,12 @@ export const flowModel: Model<FlowConfig, FlowState, FlowOutcome, FlowTimer> = {
     };
     const hasStream = config.producers.length > 0 || config.fleet === null;
     if (hasStream) {
+      ctx.schedule(0, FLOW_RANK.client, 'server', 'SSE response headers', { kind: 'open' });
       config.producers.forEach((p, i) => {
         if (p.count > 0 || p.final) ctx.schedule(p.startMs, FLOW_RANK.server, 'server', `${p.token} producer`, { kind: 'produce', producer: i, n: 0 });
       });
       if (config.keepAliveIntervalMs !== null && config.keepAliveIntervalMs <= config.horizonMs) ctx.schedule(config.keepAliveIntervalMs, FLOW_RANK.server, 'server', 'keep-alive', { kind: 'keepalive' });
-      if (config.proxy.enabled && config.proxy.buffering) ctx.schedule(config.proxy.flushIntervalMs, FLOW_RANK.delivery, 'proxy', 'proxy flushes', { kind: 'flush' });
+      if (proxyBuffersConfig(config)) ctx.schedule(config.proxy.flushIntervalMs, FLOW_RANK.delivery, 'proxy', 'proxy flushes', { kind: 'flush' });
       s = armProxyRead(s, ctx);
       s = armIdle(s, ctx);
     }

@@ -20,7 +20,7 @@ const producerSchema = z
 export const flowBugsSchema = z
   .object({
     keepAliveResetsIdle: z.boolean().default(false).describe('Bug: the client treats keep-alive comments as activity and resets the operation\'s idle timeout.'),
-    omitAccelBufferingHeader: z.boolean().default(false).describe('Bug: the server leaves out X-Accel-Buffering: no.'),
+    omitAccelBufferingHeader: z.boolean().default(false).describe('Bug: the server leaves out X-Accel-Buffering: no, so a proxy that honours the header (nginx-like) buffers the stream.'),
   })
   .strict();
 
@@ -56,9 +56,21 @@ export const flowConfigSchema = z
         buffering: z.boolean().default(false).describe('The proxy holds the response and flushes it every flushIntervalMs.'),
         flushIntervalMs: positiveMs.default(10000),
         readTimeoutMs: positiveMs.nullable().default(null).describe('The proxy closes the stream after this long without a byte from the server.'),
+        honoursAccelBuffering: z
+          .boolean()
+          .default(false)
+          .describe('nginx-like: the response header X-Accel-Buffering: no turns buffering off for this stream (nginx\'s proxy_buffering stays on for every other response).'),
+        bufferEvents: z
+          .number()
+          .int('must be an integer')
+          .min(1, 'must be at least 1 event')
+          .max(1_000_000)
+          .nullable()
+          .default(null)
+          .describe('While buffering, the proxy also flushes as soon as it holds this many events (its buffer is full); null: only every flushIntervalMs.'),
       })
       .strict()
-      .default({ enabled: false, buffering: false, flushIntervalMs: 10000, readTimeoutMs: null }),
+      .default({ enabled: false, buffering: false, flushIntervalMs: 10000, readTimeoutMs: null, honoursAccelBuffering: false, bufferEvents: null }),
     keepAliveIntervalMs: positiveMs.nullable().default(null).describe('The server writes an SSE comment line (":") this often.'),
     client: z
       .object({
