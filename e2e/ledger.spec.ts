@@ -133,6 +133,24 @@ test.describe('Ledger lab: field cases', () => {
     await lab.getByTestId('client-key').selectOption('per-attempt');
     await expect(lab.getByTestId('outcome-executions')).toHaveText('3');
   });
+
+  test('at phone width (390 px) the timeline\'s labels stay inside the plot and "timeout" clears "call 1"', async ({ lab }) => {
+    await lab.setViewportSize({ width: 390, height: 900 });
+    await openLedger(lab, 'F-lost-response');
+    const svg = lab.locator('.tl-svg').first();
+    // Call 1 starts at 0 ms: its handle's centre is the plot's left edge.
+    const call1Handle = (await lab.getByTestId('handle-call-1').boundingBox())!;
+    const plotLeft = call1Handle.x + call1Handle.width / 2;
+    const spanLabel = svg.locator('.tl-span-label').first();
+    // Too long for either side of the bar's end: shortened (middle words first), the whole text as its tooltip.
+    await expect(spanLabel).toHaveText(/^executed .*\(lost\)$/);
+    await expect(spanLabel.locator('title')).toHaveText('executed charge-001 (lost)');
+    const sb = (await spanLabel.boundingBox())!;
+    expect(sb.x).toBeGreaterThanOrEqual(plotLeft - 1);
+    const timeout = (await svg.locator('.tl-marker-label', { hasText: 'timeout' }).boundingBox())!;
+    const call1 = (await svg.locator('.tl-handle-label', { hasText: 'call 1' }).boundingBox())!;
+    expect(timeout.x >= call1.x + call1.width || timeout.x + timeout.width <= call1.x).toBe(true);
+  });
 });
 
 test.describe('Ledger lab: my ledger persists, downloads and uploads', () => {

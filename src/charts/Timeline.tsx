@@ -245,6 +245,8 @@ interface SpanViewProps {
   endCap: NonNullable<SpanMark['endCap']>;
   endLabel: string | null;
   endLabelAnchor: 'start' | 'end';
+  /** The whole end label when `endLabel` is shortened to fit (shown as its tooltip). */
+  endLabelFull?: string;
   title?: string;
   gradientId: string;
 }
@@ -267,6 +269,7 @@ const SpanView = memo(function SpanView(p: SpanViewProps) {
       {!p.open && p.endCap === 'bar' && <path className="tl-span-cap" d={`M${p.x2},${p.y - 7}V${p.y + 7}`} />}
       {p.endLabel !== null && (
         <text className="tl-span-label" x={p.endLabelAnchor === 'start' ? p.x2 + 6 : p.x2 - 6} y={p.rowBottom - 3} textAnchor={p.endLabelAnchor}>
+          {p.endLabelFull !== undefined && <title>{p.endLabelFull}</title>}
           {p.endLabel}
         </text>
       )}
@@ -620,7 +623,26 @@ export function Timeline(props: TimelineProps) {
       const b = layout.rows.get(`${m.lane}/${m.row}`) ?? { y: AXIS_H, h: 20 };
       const side = m.at > vis1 ? 'right' : m.at < vis0 ? 'left' : null;
       if (side === null) {
-        out.push({ key: m.id, x: x(m.at), y: b.y, h: b.h, tone: m.tone, dashed: !!m.dashed, future: !!m.future, label: m.label ?? null, anchor: m.anchor ?? 'start', labelAt: m.labelAt ?? 'top', offscale: null, title: m.title });
+        const mx = x(m.at);
+        let anchor = m.anchor ?? 'start';
+        const labelAt = m.labelAt ?? 'top';
+        // A top label that would cover a handle's label in its row goes to the other side of the line, if that side is clear.
+        if (m.label && labelAt === 'top') {
+          const w = m.label.length * CHAR_W;
+          const extent = (a: 'start' | 'end') => (a === 'start' ? [mx + 4, mx + 4 + w] : [mx - 4 - w, mx - 4]);
+          const taken = handleViews.filter((h) => h.label !== null && h.mark.lane === m.lane && h.mark.row === m.row).map((h) => {
+            const hw = (h.label as string).length * CHAR_W;
+            const left = h.flip ? h.x + HANDLE_R - hw : h.x - HANDLE_R + 1;
+            return [left, left + hw];
+          });
+          const clear = (a: 'start' | 'end') => {
+            const [l, r] = extent(a);
+            return l >= plotLeft && r <= plotRight + 12 && taken.every(([tl, tr]) => r + 3 <= tl || l >= tr + 3);
+          };
+          const other = anchor === 'start' ? 'end' : 'start';
+          if (!clear(anchor) && clear(other)) anchor = other;
+        }
+        out.push({ key: m.id, x: mx, y: b.y, h: b.h, tone: m.tone, dashed: !!m.dashed, future: !!m.future, label: m.label ?? null, anchor, labelAt, offscale: null, title: m.title });
       } else {
         const k = `${m.lane}/${m.row}/${side}`;
         const e = edge.get(k);
@@ -648,7 +670,7 @@ export function Timeline(props: TimelineProps) {
       });
     }
     return out;
-  }, [markers, layout, x, vis0, vis1, plotLeft, plotRight]);
+  }, [markers, layout, x, vis0, vis1, plotLeft, plotRight, handleViews]);
 
   const cursorX = x(cursorMs);
   const cursorVisible = cursorX >= plotLeft - 0.5 && cursorX <= plotRight + 0.5;
@@ -739,6 +761,15 @@ export function Timeline(props: TimelineProps) {
               const x2 = x(m.to);
               const b = rowBox(m.lane, m.row);
               const room = plotRight - x2;
+              const endLabel = m.endLabel && b.h >= 26 ? m.endLabel : null;
+              const labelW = (endLabel?.length ?? 0) * CHAR_W;
+              const fitsRight = room > labelW + 10;
+              const roomLeft = x2 - 6 - plotLeft - 2;
+              // Room on neither side (a narrow screen): shorten the label on the roomier side (middle words
+              // first, the whole label as its tooltip) rather than let the plot's edge clip it.
+              const squeezed = endLabel !== null && !fitsRight && roomLeft < labelW;
+              const anchor = fitsRight || (squeezed && room - 10 > roomLeft) ? 'start' : 'end';
+              const shown = squeezed ? fitLabel(endLabel, anchor === 'start' ? room - 10 : roomLeft) : endLabel;
               return (
                 <SpanView
                   key={m.id}
@@ -751,8 +782,9 @@ export function Timeline(props: TimelineProps) {
                   open={!!m.open}
                   future={!!m.future}
                   endCap={m.endCap ?? 'none'}
-                  endLabel={m.endLabel && b.h >= 26 ? m.endLabel : null}
-                  endLabelAnchor={room > (m.endLabel?.length ?? 0) * CHAR_W + 10 ? 'start' : 'end'}
+                  endLabel={shown || null}
+                  endLabelAnchor={anchor}
+                  endLabelFull={shown !== endLabel && endLabel !== null ? endLabel : undefined}
                   title={m.title}
                   gradientId={`${uid}-fade-${m.tone}`}
                 />
@@ -942,6 +974,22 @@ function niceStep(v: number): number {
   const p = Math.pow(10, Math.floor(Math.log10(v)));
   const m = v / p;
   return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
+}
+
+/**
+ * `text` shortened to at most `maxW` px (at CHAR_W per character): middle words give way to "…"
+ * first, keeping the first and last words; failing that, the end is cut. '' when nothing fits.
+ */
+function fitLabel(text: string, maxW: number): string {
+  const maxChars = Math.floor(maxW / CHAR_W);
+  if (text.length <= maxChars) return text;
+  const words = text.split(' ');
+  for (let drop = 1; drop <= words.length - 2; drop++) {
+    const head = Math.ceil((words.length - drop) / 2);
+    const t = [...words.slice(0, head), '…', ...words.slice(head + drop)].join(' ');
+    if (t.length <= maxChars) return t;
+  }
+  return maxChars >= 4 ? `${text.slice(0, maxChars - 1)}…` : '';
 }
 
 interface PlacedHandle {
