@@ -5,7 +5,7 @@ import { LAB_SCHEMAS, parseAnyScenarioText, parseScenario, parseScenarioText } f
 import { createLedgerModel, ledgerLaneOf, ledgerLengthProblem, replayLedger, STEP_KINDS, type LedgerModel, type LedgerTrace, type OpenDatabase } from '../sim/ledger';
 import type { Json, Scenario, ScriptedEvent } from '../sim/types';
 import { emptyHistory, record, redo as redoHistory, undo as undoHistory, type History } from './history';
-import { nextStepTime, prevStepTime, SPEED_MAX, SPEED_MIN, suggestedSpeed, timeRangeEnd } from './playback';
+import { playbackActions, suggestedSpeed, timeRangeEnd } from './playback';
 import { runReadOnly, type ConsoleDatabase, type QueryResult } from './ledgerConsole';
 
 export { runReadOnly, type ConsoleDatabase, type QueryResult } from './ledgerConsole';
@@ -254,40 +254,7 @@ export function createLedgerStore(options: { open: OpenDatabase; builtins: reado
       endDrag() {
         set({ dragging: false });
       },
-      seek(ms) {
-        set({ playing: false, cursorMs: clamp(ms, get().rangeEndMs) });
-      },
-      togglePlay() {
-        const s = get();
-        if (s.playing) return set({ playing: false, cursorMs: Math.floor(s.cursorMs) });
-        set({ playing: true, cursorMs: s.cursorMs >= playEnd(s) ? 0 : s.cursorMs });
-      },
-      tick(realMs) {
-        const s = get();
-        if (!s.playing) return;
-        const end = playEnd(s);
-        const cursorMs = s.cursorMs + (s.speed * realMs) / 1000;
-        set(cursorMs >= end ? { cursorMs: end, playing: false } : { cursorMs });
-      },
-      setSpeed(speed) {
-        set({ speed: Math.min(Math.max(speed, SPEED_MIN), SPEED_MAX) });
-      },
-      stepForward() {
-        const s = get();
-        const t = nextStepTime(s.stepTimes, s.cursorMs);
-        set(t !== null ? { playing: false, cursorMs: t } : { playing: false });
-      },
-      stepBack() {
-        const s = get();
-        const t = prevStepTime(s.stepTimes, s.cursorMs);
-        set({ playing: false, cursorMs: t ?? 0 });
-      },
-      toStart() {
-        set({ playing: false, cursorMs: 0 });
-      },
-      toEnd() {
-        set({ playing: false, cursorMs: get().rangeEndMs });
-      },
+      ...playbackActions(get, set, playEnd),
       select(id) {
         set({ selectedEventId: id });
       },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nextStepTime, prevStepTime, sliderToSpeed, speedToSlider, SPEED_MAX, SPEED_MIN, SPEED_SLIDER_MAX, suggestedSpeed, timeRangeEnd } from './playback';
+import { nextStepTime, playbackActions, prevStepTime, sliderToSpeed, speedToSlider, SPEED_MAX, SPEED_MIN, SPEED_SLIDER_MAX, suggestedSpeed, timeRangeEnd, type PlaybackData } from './playback';
 
 describe('speed slider (log scale)', () => {
   it('spans 10…100000 virtual ms per second', () => {
@@ -33,5 +33,46 @@ describe('stepping', () => {
     expect(timeRangeEnd(500)).toBe(530);
     expect(timeRangeEnd(460000)).toBe(490000);
     expect(timeRangeEnd(0)).toBe(1000);
+  });
+});
+
+describe('the shared playhead actions', () => {
+  const make = (over: Partial<PlaybackData> = {}) => {
+    let state: PlaybackData = { cursorMs: 0, playing: false, speed: 1000, stepTimes: [0, 100, 250], rangeEndMs: 400, ...over };
+    const a = playbackActions(() => state, (patch) => (state = { ...state, ...patch }), (s) => s.stepTimes[s.stepTimes.length - 1]);
+    return { a, get: () => state };
+  };
+  it('steps between step times, pausing, and clamps seeks to the range', () => {
+    const { a, get } = make({ playing: true });
+    a.stepForward();
+    expect(get()).toMatchObject({ cursorMs: 100, playing: false });
+    a.stepForward();
+    a.stepForward();
+    expect(get().cursorMs).toBe(250);
+    a.stepBack();
+    expect(get().cursorMs).toBe(100);
+    a.seek(9999);
+    expect(get().cursorMs).toBe(400);
+    a.seek(Number.NaN);
+    expect(get().cursorMs).toBe(0);
+    a.toEnd();
+    expect(get().cursorMs).toBe(250);
+  });
+  it('plays at the speed, stops at the end, and replays from 0 when started at the end', () => {
+    const { a, get } = make();
+    a.togglePlay();
+    a.tick(100); // 1000 virtual ms per second → 100 ms
+    expect(get()).toMatchObject({ cursorMs: 100, playing: true });
+    a.tick(1000);
+    expect(get()).toMatchObject({ cursorMs: 250, playing: false });
+    a.togglePlay();
+    expect(get()).toMatchObject({ cursorMs: 0, playing: true });
+    a.tick(12.5);
+    a.togglePlay();
+    expect(get()).toMatchObject({ cursorMs: 12, playing: false });
+    a.setSpeed(1e9);
+    expect(get().speed).toBe(SPEED_MAX);
+    a.setSpeed(Number.NaN);
+    expect(get().speed).toBe(SPEED_MAX);
   });
 });

@@ -69,3 +69,76 @@ export function timeRangeEnd(lastMs: number): number {
   const magnitude = Math.pow(10, Math.floor(Math.log10(padded)) - 1);
   return Math.ceil(padded / magnitude) * magnitude;
 }
+
+/** The playhead fields every lab store holds. Times in virtual ms; speed in virtual ms per real second. */
+export interface PlaybackData {
+  cursorMs: number;
+  playing: boolean;
+  speed: number;
+  /** Distinct step times of the trace, ascending. */
+  stepTimes: readonly number[];
+  /** End of the scrubbable range. */
+  rangeEndMs: number;
+}
+
+/** The playhead actions every lab store offers (the shared PlaybackBar and keyboard call them). */
+export interface PlaybackActions {
+  /** Moves the playhead to `ms`, clamped to [0, rangeEndMs]; a non-finite value goes to 0. */
+  seek(ms: number): void;
+  /** Pauses and moves to the next step time (stays at the last one). */
+  stepForward(): void;
+  /** Pauses and moves to the previous step time (or 0). */
+  stepBack(): void;
+  toStart(): void;
+  /** Pauses at the end (`endOf`). */
+  toEnd(): void;
+  /** Plays from the playhead (from 0 when already at the end) or pauses on a whole millisecond. */
+  togglePlay(): void;
+  /** Advances the playhead by `realMs` of wall time at the current speed, stopping at the end. */
+  tick(realMs: number): void;
+  /** Sets the speed, clamped to [SPEED_MIN, SPEED_MAX]; a non-finite value is ignored. */
+  setSpeed(speed: number): void;
+}
+
+/**
+ * The playhead actions over a zustand store's `get`/`set`, the same in every lab. `endOf(state)`
+ * is where playing stops and End jumps (the last step, or the range end for a lab that shows
+ * time after it). Pure state transitions: the animation loop that calls `tick` lives in the UI.
+ */
+export function playbackActions<S extends PlaybackData>(get: () => S, set: (patch: Partial<PlaybackData>) => void, endOf: (state: S) => number): PlaybackActions {
+  return {
+    seek(ms) {
+      set({ cursorMs: Number.isFinite(ms) ? Math.min(Math.max(ms, 0), get().rangeEndMs) : 0 });
+    },
+    stepForward() {
+      const s = get();
+      const next = nextStepTime(s.stepTimes, Math.floor(s.cursorMs));
+      set({ playing: false, cursorMs: next ?? s.cursorMs });
+    },
+    stepBack() {
+      const s = get();
+      set({ playing: false, cursorMs: prevStepTime(s.stepTimes, Math.ceil(s.cursorMs)) ?? 0 });
+    },
+    toStart() {
+      set({ playing: false, cursorMs: 0 });
+    },
+    toEnd() {
+      set({ playing: false, cursorMs: endOf(get()) });
+    },
+    togglePlay() {
+      const s = get();
+      if (s.playing) set({ playing: false, cursorMs: Math.floor(s.cursorMs) });
+      else set({ playing: true, cursorMs: s.cursorMs >= endOf(s) ? 0 : s.cursorMs });
+    },
+    tick(realMs) {
+      const s = get();
+      if (!s.playing) return;
+      const end = endOf(s);
+      const cursorMs = s.cursorMs + (s.speed * realMs) / 1000;
+      set(cursorMs >= end ? { cursorMs: end, playing: false } : { cursorMs });
+    },
+    setSpeed(speed) {
+      if (Number.isFinite(speed)) set({ speed: Math.min(Math.max(speed, SPEED_MIN), SPEED_MAX) });
+    },
+  };
+}

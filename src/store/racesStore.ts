@@ -5,7 +5,7 @@ import { RACES_SCHEMAS, racesLengthProblem } from '../sim/races/schema';
 import { replayRaces, withOverrides, type RacesConfig, type RacesTrace } from '../sim/races';
 import type { Json, Scenario, ScriptedEvent } from '../sim/types';
 import { emptyHistory, record, redo as redoHistory, undo as undoHistory, type History } from './history';
-import { nextStepTime, prevStepTime, SPEED_MAX, SPEED_MIN, suggestedSpeed, timeRangeEnd } from './playback';
+import { playbackActions, suggestedSpeed, timeRangeEnd } from './playback';
 import { stableStringify } from './stableJson';
 
 /**
@@ -259,48 +259,12 @@ export function createRacesStore(options: CreateRacesStoreOptions): RacesStore {
         change(parsed.scenario);
       },
 
-      seek(ms) {
-        set({ cursorMs: clampCursor(ms, get().rangeEndMs) });
-      },
-      stepForward() {
-        const s = get();
-        const next = nextStepTime(s.stepTimes, Math.floor(s.cursorMs));
-        set({ playing: false, cursorMs: next === null ? s.cursorMs : next });
-      },
-      stepBack() {
-        const s = get();
-        const prev = prevStepTime(s.stepTimes, Math.ceil(s.cursorMs));
-        set({ playing: false, cursorMs: prev === null ? 0 : prev });
-      },
-      toStart() {
-        set({ playing: false, cursorMs: 0 });
-      },
-      toEnd() {
-        set({ playing: false, cursorMs: get().trace.endAt });
-      },
+      ...playbackActions(get, set, playEnd),
       play() {
-        const s = get();
-        const end = playEnd(s);
-        set({ playing: true, cursorMs: s.cursorMs >= end ? 0 : s.cursorMs });
+        if (!get().playing) get().togglePlay();
       },
       pause() {
-        const s = get();
-        set({ playing: false, cursorMs: Math.floor(s.cursorMs) });
-      },
-      togglePlay() {
-        if (get().playing) get().pause();
-        else get().play();
-      },
-      tick(realMs) {
-        const s = get();
-        if (!s.playing) return;
-        const end = playEnd(s);
-        const cursorMs = s.cursorMs + (s.speed * realMs) / 1000;
-        if (cursorMs >= end) set({ cursorMs: end, playing: false });
-        else set({ cursorMs });
-      },
-      setSpeed(speed) {
-        set({ speed: Math.min(Math.max(speed, SPEED_MIN), SPEED_MAX) });
+        if (get().playing) get().togglePlay();
       },
       select(id) {
         set({ selectedEventId: id });

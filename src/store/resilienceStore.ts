@@ -5,7 +5,7 @@ import { isLabId, labName } from '../sim/labIds';
 import { checkExpectation, replayResilience, withOverrides, type ResilienceTrace } from '../sim/resilience';
 import type { Json, Scenario } from '../sim/types';
 import { emptyHistory, record, redo as redoHistory, undo as undoHistory, type History } from './history';
-import { nextStepTime, prevStepTime, SPEED_MAX, SPEED_MIN, suggestedSpeed, timeRangeEnd } from './playback';
+import { playbackActions, suggestedSpeed, timeRangeEnd } from './playback';
 import { scenarioEquals } from './racesStore';
 import { decodeResilienceHash } from './resilienceUrl';
 
@@ -232,39 +232,7 @@ export function createResilienceStore(options: { builtins: readonly Scenario[]; 
         const next = validated(withOverrides(s.original, e.overrides), 'These overrides do not make a valid scenario');
         if (next) change(next);
       },
-      seek(ms) {
-        set({ cursorMs: clamp(ms, get().rangeEndMs) });
-      },
-      stepForward() {
-        const s = get();
-        const next = nextStepTime(s.stepTimes, Math.floor(s.cursorMs));
-        set({ playing: false, cursorMs: next ?? s.cursorMs });
-      },
-      stepBack() {
-        const s = get();
-        set({ playing: false, cursorMs: prevStepTime(s.stepTimes, Math.ceil(s.cursorMs)) ?? 0 });
-      },
-      toStart() {
-        set({ playing: false, cursorMs: 0 });
-      },
-      toEnd() {
-        set({ playing: false, cursorMs: get().trace.endAt });
-      },
-      togglePlay() {
-        const s = get();
-        if (s.playing) set({ playing: false, cursorMs: Math.floor(s.cursorMs) });
-        else set({ playing: true, cursorMs: s.cursorMs >= s.trace.endAt ? 0 : s.cursorMs });
-      },
-      tick(realMs) {
-        const s = get();
-        if (!s.playing) return;
-        const cursorMs = s.cursorMs + (s.speed * realMs) / 1000;
-        if (cursorMs >= s.trace.endAt) set({ cursorMs: s.trace.endAt, playing: false });
-        else set({ cursorMs });
-      },
-      setSpeed(speed) {
-        set({ speed: Math.min(Math.max(speed, SPEED_MIN), SPEED_MAX) });
-      },
+      ...playbackActions(get, set, (st) => st.trace.endAt),
       select(id) {
         set({ selectedEventId: id });
       },
