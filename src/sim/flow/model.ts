@@ -86,6 +86,8 @@ export interface FlowState {
   buffer: BufferState;
   /** Emission counter (every progress and final the server writes). */
   seq: number;
+  /** Token of the event numbered `seq` (the last one the server wrote, delivered or lost); null before any. */
+  lastWriteToken: string | null;
   status: StreamStatus;
   statusReason: string;
   stalledUntil: number | null;
@@ -298,10 +300,10 @@ function serverWrites(s: FlowState, kind: 'progress' | 'final', token: string, c
   if (s.status === 'down') {
     ctx.ignore({ by: 'server', what: `${kind} #${seq} for ${token}`, reason: 'the stream is down; the event is lost and the reconnect resyncs it', rule: 'flow.resync' });
     ctx.why(() => `The stream is down: ${kind} #${seq} is lost (the resync after reconnecting covers it).`, 'flow.resync');
-    return { ...s, seq, lostWhileDown: s.lostWhileDown + 1 };
+    return { ...s, seq, lastWriteToken: token, lostWhileDown: s.lostWhileDown + 1 };
   }
   ctx.emit({ from: 'server', transport: 'streamable-http', message, requestKey: token });
-  let next: FlowState = armProxyRead({ ...s, seq }, ctx);
+  let next: FlowState = armProxyRead({ ...s, seq, lastWriteToken: token }, ctx);
   const r = pushEvent(next.buffer, { kind, token, seq });
   next = { ...next, buffer: r.state };
   switch (r.outcome) {
@@ -676,6 +678,7 @@ export const flowModel: Model<FlowConfig, FlowState, FlowOutcome, FlowTimer> = {
       config,
       buffer: emptyBuffer(config.policy as BufferPolicy, config.capacityEvents),
       seq: 0,
+      lastWriteToken: null,
       status: 'open',
       statusReason: 'open',
       stalledUntil: null,

@@ -1,5 +1,6 @@
 import type { Json } from '../types';
 import type { Revision, RequestId } from '../mcp';
+import { stepIndexAt } from '../engine';
 import { flowStateAt, type FlowTrace } from './index';
 import type { FlowState } from './model';
 import type { FlowConfig, FlowEvent } from './schema';
@@ -42,6 +43,104 @@ export interface ReconnectInput {
   /** 2025-11-25: the event ids the server's store still holds, inclusive. */
   eventStore: { oldestId: number; newestId: number };
   sessionId: string;
+  /**
+   * The client's application state before the drop: one record per resource it has seen, keyed by
+   * stable id (optional; when given, the plan's merge step reports the merged state).
+   */
+  appState?: AppRecord[];
+  /**
+   * Every event the server emitted up to the reconnect, in order: the resource it updates and its
+   * SSE event id (the emission number). A 2025-11-25 replay resends the ones after Last-Event-ID; a
+   * refetch reads each affected resource's newest version among them.
+   */
+  emitted?: { resource: string; eventId: number }[];
+}
+
+/** One record of the client's application state, keyed by a stable id (the resource URI). */
+export interface AppRecord {
+  /** Stable id: the resource URI (never the JSON-RPC id or the SSE event id). */
+  id: string;
+  /** The version the record reflects: the id of the newest event it includes (0: none). */
+  version: number;
+  /** Where the record came from: held before the drop, resent by a replay, or read by a refetch. */
+  source: 'held' | 'replay' | 'refetch';
+}
+
+/** Result of merging records into application state by stable id. */
+export interface MergeResult {
+  /** One record per id, the newest version kept, sorted by id. */
+  records: AppRecord[];
+  /** Records whose id was already present (each would have shown twice without the merge). */
+  duplicatesMerged: number;
+  /** Of those, records older than (or as old as) the one kept, so ignored. */
+  staleIgnored: number;
+}
+
+/**
+ * Merges `incoming` into `current` by stable id (issue 4, item 3: "application state deduplicated
+ * by stable ids"): a resource seen twice appears once, with its newest version; an older or equal
+ * version never replaces a newer one (a replayed event older than a refetch changes nothing).
+ * Pure; throws nothing.
+ */
+export function mergeByStableId(current: readonly AppRecord[], incoming: readonly AppRecord[]): MergeResult {
+  const byId = new Map<string, AppRecord>();
+  let duplicatesMerged = 0;
+  let staleIgnored = 0;
+  for (const r of [...current, ...incoming]) {
+    const old = byId.get(r.id);
+    if (old === undefined) byId.set(r.id, r);
+    else {
+      duplicatesMerged++;
+      if (r.version > old.version) byId.set(r.id, r);
+      else staleIgnored++;
+    }
+  }
+  const records = [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return { records, duplicatesMerged, staleIgnored };
+}
+
+/** What the client's application state becomes after the reconnect under one revision. */
+export interface AppStateAfterReconnect {
+  /** Records the reconnect brings in: replayed events (2025-11-25, store still holds them) and refetched resources. */
+  incoming: AppRecord[];
+  /** Appending them without dedup (the bug): a resource can show more than once. */
+  naive: AppRecord[];
+  /** Merged by stable id (the correct client). */
+  merged: MergeResult;
+}
+
+/**
+ * The application state after the reconnect of `input` under `revision`: 2026-07-28 refetches the
+ * affected resources (each at its newest emitted version up to the event store's newest id);
+ * 2025-11-25 replays every stored event after Last-Event-ID (one record per event, so a resource
+ * updated three times arrives three times) or, when the store evicted part of the gap, refetches
+ * instead. Uses `input.appState` (default empty) and `input.emitted` (default empty). Pure.
+ */
+export function appStateAfterReconnect(revision: Revision, input: ReconnectInput): AppStateAfterReconnect {
+  const held = input.appState ?? [];
+  const emitted = input.emitted ?? [];
+  const { oldestId, newestId } = input.eventStore;
+  const refetch = (): AppRecord[] =>
+    uniqueSorted(input.affectedResources).map((uri) => {
+      let version = 0;
+      for (const e of emitted) if (e.resource === uri && e.eventId <= newestId && e.eventId > version) version = e.eventId;
+      return { id: uri, version, source: 'refetch' as const };
+    });
+  let incoming: AppRecord[];
+  if (revision === '2026-07-28') incoming = refetch();
+  else {
+    const missedFrom = input.lastEventId + 1;
+    if (missedFrom > newestId) incoming = [];
+    else if (oldestId <= missedFrom) incoming = emitted.filter((e) => e.eventId >= missedFrom && e.eventId <= newestId).map((e) => ({ id: e.resource, version: e.eventId, source: 'replay' as const }));
+    else incoming = refetch();
+  }
+  return { incoming, naive: [...held, ...incoming], merged: mergeByStableId(held, incoming) };
+}
+
+function mergeNote(revision: Revision, input: ReconnectInput): string {
+  const a = appStateAfterReconnect(revision, input);
+  const n = a.merged.records.length;
+  return `Merge into the application by stable id (resource URI): ${a.incoming.length} incoming record${a.incoming.length === 1 ? '' : 's'} + ${a.naive.length - a.incoming.length} held → ${n} record${n === 1 ? '' : 's'}, each at its newest version (${a.merged.duplicatesMerged} duplicate${a.merged.duplicatesMerged === 1 ? '' : 's'} merged; appending without dedup would show ${a.naive.length}).`;
 }
 
 export interface PlanStep {
@@ -115,7 +214,11 @@ function plan2026(input: ReconnectInput): PlanStep[] {
       });
     }
   }
-  steps.push({ from: 'client', http: '(local)', note: 'Merge the refetched state into the application by stable ids (resource URI, item id), so nothing shows twice.' });
+  steps.push({
+    from: 'client',
+    http: '(local)',
+    note: input.appState ? mergeNote('2026-07-28', input) : 'Merge the refetched state into the application by stable ids (resource URI, item id), so nothing shows twice.',
+  });
   return steps;
 }
 
@@ -129,9 +232,10 @@ function plan2025(input: ReconnectInput): PlanStep[] {
     },
   ];
   const missedFrom = input.lastEventId + 1;
+  const merge = (): PlanStep[] => (input.appState ? [...steps, { from: 'client', http: '(local)', note: mergeNote('2025-11-25', input) }] : steps);
   if (missedFrom > newestId) {
     steps.push({ from: 'server', http: 'HTTP/1.1 200 OK · Content-Type: text/event-stream', note: 'Nothing was missed: the stream simply continues.' });
-    return steps;
+    return merge();
   }
   if (oldestId <= missedFrom) {
     steps.push({
@@ -139,7 +243,7 @@ function plan2025(input: ReconnectInput): PlanStep[] {
       http: 'HTTP/1.1 200 OK · Content-Type: text/event-stream',
       note: `The event store still holds ${missedFrom}–${newestId}: the server replays those ${newestId - missedFrom + 1} events on this stream, in order. Nothing to refetch; in-flight responses among them arrive now.`,
     });
-    return steps;
+    return merge();
   }
   steps.push({
     from: 'server',
@@ -153,7 +257,7 @@ function plan2025(input: ReconnectInput): PlanStep[] {
   for (const call of input.inFlight) {
     if (call.unsafe) steps.push({ from: 'client', http: '(nothing sent)', note: `${call.tool} (id ${JSON.stringify(call.id)}) may have run: its response may be among the evicted events. Not replayed automatically.` });
   }
-  return steps;
+  return merge();
 }
 
 /** A stream drop of the current scenario, and the reconnect plan's input derived from it. */
@@ -224,6 +328,7 @@ export function streamDrop(trace: FlowTrace, atMs: number, options: StreamDropOp
   let after: FlowState;
   let dropAt: number;
   let reconnectAtMs: number | null = null;
+  let reconnectIndex = -1;
   let newest: number;
   if (dropIndex >= 0) {
     before = dropIndex === 0 ? trace.initial : steps[dropIndex - 1].state;
@@ -233,6 +338,7 @@ export function streamDrop(trace: FlowTrace, atMs: number, options: StreamDropOp
     for (let i = dropIndex + 1; i < steps.length; i++) {
       if (steps[i].state.reconnects > after.reconnects) {
         reconnectAtMs = steps[i].at;
+        reconnectIndex = i;
         newest = (i === 0 ? trace.initial : steps[i - 1].state).seq;
         break;
       }
@@ -251,6 +357,19 @@ export function streamDrop(trace: FlowTrace, atMs: number, options: StreamDropOp
     .filter((t) => (firstAt.get(t) as number) <= dropAt && !before.finishedTokens.includes(t))
     .map((t) => ({ id: callId(t), tool: t, unsafe: !options.inFlightSafe }));
   const storeSize = Math.max(1, Math.floor(options.eventStoreEvents));
+  // Every write up to the reconnect (or the assumed drop), as (resource, event id).
+  const emitted: { resource: string; eventId: number }[] = [];
+  // Same window as the event store's `newest`: before the reconnect step, to the end, or to the assumed drop.
+  const endIndex = dropIndex < 0 ? stepIndexAt(steps, atMs) + 1 : reconnectIndex >= 0 ? reconnectIndex : steps.length;
+  for (let i = 0, prevSeq = trace.initial.seq; i < endIndex; i++) {
+    const st = steps[i];
+    if (st.state.seq > prevSeq && st.state.lastWriteToken !== null) emitted.push({ resource: tokenResource(st.state.lastWriteToken), eventId: st.state.seq });
+    prevSeq = st.state.seq;
+  }
+  const lastEventId = before.lastDeliveredSeq;
+  const heldVersion = new Map<string, number>();
+  for (const e of emitted) if (e.eventId <= lastEventId) heldVersion.set(e.resource, Math.max(heldVersion.get(e.resource) ?? 0, e.eventId));
+  const appState: AppRecord[] = [...heldVersion.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([id, version]) => ({ id, version, source: 'held' }));
   return {
     atMs: dropAt,
     reason: dropIndex >= 0 ? after.statusReason : 'this scenario\'s stream does not drop under the current setting; a drop is assumed at the playhead',
@@ -264,9 +383,11 @@ export function streamDrop(trace: FlowTrace, atMs: number, options: StreamDropOp
       filter: { resourceSubscriptions: tokens.map(tokenResource) },
       affectedResources: refetch.map(tokenResource),
       inFlight,
-      lastEventId: before.lastDeliveredSeq,
+      lastEventId,
       eventStore: { oldestId: Math.max(1, newest - storeSize + 1), newestId: newest },
       sessionId: `sess-${trace.scenario.seed ?? 0}`,
+      appState,
+      emitted,
     },
   };
 }

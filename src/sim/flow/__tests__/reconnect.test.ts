@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { checkMessage } from '../../../wire/schemaCheck';
 import type { Json } from '../../types';
-import { reconnectPlan, streamDrop, type ReconnectInput } from '../reconnect';
+import fc from 'fast-check';
+import { appStateAfterReconnect, mergeByStableId, reconnectPlan, streamDrop, type ReconnectInput } from '../reconnect';
 import { loadFlow, runFlow } from './helpers';
 
 const input: ReconnectInput = {
@@ -105,5 +106,66 @@ describe('the plan follows the scenario\'s own drop (streamDrop)', () => {
     expect(d.input.lastEventId).toBe(100);
     expect(d.input.eventStore.newestId).toBe(501);
     expect(streamDrop(runFlow(loadFlow('F2-stream-cap')), 0, { eventStoreEvents: 10, inFlightSafe: false })).toBeNull();
+  });
+});
+
+describe('application state deduplicated by stable ids (issue 4, item 3)', () => {
+  it('a resource seen twice appears once, at its newest version; an older copy never replaces a newer one', () => {
+    const held = [{ id: 'file:///a.txt', version: 3, source: 'held' as const }];
+    const incoming = [
+      { id: 'file:///a.txt', version: 5, source: 'replay' as const },
+      { id: 'file:///b.txt', version: 2, source: 'replay' as const },
+      { id: 'file:///a.txt', version: 4, source: 'refetch' as const },
+    ];
+    const m = mergeByStableId(held, incoming);
+    expect(m.records).toEqual([
+      { id: 'file:///a.txt', version: 5, source: 'replay' },
+      { id: 'file:///b.txt', version: 2, source: 'replay' },
+    ]);
+    expect(m.duplicatesMerged).toBe(2);
+    expect(m.staleIgnored).toBe(1);
+    // Without the merge, a.txt would show three times.
+    expect([...held, ...incoming].filter((r) => r.id === 'file:///a.txt')).toHaveLength(3);
+  });
+
+  it('property: one record per id, each at the highest version seen for it, whatever the order', () => {
+    const rec = fc.record({ id: fc.constantFrom('a', 'b', 'c', 'd'), version: fc.nat(50), source: fc.constantFrom('held' as const, 'replay' as const, 'refetch' as const) });
+    fc.assert(
+      fc.property(fc.array(rec, { maxLength: 20 }), fc.array(rec, { maxLength: 20 }), (held, incoming) => {
+        const m = mergeByStableId(held, incoming);
+        const all = [...held, ...incoming];
+        const ids = [...new Set(all.map((r) => r.id))].sort();
+        expect(m.records.map((r) => r.id)).toEqual(ids);
+        for (const r of m.records) expect(r.version).toBe(Math.max(...all.filter((x) => x.id === r.id).map((x) => x.version)));
+        expect(m.duplicatesMerged).toBe(all.length - ids.length);
+      }),
+    );
+  });
+
+  it('F1 drop: the client holds feed at event 100; the 2025 replay of 5900 events and the 2026 refetch each leave ONE feed record, at event 6000', () => {
+    const d = streamDrop(runFlow(loadFlow('F1-stalled-subscriber'), { policy: 'disconnect' }), 0, { eventStoreEvents: 10000, inFlightSafe: false })!;
+    expect(d.input.appState).toEqual([{ id: 'flow://streams/feed', version: 100, source: 'held' }]);
+    const replay = appStateAfterReconnect('2025-11-25', d.input);
+    expect(replay.incoming).toHaveLength(5900);
+    expect(replay.naive).toHaveLength(5901); // appended: feed 5901 times
+    expect(replay.merged.records).toEqual([{ id: 'flow://streams/feed', version: 6000, source: 'replay' }]);
+    expect(replay.merged.duplicatesMerged).toBe(5900);
+    const refetch = appStateAfterReconnect('2026-07-28', d.input);
+    expect(refetch.naive.map((r) => [r.id, r.version])).toEqual([['flow://streams/feed', 100], ['flow://streams/feed', 6000]]);
+    expect(refetch.merged.records).toEqual([{ id: 'flow://streams/feed', version: 6000, source: 'refetch' }]);
+    // The plans' merge steps say so.
+    const last2026 = reconnectPlan('2026-07-28', d.input).at(-1)!;
+    expect(last2026.note).toContain('1 incoming record + 1 held → 1 record');
+    expect(last2026.note).toContain('appending without dedup would show 2');
+    expect(reconnectPlan('2025-11-25', d.input).at(-1)!.note).toContain('5900 incoming records + 1 held → 1 record, each at its newest version (5900 duplicates merged; appending without dedup would show 5901)');
+  });
+
+  it('R2, a drop assumed at 400 ms while the client has seen nothing: two refetched resources, nothing to merge, A at event 5 and B at event 4', () => {
+    const d = streamDrop(runFlow(loadFlow('R2-two-tokens')), 400, { eventStoreEvents: 3, inFlightSafe: false })!;
+    expect(d.input.appState).toEqual([]);
+    const a = appStateAfterReconnect('2026-07-28', d.input);
+    expect(a.merged.records.map((r) => [r.id, r.version])).toEqual([['flow://streams/A', 5], ['flow://streams/B', 4]]);
+    expect(a.merged.duplicatesMerged).toBe(0);
+    expect(a.naive).toEqual(a.merged.records);
   });
 });
