@@ -260,6 +260,15 @@ test.describe('Ledger lab: console, practice, accessibility', () => {
     await openLedger(lab);
     await lab.getByTestId('practice-run').click();
     await expect(lab.locator('[data-testid^="practice-"][data-status="pass"]')).toHaveCount(10);
+    // The checks can fail: the naive tool fails all ten; one bug fails its own check only.
+    await lab.getByTestId('practice-variant').selectOption('naive');
+    await lab.getByTestId('practice-run').click();
+    await expect(lab.locator('[data-testid^="practice-"][data-status="fail"]')).toHaveCount(10);
+    await lab.getByTestId('practice-variant').selectOption('stores-token');
+    await lab.getByTestId('practice-run').click();
+    await expect(lab.getByTestId('practice-no-secrets')).toHaveAttribute('data-status', 'fail');
+    await expect(lab.getByTestId('practice-no-secrets')).toContainText('payment token FOUND');
+    await expect(lab.locator('[data-testid^="practice-"][data-status="pass"]')).toHaveCount(9);
   });
 
   for (const theme of ['light', 'dark'] as const) {

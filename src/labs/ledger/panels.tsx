@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { classifyRetry } from '../../sim/resilience/classify';
-import { PRACTICE_CHECKS, type PracticeCheck } from '../../sim/ledger/practice';
+import { INVENTORY_BUG_TEXT, INVENTORY_BUGS, PRACTICE_CHECKS, type InventoryVariant, type PracticeCheck } from '../../sim/ledger/practice';
 import { openBytes, wrapSqlJs } from '../../db/sqljs';
 import { bytesAtPlayhead, selectStateAt, selectStepIndex } from '../../store/ledgerStore';
 import { CONSOLE_BUDGET_MS, createConsoleRunner, type ConsoleWorker, type QueryResult } from '../../store/ledgerConsole';
@@ -297,10 +297,11 @@ export function ConsolePanel() {
 /** The practice lab: reserve_inventory's ten requirements, checked live on sql.js. */
 export function PracticePanel() {
   const { SQL } = useLedgerContext();
+  const [variant, setVariant] = useState<InventoryVariant>('correct');
   const [results, setResults] = useState<{ check: PracticeCheck; ok: boolean; detail: string }[] | null>(null);
   const run = () => {
     const open = ((bytes?: Uint8Array) => (bytes ? openBytes(SQL, bytes) : wrapSqlJs(new SQL.Database()))) as Parameters<PracticeCheck['run']>[0];
-    setResults(PRACTICE_CHECKS.map((check) => ({ check, ...check.run(open) })));
+    setResults(PRACTICE_CHECKS.map((check) => ({ check, ...check.run(open, variant) })));
   };
   return (
     <section className="panel" aria-labelledby="ledger-practice-h">
@@ -309,9 +310,30 @@ export function PracticePanel() {
         The lesson's practice tool reserves <code>quantity</code> of a <code>sku</code> for a <code>tenant</code>. Its idempotency key is bound to all four (with the operation
         name) by the fingerprint; the key is claimed with one <code>INSERT … ON CONFLICT(key) DO NOTHING RETURNING</code>. Run the ten checks on real SQLite:
       </p>
-      <button type="button" onClick={run} data-testid="practice-run">
-        Run the ten checks
-      </button>
+      <div className="practice-controls">
+        <label>
+          Tool under test{' '}
+          <select
+            value={variant}
+            data-testid="practice-variant"
+            onChange={(e) => {
+              setVariant(e.target.value as InventoryVariant);
+              setResults(null);
+            }}
+          >
+            <option value="correct">the lesson's tool</option>
+            <option value="naive">naive (every bug below)</option>
+            {INVENTORY_BUGS.map((bug) => (
+              <option key={bug} value={bug}>
+                one bug: {INVENTORY_BUG_TEXT[bug]}
+              </option>
+            ))}
+          </select>
+        </label>{' '}
+        <button type="button" onClick={run} data-testid="practice-run">
+          Run the ten checks
+        </button>
+      </div>
       <ol className="practice-list">
         {PRACTICE_CHECKS.map((c, i) => {
           const r = results?.[i];

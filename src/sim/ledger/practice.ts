@@ -63,6 +63,18 @@ export type InventoryBug = 'fingerprint-sku-only' | 'forgets-completed-keys' | '
 /** Every bug, in the order of the checks that catch them. */
 export const INVENTORY_BUGS: readonly InventoryBug[] = ['fingerprint-sku-only', 'forgets-completed-keys', 'result-in-memory', 'stores-token', 'retry-without-key', 'no-refetch', 'check-then-act', 'result-by-reference'];
 
+/** Each bug in plain words (the page's variant picker). */
+export const INVENTORY_BUG_TEXT: Record<InventoryBug, string> = {
+  'fingerprint-sku-only': 'the key binds the SKU only',
+  'forgets-completed-keys': 'the key is deleted once the reservation commits',
+  'result-in-memory': 'the result is kept in memory, not in the database',
+  'stores-token': 'the call log keeps the payment token',
+  'retry-without-key': 'the client retries every timeout, key or not',
+  'no-refetch': 'after a dropped subscription the client retries without refetching',
+  'check-then-act': 'check the key, then claim it, in two statements',
+  'result-by-reference': 'replays hand out the stored result object itself',
+};
+
 /** `correct` is the lesson's implementation; `naive` has every bug of `InventoryBug`; a bug's name alone is the correct tool with that one bug. */
 export type InventoryVariant = 'correct' | 'naive' | InventoryBug;
 
