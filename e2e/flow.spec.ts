@@ -177,6 +177,17 @@ test.describe('Flow lab: herd plot', () => {
     await expect(lab.getByTestId('herd-row-full-jitter').getByTestId('herd-attempts')).not.toHaveText('');
   });
 
+  test('the SDK default gives up after its maxRetries of 2: the default 5000 ms outage outlasts both tries (1000 and 2500 ms), so all 10,000 clients give up', async ({ lab }) => {
+    await lab.goto('./#/flow');
+    await expect(lab.getByTestId('herd-strategy-sdk-default')).toBeVisible({ timeout: 20_000 });
+    await lab.getByTestId('herd-strategy-sdk-default').check();
+    const row = lab.getByTestId('herd-row-sdk-default');
+    await expect(row.getByTestId('herd-gave-up')).toHaveText('10,000');
+    await expect(row.getByTestId('herd-back')).toHaveText('never (within 2 attempts)');
+    await expect(row.getByTestId('herd-attempts')).toHaveText('20,000');
+    await expect(lab.getByTestId('herd-panel-sdk-default')).toContainText('never: 10,000 gave up after 2 attempts');
+  });
+
   test('strategies are small multiples: side by side at 1280 px with one y scale, stacked at 390 px; each panel names peak, recovery and attempts', async ({ lab }) => {
     await lab.setViewportSize({ width: 1280, height: 900 });
     await lab.goto('./#/flow');

@@ -3,6 +3,7 @@ import { useStore } from 'zustand';
 import { Timeline } from '../../charts/Timeline';
 import { replay } from '../../sim/engine';
 import { BUFFER_POLICIES } from '../../sim/flow/buffer';
+import { herdAttemptLimit } from '../../sim/flow/herd';
 import { checkFlowExpectation, flowModel, flowOutcomeAt, proxyBuffersConfig, sentSseHeaders, withFlowOverrides, type FlowConfig } from '../../sim/flow';
 import type { Json } from '../../sim/types';
 import { badLinkError, createFlowStore, type FlowStore, type FlowStoreState } from '../../store/flowStore';
@@ -442,7 +443,7 @@ function HerdPanel({ store, theme }: { store: FlowStore; theme: string }) {
       <h2 id="herd-h">Reconnect herd: the same outage, strategy by strategy</h2>
       <p className="small muted">
         Every client loses its stream at 0 ms. The server is down for the outage (shaded), then accepts a fixed number of connections per second (dashed red line, per bucket). One panel per
-        strategy, side by side on the same scales: blue bars are connection attempts per bucket, green ticks the accepted ones. Each client tries at most {settings.maxAttempts} times. Computed in a
+        strategy, side by side on the same scales: blue bars are connection attempts per bucket, green ticks the accepted ones. Each client tries at most {settings.maxAttempts} times — the SDK default at most {herdAttemptLimit('sdk-default', settings.maxAttempts)} (its maxRetries of 2), then it gives up. Computed in a
         worker, so the slider never waits.
       </p>
       <HerdControls settings={settings} onChange={(patch) => store.getState().setHerd(patch)} />

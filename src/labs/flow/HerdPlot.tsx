@@ -200,7 +200,7 @@ export function HerdCanvas({ results, settings, theme }: { results: HerdResult[]
               </div>
               <div>
                 <dt>everyone back</dt>
-                <dd>{r.allBackAtMs === null ? `never: ${fmt(r.gaveUp)} gave up` : `${(r.allBackAtMs / 1000).toFixed(1)} s`}</dd>
+                <dd>{r.allBackAtMs === null ? `never: ${fmt(r.gaveUp)} gave up after ${r.attemptLimit} attempt${r.attemptLimit === 1 ? '' : 's'}` : `${(r.allBackAtMs / 1000).toFixed(1)} s`}</dd>
               </div>
               <div>
                 <dt>attempts</dt>
@@ -235,9 +235,9 @@ export function HerdTable({ results, settings }: { results: HerdResult[]; settin
             <th scope="row">{STRATEGY_TEXT[r.strategy]}</th>
             <td data-testid="herd-peak">{r.peakArrivalsPerSecond.toLocaleString('en-US')}</td>
             <td>{(r.peakArrivalsPerSecond / r.acceptPerSecond).toFixed(1)}×</td>
-            <td data-testid="herd-back">{r.allBackAtMs === null ? 'never (within 8 attempts)' : `${r.allBackAtMs.toLocaleString('en-US')} ms`}</td>
+            <td data-testid="herd-back">{r.allBackAtMs === null ? `never (within ${r.attemptLimit} attempt${r.attemptLimit === 1 ? '' : 's'})` : `${r.allBackAtMs.toLocaleString('en-US')} ms`}</td>
             <td data-testid="herd-attempts">{r.totalAttempts.toLocaleString('en-US')}</td>
-            <td>{r.gaveUp.toLocaleString('en-US')}</td>
+            <td data-testid="herd-gave-up">{r.gaveUp.toLocaleString('en-US')}</td>
           </tr>
         ))}
       </tbody>

@@ -53,6 +53,13 @@ export const SDK_DEFAULT_RECONNECTION = {
   initialReconnectionDelayMs: 1000,
   maxReconnectionDelayMs: 30000,
   reconnectionDelayGrowFactor: 1.5,
+  /**
+   * `maxRetries: 2` (../shared/SPEC-NOTES.md, "TS SDK v1 client reconnection defaults"). The SDK's
+   * `_scheduleReconnection(options, attemptCount)` gives up ("Maximum reconnection attempts (2)
+   * exceeded") once `attemptCount >= maxRetries`, so after a drop it tries twice — attempt 0 after
+   * 1000 ms and attempt 1 after 1500 ms more — and then stops.
+   */
+  maxRetries: 2,
 } as const;
 
 /** The lesson's deterministic jitter constants: ceiling = min(capMs, baseMs · 2^attempt). */

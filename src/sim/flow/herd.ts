@@ -1,11 +1,12 @@
-import { backoffBoundsMs, backoffDelayForHash, clientHash, jitterUnit, LESSON_JITTER, type BackoffParams, type BackoffStrategy } from './backoff';
+import { backoffBoundsMs, backoffDelayForHash, clientHash, jitterUnit, LESSON_JITTER, SDK_DEFAULT_RECONNECTION, type BackoffParams, type BackoffStrategy } from './backoff';
 import { sha256Word0 } from './sha256Short';
 
 /**
  * The reconnect herd (issue 4, item 5): `clients` clients lose their stream at 0 ms; the server is
  * down until `outageMs` and then accepts at most `acceptPerSecond` connections in each wall-clock
  * second [k·1000, k·1000 + 999]. Client `c<i>` (i = 1..N) tries after `backoffDelayMs(strategy,
- * "c<i>", 0)`, and after each refusal waits the next attempt's delay, up to `maxAttempts` attempts.
+ * "c<i>", 0)`, and after each refusal waits the next attempt's delay, up to `maxAttempts` attempts
+ * (the SDK default: at most its `maxRetries` of 2, then it gives up; `herdAttemptLimit`).
  *
  * Computed with typed arrays and a calendar of 1 ms slots (one linked list per millisecond), no
  * per-client objects: 100,000 clients × 8 attempts take tens of milliseconds (see `npm run bench`).
@@ -19,7 +20,7 @@ export interface HerdParams {
   outageMs: number;
   /** Connections accepted per second once the server is back. */
   acceptPerSecond: number;
-  /** Attempts per client before it gives up (1 = no retry). */
+  /** Attempts per client before it gives up (1 = no retry); 'sdk-default' stops earlier, see `herdAttemptLimit`. */
   maxAttempts: number;
   /** Width of the plot's time buckets (ms). */
   bucketMs: number;
@@ -40,11 +41,23 @@ export interface HerdResult {
   acceptPerSecond: number;
   totalAttempts: number;
   connected: number;
+  /** Clients that used all their attempts (`attemptLimit`) without being accepted. */
   gaveUp: number;
+  /** Attempts each client makes at most under this strategy (`herdAttemptLimit`). */
+  attemptLimit: number;
   /** Time the last client was accepted when every client got back, else null (ms). */
   allBackAtMs: number | null;
   /** Time of the last attempt (ms). */
   lastAttemptAtMs: number;
+}
+
+/**
+ * Attempts a client makes at most under `strategy`: `maxAttempts`, except 'sdk-default', which
+ * stops after the SDK's own `maxRetries` (2; `SDK_DEFAULT_RECONNECTION`) whatever `maxAttempts`
+ * allows — the SDK client gives up after its two reconnection attempts.
+ */
+export function herdAttemptLimit(strategy: BackoffStrategy, maxAttempts: number): number {
+  return strategy === 'sdk-default' ? Math.min(maxAttempts, SDK_DEFAULT_RECONNECTION.maxRetries) : maxAttempts;
 }
 
 /** Checks herd parameters; throws RangeError naming the first bad field. */
@@ -157,8 +170,9 @@ export function simulateHerd(p: HerdParams, lessonTable?: Uint16Array): HerdResu
   const n = p.clients;
   const delay = herdDelayFn(p.strategy, p.backoff, n, p.maxAttempts, lessonTable);
   // Horizon: every client's worst case is the sum of its attempts' upper bounds.
+  const limit = herdAttemptLimit(p.strategy, p.maxAttempts);
   let horizon = 0;
-  for (let a = 0; a < p.maxAttempts; a++) horizon += backoffBoundsMs(p.strategy, a, p.backoff)[1];
+  for (let a = 0; a < limit; a++) horizon += backoffBoundsMs(p.strategy, a, p.backoff)[1];
   const slots = horizon + 1;
   const head = new Int32Array(slots).fill(-1);
   const next = new Int32Array(n);
@@ -198,7 +212,7 @@ export function simulateHerd(p: HerdParams, lessonTable?: Uint16Array): HerdResu
         lastAccept = t;
       } else {
         const a = attempt[c] + 1;
-        if (a >= p.maxAttempts) gaveUp++;
+        if (a >= limit) gaveUp++;
         else {
           attempt[c] = a;
           const at = t + delay(c, a);
@@ -234,6 +248,7 @@ export function simulateHerd(p: HerdParams, lessonTable?: Uint16Array): HerdResu
     totalAttempts,
     connected,
     gaveUp,
+    attemptLimit: limit,
     allBackAtMs: connected === n ? lastAccept : null,
     lastAttemptAtMs: lastAttempt,
   };

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createHash } from 'node:crypto';
 import { BACKOFF_STRATEGIES, backoffDelayMs, type BackoffStrategy } from '../backoff';
-import { herdDelayFn, lessonDelayTable, occExperiment, simulateHerd, type HerdParams } from '../herd';
+import { herdAttemptLimit, herdDelayFn, lessonDelayTable, occExperiment, simulateHerd, type HerdParams } from '../herd';
 import { sha256Word0 } from '../sha256Short';
 
 const P = { baseMs: 100, capMs: 5000, seed: 7 };
@@ -89,7 +89,8 @@ describe('simulateHerd', () => {
           expect(r.connected + r.gaveUp).toBe(clients);
           expect(r.arrivals.reduce((x, y) => x + y, 0)).toBe(r.totalAttempts);
           expect(r.accepted.reduce((x, y) => x + y, 0)).toBe(r.connected);
-          expect(r.totalAttempts).toBeLessThanOrEqual(clients * maxAttempts);
+          expect(r.attemptLimit).toBe(strategy === 'sdk-default' ? Math.min(2, maxAttempts) : maxAttempts);
+          expect(r.totalAttempts).toBeLessThanOrEqual(clients * r.attemptLimit);
           for (let b = 0; b < r.accepted.length; b++) {
             if ((b + 1) * bucketMs <= outageMs) expect(r.accepted[b]).toBe(0);
           }
@@ -101,6 +102,20 @@ describe('simulateHerd', () => {
       ),
       { numRuns: 60 },
     );
+  });
+
+  it('the SDK default stops after its maxRetries of 2, whatever maxAttempts allows', () => {
+    expect(herdAttemptLimit('sdk-default', 8)).toBe(2);
+    expect(herdAttemptLimit('sdk-default', 1)).toBe(1);
+    expect(herdAttemptLimit('exponential', 8)).toBe(8);
+    // Attempts at 1000 ms and 1000 + 1500 = 2500 ms, both inside a 10000 ms outage: everyone gives up.
+    const long = simulateHerd({ ...base, strategy: 'sdk-default', outageMs: 10000, maxAttempts: 8 });
+    expect(long).toMatchObject({ attemptLimit: 2, totalAttempts: 4000, connected: 0, gaveUp: 2000, allBackAtMs: null, lastAttemptAtMs: 2500 });
+    // A 2000 ms outage: the 2500 ms attempt meets 1000 accepted per second; the other 1000 give up.
+    const short = simulateHerd({ ...base, strategy: 'sdk-default', outageMs: 2000, acceptPerSecond: 1000, maxAttempts: 8 });
+    expect(short).toMatchObject({ totalAttempts: 4000, connected: 1000, gaveUp: 1000, allBackAtMs: null });
+    // The delay formula is unchanged: 1000 · 1.5^attempt up to 30000 ms.
+    expect([0, 1, 2, 9, 10].map((a) => backoffDelayMs('sdk-default', 'c1', a, P))).toEqual([1000, 1500, 2250, 30000, 30000]);
   });
 
   it('rejects bad parameters with the field named', () => {
