@@ -6,7 +6,7 @@ import { replayFlow, withFlowOverrides, type FlowTrace } from '../sim/flow';
 import type { Json, Scenario } from '../sim/types';
 import { decodeFlowHash } from './flowUrl';
 import { emptyHistory, record, redo as redoHistory, undo as undoHistory, type History } from './history';
-import { nextStepTime, prevStepTime, SPEED_MAX, SPEED_MIN, suggestedSpeed } from './playback';
+import { playbackActions, suggestedSpeed } from './playback';
 
 /**
  * The flow lab store (zustand vanilla, one per lab instance). The scenario is the only source of
@@ -238,38 +238,7 @@ export function createFlowStore(init?: { hash?: string }): FlowStore {
       endDrag() {
         set({ dragging: false });
       },
-      seek(ms) {
-        set({ cursorMs: Number.isFinite(ms) ? Math.max(0, Math.min(get().rangeEndMs, Math.round(ms))) : 0 });
-      },
-      stepForward() {
-        const s = get();
-        const next = nextStepTime(s.stepTimes, Math.floor(s.cursorMs));
-        set({ playing: false, cursorMs: next ?? s.cursorMs });
-      },
-      stepBack() {
-        const s = get();
-        set({ playing: false, cursorMs: prevStepTime(s.stepTimes, Math.ceil(s.cursorMs)) ?? 0 });
-      },
-      toStart() {
-        set({ playing: false, cursorMs: 0 });
-      },
-      toEnd() {
-        set({ playing: false, cursorMs: get().rangeEndMs });
-      },
-      togglePlay() {
-        const s = get();
-        if (s.playing) set({ playing: false, cursorMs: Math.floor(s.cursorMs) });
-        else set({ playing: true, cursorMs: s.cursorMs >= s.rangeEndMs ? 0 : s.cursorMs });
-      },
-      tick(realMs) {
-        const s = get();
-        if (!s.playing) return;
-        const cursorMs = s.cursorMs + (s.speed * realMs) / 1000;
-        set(cursorMs >= s.rangeEndMs ? { cursorMs: s.rangeEndMs, playing: false } : { cursorMs });
-      },
-      setSpeed(speed) {
-        if (Number.isFinite(speed)) set({ speed: Math.min(Math.max(speed, SPEED_MIN), SPEED_MAX) });
-      },
+      ...playbackActions(get, set, (st) => st.rangeEndMs),
       setHerd(patch) {
         const s = get();
         const next: HerdSettings = { ...s.herd };
