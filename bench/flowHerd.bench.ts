@@ -49,7 +49,8 @@ export async function benchHerdRedraw(dist = path.resolve(import.meta.dirname ??
     const slider = page.getByTestId('herd-clients');
     await slider.waitFor({ timeout: 30_000 });
     await slider.fill('5');
-    await page.getByText('100,000', { exact: true }).first().waitFor();
+    // The plot exists once the worker has answered; wait for it to be drawn for 100,000 clients.
+    await page.locator('[data-testid="herd-canvas"][data-clients="100000"]').waitFor({ timeout: 120_000 });
     await page.waitForTimeout(500);
     await page.evaluate(() => {
       const w = window as unknown as { __lat: number[]; __t0: number; __long: number[] };
