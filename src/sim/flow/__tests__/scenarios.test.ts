@@ -1,21 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { bufferItems, checkFlowExpectation, flowStateAt } from '..';
-import { loadFlow, loadFlowScenarios, runFlow } from './helpers';
+import { describeBuiltinExpectations } from '../../__tests__/builtinScenarios';
+import { loadFlow, runFlow } from './helpers';
 
-describe('built-in flow scenarios meet every expectation written in their files', () => {
-  for (const { file, scenario } of loadFlowScenarios()) {
-    it(`${file} has at least two expectations (buggy and correct)`, () => {
-      expect(scenario.expect?.length ?? 0).toBeGreaterThanOrEqual(2);
-    });
-    for (const expectation of scenario.expect ?? []) {
-      it(`${file}: ${expectation.label}`, () => {
-        const trace = runFlow(scenario, expectation.overrides as never);
-        expect(checkFlowExpectation(trace, expectation)).toEqual([]);
-        expect(trace.truncated).toBe(false);
-      });
-    }
-  }
-});
+describeBuiltinExpectations('flow', runFlow, checkFlowExpectation, 2);
 
 // The issue's numbers again, so a wrong data file cannot pass on its own.
 describe('reference values in time', () => {

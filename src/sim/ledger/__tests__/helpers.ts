@@ -1,13 +1,12 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { SqlJsStatic } from 'sql.js';
 import { loadSqlJsNode } from '../../../db/node';
 import { memoryOpener } from '../../../db/sqljs';
 import { parseScenario } from '../../scenario';
 import type { Scenario } from '../../types';
 import { ledgerConfigSchema, ledgerEventSchema } from '../schema';
+import { loadBuiltinScenarios, scenarioDir } from '../../__tests__/builtinScenarios';
 
-export const SCENARIO_DIR = path.resolve(__dirname, '../../../../public/scenarios/ledger');
+export const SCENARIO_DIR = scenarioDir('ledger');
 export const LEDGER_SCHEMAS = { config: ledgerConfigSchema, event: ledgerEventSchema };
 
 /** sql.js's Node build, loaded once per test file. */
@@ -20,16 +19,9 @@ export async function opener() {
   return memoryOpener(await sqlJs());
 }
 
-/** Every ledger scenario file, validated. */
+/** Every ledger scenario file, validated, in file-name order. */
 export function loadScenarios(): Scenario[] {
-  return readdirSync(SCENARIO_DIR)
-    .filter((f) => f.endsWith('.json'))
-    .sort()
-    .map((file) => {
-      const r = parseScenario(JSON.parse(readFileSync(path.join(SCENARIO_DIR, file), 'utf8')), 'ledger', LEDGER_SCHEMAS);
-      if (!r.ok) throw new Error(`${file}: ${r.errors.join('; ')}`);
-      return r.scenario;
-    });
+  return loadBuiltinScenarios('ledger').map((s) => s.scenario);
 }
 
 export function scenario(id: string): Scenario {

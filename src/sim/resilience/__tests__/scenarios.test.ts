@@ -1,24 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { checkExpectation, MECHANISM_RANKS, requestStateAt, SCRIPTED_RANK, type ResilienceTrace } from '..';
-import { loadScenario, loadScenarios, run, violated } from './helpers';
+import { describeBuiltinExpectations } from '../../__tests__/builtinScenarios';
+import { loadScenario, run, violated } from './helpers';
 
 const summary = (t: ResilienceTrace) => t.outcome.summary as unknown as Record<string, unknown>;
 const request = (t: ResilienceTrace, key: string) => (t.outcome.requests as unknown as Record<string, unknown>[]).find((r) => r.key === key) as Record<string, unknown>;
 
-describe('built-in resilience scenarios meet every expectation written in their files', () => {
-  for (const { file, scenario } of loadScenarios()) {
-    it(`${file} has at least one expectation`, () => {
-      expect(scenario.expect?.length ?? 0).toBeGreaterThan(0);
-    });
-    for (const expectation of scenario.expect ?? []) {
-      it(`${file}: ${expectation.label}`, () => {
-        const trace = run(scenario, expectation.overrides as never);
-        expect(checkExpectation(trace, expectation)).toEqual([]);
-        expect(trace.truncated).toBe(false);
-      });
-    }
-  }
-});
+describeBuiltinExpectations('resilience', run, checkExpectation);
 
 // The issue's numbers, written here again so a wrong data file cannot pass on its own.
 describe('durable tasks: the issue\'s field cases', () => {
