@@ -26,7 +26,8 @@ export default defineConfig({
   webServer: {
     command: `node e2e/serve.mjs ${port} /mcp-lab/`,
     url: `http://127.0.0.1:${port}/mcp-lab/`,
-    reuseExistingServer: !process.env.CI,
+    // Never test someone else's server: a busy port fails loudly (set LAB_PORT to use another one).
+    reuseExistingServer: false,
     timeout: 60_000,
   },
 });

@@ -53,5 +53,5 @@ describe('replay CLI on ledger scenarios', () => {
     const r = spawnSync('npx', ['tsx', 'src/cli/replay.ts', file('E-dispatched-twice')], { cwd: root, encoding: 'utf8' });
     expect(r.status).toBe(0);
     expect(JSON.parse(r.stdout).summary).toMatchObject({ charges: 1, records: 1, replayed: 1 });
-  }, 60_000);
+  }, 300_000);
 });

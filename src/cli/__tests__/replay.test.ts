@@ -60,7 +60,7 @@ describe('replay CLI', () => {
     const bad = spawnSync('npm', ['run', '-s', 'replay', '--', path.join(root, 'package.json')], { cwd: root, encoding: 'utf8' });
     expect(bad.status).toBe(1);
     expect(bad.stderr).toContain('lab: must be one of "races"');
-  }, 30_000);
+  }, 300_000);
 });
 
 describe('published scenario JSON Schema', () => {
