@@ -119,9 +119,11 @@ export function HerdCanvas({ results, settings, theme }: { results: HerdResult[]
       if (!ctx) return;
       ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
       ctx.clearRect(0, 0, cssW, cssH);
-      const left = 44;
+      ctx.font = '11px system-ui, sans-serif';
+      // The left margin fits the widest y label ("130,000" would otherwise lose its first digit).
+      const left = Math.max(44, Math.ceil(ctx.measureText(fmt(yMax)).width) + 10);
       const right = 8;
-      const top = 8;
+      const top = 20;
       const base = cssH - 20;
       const plotW = Math.max(10, cssW - left - right);
       const h = base - top;
@@ -164,6 +166,9 @@ export function HerdCanvas({ results, settings, theme }: { results: HerdResult[]
       ctx.textAlign = 'right';
       ctx.fillText(fmt(yMax), left - 4, top + 9);
       ctx.fillText('0', left - 4, base);
+      // The y unit, above the axis: bars count attempts in one bucket, not per second.
+      ctx.textAlign = 'left';
+      ctx.fillText(`attempts per ${fmt(settings.bucketMs)} ms bucket`, 2, 11);
       ctx.textAlign = 'center';
       const stepS = Math.max(1, Math.ceil(lastMs / 1000 / Math.max(2, Math.floor(plotW / 60))));
       for (let sec = 0; sec * 1000 <= lastMs; sec += stepS) ctx.fillText(`${sec} s`, Math.min(xOf(sec * 1000), left + plotW - 10), cssH - 5);
@@ -180,7 +185,7 @@ export function HerdCanvas({ results, settings, theme }: { results: HerdResult[]
         <span><span className="sw sw-accepted" /> accepted</span>
         <span><span className="sw sw-cap" /> capacity ({fmt(capPerBucket)} per bucket)</span>
         <span><span className="sw-box" /> outage (0–{fmt(settings.outageMs)} ms)</span>
-        <span>same scales in every panel: 0–{fmt(yMax)} attempts, 0–{(lastMs / 1000).toFixed(0)} s</span>
+        <span>same scales in every panel: 0–{fmt(yMax)} attempts per {fmt(settings.bucketMs)} ms bucket, 0–{(lastMs / 1000).toFixed(0)} s</span>
       </p>
       <div className="herd-grid">
         {results.map((r) => (
@@ -194,9 +199,10 @@ export function HerdCanvas({ results, settings, theme }: { results: HerdResult[]
             <dl className="herd-stats">
               <div>
                 <dt>peak</dt>
-                <dd className={r.peakArrivalsPerSecond > r.acceptPerSecond ? 'bad-text' : undefined}>
+                <dd className={r.peakArrivalsPerSecond > r.acceptPerSecond ? 'bad-text' : undefined} data-testid="herd-panel-peak">
                   {fmt(r.peakArrivalsPerSecond)}/s ({(r.peakArrivalsPerSecond / r.acceptPerSecond).toFixed(1)}× capacity)
                 </dd>
+                <dd className="herd-peak-note">{peakNote(r)}</dd>
               </div>
               <div>
                 <dt>everyone back</dt>
@@ -212,6 +218,27 @@ export function HerdCanvas({ results, settings, theme }: { results: HerdResult[]
       </div>
     </div>
   );
+}
+
+/**
+ * The peak explained in its units: the tallest bar (attempts in one bucket) and the busiest
+ * second (attempts counted in that one-second window of the simulation, not a bucket scaled up),
+ * and — when the second holds more attempts than there are clients — why: attempts, not clients,
+ * are counted, and a client whose delays are shorter than a second retries several times in it.
+ */
+export function peakNote(r: HerdResult): string {
+  let bucket = 0;
+  let at = 0;
+  for (let b = 0; b < r.arrivals.length; b++) {
+    if (r.arrivals[b] > bucket) {
+      bucket = r.arrivals[b];
+      at = b;
+    }
+  }
+  const sec = r.peakSecondAtMs / 1000;
+  const text = `tallest bar ${fmt(bucket)} per ${fmt(r.bucketMs)} ms (at ${((at * r.bucketMs) / 1000).toFixed(1)} s); busiest second ${sec}–${sec + 1} s: ${fmt(r.peakArrivalsPerSecond)} attempts`;
+  if (r.peakArrivalsPerSecond <= r.clients) return `${text}.`;
+  return `${text}, ${(r.peakArrivalsPerSecond / r.clients).toFixed(1)} per client: its delays are under a second, so each client retries several times in it.`;
 }
 
 export function HerdTable({ results, settings }: { results: HerdResult[]; settings: HerdSettings }) {
