@@ -294,6 +294,24 @@ test.describe('Ledger lab: loading and scenario files', () => {
     await expect(lab.getByTestId('outcome-executions')).toHaveText('1');
   });
 
+  test('a link pasted into an open tab is followed; a bad one is reported and the address keeps the shown scenario', async ({ lab }) => {
+    await openLedger(lab, 'A-race-two-connections');
+    await expect(lab.getByRole('heading', { level: 1 })).toHaveText(/two connections/i);
+    // Another built-in: the page follows the address.
+    await lab.evaluate(() => (window.location.hash = '#/ledger/D-same-key'));
+    await expect(lab.getByTestId('scenario-picker')).toHaveValue('D-same-key');
+    await expect(lab.getByTestId('error-banner')).toHaveCount(0);
+    // A garbage link: the error is shown, D stays, and the address is D again.
+    await lab.evaluate(() => (window.location.hash = '#/ledger?scenario=not-base64-json!'));
+    await expect(lab.getByTestId('error-banner')).toContainText('The link does not hold a valid ledger scenario; the previous scenario is kept');
+    await expect(lab.getByTestId('scenario-picker')).toHaveValue('D-same-key');
+    await expect.poll(() => lab.evaluate(() => window.location.hash)).toBe('#/ledger/D-same-key');
+    // Back to A through the address clears the old error banner.
+    await lab.evaluate(() => (window.location.hash = '#/ledger/A-race-two-connections'));
+    await expect(lab.getByTestId('scenario-picker')).toHaveValue('A-race-two-connections');
+    await expect(lab.getByTestId('error-banner')).toHaveCount(0);
+  });
+
   test('sql.js loads only when the ledger lab opens', async ({ lab }) => {
     const wasm: string[] = [];
     lab.on('request', (r) => {

@@ -34,6 +34,19 @@ describe('ledger store', () => {
     expect(s().trace.outcome.summary.executions).toBe(1);
   });
 
+  it('a linked scenario loads as an undoable step, clears an old error, and a built-in keeps its lesson version for Reset', () => {
+    const store = make();
+    const s = store.getState;
+    s().setError({ title: 'old', errors: ['x'] });
+    const d = s().builtins.find((b) => b.id === 'D-same-key')!;
+    expect(s().loadLinked(d)).toBe(true);
+    expect(s().scenario.id).toBe('D-same-key');
+    expect(s().error).toBeNull();
+    expect(s().original).toBe(d);
+    s().undo();
+    expect(s().scenario.id).toBe('A-race-two-connections');
+  });
+
   it('an invalid setting is refused with the field named, and the scenario is kept', () => {
     const store = make();
     store.getState().setConfig({ policy: 'yolo' });

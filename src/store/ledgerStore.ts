@@ -77,6 +77,12 @@ export interface LedgerActions {
   importText(text: string, source: string): boolean;
   /** The current scenario as a JSON file. */
   exportJson(): { filename: string; text: string };
+  /**
+   * Shows a scenario decoded from the address (a pasted link, Back/Forward) as an undoable load: a
+   * built-in keeps its lesson version for Reset. On a lane-order or model problem keeps the current
+   * scenario and sets `error`. Returns success.
+   */
+  loadLinked(scenario: Scenario): boolean;
 }
 
 export type LedgerStoreState = LedgerData & LedgerActions;
@@ -321,6 +327,24 @@ export function createLedgerStore(options: { open: OpenDatabase; builtins: reado
           return false;
         }
         set({ ...derived, original: parsed.scenario, history: record(s.history, s.scenario), error: null, laneNotice: null, selectedEventId: null, cursorMs: derived.rangeEndMs, loadCount: s.loadCount + 1 });
+        return true;
+      },
+      loadLinked(scenario) {
+        const problem = laneKindProblem(scenario);
+        if (problem) {
+          set({ error: { title: 'The link does not hold a valid ledger scenario; the previous scenario is kept (and back in the address)', errors: [problem] } });
+          return false;
+        }
+        const s = get();
+        let derived: ReturnType<typeof derive>;
+        try {
+          derived = derive(scenario, open, model);
+        } catch (err) {
+          set({ error: { title: 'The link could not be replayed; the previous scenario is kept (and back in the address)', errors: [`(model): ${(err as Error).message}`] } });
+          return false;
+        }
+        const original = s.builtins.find((b) => b.id === scenario.id) ?? scenario;
+        set({ ...derived, original, history: record(s.history, s.scenario), error: null, laneNotice: null, selectedEventId: null, cursorMs: derived.rangeEndMs, loadCount: s.loadCount + 1 });
         return true;
       },
       exportJson() {

@@ -224,19 +224,46 @@ function Intro() {
   );
 }
 
-/** Keeps the address in step with the scenario, so a reload or a shared link shows the same one. */
+/**
+ * Keeps the address in step with the scenario, so a reload or a shared link shows the same one, and
+ * follows the address when it changes inside an open tab (a pasted link, Back/Forward): a good link
+ * loads its scenario; a bad one is reported in the banner, the current scenario stays and is written
+ * back into the address so a reload cannot lose it. Hashes this hook wrote itself are ignored.
+ */
 function useUrlSync() {
   const { store } = useLedgerContext();
-  useEffect(
-    () =>
-      store.subscribe((s, prev) => {
-        const changed = s.scenario !== prev.scenario || (prev.dragging && !s.dragging);
-        if (!changed || s.dragging || !window.location.hash.startsWith('#/ledger')) return;
-        const hash = encodeLedgerHash(s.scenario, s.builtins);
-        if (hash !== window.location.hash) history.replaceState(history.state, '', hash);
-      }),
-    [store],
-  );
+  useEffect(() => {
+    let lastWritten = window.location.hash;
+    const writeCurrent = () => {
+      const s = store.getState();
+      const hash = encodeLedgerHash(s.scenario, s.builtins);
+      if (hash !== window.location.hash) history.replaceState(history.state, '', hash);
+      lastWritten = hash;
+    };
+    const unsub = store.subscribe((s, prev) => {
+      const changed = s.scenario !== prev.scenario || (prev.dragging && !s.dragging);
+      if (!changed || s.dragging || !window.location.hash.startsWith('#/ledger')) return;
+      writeCurrent();
+    });
+    const onHashChange = () => {
+      const hash = window.location.hash;
+      if (hash === lastWritten || !hash.startsWith('#/ledger')) return;
+      lastWritten = hash;
+      const s = store.getState();
+      const decoded = decodeLedgerHash(hash, s.builtins);
+      if (!decoded.ok) {
+        writeCurrent();
+        s.setError({ title: 'The link does not hold a valid ledger scenario; the previous scenario is kept (and back in the address)', errors: decoded.errors });
+        return;
+      }
+      if (!s.loadLinked(decoded.scenario)) writeCurrent();
+    };
+    window.addEventListener('hashchange', onHashChange);
+    return () => {
+      unsub();
+      window.removeEventListener('hashchange', onHashChange);
+    };
+  }, [store]);
 }
 
 function LedgerPage() {
