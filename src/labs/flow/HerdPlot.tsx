@@ -199,7 +199,7 @@ export function HerdCanvas({ results, settings, theme }: { results: HerdResult[]
             <dl className="herd-stats">
               <div>
                 <dt>peak</dt>
-                <dd className={r.peakArrivalsPerSecond > r.acceptPerSecond ? 'bad-text' : undefined} data-testid="herd-panel-peak">
+                <dd className={r.peakArrivalsPerSecond > r.acceptPerSecond ? 'bad-text' : undefined} data-testid="panel-peak">
                   {fmt(r.peakArrivalsPerSecond)}/s ({(r.peakArrivalsPerSecond / r.acceptPerSecond).toFixed(1)}× capacity)
                 </dd>
                 <dd className="herd-peak-note">{peakNote(r)}</dd>
