@@ -61,6 +61,25 @@ test.describe('Races lab: interaction', () => {
     await expect(lab.getByTestId('outcome-state')).toHaveText('cancelled');
   });
 
+  test('dragging far past the right edge takes an event at most to twice the shown range, and it stays put', async ({ lab }) => {
+    await openScenario(lab, 'A-cancel-then-complete');
+    const handle = lab.getByTestId('event-cancel');
+    const box = (await handle.boundingBox())!;
+    const y = box.y + box.height / 2;
+    await lab.mouse.move(box.x + box.width / 2, y);
+    await lab.mouse.down();
+    await lab.mouse.move(box.x + 3000, y, { steps: 40 });
+    const atOf = async () => Number(/at (\d+) ms/.exec((await handle.getAttribute('aria-label')) ?? '')?.[1]);
+    const far = await atOf();
+    // Lesson A shows 0–530 ms: the drag may widen the view up to twice that, never minutes away.
+    expect(far).toBeGreaterThan(600);
+    expect(far).toBeLessThanOrEqual(1060);
+    // Resting beyond the edge, or moving vertically, no longer changes the time.
+    await lab.mouse.move(box.x + 3000, y + 40, { steps: 10 });
+    expect(await atOf()).toBe(far);
+    await lab.mouse.up();
+  });
+
   test('the keyboard moves an event by 10 ms per arrow press', async ({ lab }) => {
     await openScenario(lab, 'A-cancel-then-complete');
     const handle = lab.getByTestId('event-cancel');

@@ -472,7 +472,7 @@ export function Timeline(props: TimelineProps) {
     const layer = handlesRef.current;
     const svg = svgRef.current;
     if (!layer || !svg) return;
-    let active: { id: string; startAt: number; started: boolean; last: number } | null = null;
+    let active: { id: string; startAt: number; started: boolean; last: number; limitMs: number } | null = null;
     const behavior = drag<SVGGElement, unknown>()
       .container(() => svg)
       .filter((event: NativeMouse) => !event.button && !!(event.target as Element | null)?.closest?.('[data-handle]'))
@@ -485,7 +485,11 @@ export function Timeline(props: TimelineProps) {
       })
       .clickDistance(3)
       .on('start', (event: { subject: { id: string; at: number } }) => {
-        active = { id: event.subject.id, startAt: event.subject.at, started: false, last: event.subject.at };
+        // A drag may take an event past the end of the view, but at most to twice the shown range
+        // (the view widens with it up to there): it can never run away while the pointer rests
+        // beyond the edge.
+        const shownEnd = live.current ? live.current.domain[1] : event.subject.at;
+        active = { id: event.subject.id, startAt: event.subject.at, started: false, last: event.subject.at, limitMs: Math.max(shownEnd * 2, event.subject.at) };
         live.current?.props.onHandleSelect?.(event.subject.id);
       })
       .on('drag', (event: { x: number; sourceEvent: NativeMouse }) => {
@@ -493,9 +497,10 @@ export function Timeline(props: TimelineProps) {
         if (!active || !l) return;
         const fine = event.sourceEvent?.shiftKey || event.sourceEvent?.altKey;
         const step = fine ? (l.props.fineSnapMs ?? 1) : (l.props.snapMs ?? 10);
-        // Past the right edge the scale keeps going, so an event can be dragged beyond the end.
-        const raw = l.x.invert(Math.max(event.x, l.plotLeft));
-        const ms = Math.max(0, Math.round(raw / step) * step);
+        // Past the right edge the pointer counts as at the edge; the view widens (below) to let the
+        // event go further, up to `limitMs`.
+        const raw = l.x.invert(Math.min(Math.max(event.x, l.plotLeft), l.plotRight));
+        const ms = Math.min(Math.max(0, Math.round(raw / step) * step), active.limitMs);
         if (!active.started) {
           if (ms === active.startAt) return;
           active.started = true;
@@ -504,8 +509,8 @@ export function Timeline(props: TimelineProps) {
         }
         // Near or past the end of the shown range, widen it (the domain stays frozen otherwise).
         const [da, db] = l.domain;
-        if (ms > da + (db - da) * 0.97) {
-          const wider: readonly [number, number] = [da, Math.ceil(ms + (db - da) * 0.08)];
+        if (ms > da + (db - da) * 0.97 && db < active.limitMs) {
+          const wider: readonly [number, number] = [da, Math.min(active.limitMs, Math.ceil(ms + (db - da) * 0.08))];
           l.domain = wider;
           setFrozenDomain(wider);
         }

@@ -70,7 +70,7 @@ export function parseQueryValue(raw: string): Json {
   if (raw === 'true') return true;
   if (raw === 'false') return false;
   if (raw === 'null') return null;
-  if (/^-?\d+(\.\d+)?$/.test(raw)) return Number(raw);
+  if (/^-?\d+(\.\d+)?(e[+-]?\d+)?$/i.test(raw)) return Number(raw);
   return raw;
 }
 

@@ -1,3 +1,4 @@
+import { useEffect, useRef, type ReactNode } from 'react';
 import './common.css';
 /** A problem report: a title and one line per problem, each naming the field ("field: problem"). */
 export type LabError = { title: string; errors: string[] };
@@ -8,9 +9,16 @@ export type LabError = { title: string; errors: string[] };
  * `error` is null. `testId` keeps each lab's existing end-to-end selectors.
  */
 export function ErrorBanner({ error, onDismiss, testId = 'error' }: { error: LabError | null; onDismiss: () => void; testId?: string }) {
+  const ref = useRef<HTMLDivElement>(null);
+  // A new error raised from far down the page (a setting, an import) is brought into view once;
+  // the banner does not follow the page, so it never covers the controls.
+  useEffect(() => {
+    const el = ref.current;
+    if (el && typeof el.scrollIntoView === 'function' && el.getBoundingClientRect().top < 0) el.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+  }, [error]);
   if (!error) return null;
   return (
-    <div className="error-banner" role="alert" data-testid={testId}>
+    <div ref={ref} className="error-banner" role="alert" data-testid={testId}>
       <div className="error-head">
         <strong>{error.title}</strong>
         <button type="button" className="small-btn" onClick={onDismiss}>
@@ -21,11 +29,25 @@ export function ErrorBanner({ error, onDismiss, testId = 'error' }: { error: Lab
         <ul>
           {error.errors.map((e, i) => (
             <li key={i}>
-              <code>{e}</code>
+              <code>{withLabLinks(e)}</code>
             </li>
           ))}
         </ul>
       )}
     </div>
+  );
+}
+
+/** Turns each `(#/<lab>)` in a problem line into a link to that lab, so "open it in the Ledger lab (#/ledger)" is one click. */
+function withLabLinks(text: string): ReactNode[] {
+  const parts = text.split(/\((#\/[a-z]+)\)/);
+  return parts.map((part, i) =>
+    i % 2 === 1 ? (
+      <span key={i}>
+        (<a href={part}>{part}</a>)
+      </span>
+    ) : (
+      part
+    ),
   );
 }

@@ -10,10 +10,14 @@ const policyText = (key: keyof RacesPolicy) => racesPolicySchema.shape[key].desc
 function LatencyInput({ name, label, value }: { name: 'clientToServer' | 'serverToClient'; label: string; value: number }) {
   const store = useRacesStore();
   const id = useId();
-  const commit = (raw: string) => {
+  const commit = (input: HTMLInputElement) => {
+    const raw = input.value;
     const n = raw.trim() === '' ? NaN : Number(raw);
-    // Invalid values go to the store anyway so the error names the field; the previous setting stays.
+    // Invalid values go to the store anyway so the error names the field; the previous setting stays,
+    // and the field shows it again (not the refused text).
     store.getState().setConfig({ latencyMs: { [name]: Number.isFinite(n) ? n : raw } });
+    const kept = (store.getState().scenario.config as { latencyMs: Record<string, number> }).latencyMs[name];
+    if (String(kept) !== input.value && !(Number.isFinite(n) && n === kept)) input.value = String(kept);
   };
   return (
     <div className="field-inline">
@@ -28,10 +32,10 @@ function LatencyInput({ name, label, value }: { name: 'clientToServer' | 'server
         defaultValue={value}
         data-testid={`latency-${name}`}
         onBlur={(e) => {
-          if (e.currentTarget.value !== String(value)) commit(e.currentTarget.value);
+          if (e.currentTarget.value !== String(value)) commit(e.currentTarget);
         }}
         onKeyDown={(e) => {
-          if (e.key === 'Enter') commit(e.currentTarget.value);
+          if (e.key === 'Enter') commit(e.currentTarget);
         }}
       />
       <span className="muted small">ms</span>

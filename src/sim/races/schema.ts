@@ -3,8 +3,8 @@ import type { LabSchemas } from '../scenario';
 
 /** JSON values (for fields the model validates itself, such as a request id a learner may break on purpose). */
 const json: z.ZodType<unknown> = z.unknown();
-const ms = z.number().int('must be an integer number of milliseconds').min(0, 'must be ≥ 0 ms').max(1_000_000_000, 'must be ≤ 1,000,000,000 ms');
-const positiveMs = z.number().int('must be an integer number of milliseconds').min(1, 'must be ≥ 1 ms').max(1_000_000_000, 'must be ≤ 1,000,000,000 ms');
+const ms = z.number({ error: 'must be a number of milliseconds' }).int('must be an integer number of milliseconds').min(0, 'must be ≥ 0 ms').max(1_000_000_000, 'must be ≤ 1,000,000,000 ms');
+const positiveMs = z.number({ error: 'must be a number of milliseconds' }).int('must be an integer number of milliseconds').min(1, 'must be ≥ 1 ms').max(1_000_000_000, 'must be ≤ 1,000,000,000 ms');
 const idOrInt = z.union([z.string(), z.number().int()], { error: 'must be a string or an integer' });
 
 /** Broken-policy switches; all false means the correct client and server. */
