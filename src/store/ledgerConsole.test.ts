@@ -3,7 +3,7 @@ import type { SqlJsStatic } from 'sql.js';
 import { loadSqlJsNode } from '../db/node';
 import { memoryOpener, openBytes } from '../db/sqljs';
 import { createLedger, charge } from '../sim/ledger';
-import { CONSOLE_BUDGET_MS, createConsoleRunner, runReadOnly, tooLongMessage, type ConsoleDatabase, type ConsoleReply, type ConsoleRequest, type ConsoleWorker } from './ledgerConsole';
+import { CONSOLE_BUDGET_MS, consoleErrorText, createConsoleRunner, outOfMemoryMessage, runReadOnly, tooLongMessage, type ConsoleDatabase, type ConsoleReply, type ConsoleRequest, type ConsoleWorker } from './ledgerConsole';
 
 let SQL: SqlJsStatic;
 beforeAll(async () => {
@@ -84,7 +84,7 @@ describe('ledger SQL console', () => {
     expect([...timers.pending.values()].map((t) => t.ms)).toEqual([CONSOLE_BUDGET_MS]);
     expect(await runner.run(bytes, 'SELECT 1')).toEqual({ ok: false, error: 'a statement is still running: wait for it or press Stop' });
     timers.fire();
-    expect(await pending).toEqual({ ok: false, error: `stopped after ${CONSOLE_BUDGET_MS} ms: the statement ran too long (a recursive query without LIMIT?)` });
+    expect(await pending).toEqual({ ok: false, error: `stopped after ${CONSOLE_BUDGET_MS} ms: the statement ran too long or built too much data (a recursive query without LIMIT? a huge blob?)` });
     expect(log).toEqual(['post 1', 'terminate']);
     mode = 'real';
     expect(await runner.run(bytes, 'SELECT count(*) AS n FROM charges')).toEqual({ ok: true, columns: ['n'], rows: [[1]] });
@@ -100,7 +100,36 @@ describe('ledger SQL console', () => {
     expect(log).toEqual(['post 1', 'terminate']);
   });
 
+  it('an out-of-memory error from sql.js is reported as such, and the statement\'s own error survives a failing cleanup', () => {
+    let calls = 0;
+    const broken = {
+      exec() {
+        if (calls++ > 0) throw new Error('Aborted(). Build with -sASSERTIONS for more info.');
+      },
+      raw: {
+        exec(): never {
+          throw new Error('out of memory');
+        },
+      },
+    } as unknown as ConsoleDatabase;
+    expect(runReadOnly(broken, 'SELECT randomblob(1000000000)')).toEqual({ ok: false, error: outOfMemoryMessage('out of memory') });
+    expect(outOfMemoryMessage('out of memory')).toMatch(/^out of memory: the statement built more data than the console's worker can hold/);
+    expect(consoleErrorText(new RangeError('Array buffer allocation failed'))).toBe(outOfMemoryMessage('Array buffer allocation failed'));
+    expect(consoleErrorText(new Error('no such table: nope'))).toBe('no such table: nope');
+  });
+
+  it('a worker that dies of memory exhaustion is reported as out of memory', async () => {
+    let spawned: ConsoleWorker | null = null;
+    const runner = createConsoleRunner({
+      spawn: () => (spawned = { postMessage() {}, terminate() {}, onmessage: null, onerror: null }),
+      timers: manualTimers(),
+    });
+    const pending = runner.run(ledgerBytes(), 'SELECT 1');
+    spawned!.onerror!({ message: 'Uncaught RangeError: Array buffer allocation failed' });
+    expect(await pending).toEqual({ ok: false, error: outOfMemoryMessage('Uncaught RangeError: Array buffer allocation failed') });
+  });
+
   it('the message names the budget', () => {
-    expect(tooLongMessage(750)).toBe('stopped after 750 ms: the statement ran too long (a recursive query without LIMIT?)');
+    expect(tooLongMessage(750)).toBe('stopped after 750 ms: the statement ran too long or built too much data (a recursive query without LIMIT? a huge blob?)');
   });
 });

@@ -23,22 +23,49 @@ export interface ConsoleDatabase extends SqlDatabase {
 /** Most rows a console result shows. */
 export const CONSOLE_MAX_ROWS = 200;
 
+/**
+ * True when `err` is sql.js running out of memory: SQLite's SQLITE_NOMEM ("out of memory"), the
+ * Emscripten heap failing to grow ("Cannot enlarge memory", "Aborted(OOM)"), or the JavaScript
+ * engine refusing an allocation (a `RangeError` such as "Array buffer allocation failed" or
+ * "Invalid string length" while copying a huge result out of the heap).
+ */
+export function isOutOfMemory(err: unknown): boolean {
+  if (err instanceof RangeError) return true;
+  const text = err instanceof Error ? err.message : String(err);
+  return /out of memory|cannot enlarge memory|aborted\(oom\)|allocation failed|invalid (string|array buffer) length/i.test(text);
+}
+
+/** The console's message for a statement that ran out of memory (`detail` is the engine's own text). */
+export function outOfMemoryMessage(detail: string): string {
+  return `out of memory: the statement built more data than the console's worker can hold (a huge blob or string?) [${detail}]`;
+}
+
+/** The console's text for an error thrown while running a statement. */
+export function consoleErrorText(err: unknown): string {
+  const text = err instanceof Error ? err.message : String(err);
+  return isOutOfMemory(err) ? outOfMemoryMessage(text) : text;
+}
+
 /** Runs `sql` read-only on `db`; at most `maxRows` rows are returned. Never throws. Synchronous: call it in a worker (see above). */
 export function runReadOnly(db: ConsoleDatabase, sql: string, maxRows = CONSOLE_MAX_ROWS): QueryResult {
   if (sql.trim() === '') return { ok: false, error: 'type a query, e.g. SELECT * FROM charges' };
+  let result: QueryResult;
   try {
     db.exec('PRAGMA query_only = ON');
-    try {
-      const results = db.raw.exec(sql);
-      const last = results[results.length - 1];
-      if (!last) return { ok: true, columns: [], rows: [] };
-      return { ok: true, columns: last.columns, rows: last.values.slice(0, maxRows).map((r) => r.map((v) => (v instanceof Uint8Array ? `<${v.length} bytes>` : (v as Json)))) };
-    } finally {
-      db.exec('PRAGMA query_only = OFF');
-    }
+    const results = db.raw.exec(sql);
+    const last = results[results.length - 1];
+    result = !last
+      ? { ok: true, columns: [], rows: [] }
+      : { ok: true, columns: last.columns, rows: last.values.slice(0, maxRows).map((r) => r.map((v) => (v instanceof Uint8Array ? `<${v.length} bytes>` : (v as Json)))) };
   } catch (err) {
-    return { ok: false, error: (err as Error).message };
+    result = { ok: false, error: consoleErrorText(err) };
   }
+  try {
+    db.exec('PRAGMA query_only = OFF');
+  } catch {
+    // After an out-of-memory abort sql.js may be unusable; the statement's own error is the one to report.
+  }
+  return result;
 }
 
 /** Page → console worker: run `sql` on a database opened from `bytes` (a SQLite file image). */
@@ -66,7 +93,7 @@ export const CONSOLE_LOAD_BUDGET_MS = 30_000;
 
 /** The message shown when a statement is stopped after `budgetMs`. */
 export function tooLongMessage(budgetMs: number): string {
-  return `stopped after ${budgetMs} ms: the statement ran too long (a recursive query without LIMIT?)`;
+  return `stopped after ${budgetMs} ms: the statement ran too long or built too much data (a recursive query without LIMIT? a huge blob?)`;
 }
 
 /** Runs console statements in a worker, one at a time, each within a time budget. */
@@ -128,7 +155,10 @@ export function createConsoleRunner(options: {
             current.timer = timers.set(() => stop(tooLongMessage(budgetMs)), budgetMs);
           } else current.finish(data.result);
         };
-        w.onerror = (e) => stop(`the console's worker failed: ${e.message ?? 'unknown error'}`);
+        w.onerror = (e) => {
+          const text = e.message ?? 'unknown error';
+          stop(isOutOfMemory(new Error(text)) ? outOfMemoryMessage(text) : `the console's worker failed: ${text}`);
+        };
         const copy = bytes.slice();
         w.postMessage({ id, bytes: copy, sql }, [copy.buffer]);
       });

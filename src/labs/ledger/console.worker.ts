@@ -1,7 +1,7 @@
 /// <reference lib="webworker" />
 import { loadSqlJs } from '../../db/browser';
 import { openBytes } from '../../db/sqljs';
-import { runReadOnly, type ConsoleDatabase, type ConsoleReply, type ConsoleRequest } from '../../store/ledgerConsole';
+import { consoleErrorText, runReadOnly, type ConsoleDatabase, type ConsoleReply, type ConsoleRequest } from '../../store/ledgerConsole';
 
 /**
  * The SQL console's worker: opens a copy of a ledger (file bytes) and runs one read-only
@@ -18,11 +18,20 @@ ctx.onmessage = async (message: MessageEvent<ConsoleRequest>) => {
     db = openBytes(await loadSqlJs(), bytes);
   } catch (err) {
     post({ type: 'started', id });
-    post({ type: 'result', id, result: { ok: false, error: (err as Error).message } });
+    post({ type: 'result', id, result: { ok: false, error: consoleErrorText(err) } });
     return;
   }
   post({ type: 'started', id });
   const result = runReadOnly(db as unknown as ConsoleDatabase, sql);
-  db.close();
-  post({ type: 'result', id, result });
+  try {
+    db.close();
+  } catch {
+    // sql.js may be unusable after an out-of-memory abort; the result already says so.
+  }
+  try {
+    post({ type: 'result', id, result });
+  } catch (err) {
+    // Copying a huge result to the page can itself run out of memory.
+    post({ type: 'result', id, result: { ok: false, error: consoleErrorText(err) } });
+  }
 };
