@@ -631,6 +631,13 @@ export function Timeline(props: TimelineProps) {
         const mx = x(m.at);
         let anchor = m.anchor ?? 'start';
         const labelAt = m.labelAt ?? 'top';
+        if (m.labelUntil !== undefined) {
+          // A label bounded by the next segment: the full label, the abbreviation, or none, never overlapping.
+          const room = Math.min(x(m.labelUntil), plotRight + 12) - mx - 4 - 3;
+          const label = [m.label, m.shortLabel].find((l) => l !== undefined && l.length * CHAR_W <= room) ?? null;
+          out.push({ key: m.id, x: mx, y: b.y, h: b.h, tone: m.tone, dashed: !!m.dashed, future: !!m.future, label, anchor: 'start', labelAt, offscale: null, title: m.title });
+          continue;
+        }
         // A top label that would cover a handle's label in its row goes to the other side of the line, if that side is clear.
         if (m.label && labelAt === 'top') {
           const w = m.label.length * CHAR_W;
@@ -935,7 +942,8 @@ function StepsView({ mark, x, box, clipId, plotLeft }: { mark: StepsMark; x: Lin
       <path className="tl-steps-future" d={d} />
       <path className="tl-steps-past" d={d} clipPath={`url(#${clipId})`} />
       {mark.label && (
-        <text className="tl-steps-label" x={Math.max(plotLeft + 4, Math.min(untilX + 6, x(x.domain()[1]) - 120))} y={top + 9}>
+        // Room for the whole label before the plot's right edge (at least the 120 px kept before; bold 11 px is wider than CHAR_W).
+        <text className="tl-steps-label" x={Math.max(plotLeft + 4, Math.min(untilX + 6, x(x.domain()[1]) - Math.max(120, Math.ceil(mark.label.length * (CHAR_W + 0.6)) + 6)))} y={top + 9}>
           {mark.label}
         </text>
       )}

@@ -94,6 +94,14 @@ export interface MarkerMark extends MarkBase, TimelinePos {
   anchor?: 'start' | 'end';
   /** Label at the top or bottom of the row. */
   labelAt?: 'top' | 'bottom';
+  /**
+   * Time (ms) the label must end before, e.g. where the next segment of a state band starts: the
+   * label is drawn to the right of the line only when it fits; else `shortLabel` when that fits;
+   * else no label (put the name in `title`). Unset: the label is always drawn (the default).
+   */
+  labelUntil?: number;
+  /** Abbreviation used when `label` does not fit before `labelUntil`. */
+  shortLabel?: string;
 }
 
 /** A light background band over a time range of one row (e.g. an idle window). */

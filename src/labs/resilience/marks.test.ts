@@ -31,6 +31,18 @@ describe('resilience timeline views', () => {
     expect(arrows).toContain('tasks/result');
   });
 
+  it('breaker: each state label is bounded by its segment (the next transition), with an abbreviation and a tooltip', () => {
+    const t = replayResilience(scenario('B2-retry-composition'));
+    const labels = resilienceView(t, 0).marks.filter((m): m is MarkerMark => m.kind === 'marker' && m.row === 'state');
+    const spans = resilienceView(t, 0).marks.filter((m): m is SpanMark => m.kind === 'span' && m.row === 'state');
+    expect(labels.length).toBeGreaterThan(1);
+    labels.forEach((l, i) => {
+      expect(l.labelUntil).toBe(spans[i].to);
+      expect(l.shortLabel).toBe({ closed: 'C', open: 'O', 'half-open': 'H' }[l.label as string]);
+      expect(l.title).toMatch(new RegExp(`^${l.label} from ${l.at} ms`));
+    });
+  });
+
   it('breaker: the state band follows the transitions; attempts are dots; the failure rate is a step series', () => {
     const t = replayResilience(scenario('B1-concurrent-failures'));
     const v = resilienceView(t, 0);

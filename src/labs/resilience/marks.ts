@@ -39,6 +39,8 @@ const SHAPES: Record<string, HandleMark['shape']> = {
 
 const TASK_TONE: Record<string, Tone> = { working: 'info', input_required: 'warn', completed: 'ok', failed: 'bad', cancelled: 'muted' };
 const MODE_TONE: Record<string, Tone> = { closed: 'ok', open: 'bad', 'half-open': 'warn' };
+/** Abbreviated breaker states for narrow band segments (the help text spells them out). */
+const MODE_SHORT: Record<string, string> = { closed: 'C', open: 'O', 'half-open': 'H' };
 
 function lastState<S>(trace: ResilienceTrace): S {
   return (trace.steps.length ? trace.steps[trace.steps.length - 1].state : trace.initial) as unknown as S;
@@ -174,7 +176,8 @@ function breakerView(trace: ResilienceTrace, cursorMs: number): ResilienceView {
     const to = i + 1 < periods.length ? periods[i + 1].at : end;
     if (to <= p.at && i + 1 < periods.length) return;
     marks.push({ kind: 'span', id: `mode-${i}`, lane: 'breaker', row: 'state', at: p.at, to: Math.max(to, p.at + 1), tone: MODE_TONE[p.to], thickness: 14, endLabel: undefined, title: `${p.to} from ${p.at} ms`, future: p.at > cursorMs });
-    marks.push({ kind: 'marker', id: `mode-l-${i}`, lane: 'breaker', row: 'state', at: p.at, tone: MODE_TONE[p.to], label: p.to, labelAt: 'top', future: p.at > cursorMs });
+    // The state's name only where its segment has room for it (else its initial, else none; the tooltip always names it).
+    marks.push({ kind: 'marker', id: `mode-l-${i}`, lane: 'breaker', row: 'state', at: p.at, tone: MODE_TONE[p.to], label: p.to, shortLabel: MODE_SHORT[p.to], labelUntil: Math.max(to, p.at + 1), labelAt: 'top', title: `${p.to} from ${p.at} ms${i + 1 < periods.length ? ` to ${to} ms` : ''}`, future: p.at > cursorMs });
   });
   // attempt dots
   const attempts = final.logs.attempts.slice(0, final.attemptsSeen);
