@@ -1,6 +1,49 @@
 import { useId, useMemo, useState } from 'react';
 import { formatMs } from '../../charts/format';
 import { compareTimeouts } from '../../sim/resilience/timeouts';
+import { useResilienceStore } from './context';
+import { parseMsSetting } from './msInput';
+
+/** Largest static timeout or cap the panel accepts (10 minutes). */
+const MAX_MS = 600_000;
+
+/**
+ * A millisecond setting typed in a number box, committed on Enter or leaving the box. A bad value
+ * is refused with the error banner (field and range named); the previous value is kept and shown.
+ */
+function MsInput({ label, value, step, testId, onChange }: { label: string; value: number; step: number; testId: string; onChange(v: number): void }) {
+  const store = useResilienceStore();
+  const commit = (input: HTMLInputElement) => {
+    const r = parseMsSetting(input.value, label, 1, MAX_MS);
+    if (r.ok) {
+      if (r.value !== value) onChange(r.value);
+      return;
+    }
+    store.getState().setError({ title: 'That setting is not valid; the previous settings are kept', errors: [r.error] });
+    input.value = String(value);
+  };
+  return (
+    <label className="field-inline">
+      <span>{label}</span>
+      <input
+        key={value}
+        type="number"
+        inputMode="numeric"
+        min={1}
+        max={MAX_MS}
+        step={step}
+        defaultValue={value}
+        data-testid={testId}
+        onBlur={(e) => {
+          if (e.currentTarget.value !== String(value)) commit(e.currentTarget);
+        }}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') commit(e.currentTarget);
+        }}
+      />
+    </label>
+  );
+}
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
@@ -22,15 +65,10 @@ export function TimeoutsPanel() {
         capped. A call slower than its timeout is a timeout the caller then retries — more load.
       </p>
       <div className="button-row">
-        <label className="field-inline">
-          <span>Static timeout (ms)</span>
-          <input type="number" min={1} step={50} value={staticMs} data-testid="static-timeout" onChange={(e) => setStaticMs(Math.max(1, Math.round(Number(e.currentTarget.value)) || 1))} />
-        </label>
-        <label className="field-inline">
-          <span>Cap (ms)</span>
-          <input type="number" min={1} step={500} value={capMs} onChange={(e) => setCapMs(Math.max(1, Math.round(Number(e.currentTarget.value)) || 1))} />
-        </label>
+        <MsInput label="Static timeout (ms)" value={staticMs} step={50} testId="static-timeout" onChange={setStaticMs} />
+        <MsInput label="Cap (ms)" value={capMs} step={500} testId="timeout-cap" onChange={setCapMs} />
       </div>
+      <div className="table-scroll" role="region" aria-label="Timeouts by load (scrolls sideways on a narrow screen)" tabIndex={0}>
       <table className="timeouts-table">
         <thead>
           <tr>
@@ -55,6 +93,7 @@ export function TimeoutsPanel() {
           ))}
         </tbody>
       </table>
+      </div>
     </section>
   );
 }
