@@ -120,7 +120,7 @@ export function StormTree() {
   return (
     <section className="panel storm-flow" aria-labelledby="flow-h">
       <h2 id="flow-h">
-        Attempts per layer <span className="muted small">— at {formatMs(cursorMs)} ms (by the end in brackets)</span>
+        Attempts per layer <span className="muted small">— at the playhead, {formatMs(cursorMs)} ms (big numbers and red boxes); totals by the end of the run marked “by the end”</span>
       </h2>
       <ol className="storm-layers" data-testid="storm-flow" aria-label="Layers from the client down to the upstream API">
         {layersEnd.map((l, i) => {
@@ -136,10 +136,11 @@ export function StormTree() {
               <div className="storm-box">
                 <div className="storm-box-name">{l.name}</div>
                 <div className="storm-box-count">
-                  <strong data-testid={`storm-layer-${i}-now`}>{n.attempts}</strong> <span className="muted">({l.attempts})</span> attempts
+                  <strong data-testid={`storm-layer-${i}-now`}>{n.attempts}</strong> attempt{n.attempts === 1 ? '' : 's'} <span className="muted small">(by the end: {l.attempts})</span>
                 </div>
                 {factor !== null && factor !== 1 && <div className="storm-factor">× {Number.isInteger(factor) ? factor : factor.toFixed(1)} per attempt above</div>}
                 <div className="storm-results small">
+                  <span className="muted">by the end:</span>
                   {(Object.keys(l.byResult) as StormAttempt['result'][]).map((r) => (
                     <span key={r} className={`storm-node r-${r}`}>
                       {MARK[r] && `${MARK[r]} `}
@@ -147,9 +148,14 @@ export function StormTree() {
                     </span>
                   ))}
                 </div>
-                {cancelled && l.afterCancel > 0 && (
+                {n.afterCancel > 0 && (
                   <div className="storm-after-cancel" data-testid={`storm-layer-${i}-after-cancel`}>
-                    {l.afterCancel} still running after the cancel
+                    {n.afterCancel} still running after the cancel
+                  </div>
+                )}
+                {cancelled && l.afterCancel > 0 && l.afterCancel !== n.afterCancel && (
+                  <div className="small muted" data-testid={`storm-layer-${i}-after-cancel-end`}>
+                    by the end: {l.afterCancel} ran on after the cancel
                   </div>
                 )}
               </div>
@@ -163,16 +169,22 @@ export function StormTree() {
           <div className="storm-box storm-box-upstream">
             <div className="storm-box-name">Upstream API</div>
             <div className="storm-box-count">
-              <strong data-testid="storm-exec-now">{execNow.total}</strong> <span className="muted">({execEnd.total})</span> executions
+              <strong data-testid="storm-exec-now">{execNow.total}</strong> execution{execNow.total === 1 ? '' : 's'} <span className="muted small">(by the end: {execEnd.total})</span>
             </div>
             <div className="storm-results small">
+              <span className="muted">by the end:</span>
               <span className={execEnd.delivered > 0 ? 'storm-exec e-ok' : 'muted'}>{execEnd.delivered > 0 ? '✓ ' : ''}{execEnd.delivered} delivered</span>
               {execEnd.wasted > 0 && <span className="storm-node r-timeout">{execEnd.wasted} finished, nobody waiting</span>}
               {execEnd.killed > 0 && <span className="storm-exec e-killed">{execEnd.killed} killed by the guard</span>}
             </div>
-            {cancelled && execEnd.afterCancel > 0 && (
+            {execNow.afterCancel > 0 && (
               <div className="storm-after-cancel" data-testid="storm-exec-after-cancel">
-                {execEnd.afterCancel} duplicate execution{execEnd.afterCancel === 1 ? '' : 's'} running at or started after the cancel
+                {execNow.afterCancel} duplicate execution{execNow.afterCancel === 1 ? '' : 's'} running at or started after the cancel
+              </div>
+            )}
+            {cancelled && execEnd.afterCancel > 0 && execEnd.afterCancel !== execNow.afterCancel && (
+              <div className="small muted" data-testid="storm-exec-after-cancel-end">
+                by the end: {execEnd.afterCancel} duplicate execution{execEnd.afterCancel === 1 ? '' : 's'} ran at or after the cancel
               </div>
             )}
           </div>
