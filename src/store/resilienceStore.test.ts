@@ -79,4 +79,19 @@ describe('resilience store', () => {
     expect(good.getState().error).toBeNull();
     expect(storeFromHash('#/resilience', scenarios).getState().error).toBeNull();
   });
+
+  it('a link naming a built-in with a bad parameter shows that built-in and the parameter as ignored', () => {
+    const b1 = storeFromHash('#/resilience/B1-concurrent-failures?breaker.threshold=-1', scenarios).getState();
+    expect(b1.scenario.id).toBe('B1-concurrent-failures');
+    expect(b1.original.id).toBe('B1-concurrent-failures');
+    expect(b1.error?.title).toBe(`Parts of the link are not valid and were ignored; showing the built-in "${b1.scenario.title}" it names`);
+    expect(b1.error?.errors).toHaveLength(1);
+    expect(b1.error?.errors[0]).toMatch(/^breaker\.threshold \(in the link\): not a parameter of this page.* \(ignored\)$/);
+    const followed = storeFromHash('#/resilience/S2-timeouts-cancel', scenarios);
+    followed.getState().followLink('#/resilience/B2-retry-composition?x=1');
+    expect(followed.getState().scenario.id).toBe('B2-retry-composition');
+    expect(followed.getState().error?.errors[0]).toMatch(/^x \(in the link\): .* \(ignored\)$/);
+    followed.getState().undo();
+    expect(followed.getState().scenario.id).toBe('S2-timeouts-cancel');
+  });
 });

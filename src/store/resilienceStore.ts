@@ -120,6 +120,28 @@ export function otherLabProblem(text: string): string | null {
 }
 
 /**
+ * The built-in that a link's path names (`#/resilience/<id>?…`), or undefined. A link whose
+ * parameters are bad but whose path names a built-in still shows that built-in (the parameters are
+ * ignored, and said so), rather than another scenario.
+ */
+export function builtinNamedBy(hash: string, builtins: readonly Scenario[]): Scenario | undefined {
+  const m = /^#\/resilience\/([^?&#/]+)/.exec(hash);
+  if (!m) return undefined;
+  let id: string;
+  try {
+    id = decodeURIComponent(m[1]);
+  } catch {
+    return undefined;
+  }
+  return builtins.find((b) => b.id === id);
+}
+
+/** The error for a link naming built-in `shown` whose other parts were bad and are ignored. */
+export function ignoredLinkPartsError(errors: string[], shown: Scenario): ResilienceError {
+  return { title: `Parts of the link are not valid and were ignored; showing the built-in "${shown.title}" it names`, errors: errors.map((e) => `${e} (ignored)`) };
+}
+
+/**
  * A store for the page opened at address `hash` (`#/resilience/<id>`, `#/resilience?scenario=…`):
  * the linked scenario, or — for a bad link — the first built-in with `badLinkError` in the banner.
  * `builtinErrors` (invalid built-in files) are shown when the link itself is fine.
@@ -128,7 +150,11 @@ export function storeFromHash(hash: string, builtins: readonly Scenario[], built
   const builtinError = builtinErrors.length ? { title: 'Some built-in scenario files are invalid and were skipped', errors: builtinErrors } : null;
   const d = decodeResilienceHash(hash, builtins);
   if (d.ok === true) return createResilienceStore({ builtins, initial: d.scenario, original: d.original, error: builtinError });
-  if (d.ok === false) return createResilienceStore({ builtins, error: badLinkError(d.errors, builtins[0], false) });
+  if (d.ok === false) {
+    const named = builtinNamedBy(hash, builtins);
+    if (named) return createResilienceStore({ builtins, initial: named, original: named, error: ignoredLinkPartsError(d.errors, named) });
+    return createResilienceStore({ builtins, error: badLinkError(d.errors, builtins[0], false) });
+  }
   return createResilienceStore({ builtins, error: builtinError });
 }
 
@@ -255,7 +281,11 @@ export function createResilienceStore(options: { builtins: readonly Scenario[]; 
       followLink(hash) {
         const s = get();
         const d = decodeResilienceHash(hash, s.builtins);
-        if (d.ok === false) set({ error: badLinkError(d.errors, s.scenario, true) });
+        const named = d.ok === false ? builtinNamedBy(hash, s.builtins) : undefined;
+        if (d.ok === false && named) {
+          if (!scenarioEquals(s.scenario, named)) s.loadScenario(named, named);
+          set({ error: ignoredLinkPartsError(d.errors, named) });
+        } else if (d.ok === false) set({ error: badLinkError(d.errors, s.scenario, true) });
         else if (d.ok === true) s.loadScenario(d.scenario, d.original ?? undefined);
       },
       exportJson() {
