@@ -154,6 +154,84 @@ test.describe('Resilience lab: circuit breaker', () => {
   });
 });
 
+test.describe('Resilience lab: review fixes (state labels, phone width, typed settings, playhead counts, links, paste)', () => {
+  test('B2: breaker state labels never overlap (full name, initial or none; each names its state in a tooltip); no sideways scroll at 390 px', async ({ lab }) => {
+    await open(lab, 'B2-retry-composition');
+    await lab.keyboard.press('End');
+    for (const width of [1280, 390]) {
+      await lab.setViewportSize({ width, height: 800 });
+      await expect(lab.locator('.tl-marker title', { hasText: /^half-open from \d+ ms to \d+ ms$/ }).first()).toBeAttached();
+      const boxes = await lab.locator('.tl-marker-label').evaluateAll((els) =>
+        els.filter((e) => /^(closed|open|half-open|C|O|H)$/.test(e.textContent ?? '')).map((e) => {
+          const r = e.getBoundingClientRect();
+          return { text: e.textContent, left: r.left, right: r.right };
+        }),
+      );
+      expect(boxes.length).toBeGreaterThan(2);
+      boxes.sort((a, b) => a.left - b.left);
+      for (let i = 1; i < boxes.length; i++) expect(boxes[i].left, `${boxes[i - 1].text} then ${boxes[i].text} at ${width} px`).toBeGreaterThanOrEqual(boxes[i - 1].right);
+    }
+    await expect(lab.locator('table.timeouts-table')).toBeVisible();
+    expect(await lab.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  });
+
+  test('B2: a bad static timeout is refused by name and range; the kept value shows in the box', async ({ lab }) => {
+    await open(lab, 'B2-retry-composition');
+    const input = lab.getByTestId('static-timeout');
+    const banner = lab.getByTestId('error-banner');
+    const firstRow = await lab.locator('table.timeouts-table tbody tr').first().textContent();
+    for (const [typed, problem] of [['0', '0 is out of range'], ['-100', '-100 is out of range'], ['', 'is empty'], ['1e20', '1e20 is out of range']]) {
+      await input.fill(typed);
+      await input.press('Enter');
+      await expect(banner).toContainText(`Static timeout (ms): ${problem}; expected a whole number from 1 to 600 000 ms`);
+      await expect(input).toHaveValue('700');
+      await expect(lab.locator('table.timeouts-table tbody tr').first()).toHaveText(firstRow ?? '');
+    }
+    await input.fill('300');
+    await input.press('Enter');
+    await expect(input).toHaveValue('300');
+    await expect(lab.locator('table.timeouts-table tbody tr').first()).not.toHaveText(firstRow ?? '');
+  });
+
+  test('S2 at t = 0: nothing is running after the cancel yet; the end-of-run totals say "by the end"', async ({ lab }) => {
+    await open(lab, 'S2-timeouts-cancel');
+    await expect(lab.getByTestId('storm-layer-2-after-cancel')).toHaveCount(0);
+    await expect(lab.getByTestId('storm-exec-after-cancel')).toHaveCount(0);
+    await expect(lab.getByTestId('storm-layer-2-after-cancel-end')).toHaveText('by the end: 23 ran on after the cancel');
+    await expect(lab.getByTestId('storm-exec-after-cancel-end')).toHaveText('by the end: 26 duplicate executions ran at or after the cancel');
+    await expect(lab.getByTestId('storm-layer-2')).toContainText('(by the end: 32)');
+    await lab.keyboard.press('End');
+    await expect(lab.getByTestId('storm-layer-2-after-cancel')).toHaveText('23 still running after the cancel');
+    await expect(lab.getByTestId('storm-layer-2-after-cancel-end')).toHaveCount(0);
+  });
+
+  test('a link naming B1 with a bad parameter shows B1 and the parameter as ignored', async ({ lab }) => {
+    await lab.goto('./#/resilience/B1-concurrent-failures?breaker.threshold=-1');
+    await expect(lab.getByTestId('scenario-picker')).toHaveValue('B1-concurrent-failures');
+    const banner = lab.getByTestId('error-banner');
+    await expect(banner).toContainText('Parts of the link are not valid and were ignored; showing the built-in "B1');
+    await expect(banner).toContainText('breaker.threshold (in the link): not a parameter of this page');
+    await expect(banner).toContainText('(ignored)');
+    await expect.poll(() => lab.url()).toContain('#/resilience/B1-concurrent-failures');
+    await expect(lab.getByTestId('breaker-half-open-at')).toHaveText('10 100 ms');
+  });
+
+  test('pasted JSON imports like a file: another lab named in one line, a good scenario loads', async ({ lab }) => {
+    await open(lab, 'B1-concurrent-failures');
+    const text = lab.getByTestId('import-text');
+    await text.fill(JSON.stringify({ format: 1, lab: 'races', id: 'r', title: 'r', seed: 1, config: {}, events: [] }));
+    await lab.getByTestId('import-paste').click();
+    await expect(lab.getByTestId('error-banner').locator('li')).toHaveText(['lab: this file is a "races" scenario; open it in the Races lab (#/races)']);
+    await expect(lab.getByTestId('scenario-picker')).toHaveValue('B1-concurrent-failures');
+    const s2 = await lab.evaluate(() => fetch('scenarios/resilience/S3-gateway-receipt.json').then((r) => r.text()));
+    await text.fill(s2.replace('"title": "', '"title": "Pasted '));
+    await lab.getByTestId('import-paste').click();
+    await expect(lab.getByRole('heading', { level: 1 })).toContainText('Pasted');
+    await expect(lab.getByTestId('storm-executions')).toHaveText('4 (2)');
+    await expect(text).toHaveValue('');
+  });
+});
+
 test.describe('Resilience lab: input and accessibility', () => {
   test('the address is the share link: an edited scenario opens the same elsewhere; a bad link keeps a working lab', async ({ lab, browser }) => {
     await open(lab, 'S1-three-layers');

@@ -13,7 +13,7 @@ import { storeFromHash, type ResilienceStore } from '../../store/resilienceStore
 import { encodeResilienceHash } from '../../store/resilienceUrl';
 import { StoreContext, useR, useResilienceStore } from './context';
 import { ErrorBanner } from '../common/ErrorBanner';
-import { downloadText } from '../races/download';
+import { ImportPanel, usePageFileDrop } from '../common/ImportPanel';
 import { PlaybackBar } from '../common/PlaybackBar';
 import { usePlaybackKeys, usePlayLoop } from '../common/usePlaybackKeys';
 import { resilienceView, stormAggregated } from './marks';
@@ -106,19 +106,12 @@ function ScenarioBar() {
           Reset
         </button>
         <button type="button" onClick={() => {
-            const { filename, text } = a().exportJson();
-            downloadText(filename, text);
+            const panel = document.getElementById('res-import');
+            panel?.scrollIntoView({ behavior: 'smooth', block: 'center' });
+            panel?.querySelector('textarea')?.focus({ preventScroll: true });
           }}>
-          Export JSON
+          Import / export…
         </button>
-        <label className="file-btn">
-          Import…
-          <input type="file" accept="application/json,.json" data-testid="import-file" onChange={(e) => {
-              const f = e.currentTarget.files?.[0];
-              e.currentTarget.value = '';
-              if (f) void f.text().then((t) => a().importText(t, `The file ${f.name}`));
-            }} />
-        </label>
       </div>
     </div>
   );
@@ -197,7 +190,7 @@ function ResilienceTimeline() {
         )}
         {mechanism === 'breaker' && (
           <>
-            <strong>Read:</strong> the state band (green closed, red open, amber half-open) runs over the attempt dots (● ok, ✕ failed, | rejected by the breaker; hollow =
+            <strong>Read:</strong> the state band (green closed, red open, amber half-open; a narrow segment is labelled C, O or H, or not at all — hover it for its state and times) runs over the attempt dots (● ok, ✕ failed, | rejected by the breaker; hollow =
             a stale result from an earlier generation). A rejection sends nothing; what the retry policy does with it is a setting (retry around breaker only). Below, the window failure rate{' '}
             and, with a budget, its level over time.{' '}
           </>
@@ -322,10 +315,10 @@ function OutcomePanel() {
       )}
       {now.mechanism === 'storm' && (
         <dl className="stats">
-          <Stat label="Upstream attempts" value={v(sum.upstreamAttempts)} testId="storm-upstream-attempts" tone={(sum.upstreamAttempts as number) > 4 ? 'bad' : 'ok'} />
-          <Stat label="Attempts per layer" value={v(sum.attemptsPerLayer)} testId="storm-per-layer" />
-          <Stat label="Executions (killed by guard)" value={`${v(sum.executions)} (${v(sum.killedByGuard)})`} testId="storm-executions" />
-          <Stat label="Work running or started after the cancel" value={v(sum.duplicateWorkAfterCancel)} testId="storm-after-cancel" tone={(sum.duplicateWorkAfterCancel as number) > 0 ? 'bad' : undefined} />
+          <Stat label="Upstream attempts by the end" value={v(sum.upstreamAttempts)} testId="storm-upstream-attempts" tone={(sum.upstreamAttempts as number) > 4 ? 'bad' : 'ok'} />
+          <Stat label="Attempts per layer by the end" value={v(sum.attemptsPerLayer)} testId="storm-per-layer" />
+          <Stat label="Executions by the end (killed by guard)" value={`${v(sum.executions)} (${v(sum.killedByGuard)})`} testId="storm-executions" />
+          <Stat label="By the end: work running or started after the cancel" value={v(sum.duplicateWorkAfterCancel)} testId="storm-after-cancel" tone={(sum.duplicateWorkAfterCancel as number) > 0 ? 'bad' : undefined} />
           <Stat label="User's action" value={`${v(req.state)}${req.atMs !== null ? ` at ${v(req.atMs)} ms` : ''}`} testId="storm-action" />
           <Stat label="Last execution ended" value={ms(sum.lastExecutionEndAtMs)} testId="storm-last-end" />
         </dl>
@@ -519,6 +512,7 @@ function Page() {
   const store = useResilienceStore();
   useLoops(store);
   useUrlSync(store);
+  usePageFileDrop(store.getState().importText, store.getState().setError);
   const scenario = useR((s) => s.scenario);
   const mechanism = mechanismOf(scenario);
   return (
@@ -550,6 +544,9 @@ function Page() {
           <SettingsPanel />
           <InvariantsPanel />
           <TieRule />
+          <div id="res-import">
+            <ImportPanel lab="resilience" importText={store.getState().importText} setError={store.getState().setError} exportJson={store.getState().exportJson} />
+          </div>
         </aside>
       </div>
     </div>
