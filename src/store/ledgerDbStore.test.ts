@@ -3,7 +3,7 @@ import type { SqlJsStatic } from 'sql.js';
 import { loadSqlJsNode } from '../db/node';
 import { PersistError, type LedgerPersistence } from '../db/persist';
 import { memoryOpener } from '../db/sqljs';
-import { createLedgerDbStore } from './ledgerDbStore';
+import { centsFromText, createLedgerDbStore } from './ledgerDbStore';
 
 let SQL: SqlJsStatic;
 beforeAll(async () => {
@@ -47,6 +47,20 @@ describe('the learner\'s ledger (persistence, upload, reset)', () => {
     expect(b.getState().notice).toBe('Restored your saved ledger (1 charge, 1 key record).');
     await b.getState().charge({ account: 'acct-1', cents: 500, key: 'k1' });
     expect(b.getState().lastReply?.reply).toEqual({ kind: 'replayed', result: { receipt: 'charge-001', account: 'acct-1', cents: 500, requestId: 1 } });
+  });
+
+  it('an empty cents field asks for a whole number of cents (not "got 0") and sends nothing; the form\'s text otherwise reaches the model\'s checks', async () => {
+    const s = createLedgerDbStore(SQL, memoryPersistence());
+    await s.getState().init();
+    await s.getState().charge({ account: 'a', cents: '  ', key: 'k' });
+    expect(s.getState().error).toBe('cents: enter a whole number of cents from 1 to 10,000,000,000');
+    expect(s.getState().lastReply).toBeNull();
+    expect(s.getState().tables!.charges).toEqual([]);
+    expect(centsFromText('')).toEqual({ ok: false, error: 'cents: enter a whole number of cents from 1 to 10,000,000,000' });
+    expect(centsFromText(' 250 ')).toEqual({ ok: true, cents: 250 });
+    await s.getState().charge({ account: 'a', cents: '250', key: 'k' });
+    expect(s.getState().error).toBeNull();
+    expect(s.getState().tables!.charges).toHaveLength(1);
   });
 
   it('reset empties the ledger and the storage', async () => {

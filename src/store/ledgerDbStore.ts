@@ -2,7 +2,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { SqlJsStatic } from 'sql.js';
 import { memoryOpener, openBytes, type SqlJsDatabase } from '../db/sqljs';
 import { PersistError, type LedgerPersistence } from '../db/persist';
-import { charge, createLedger, ledgerSchemaProblem, readTables, type ChargeReply, type LedgerTables } from '../sim/ledger';
+import { charge, createLedger, MAX_CHARGE_CENTS, ledgerSchemaProblem, readTables, type ChargeReply, type LedgerTables } from '../sim/ledger';
 
 /**
  * The learner's own ledger: a real SQLite database (sql.js) that the "Try it" form charges
@@ -22,9 +22,27 @@ export interface LedgerDbData {
   nextRequestId: number;
 }
 
+/** The message for a cents field that holds no number (empty, or text the number input rejected). */
+export const CENTS_MISSING = `cents: enter a whole number of cents from 1 to ${MAX_CHARGE_CENTS.toLocaleString('en-US')}`;
+
+/**
+ * Reads the "cents" field's text. Empty or non-numeric text is an error ({@link CENTS_MISSING}),
+ * never 0; any number is returned as is, for the model's own checks (integer, 1 … MAX_CHARGE_CENTS).
+ */
+export function centsFromText(text: string): { ok: true; cents: number } | { ok: false; error: string } {
+  const trimmed = text.trim();
+  const cents = Number(trimmed);
+  if (trimmed === '' || Number.isNaN(cents)) return { ok: false, error: CENTS_MISSING };
+  return { ok: true, cents };
+}
+
 export interface LedgerDbActions {
   init(): Promise<void>;
-  charge(input: { account: string; cents: number; key: string }): Promise<void>;
+  /**
+   * Sends one charge on the learner's ledger. `cents` may be the form's text: empty or non-numeric
+   * text is refused in `error` ({@link centsFromText}) without sending; numbers go to the model's checks.
+   */
+  charge(input: { account: string; cents: number | string; key: string }): Promise<void>;
   reset(): Promise<void>;
   /** The ledger's bytes for download. */
   exportBytes(): Uint8Array;
@@ -95,8 +113,11 @@ export function createLedgerDbStore(SQL: SqlJsStatic, persistence: LedgerPersist
         });
       },
 
-      async charge({ account, cents, key }) {
+      async charge({ account, cents: centsInput, key }) {
         if (!db) return;
+        const parsed = typeof centsInput === 'number' ? { ok: true as const, cents: centsInput } : centsFromText(centsInput);
+        if (!parsed.ok) return set({ error: parsed.error });
+        const cents = parsed.cents;
         const requestId = get().nextRequestId;
         let reply: ChargeReply;
         try {

@@ -41,7 +41,7 @@ export function MyLedgerPanel() {
         className="charge-form"
         onSubmit={(e) => {
           e.preventDefault();
-          void a().charge({ account, cents: Number(cents), key });
+          void a().charge({ account, cents, key });
         }}
       >
         <label>
