@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
@@ -328,7 +328,7 @@ test.describe('Ledger lab: loading and scenario files', () => {
 
   test('a bad scenario file is refused field by field; the exported file imports back', async ({ lab }) => {
     await openLedger(lab, 'B-race-interleaved');
-    const [download] = await Promise.all([lab.waitForEvent('download'), lab.getByTestId('scenario-export').click()]);
+    const [download] = await Promise.all([lab.waitForEvent('download'), lab.getByTestId('ledger-import-export').click()]);
     const dir = mkdtempSync(path.join(tmpdir(), 'ledger-json-'));
     const good = path.join(dir, 'B.json');
     await download.saveAs(good);
@@ -336,13 +336,24 @@ test.describe('Ledger lab: loading and scenario files', () => {
     writeFileSync(bad, JSON.stringify({ format: 1, lab: 'ledger', id: 'x', title: 'x', config: { policy: 'hope' }, events: [{ id: 'a', at: -5, actor: 'db', kind: 'begin', conn: 'A' }] }));
     await lab.getByTestId('scenario-picker').selectOption('A-race-two-connections');
     await expect(lab).toHaveURL(/#\/ledger\/A-race-two-connections$/);
-    await lab.getByTestId('scenario-import').setInputFiles(bad);
+    await lab.getByTestId('ledger-import-file').setInputFiles(bad);
     await expect(lab.getByTestId('error-banner')).toContainText('bad.json is not a valid ledger scenario; the previous scenario is kept');
     await expect(lab.getByTestId('error-banner')).toContainText('config.policy:');
     await expect(lab.getByTestId('error-banner')).toContainText('events[0]');
     await expect(lab.getByTestId('outcome-executions')).toHaveText('1');
-    await lab.getByTestId('scenario-import').setInputFiles(good);
+    await lab.getByTestId('ledger-import-file').setInputFiles(good);
     await expect(lab.getByTestId('error-banner')).toHaveCount(0);
+    await expect(lab.getByTestId('outcome-executions')).toHaveText('2');
+    // Pasted JSON goes through the same checks: another lab's scenario names its lab; a good one loads and the box empties.
+    await lab.getByTestId('ledger-import-text').fill(JSON.stringify({ format: 1, lab: 'races', id: 'r', title: 'r', config: {}, events: [] }));
+    await lab.getByTestId('ledger-import-paste').click();
+    await expect(lab.getByTestId('error-banner')).toContainText('lab: this file is a "races" scenario; open it in the Races lab (#/races)');
+    await expect(lab.getByTestId('scenario-picker')).toHaveValue('B-race-interleaved');
+    await lab.getByTestId('scenario-picker').selectOption('A-race-two-connections');
+    await lab.getByTestId('ledger-import-text').fill(readFileSync(good, 'utf8'));
+    await lab.getByTestId('ledger-import-paste').click();
+    await expect(lab.getByTestId('scenario-picker')).toHaveValue('B-race-interleaved');
+    await expect(lab.getByTestId('ledger-import-text')).toHaveValue('');
     await expect(lab.getByTestId('outcome-executions')).toHaveText('2');
   });
 

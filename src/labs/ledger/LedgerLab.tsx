@@ -10,8 +10,8 @@ import { createLedgerDbStore } from '../../store/ledgerDbStore';
 import { createLedgerStore, laneKindProblem } from '../../store/ledgerStore';
 import { decodeLedgerHash, encodeLedgerHash } from '../../store/ledgerUrl';
 import { LedgerContext, useLedger, useLedgerContext, type LedgerLabContext } from './context';
-import { downloadText } from '../races/download';
 import { ErrorBanner } from '../common/ErrorBanner';
+import { ImportPanel, usePageFileDrop } from '../common/ImportPanel';
 import { PlaybackBar } from '../common/PlaybackBar';
 import { usePlaybackKeys, usePlayLoop } from '../common/usePlaybackKeys';
 import { ExplorerPanel } from './ExplorerPanel';
@@ -98,27 +98,6 @@ function ScenarioBar() {
         <button type="button" onClick={() => a().reset()} title="Back to the lesson's version of this scenario">
           Reset scenario
         </button>
-        <button type="button" onClick={() => {
-            const { filename, text } = a().exportJson();
-            downloadText(filename, text);
-          }} data-testid="scenario-export">
-          Export JSON
-        </button>
-        <label className="file-label">
-          Import JSON…
-          <input
-            type="file"
-            accept=".json,application/json"
-            className="visually-hidden-file"
-            data-testid="scenario-import"
-            onChange={async (e) => {
-              const input = e.currentTarget;
-              const file = input.files?.[0];
-              if (file) a().importText(await file.text(), file.name);
-              input.value = '';
-            }}
-          />
-        </label>
       </div>
     </div>
   );
@@ -266,8 +245,17 @@ function useUrlSync() {
   }, [store]);
 }
 
+/** Import (paste, Open file…, drop) and export of ledger scenario JSON: the shared panel bound to the ledger store. */
+function LedgerImportPanel() {
+  const { store } = useLedgerContext();
+  const s = store.getState();
+  return <ImportPanel lab="ledger" importText={s.importText} setError={s.setError} exportJson={s.exportJson} testIdPrefix="ledger-import" />;
+}
+
 function LedgerPage() {
   const { store } = useLedgerContext();
+  const actions = store.getState();
+  usePageFileDrop(actions.importText, actions.setError);
   usePlaybackKeys(useCallback(() => store.getState(), [store]));
   const playing = useLedger((s) => s.playing);
   usePlayLoop(
@@ -300,12 +288,13 @@ function LedgerPage() {
           <MyLedgerPanel />
           <PracticePanel />
         </div>
-        <aside className="races-side" aria-label="Outcome, connections and retry classification">
+        <aside className="races-side" aria-label="Outcome, connections, retry classification and import">
           <OutcomePanel />
           <LessonPanel />
           {hasSteps && <ConnectionsPanel />}
           <ClassificationPanel />
           <TieRulePanel />
+          <LedgerImportPanel />
         </aside>
       </div>
     </div>
