@@ -51,7 +51,7 @@ describe('reference values in time', () => {
     expect(retries).toEqual(Array.from({ length: 13 }, (_, i) => i * 5000));
   });
 
-  it('F3: no jitter lands 50 in one millisecond; ±1000 ms (seed 42) spreads them inside 4000–6000 with a peak near 5 per 100 ms', () => {
+  it('F3: no jitter lands 50 in one millisecond; ±1000 ms (seed 42) spreads them over 4042–5901 ms, inside the issue\'s 4000–6000, at most 5 per 100 ms bucket (the numbers README, summary and lesson row quote)', () => {
     const f = loadFlow('F3-restart-herd');
     const plain = runFlow(f).outcome.summary.fleet as Record<string, number>;
     expect(plain.reconnectSpreadMs).toBe(0);
@@ -61,6 +61,11 @@ describe('reference values in time', () => {
     expect(jittered.reconnectSpreadMs).toBeGreaterThan(1600);
     expect(jittered.peakReconnectsPer100Ms).toBeGreaterThanOrEqual(4);
     expect(jittered.peakReconnectsPer100Ms).toBeLessThanOrEqual(6);
+    expect([jittered.firstReconnectAtMs, jittered.lastReconnectAtMs, jittered.peakReconnectsPer100Ms]).toEqual([4042, 5901, 5]);
+    expect(f.summary).toContain('4042–5901 ms');
+    expect(f.summary).toContain('at most 5 in one 100 ms bucket');
+    expect(f.expect?.[1].label).toContain('4042–5901 ms');
+    expect(f.expect?.[1].label).toContain('at most 5 per 100 ms bucket');
   });
 
   it('P1: with the proxy buffering the progress is held and the idle timeout fires at 5000 ms', () => {
