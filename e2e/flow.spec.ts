@@ -10,6 +10,15 @@ async function openFlow(page: Page, id: string) {
   await expect(page.getByTestId('flow-scenario')).toBeVisible({ timeout: 20_000 });
   await page.getByTestId('flow-scenario').selectOption(id);
   await expect(page.getByTestId('flow-scenario')).toHaveValue(id);
+  // Every scenario opens with the playhead at 0, like the other labs; these checks read the end.
+  await expect(page.getByTestId('clock')).toHaveAttribute('data-ms', '0');
+  await toEnd(page);
+}
+
+/** Jumps the playhead to the end of the range (the counters follow the playhead). */
+async function toEnd(page: Page) {
+  await page.getByRole('button', { name: 'Jump to end' }).click();
+  await expect(page.getByTestId('clock')).not.toHaveAttribute('data-ms', '0');
 }
 
 test.describe('Flow lab: the buffer under pressure', () => {
@@ -35,6 +44,10 @@ test.describe('Flow lab: the buffer under pressure', () => {
   test('F1 opens on the lesson policy with every check holding; the unbounded bug is one click away and the checks and lesson rows say which policy they describe', async ({ lab }) => {
     await lab.goto('./#/flow');
     await expect(lab.getByTestId('flow-scenario')).toHaveValue('F1-stalled-subscriber', { timeout: 20_000 });
+    await expect(lab.getByTestId('clock')).toHaveAttribute('data-ms', '0');
+    await expect(lab.getByTestId('counters-hint')).toContainText('The counts follow the playhead');
+    await toEnd(lab);
+    await expect(lab.getByTestId('counters-hint')).toHaveCount(0);
     await expect(lab.getByTestId('flow-policy')).toHaveValue('lesson');
     await expect(lab.getByTestId('counter-peak')).toHaveText('1');
     await expect(lab.locator('[data-testid^="invariant-"][data-status="violated"]')).toHaveCount(0);
@@ -249,6 +262,7 @@ test.describe('Flow lab: links and files', () => {
     await expect(lab).toHaveURL(/#\/flow\?scenario=/);
     await lab.reload();
     await expect(lab.getByTestId('flow-policy')).toHaveValue('unbounded', { timeout: 20_000 });
+    await toEnd(lab);
     await expect(lab.getByTestId('counter-peak')).toHaveText('21');
   });
 
@@ -280,6 +294,8 @@ test.describe('Flow lab: links and files', () => {
     const good = { format: 1, lab: 'flow', id: 'mine', title: 'My stream', seed: 1, config: { capacityEvents: 2 }, events: [{ id: 's', at: 0, actor: 'client', kind: 'stall', durationMs: 100 }, { id: 'a', at: 1, actor: 'server', kind: 'progress', token: 'A' }, { id: 'b', at: 2, actor: 'server', kind: 'progress', token: 'B' }, { id: 'c', at: 3, actor: 'server', kind: 'progress', token: 'C' }] };
     await lab.getByTestId('flow-import-file').setInputFiles({ name: 'good.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(good)) });
     await expect(lab.getByTestId('flow-scenario')).toHaveValue('mine');
+    await expect(lab.getByTestId('clock')).toHaveAttribute('data-ms', '0');
+    await toEnd(lab);
     await expect(lab.getByTestId('counter-dropped')).toHaveText('1');
     // Another lab's file is named in one line, not a list of field errors.
     await lab.getByTestId('flow-import-file').setInputFiles({ name: 'race.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify({ format: 1, lab: 'races', id: 'r', title: 'r', config: {}, events: [] })) });

@@ -24,6 +24,23 @@ describe('flow store', () => {
     expect(store.getState().scenario.config.policy).toBe('lesson');
   });
 
+  it('opens a scenario with the playhead at 0, like the other labs; an edit keeps it, and a playhead at the end follows the new end', () => {
+    const store = createFlowStore({ hash: '#/flow/F1-stalled-subscriber' });
+    const s = () => store.getState();
+    expect(s().rangeEndMs).toBeGreaterThan(0);
+    expect(s().cursorMs).toBe(0);
+    s().toEnd();
+    s().loadBuiltin('R1-coalesce-one-token');
+    expect(s().scenario.id).toBe('R1-coalesce-one-token');
+    expect(s().cursorMs).toBe(0);
+    s().seek(250);
+    s().applyLessonRow({ policy: 'unbounded' });
+    expect(s().cursorMs).toBe(250);
+    s().toEnd();
+    s().applyLessonRow({ policy: 'lesson' });
+    expect(s().cursorMs).toBe(s().rangeEndMs);
+  });
+
   it('steps, jumps, plays and stops at the end of the range', () => {
     const store = createFlowStore({ hash: '#/flow/R1-coalesce-one-token' });
     const s = () => store.getState();

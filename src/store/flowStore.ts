@@ -155,8 +155,9 @@ export function createFlowStore(init?: { hash?: string }): FlowStore {
         scenario,
         original: opts.original ?? s.original,
         ...derived,
-        // A playhead parked at the end follows the new end; elsewhere it stays put.
-        cursorMs: opts.keepCursor && s.cursorMs < s.rangeEndMs ? Math.min(s.cursorMs, derived.rangeEndMs) : derived.rangeEndMs,
+        // A loaded scenario opens at 0, like every lab; after an edit a playhead parked at the end
+        // follows the new end, elsewhere it stays put.
+        cursorMs: !opts.keepCursor ? 0 : s.cursorMs < s.rangeEndMs ? Math.min(s.cursorMs, derived.rangeEndMs) : derived.rangeEndMs,
         playing: opts.keepCursor ? s.playing : false,
         speed: opts.original && opts.original.id !== s.original.id ? suggestedSpeed(derived.trace.endAt) : s.speed,
         history: opts.recordUndo ? record(s.history, { scenario: s.scenario, herd: s.herd }) : s.history,
@@ -178,7 +179,7 @@ export function createFlowStore(init?: { hash?: string }): FlowStore {
       scenario: first,
       original: first,
       ...d,
-      cursorMs: d.rangeEndMs,
+      cursorMs: 0,
       playing: false,
       speed: suggestedSpeed(d.trace.endAt),
       herd: DEFAULT_HERD,

@@ -224,6 +224,9 @@ function Counters({ store }: { store: FlowStore }) {
   return (
     <section className="panel" aria-labelledby="flow-counters-h">
       <h2 id="flow-counters-h">At {cursorMs.toLocaleString('en-US')} ms</h2>
+      {cursorMs === 0 && trace.endAt > 0 && (
+        <p className="small muted" data-testid="counters-hint">The counts follow the playhead: press Play (Space) or jump to the end (End) to see the run&apos;s outcome.</p>
+      )}
       <dl className="counters">
         {fleet ? (
           <>
