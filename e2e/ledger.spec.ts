@@ -13,6 +13,11 @@ async function openLedger(page: Page, scenarioId = 'A-race-two-connections') {
   await picker.selectOption(scenarioId);
 }
 
+/** The lab opens with the playhead at 0 (like every lab); the views that follow it need the end. */
+async function jumpToEnd(page: Page) {
+  await page.getByRole('button', { name: 'Jump to end' }).click();
+}
+
 /** Drags a handle so that it lands on the x position of another handle (same time). */
 async function dragOnto(page: Page, handleId: string, targetId: string) {
   const box = (await page.getByTestId(`handle-${handleId}`).boundingBox())!;
@@ -27,6 +32,9 @@ async function dragOnto(page: Page, handleId: string, targetId: string) {
 test.describe('Ledger lab: two connections racing on one key', () => {
   test('dragging B before A\'s write executes twice under naive check-then-act; BEGIN IMMEDIATE executes once', async ({ lab }) => {
     await openLedger(lab);
+    // Opens at 0 ms, like the other labs.
+    await expect(lab.getByTestId('clock')).toHaveAttribute('data-ms', '0');
+    await jumpToEnd(lab);
     await expect(lab.getByTestId('outcome-executions')).toHaveText('1');
     await expect(lab.getByTestId('conn-B-reply')).toHaveText('replayed');
     // B begins at A's read (10 ms) and reads at A's execute (20 ms): both read "no record" before A writes at 30 ms.
@@ -41,6 +49,7 @@ test.describe('Ledger lab: two connections racing on one key', () => {
     await expect(lab).toHaveURL(/#\/ledger\?scenario=/);
     await lab.reload();
     await expect(lab.getByTestId('outcome-executions')).toHaveText('2', { timeout: 15_000 });
+    await jumpToEnd(lab);
     // Same order, atomic policy: B waits for the write lock, then finds A's record.
     await lab.getByTestId('policy').selectOption('immediate');
     await expect(lab.getByTestId('outcome-executions')).toHaveText('1');
@@ -123,6 +132,7 @@ test.describe('Ledger lab: the shared playhead bar', () => {
 test.describe('Ledger lab: field cases', () => {
   test('lost response: a stable key gives 409 then the replay (one charge); a key per retry charges three times', async ({ lab }) => {
     await openLedger(lab, 'F-lost-response');
+    await jumpToEnd(lab);
     await expect(lab.getByTestId('outcome-executions')).toHaveText('1');
     await expect(lab.getByTestId('call-2')).toContainText('in-use');
     await expect(lab.getByTestId('call-3')).toContainText('replayed charge-001 of id 1');
@@ -137,6 +147,7 @@ test.describe('Ledger lab: field cases', () => {
   test('at phone width (390 px) the timeline\'s labels stay inside the plot and "timeout" clears "call 1"', async ({ lab }) => {
     await lab.setViewportSize({ width: 390, height: 900 });
     await openLedger(lab, 'F-lost-response');
+    await jumpToEnd(lab);
     const svg = lab.locator('.tl-svg').first();
     // Call 1 starts at 0 ms: its handle's centre is the plot's left edge.
     const call1Handle = (await lab.getByTestId('handle-call-1').boundingBox())!;
@@ -223,6 +234,7 @@ test.describe('Ledger lab: my ledger persists, downloads and uploads', () => {
 test.describe('Ledger lab: console, practice, accessibility', () => {
   test('the console queries the database at the playhead and refuses writes inline', async ({ lab }) => {
     await openLedger(lab);
+    await jumpToEnd(lab);
     await lab.getByTestId('console-sql').fill('SELECT receipt FROM charges');
     await lab.getByTestId('console-run').click();
     await expect(lab.getByTestId('console-result')).toHaveAttribute('data-rows', '1');

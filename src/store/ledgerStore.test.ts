@@ -190,8 +190,14 @@ describe('ledger store: play and other labs\' files', () => {
     const store = make();
     const s = store.getState;
     expect(s().trace.endAt).toBe(140);
+    // Opens at 0, like the other labs; so does a scenario picked, pasted or linked.
+    expect(s().cursorMs).toBe(0);
+    s().toEnd();
+    s().loadBuiltin('D-same-key');
+    expect(s().cursorMs).toBe(0);
+    s().loadBuiltin('A-race-two-connections');
     s().setSpeed(100); // 100 virtual ms per real second
-    s().togglePlay(); // at the end: starts again from 0
+    s().togglePlay(); // from 0
     expect(s()).toMatchObject({ playing: true, cursorMs: 0 });
     s().tick(500);
     expect(s().cursorMs).toBe(50);

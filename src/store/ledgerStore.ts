@@ -206,7 +206,7 @@ export function createLedgerStore(options: { open: OpenDatabase; builtins: reado
       builtins,
       ...initial,
       original: builtins.find((b) => b.id === first.id) ?? first,
-      cursorMs: initial.rangeEndMs,
+      cursorMs: 0,
       playing: false,
       speed: suggestedSpeed(initial.trace.endAt),
       selectedEventId: null,
@@ -221,7 +221,7 @@ export function createLedgerStore(options: { open: OpenDatabase; builtins: reado
         if (!b) return set({ error: { title: 'Unknown scenario', errors: [`scenario id: no built-in scenario is called ${JSON.stringify(id)}`] } });
         const s = get();
         const derived = derive(b, open, model);
-        set({ ...derived, original: b, history: record(s.history, s.scenario), error: null, laneNotice: null, selectedEventId: null, cursorMs: derived.rangeEndMs, loadCount: s.loadCount + 1 });
+        set({ ...derived, original: b, history: record(s.history, s.scenario), error: null, laneNotice: null, selectedEventId: null, cursorMs: 0, loadCount: s.loadCount + 1 });
       },
       showScenario(scenario, cursorMs) {
         change(scenario, cursorMs === undefined ? {} : { cursorMs });
@@ -326,7 +326,7 @@ export function createLedgerStore(options: { open: OpenDatabase; builtins: reado
           set({ error: { title: `${source} could not be replayed; the previous scenario is kept`, errors: [`(model): ${(err as Error).message}`] } });
           return false;
         }
-        set({ ...derived, original: parsed.scenario, history: record(s.history, s.scenario), error: null, laneNotice: null, selectedEventId: null, cursorMs: derived.rangeEndMs, loadCount: s.loadCount + 1 });
+        set({ ...derived, original: parsed.scenario, history: record(s.history, s.scenario), error: null, laneNotice: null, selectedEventId: null, cursorMs: 0, loadCount: s.loadCount + 1 });
         return true;
       },
       loadLinked(scenario) {
@@ -344,7 +344,7 @@ export function createLedgerStore(options: { open: OpenDatabase; builtins: reado
           return false;
         }
         const original = s.builtins.find((b) => b.id === scenario.id) ?? scenario;
-        set({ ...derived, original, history: record(s.history, s.scenario), error: null, laneNotice: null, selectedEventId: null, cursorMs: derived.rangeEndMs, loadCount: s.loadCount + 1 });
+        set({ ...derived, original, history: record(s.history, s.scenario), error: null, laneNotice: null, selectedEventId: null, cursorMs: 0, loadCount: s.loadCount + 1 });
         return true;
       },
       exportJson() {
