@@ -6,7 +6,7 @@ import { replayFlow, withFlowOverrides, type FlowTrace } from '../sim/flow';
 import type { Json, Scenario } from '../sim/types';
 import { decodeFlowHash } from './flowUrl';
 import { emptyHistory, record, redo as redoHistory, undo as undoHistory, type History } from './history';
-import { playbackActions, suggestedSpeed } from './playback';
+import { playbackActions, suggestedSpeed, type PlaybackActions } from './playback';
 
 /**
  * The flow lab store (zustand vanilla, one per lab instance). The scenario is the only source of
@@ -70,7 +70,7 @@ interface Snapshot {
   herd: HerdSettings;
 }
 
-export interface FlowStoreState {
+export interface FlowStoreState extends PlaybackActions {
   builtins: readonly Scenario[];
   scenario: Scenario;
   original: Scenario;
@@ -97,15 +97,6 @@ export interface FlowStoreState {
   nudgeEvent(id: string, deltaMs: number): void;
   beginDrag(): void;
   endDrag(): void;
-  seek(ms: number): void;
-  stepForward(): void;
-  stepBack(): void;
-  toStart(): void;
-  toEnd(): void;
-  togglePlay(): void;
-  /** Advances the playhead by `realMs` of wall time at the current speed (the page's animation loop). */
-  tick(realMs: number): void;
-  setSpeed(speed: number): void;
   setHerd(patch: Partial<HerdSettings>): void;
   undo(): void;
   redo(): void;

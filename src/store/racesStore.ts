@@ -5,7 +5,7 @@ import { RACES_SCHEMAS, racesLengthProblem } from '../sim/races/schema';
 import { replayRaces, withOverrides, type RacesConfig, type RacesTrace } from '../sim/races';
 import type { Json, Scenario, ScriptedEvent } from '../sim/types';
 import { emptyHistory, record, redo as redoHistory, undo as undoHistory, type History } from './history';
-import { playbackActions, suggestedSpeed, timeRangeEnd } from './playback';
+import { playbackActions, suggestedSpeed, timeRangeEnd, type PlaybackActions } from './playback';
 import { stableStringify } from './stableJson';
 
 /**
@@ -53,7 +53,7 @@ export interface RacesData {
   lastNudge: { id: string; atMs: number } | null;
 }
 
-export interface RacesActions {
+export interface RacesActions extends PlaybackActions {
   loadBuiltin(id: string): void;
   loadScenario(scenario: Scenario, options?: { original?: Scenario; cursorMs?: number | null; keepView?: boolean }): void;
   setConfig(patch: Record<string, Json>): void;
@@ -65,17 +65,8 @@ export interface RacesActions {
   beginDrag(): void;
   endDrag(): void;
   applyExpectation(index: number): void;
-  seek(ms: number): void;
-  stepForward(): void;
-  stepBack(): void;
-  toStart(): void;
-  toEnd(): void;
   play(): void;
   pause(): void;
-  togglePlay(): void;
-  /** Advances the playhead by `realMs` of wall time at the current speed (used by the animation loop). */
-  tick(realMs: number): void;
-  setSpeed(speed: number): void;
   select(id: string | null): void;
   importText(text: string, source?: string): boolean;
   exportJson(): { filename: string; text: string };

@@ -5,7 +5,7 @@ import { isLabId, labName } from '../sim/labIds';
 import { checkExpectation, replayResilience, withOverrides, type ResilienceTrace } from '../sim/resilience';
 import type { Json, Scenario } from '../sim/types';
 import { emptyHistory, record, redo as redoHistory, undo as undoHistory, type History } from './history';
-import { playbackActions, suggestedSpeed, timeRangeEnd } from './playback';
+import { playbackActions, suggestedSpeed, timeRangeEnd, type PlaybackActions } from './playback';
 import { scenarioEquals } from './racesStore';
 import { decodeResilienceHash } from './resilienceUrl';
 
@@ -45,7 +45,7 @@ export interface ResilienceData {
   loadCount: number;
 }
 
-export interface ResilienceActions {
+export interface ResilienceActions extends PlaybackActions {
   loadBuiltin(id: string): void;
   loadScenario(scenario: Scenario, original?: Scenario): void;
   /** Deep-merges `patch` into the config; an invalid result is rejected with the errors shown. */
@@ -56,14 +56,6 @@ export interface ResilienceActions {
   endDrag(): void;
   /** Applies the overrides of the original's expectation `index` (the lesson's buggy or fixed variant). */
   applyExpectation(index: number): void;
-  seek(ms: number): void;
-  stepForward(): void;
-  stepBack(): void;
-  toStart(): void;
-  toEnd(): void;
-  togglePlay(): void;
-  tick(realMs: number): void;
-  setSpeed(speed: number): void;
   select(id: string | null): void;
   /** Loads scenario JSON text (`source` names it in the error title). False when refused; the error says why and the scenario is kept. */
   importText(text: string, source?: string): boolean;
