@@ -1,7 +1,7 @@
 import type { ParseResult } from '../sim/scenario';
 import type { Scenario } from '../sim/types';
 import { jsonEqual } from './stableJson';
-import { fromBase64Url, splitHash, toBase64Url } from './url';
+import { decodeScenarioParam, splitHash, toBase64Url } from './url';
 
 /**
  * The address of a lab page (hash routing), shared by the ledger, flow and resilience labs (the
@@ -42,16 +42,8 @@ export function decodeLabHash(lab: string, hash: string, builtins: readonly Scen
   const encoded = query.get('scenario');
   if (encoded !== null) {
     if (rest !== '') return { ok: false, errors: [`scenario (in the link): give either a scenario id in the path or ?scenario=…, not both`] };
-    const text = fromBase64Url(encoded);
-    if (text === null) return { ok: false, errors: ['scenario (in the link): not valid base64url-encoded UTF-8 text — the link may be cut short'] };
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (err) {
-      return { ok: false, errors: [`scenario (in the link): not valid JSON — ${(err as Error).message}`] };
-    }
-    const parsed = parse(value);
-    return parsed.ok ? { ok: true, scenario: parsed.scenario } : { ok: false, errors: parsed.errors };
+    const parsed = decodeScenarioParam(encoded, parse);
+    return parsed.ok ? { ok: true, scenario: parsed.scenario } : parsed;
   }
   if (rest === '') return { ok: true, scenario: null };
   let id: string;

@@ -1,4 +1,4 @@
-import { parseScenario } from '../sim/scenario';
+import { parseScenario, type ParseResult } from '../sim/scenario';
 import { RACES_SCHEMAS, racesLengthProblem } from '../sim/races/schema';
 import type { Json, Scenario } from '../sim/types';
 import { jsonEqual } from './stableJson';
@@ -111,6 +111,22 @@ export function encodeRacesHash(scenario: Scenario, builtins: readonly Scenario[
   return `#${path}${query ? `?${query}` : ''}`;
 }
 
+/**
+ * Decodes a link's `?scenario=` value (base64url of the scenario's JSON) and validates it with
+ * `parse`. Never throws: a cut-short or non-JSON value is one `scenario (in the link): …` problem.
+ */
+export function decodeScenarioParam(encoded: string, parse: (value: unknown) => ParseResult): ParseResult {
+  const text = fromBase64Url(encoded);
+  if (text === null) return { ok: false, errors: ['scenario (in the link): not valid base64url-encoded UTF-8 text — the link may be cut short'] };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    return { ok: false, errors: [`scenario (in the link): not valid JSON — ${(err as Error).message}`] };
+  }
+  return parse(value);
+}
+
 /** Splits a hash into its path and query (`#/races/A?x=1` → `/races/A`, `x=1`). */
 export function splitHash(hash: string): { path: string; query: URLSearchParams } {
   const body = hash.startsWith('#') ? hash.slice(1) : hash;
@@ -145,18 +161,12 @@ export function decodeRacesHash(hash: string, builtins: readonly Scenario[]): De
   if (rest === null) return { ok: false, errors: [`(link): not a races lab address: ${JSON.stringify(path)}`] };
 
   if (rest === '' && query.has('scenario')) {
-    const text = fromBase64Url(query.get('scenario') ?? '');
-    if (text === null) return { ok: false, errors: ['scenario (in the link): not valid base64url-encoded UTF-8 text — the link may be cut short'] };
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (err) {
-      return { ok: false, errors: [`scenario (in the link): not valid JSON — ${(err as Error).message}`] };
-    }
-    const parsed = parseScenario(value, 'races', schemas);
-    if (!parsed.ok) return { ok: false, errors: parsed.errors };
-    const tooLong = racesLengthProblem(parsed.scenario.events);
-    if (tooLong) return { ok: false, errors: [tooLong] };
+    const parsed = decodeScenarioParam(query.get('scenario') ?? '', (value) => {
+      const r = parseScenario(value, 'races', schemas);
+      const tooLong = r.ok ? racesLengthProblem(r.scenario.events) : null;
+      return tooLong ? { ok: false, errors: [tooLong] } : r;
+    });
+    if (!parsed.ok) return parsed;
     const original = builtins.find((b) => b.id === parsed.scenario.id) ?? parsed.scenario;
     return { ok: true, scenario: parsed.scenario, original, cursorMs, builtinId: null, warnings };
   }
