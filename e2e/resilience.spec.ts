@@ -244,8 +244,9 @@ test.describe('Resilience lab: input and accessibility', () => {
     await expect(other.getByTestId('storm-upstream-attempts')).toHaveText(attempts ?? '');
     await expect(other.getByTestId('toggle-fixes.retryBudget')).toBeChecked();
     await other.close();
+    // Opened fresh (a link followed inside the tab is reported and the address restored instead).
+    await lab.goto('about:blank');
     await lab.goto('./#/resilience?scenario=not-base64!!');
-    await lab.reload();
     await expect(lab.getByTestId('error-banner')).toContainText('scenario');
     await expect(lab.getByTestId('task-status')).toHaveText(/\w+/);
   });
@@ -256,8 +257,8 @@ test.describe('Resilience lab: input and accessibility', () => {
     await expect(banner).toContainText('The link does not hold a valid resilience scenario; showing "T1 · Abort before the task id is known" instead');
     await expect(banner).toContainText('s (in the link): not a parameter of this page');
     await expect(lab.getByTestId('scenario-picker')).toHaveValue('T1-abort-before-task-id');
+    await lab.goto('about:blank');
     await lab.goto('./#/resilience/no-such-scenario');
-    await lab.reload();
     await expect(banner).toContainText('showing "T1 · Abort before the task id is known" instead');
     await expect(banner).toContainText('scenario id (in the link): no built-in scenario is called "no-such-scenario"');
     await expect(lab.getByTestId('task-status')).toHaveText('cancelled at 2 000 ms');

@@ -1,4 +1,4 @@
-import { useCallback, useDeferredValue, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { useCallback, useDeferredValue, useMemo, useState, useSyncExternalStore } from 'react';
 import { useStore } from 'zustand';
 import { Timeline } from '../../charts/Timeline';
 import { replay } from '../../sim/engine';
@@ -12,6 +12,7 @@ import { stableStringify } from '../../store/stableJson';
 import { ErrorBanner } from '../common/ErrorBanner';
 import { ImportPanel, usePageFileDrop } from '../common/ImportPanel';
 import { PlaybackBar } from '../common/PlaybackBar';
+import { useHashSync } from '../common/useHashSync';
 import { usePlaybackKeys, usePlayLoop } from '../common/usePlaybackKeys';
 import { flowLanes, flowMarks, flowSeries } from './flowMarks';
 import { HerdCanvas, HerdControls, HerdTable, OccTable, useHerds } from './HerdPlot';
@@ -37,38 +38,18 @@ function subscribeTheme(cb: () => void) {
   return () => obs.disconnect();
 }
 
+const encodeFlow = (s: FlowStoreState) => encodeFlowHash(s.scenario, s.builtins);
+
 /** The flow and recovery lab page (lazy-loaded). */
 export function FlowLab() {
   const [store] = useState(() => createFlowStore({ hash: window.location.hash }));
-  useEffect(() => {
-    // The address follows the scenario (replaceState: no history entry per edit); links opened later load.
-    let written = window.location.hash;
-    const write = () => {
-      const s = store.getState();
-      const hash = encodeFlowHash(s.scenario, s.builtins);
-      if (hash !== window.location.hash) history.replaceState(history.state, '', hash);
-      written = hash;
-    };
-    write();
-    const unsub = store.subscribe((s, prev) => {
-      if (s.scenario !== prev.scenario && !s.dragging) write();
-      if (prev.dragging && !s.dragging) write();
-    });
-    const onHash = () => {
-      const hash = window.location.hash;
-      if (hash === written || !hash.startsWith('#/flow')) return;
-      written = hash;
-      const s = store.getState();
-      const d = decodeFlowHash(hash, s.builtins);
-      if (!d.ok) s.setError(badLinkError(d.errors, s.scenario, true));
-      else if (d.scenario) s.loadScenario(d.scenario);
-    };
-    window.addEventListener('hashchange', onHash);
-    return () => {
-      unsub();
-      window.removeEventListener('hashchange', onHash);
-    };
-  }, [store]);
+  // The address is the share link; links opened in the tab load, or are reported and the address restored.
+  useHashSync('flow', store, encodeFlow, useCallback((hash: string) => {
+    const s = store.getState();
+    const d = decodeFlowHash(hash, s.builtins);
+    if (!d.ok) s.setError(badLinkError(d.errors, s.scenario, true));
+    else if (d.scenario) s.loadScenario(d.scenario);
+  }, [store]));
   const theme = useSyncExternalStore(subscribeTheme, () => document.documentElement.dataset.theme ?? 'light');
   usePlaybackKeys(useCallback(() => store.getState(), [store]));
   const playing = useFlow(store, (s) => s.playing);

@@ -7,12 +7,13 @@ import { memoryOpener } from '../../db/sqljs';
 import { POLICIES } from '../../sim/ledger';
 import { builtinLedger } from '../../store/builtinLedger';
 import { createLedgerDbStore } from '../../store/ledgerDbStore';
-import { createLedgerStore, laneKindProblem } from '../../store/ledgerStore';
+import { createLedgerStore, laneKindProblem, type LedgerStoreState } from '../../store/ledgerStore';
 import { decodeLedgerHash, encodeLedgerHash } from '../../store/ledgerUrl';
 import { LedgerContext, useLedger, useLedgerContext, type LedgerLabContext } from './context';
 import { ErrorBanner } from '../common/ErrorBanner';
 import { ImportPanel, usePageFileDrop } from '../common/ImportPanel';
 import { PlaybackBar } from '../common/PlaybackBar';
+import { useHashSync } from '../common/useHashSync';
 import { usePlaybackKeys, usePlayLoop } from '../common/usePlaybackKeys';
 import { ExplorerPanel } from './ExplorerPanel';
 import { ledgerLanes, ledgerMarks } from './marks';
@@ -203,46 +204,20 @@ function Intro() {
   );
 }
 
+const encodeLedger = (s: LedgerStoreState) => encodeLedgerHash(s.scenario, s.builtins);
+
 /**
- * Keeps the address in step with the scenario, so a reload or a shared link shows the same one, and
- * follows the address when it changes inside an open tab (a pasted link, Back/Forward): a good link
- * loads its scenario; a bad one is reported in the banner, the current scenario stays and is written
- * back into the address so a reload cannot lose it. Hashes this hook wrote itself are ignored.
+ * The address is the share link (the shared hook); a link opened in the tab loads its scenario, a bad
+ * one is reported in the banner while the current scenario stays (and goes back into the address).
  */
 function useUrlSync() {
   const { store } = useLedgerContext();
-  useEffect(() => {
-    let lastWritten = window.location.hash;
-    const writeCurrent = () => {
-      const s = store.getState();
-      const hash = encodeLedgerHash(s.scenario, s.builtins);
-      if (hash !== window.location.hash) history.replaceState(history.state, '', hash);
-      lastWritten = hash;
-    };
-    const unsub = store.subscribe((s, prev) => {
-      const changed = s.scenario !== prev.scenario || (prev.dragging && !s.dragging);
-      if (!changed || s.dragging || !window.location.hash.startsWith('#/ledger')) return;
-      writeCurrent();
-    });
-    const onHashChange = () => {
-      const hash = window.location.hash;
-      if (hash === lastWritten || !hash.startsWith('#/ledger')) return;
-      lastWritten = hash;
-      const s = store.getState();
-      const decoded = decodeLedgerHash(hash, s.builtins);
-      if (!decoded.ok) {
-        writeCurrent();
-        s.setError({ title: 'The link does not hold a valid ledger scenario; the previous scenario is kept (and back in the address)', errors: decoded.errors });
-        return;
-      }
-      if (!s.loadLinked(decoded.scenario)) writeCurrent();
-    };
-    window.addEventListener('hashchange', onHashChange);
-    return () => {
-      unsub();
-      window.removeEventListener('hashchange', onHashChange);
-    };
-  }, [store]);
+  useHashSync('ledger', store, encodeLedger, useCallback((hash: string) => {
+    const s = store.getState();
+    const decoded = decodeLedgerHash(hash, s.builtins);
+    if (!decoded.ok) s.setError({ title: 'The link does not hold a valid ledger scenario; the previous scenario is kept (and back in the address)', errors: decoded.errors });
+    else s.loadLinked(decoded.scenario);
+  }, [store]));
 }
 
 /** Import (paste, Open file…, drop) and export of ledger scenario JSON: the shared panel bound to the ledger store. */

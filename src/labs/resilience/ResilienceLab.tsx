@@ -1,4 +1,5 @@
-import { useCallback, useDeferredValue, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useCallback, useDeferredValue, useMemo, useState, type ReactNode } from 'react';
+import { useHashSync } from '../common/useHashSync';
 import { useStore } from 'zustand';
 import { Timeline } from '../../charts/Timeline';
 import { formatMs, formatTime } from '../../charts/format';
@@ -9,7 +10,7 @@ import { downstreamOrigin } from '../../sim/resilience/breaker';
 import { stepIndexAt } from '../../sim/engine';
 import type { Json, Scenario } from '../../sim/types';
 import { builtinResilience } from '../../store/builtinResilience';
-import { storeFromHash, type ResilienceStore } from '../../store/resilienceStore';
+import { storeFromHash, type ResilienceStore, type ResilienceStoreState } from '../../store/resilienceStore';
 import { encodeResilienceHash } from '../../store/resilienceUrl';
 import { StoreContext, useR, useResilienceStore } from './context';
 import { ErrorBanner } from '../common/ErrorBanner';
@@ -34,32 +35,11 @@ function bootStore(): ResilienceStore {
   return storeFromHash(window.location.hash, scenarios, errors);
 }
 
-/** Keeps the address in step with the scenario (the link is the share link) and follows links the user opens. */
+const encodeResilience = (s: ResilienceStoreState) => encodeResilienceHash(s.scenario, s.builtins);
+
+/** The address is the share link, and links opened in the tab load (the shared hook). */
 function useUrlSync(store: ResilienceStore) {
-  useEffect(() => {
-    let written = window.location.hash;
-    const write = () => {
-      const s = store.getState();
-      const hash = encodeResilienceHash(s.scenario, s.builtins);
-      if (hash !== window.location.hash) history.replaceState(history.state, '', hash);
-      written = hash;
-    };
-    write();
-    const unsub = store.subscribe((s, prev) => {
-      if ((s.scenario !== prev.scenario && !s.dragging) || (prev.dragging && !s.dragging)) write();
-    });
-    const onHash = () => {
-      const hash = window.location.hash;
-      if (hash === written || !hash.startsWith('#/resilience')) return;
-      written = hash;
-      store.getState().followLink(hash);
-    };
-    window.addEventListener('hashchange', onHash);
-    return () => {
-      unsub();
-      window.removeEventListener('hashchange', onHash);
-    };
-  }, [store]);
+  useHashSync('resilience', store, encodeResilience, useCallback((hash: string) => store.getState().followLink(hash), [store]));
 }
 
 // ───────────── header ─────────────
