@@ -41,6 +41,9 @@ function useUrlSync(store: RacesStore) {
     let interval = 60;
     const write = () => {
       timer = undefined;
+      // A write still pending when the learner opened another lab must not take the address back.
+      const current = window.location.hash;
+      if (current !== '' && current !== '#' && current !== '#/' && !current.startsWith('#/races')) return;
       const start = performance.now();
       const s = store.getState();
       const hash = encodeRacesHash(s.scenario, s.builtins, s.playing ? null : Math.floor(s.cursorMs));
