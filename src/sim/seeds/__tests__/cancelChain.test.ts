@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { replayResilience, withOverrides } from '../../resilience';
 import { loadBuiltinScenario } from '../../__tests__/builtinScenarios';
+import type { Json } from '../../types';
 import { cancelArrivals, perHopMsFromWholeChain, simulateHalfFinished } from '../cancelChain';
 
 describe('cancellation across the whole chain (postmortem "取消信号平均需要320ms才能穿透整个调用链")', () => {
@@ -74,7 +75,7 @@ describe('S2 under the whole-chain reading (report for the lead; storm.ts is not
   // The storm takes an integer ms per hop: round(320 / 3) = round(106.67) = 107.
   const perHop = Math.round(perHopMsFromWholeChain(320, 3));
   const s2 = loadBuiltinScenario('resilience', 'S2-timeouts-cancel');
-  const summary = (o: Record<string, unknown>) => replayResilience(withOverrides(s2, o)).outcome.summary as unknown as Record<string, unknown>;
+  const summary = (o: Record<string, Json>) => replayResilience(withOverrides(s2, o)).outcome.summary as unknown as Record<string, unknown>;
 
   it('is 107 ms a hop', () => expect(perHop).toBe(107));
 
