@@ -194,3 +194,15 @@ export function timeoutAgainstLoad(options: TimeoutPlotOptions = {}): TimeoutPlo
   });
   return series;
 }
+
+/**
+ * The loads (percent) at which the v2 timeout for `p99Ms` is below the checklist floor: always
+ * `[0, untilPercent)`. `untilPercent` is 80·√0.3 ≈ 43.82 when MAX_TIMEOUT ≥ p99 × 1.5, and
+ * Infinity when the cap itself is under the floor (then no load satisfies the checklist).
+ * Throws like `dynamicTimeoutV2Ms`.
+ */
+export function loadsBelowFloor(p99Ms: number, maxTimeoutMs: number = CHECKLIST_CAP_MS): { fromPercent: number; untilPercent: number; cause: 'load-factor' | 'cap' } {
+  const floor = checklistFloorMs(p99Ms);
+  const cap = checkNumber('maxTimeoutMs', maxTimeoutMs, { min: Number.MIN_VALUE });
+  return cap < floor ? { fromPercent: 0, untilPercent: Number.POSITIVE_INFINITY, cause: 'cap' } : { fromPercent: 0, untilPercent: floorCrossingLoadPercent(), cause: 'load-factor' };
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkAgainstFloor, checklistFloorMs, dynamicTimeoutV2Ms, floorCrossingLoadPercent, loadFactorV2, timeoutAgainstLoad } from '../dynamicTimeout';
+import { checkAgainstFloor, checklistFloorMs, dynamicTimeoutV2Ms, floorCrossingLoadPercent, loadFactorV2, loadsBelowFloor, timeoutAgainstLoad } from '../dynamicTimeout';
 
 describe('dynamic timeout v2 (postmortem "动态计算公式v2")', () => {
   it('loadFactor = min(1.5, (load/80)²)', () => {
@@ -54,6 +54,15 @@ describe('dynamic timeout v2 (postmortem "动态计算公式v2")', () => {
     expect(checkAgainstFloor({ p99Ms: 14_000, loadPercent: 44 })).toMatchObject({ belowFloor: false, shortfallMs: 0, cause: null });
     // p99 25 s: the floor is 37500 but the 30 s cap holds it at 30000 even at load 80 (25000 × 2.2 = 55000)
     expect(checkAgainstFloor({ p99Ms: 25_000, loadPercent: 80 })).toMatchObject({ belowFloor: true, cause: 'cap', timeoutMs: 30_000, floorMs: 37_500, shortfallMs: 7_500 });
+  });
+
+  it('the loads below the floor: [0, 43.82) for p99 up to 20 s, every load beyond (30 s cap < p99 × 1.5)', () => {
+    const r = loadsBelowFloor(14_000);
+    expect(r.fromPercent).toBe(0);
+    expect(r.untilPercent).toBeCloseTo(43.8178046, 6);
+    expect(r.cause).toBe('load-factor');
+    expect(loadsBelowFloor(20_000).cause).toBe('load-factor'); // floor 30000 = cap: reachable
+    expect(loadsBelowFloor(20_001)).toEqual({ fromPercent: 0, untilPercent: Number.POSITIVE_INFINITY, cause: 'cap' }); // floor 30001.5 > 30000
   });
 
   it('names the field on bad input', () => {
