@@ -226,3 +226,53 @@ export const INCIDENT_CLIENT_CONFIG: ChecklistConfig = {
   ],
   causePropagated: false,
 };
+
+/** One retrying layer as the lab's storm scenarios describe it (structurally: storm `layers[i]`). */
+export interface RetryLayer {
+  name: string;
+  /** Per-attempt timeout, ms; null = none. */
+  timeoutMs: number | null;
+  maxRetries: number;
+  /** Fixed wait before each retry, ms. */
+  backoffMs: number;
+}
+
+/** What a layer's config does not say, needed by the checklist. */
+export interface LayerContext {
+  historicalP99Ms: number;
+  /** Absolute cap, ms; default the layer's own timeout (its only one), or Infinity without one. */
+  absoluteCapMs?: number;
+  critical?: boolean;
+}
+
+/**
+ * The checklist input for one storm-like layer, read as the storm model runs it: the same timeout
+ * for every attempt (so first attempt and retries share it), fixed backoff, no `x-retry-count`, the
+ * cause not propagated, no stream. Retry n (1-based) is scheduled when attempt n times out, after
+ * n × timeoutMs + (n − 1) × backoffMs. A layer without a timeout is given Number.MAX_VALUE as its
+ * timeout and cap (so the floor passes and the 30 s cap fails), and its retries are listed with
+ * elapsed 0. Throws a RangeError naming `<layer name>.<field>` on bad numbers.
+ */
+export function checklistForRetryLayer(layer: RetryLayer, context: LayerContext): ChecklistConfig {
+  const timeout = layer.timeoutMs === null ? Number.POSITIVE_INFINITY : checkNumber(`${layer.name}.timeoutMs`, layer.timeoutMs, { min: 0 });
+  const maxRetries = checkNumber(`${layer.name}.maxRetries`, layer.maxRetries, { min: 0, integer: true });
+  const backoff = checkNumber(`${layer.name}.backoffMs`, layer.backoffMs, { min: 0 });
+  const retries: RetryRecord[] = Array.from({ length: maxRetries }, (_, i) => ({
+    elapsedMs: Number.isFinite(timeout) ? (i + 1) * timeout + i * backoff : 0,
+    intervalMs: backoff,
+    headers: {},
+  }));
+  const cap = context.absoluteCapMs ?? timeout;
+  return {
+    initialTimeoutMs: Number.isFinite(timeout) ? timeout : Number.MAX_VALUE,
+    historicalP99Ms: context.historicalP99Ms,
+    absoluteCapMs: Number.isFinite(cap) ? cap : Number.MAX_VALUE,
+    stream: null,
+    firstAttemptTimeoutMs: Number.isFinite(timeout) ? timeout : Number.MAX_VALUE,
+    retryTimeoutMs: Number.isFinite(timeout) ? timeout : Number.MAX_VALUE,
+    maxRetries,
+    critical: context.critical ?? false,
+    retries,
+    causePropagated: false,
+  };
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { INCIDENT_CLIENT_CONFIG, lintChecklist, type ChecklistConfig } from '../checklist';
+import { INCIDENT_CLIENT_CONFIG, checklistForRetryLayer, lintChecklist, type ChecklistConfig } from '../checklist';
 import { dynamicTimeoutV2Ms } from '../dynamicTimeout';
 
 const byRule = (config: ChecklistConfig) => Object.fromEntries(lintChecklist(config).map((f) => [f.rule, f]));
@@ -85,5 +85,27 @@ describe('the production checklist as lints (postmortem "生产环境验证清�
     expect(() => lintChecklist({ ...good, retries: [good.retries[0], { ...good.retries[1], elapsedMs: -1 }] })).toThrow(/^retries\[1\]\.elapsedMs: -1 is below 0/);
     expect(() => lintChecklist({ ...good, maxRetries: 1.5 })).toThrow(/^maxRetries: 1.5 is not an integer/);
     expect(() => lintChecklist({ ...good, critical: 'yes' as never })).toThrow(/^critical: "yes" is not a boolean/);
+  });
+});
+
+describe('the checklist over a storm scenario\'s layers', () => {
+  it('S2\'s MCP server layer (2500 ms timeout, 3 retries, 100 ms backoff) against an upstream p99 of 3000 ms', () => {
+    const f = byRule(checklistForRetryLayer({ name: 'MCP server', timeoutMs: 2_500, maxRetries: 3, backoffMs: 100 }, { historicalP99Ms: 3_000 }));
+    // 2500 < 3000 × 1.5 = 4500
+    expect(f['initial-timeout-floor']).toMatchObject({ status: 'fail', actual: 2_500, required: 4_500 });
+    expect(f['absolute-cap']).toMatchObject({ status: 'pass', actual: 2_500 });
+    expect(f['stream-chunk-timeout'].status).toBe('n/a');
+    expect(f['distinct-retry-timeout'].status).toBe('fail');
+    expect(f['max-retries']).toMatchObject({ status: 'fail', actual: 3, required: 2 });
+    // retries after 2500, 5100, 7700 ms; the worst is the last: 100 < 7700 × 0.3 = 2310
+    expect(f['retry-interval']).toMatchObject({ status: 'fail', actual: 100, required: 2_310 });
+    expect(f['x-retry-count']).toMatchObject({ status: 'fail', actual: 0, required: 3 });
+    expect(f['cause-propagated'].status).toBe('fail');
+  });
+
+  it('a layer without a timeout fails the cap', () => {
+    const f = byRule(checklistForRetryLayer({ name: 'client', timeoutMs: null, maxRetries: 0, backoffMs: 0 }, { historicalP99Ms: 3_000 }));
+    expect([f['initial-timeout-floor'].status, f['absolute-cap'].status, f['retry-interval'].status]).toEqual(['pass', 'fail', 'n/a']);
+    expect(() => checklistForRetryLayer({ name: 'proxy', timeoutMs: -1, maxRetries: 0, backoffMs: 0 }, { historicalP99Ms: 1 })).toThrow(/^proxy\.timeoutMs: -1 is below 0/);
   });
 });
