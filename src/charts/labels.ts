@@ -37,14 +37,20 @@ export interface PlacedHandle {
   tieOrder: number | null;
 }
 
+/** The least vertical distance between the centres of two stacked handles, px: each keeps a strip this wide of its own to grab. */
+export const STACK_MIN_GAP = 6;
+
 /**
  * Vertical offsets (px, centred on 0) for `n` handles stacked at one millisecond in a row of height
- * `rowH`: 2·HANDLE_R + 2 apart when the row has room, closer in a low row but never under 6 px, so
- * each glyph keeps a strip of its own to grab (its hit circle, HANDLE_R + 5, is not covered by the next).
+ * `rowH`: 2·HANDLE_R + 2 apart when the row has room, closer in a low row, but at least
+ * STACK_MIN_GAP, so each glyph keeps a strip of its own to grab (the next one's hit circle,
+ * HANDLE_R + 5, does not cover it). Null when the stack does not fit in the row that way (e.g. fifty
+ * same-time events): those stay on the centre line as one cluster, as before.
  */
-export function stackOffsets(n: number, rowH: number): number[] {
+export function stackOffsets(n: number, rowH: number): number[] | null {
   if (n <= 1) return [0];
-  const gap = Math.min(2 * HANDLE_R + 2, Math.max(6, (rowH - 2 * HANDLE_R - 2) / (n - 1)));
+  const gap = Math.min(2 * HANDLE_R + 2, (rowH - 2 * HANDLE_R) / (n - 1));
+  if (gap < STACK_MIN_GAP) return null;
   return Array.from({ length: n }, (_, i) => i * gap - ((n - 1) * gap) / 2);
 }
 
@@ -106,17 +112,25 @@ export function placeHandles(handles: readonly HandleMark[], x: LinearScale, plo
   return handles.map((m) => placed.get(m.id) as PlacedHandle);
 }
 
-/** Offsets of the handles of one row that share a millisecond with another (keyed by id; absent: not stacked). */
+/**
+ * Offsets of the handles of one row that share a millisecond with another and fit as a stack
+ * (keyed by id; absent: not stacked), in tie order from the top, shifted to stay inside the row.
+ */
 function stackDy(row: readonly HandleMark[], layout: Layout | undefined): Map<string, number> {
   const byMs = new Map<number, HandleMark[]>();
   for (const m of row) byMs.set(m.at, [...(byMs.get(m.at) ?? []), m]);
   const out = new Map<string, number>();
   for (const stack of byMs.values()) {
     if (stack.length < 2) continue;
+    const box = layout ? rowBox(layout, stack[0].lane, stack[0].row) : { y: 0, h: 20 };
+    const offsets = stackOffsets(stack.length, box.h);
+    if (offsets === null) continue;
+    const cy = rowCenterY(box);
+    const top = cy + offsets[0] - HANDLE_R;
+    const bottom = cy + offsets[offsets.length - 1] + HANDLE_R;
+    const shift = top < box.y ? box.y - top : bottom > box.y + box.h ? box.y + box.h - bottom : 0;
     const ordered = stack.map((m, i) => ({ m, i })).sort((a, b) => (a.m.tieOrder ?? Infinity) - (b.m.tieOrder ?? Infinity) || a.i - b.i);
-    const h = layout ? rowBox(layout, stack[0].lane, stack[0].row).h : 20;
-    const offsets = stackOffsets(stack.length, h);
-    ordered.forEach(({ m }, i) => out.set(m.id, offsets[i]));
+    ordered.forEach(({ m }, i) => out.set(m.id, offsets[i] + shift));
   }
   return out;
 }

@@ -44,20 +44,22 @@ export class FakeElement {
     return false;
   }
   closest(selector: string): FakeElement | null {
-    for (let el: FakeElement | null = this; el; el = el.parent) if (el.matches(selector)) return el;
-    return null;
+    return this.matches(selector) ? this : (this.parent?.closest(selector) ?? null);
   }
   contains(other: FakeElement): boolean {
-    for (let el: FakeElement | null = other; el; el = el.parent) if (el === this) return true;
-    return false;
+    return other === this || (other.parent !== null && this.contains(other.parent));
   }
   /** Runs this element's listeners for `type`, then its ancestors' (bubbling), unless stopped. */
   dispatch<E extends object>(type: string, event: E): E & FakeEventFlags {
     const e = Object.assign(event, { target: (event as { target?: unknown }).target ?? this, defaultPrevented: false, stopped: false }) as E & FakeEventFlags & { target: unknown };
     e.preventDefault = () => void (e.defaultPrevented = true);
     e.stopPropagation = () => void (e.stopped = true);
-    for (let el: FakeElement | null = this; el && !e.stopped; el = el.parent) for (const fn of el.listeners.get(type) ?? []) fn(e);
+    this.bubble(type, e);
     return e;
+  }
+  private bubble(type: string, e: FakeEventFlags) {
+    for (const fn of this.listeners.get(type) ?? []) fn(e);
+    if (!e.stopped) this.parent?.bubble(type, e);
   }
 }
 

@@ -94,7 +94,7 @@ describe('finding: steps of one connection at the same millisecond can each be g
   it('every handle of a same-ms stack is the top one somewhere inside its own hit circle', () => {
     const layout = computeLayout(lanes);
     const cy = rowCenterY(rowBox(layout, 'conn-A', 'steps'));
-    for (const n of [2, 3]) {
+    for (const n of [2, 3, 5]) {
       const stack = Array.from({ length: n }, (_, i) => handle(`s${i}`, 200, { label: 'step', group: 'step', tieOrder: i + 1 }));
       const placed = placeHandles(stack, x, 884, layout).map((p) => ({ id: p.mark.id, x: p.x, y: cy + p.dy }));
       for (const p of placed) {
@@ -113,13 +113,24 @@ describe('finding: steps of one connection at the same millisecond can each be g
     expect([early.tieOrder, late.tieOrder]).toEqual([1, 2]);
     expect(alone.dy).toBe(0);
     const box = rowBox(layout, 'conn-A', 'steps');
-    for (const p of [early, late]) {
-      const y = rowCenterY(box) + p.dy;
-      expect(y - HANDLE_R).toBeGreaterThanOrEqual(box.y);
-      expect(y + HANDLE_R).toBeLessThanOrEqual(box.y + box.h);
+    for (const n of [2, 3, 5]) {
+      const stack = placeHandles(Array.from({ length: n }, (_, i) => handle(`s${i}`, 300)), x, 884, layout);
+      for (const p of stack) {
+        const y = rowCenterY(box) + p.dy;
+        expect(y - HANDLE_R).toBeGreaterThanOrEqual(box.y);
+        expect(y + HANDLE_R).toBeLessThanOrEqual(box.y + box.h);
+      }
     }
     expect(stackOffsets(1, 40)).toEqual([0]);
     expect(stackOffsets(2, 40)).toEqual([-8, 8]);
+  });
+
+  it('a stack too tall for its row (fifty same-time events) stays one cluster on the centre line, labelled ×n', () => {
+    const layout = computeLayout(lanes);
+    expect(stackOffsets(50, 40)).toBeNull();
+    const placed = placeHandles(Array.from({ length: 50 }, (_, i) => handle(`c${i}`, 10, { label: 'call', group: 'call' })), x, 884, layout);
+    expect(placed.every((p) => p.dy === 0 && p.tieOrder === null)).toBe(true);
+    expect(placed.filter((p) => p.label !== null).map((p) => p.label)).toEqual(['call ×50']);
   });
 });
 
