@@ -124,3 +124,37 @@ export interface StepsMark extends MarkBase {
 }
 
 export type TimelineMark = HandleMark | PointMark | SpanMark | ArrowMark | MarkerMark | BandMark | StepsMark;
+
+/**
+ * Props of `<Timeline>`. Times are ms; callbacks receive the handle's mark id. Every label drawn
+ * (lane, row and mark text, tooltips, accessible names) has its bidi controls removed (`neutraliseBidi`).
+ */
+export interface TimelineProps {
+  lanes: readonly TimelineLane[];
+  marks: readonly TimelineMark[];
+  /** Time range shown when not zoomed, ms. */
+  domain: readonly [number, number];
+  cursorMs: number;
+  /** Accessible name of the chart. */
+  label: string;
+  onSeek(ms: number): void;
+  /** A handle is being dragged to `ms` (called on every pointer move; the first call starts the gesture). */
+  onHandleMove?(id: string, ms: number): void;
+  onHandleDragStart?(id: string): void;
+  onHandleDragEnd?(id: string): void;
+  /** Keyboard nudge by `deltaMs`. */
+  onHandleNudge?(id: string, deltaMs: number): void;
+  /** Keyboard reorder among same-time handles. */
+  onHandleReorder?(id: string, direction: -1 | 1): void;
+  onHandleSelect?(id: string): void;
+  selectedId?: string | null;
+  /** Pointer drags snap to this many ms (default 10); holding Shift or Alt snaps to `fineSnapMs` (default 1). */
+  snapMs?: number;
+  fineSnapMs?: number;
+  /** Times the playhead sticks to when scrubbed near them (sorted). */
+  snapTimes?: readonly number[];
+  /** Changing this resets zoom (e.g. a different scenario). */
+  resetKey?: string | number;
+  /** Id of an element describing the keyboard controls of handles. */
+  handleHelpId?: string;
+}

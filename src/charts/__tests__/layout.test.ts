@@ -1,0 +1,158 @@
+import { describe, expect, it } from 'vitest';
+import { neutraliseBidi } from '../format';
+import { fitLabel, placeHandles, placeMarkers, placeSpanLabel, stackOffsets } from '../labels';
+import { AXIS_H, CHAR_W, clampView, computeLayout, HANDLE_R, LANE_PAD, niceStep, rowBox, rowCenterY, splitMarks } from '../layout';
+import { linearScale } from '../scale';
+import type { HandleMark, MarkerMark, SpanMark, TimelineLane } from '../timelineTypes';
+
+const lanes: TimelineLane[] = [
+  { id: 'client', label: 'client', rows: [{ id: 'name', height: 16 }, { id: 'call', height: 26, label: 'id 1' }] },
+  { id: 'conn-A', label: 'connection A', rows: [{ id: 'steps', height: 40 }] },
+];
+const x = linearScale([0, 1000], [118, 884]);
+const handle = (id: string, at: number, extra: Partial<HandleMark> = {}): HandleMark => ({ kind: 'handle', id, lane: 'conn-A', row: 'steps', at, shape: 'circle', tone: 'server', ariaLabel: id, ...extra });
+
+describe('layout: lanes and rows', () => {
+  it('stacks lanes below the axis with LANE_PAD around their rows', () => {
+    const l = computeLayout(lanes);
+    expect(l.lanes.map((ln) => [ln.y, ln.h])).toEqual([
+      [AXIS_H, 16 + 26 + 2 * LANE_PAD],
+      [AXIS_H + 52, 40 + 2 * LANE_PAD],
+    ]);
+    expect(rowBox(l, 'conn-A', 'steps')).toEqual({ y: AXIS_H + 52 + LANE_PAD, h: 40 });
+    expect(rowBox(l, 'conn-A', 'nope')).toEqual(rowBox(l, 'conn-A', 'steps'));
+    expect(rowBox(l, 'nope', 'nope')).toEqual({ y: AXIS_H, h: 20 });
+    expect(rowCenterY({ y: 100, h: 40 })).toBe(122);
+    expect(rowCenterY({ y: 100, h: 20 })).toBe(110);
+    expect(l.height).toBe(AXIS_H + 52 + 50 + 22);
+  });
+
+  it('keeps a view window inside the domain and rounds page steps', () => {
+    expect(clampView([-50, 150], 0, 1000)).toEqual([0, 200]);
+    expect(clampView([950, 1150], 0, 1000)).toEqual([800, 1000]);
+    expect(clampView([-10, 5000], 0, 1000)).toEqual([0, 1000]);
+    expect([0.5, 14, 30, 60, 80].map(niceStep)).toEqual([1, 10, 20, 50, 100]);
+  });
+});
+
+describe('label placement (behaviour kept from the single-file chart)', () => {
+  it('fitLabel drops middle words first, then cuts the end', () => {
+    expect(fitLabel('executed r-1 (lost)', 200)).toBe('executed r-1 (lost)');
+    expect(fitLabel('mismatch key reused with another body', 20 * CHAR_W)).toBe('mismatch key … body');
+    expect(fitLabel('executed', 6 * CHAR_W)).toBe('execu…');
+    expect(fitLabel('executed', 2 * CHAR_W)).toBe('');
+  });
+
+  it('a span label goes after the end, before it when there is no room, and is shortened when neither side fits', () => {
+    const m: SpanMark = { kind: 'span', id: 's', lane: 'client', row: 'call', at: 0, to: 10, tone: 'ok', endLabel: 'executed r-1' };
+    expect(placeSpanLabel(m, 300, 26, 118, 884)).toEqual({ text: 'executed r-1', anchor: 'start', full: undefined });
+    expect(placeSpanLabel(m, 870, 26, 118, 884)).toEqual({ text: 'executed r-1', anchor: 'end', full: undefined });
+    expect(placeSpanLabel(m, 300, 20, 118, 884).text).toBeNull(); // row too low
+    const narrow = placeSpanLabel({ ...m, endLabel: 'mismatch key reused with another body' }, 190, 26, 118, 300);
+    expect(narrow).toEqual({ text: 'mismatch … body', anchor: 'start', full: 'mismatch key reused with another body' });
+    const roomierLeft = placeSpanLabel({ ...m, endLabel: 'mismatch key reused with another body' }, 250, 26, 118, 300);
+    expect(roomierLeft).toEqual({ text: 'mismatch key … body', anchor: 'end', full: 'mismatch key reused with another body' });
+  });
+
+  it('handles close together cluster as "<group> ×n"; a label near the right edge flips to end at its handle', () => {
+    const placed = placeHandles([handle('a', 100, { label: 'begin', group: 'step' }), handle('b', 101, { label: 'read', group: 'step' }), handle('c', 990, { label: 'commit' })], x, 884);
+    expect(placed.map((p) => p.label)).toEqual([null, 'step ×2', 'commit']);
+    expect(placed[2].flip).toBe(true);
+    expect(placed[0].flip).toBe(false);
+  });
+
+  it('a top marker label that would cover a handle label flips to the other side when that is clear', () => {
+    const layout = computeLayout(lanes);
+    const call = handle('call', 100, { lane: 'client', row: 'call', label: 'call 1', shape: 'diamond' });
+    const hs = placeHandles([call], x, 884, layout);
+    const timeout: MarkerMark = { kind: 'marker', id: 't', lane: 'client', row: 'call', at: 90, tone: 'bad', label: 'timeout', anchor: 'start', labelAt: 'top' };
+    expect(placeMarkers([timeout], x, layout, 118, 884, hs)[0].anchor).toBe('end');
+    expect(placeMarkers([{ ...timeout, at: 400 }], x, layout, 118, 884, hs)[0].anchor).toBe('start');
+    // Off-scale markers of one row merge at the edge.
+    const off = placeMarkers([{ ...timeout, id: 'u', at: 2000 }, { ...timeout, id: 'v', at: 3000, label: 'max' }], x, layout, 118, 884, hs);
+    expect(off).toHaveLength(1);
+    expect(off[0]).toMatchObject({ x: 884, offscale: 'right', anchor: 'end', label: 'timeout · max →' });
+  });
+
+  it('a labelUntil marker label is the full label, the abbreviation, or none', () => {
+    const layout = computeLayout(lanes);
+    const m: MarkerMark = { kind: 'marker', id: 'm', lane: 'conn-A', row: 'steps', at: 100, tone: 'ok', label: 'closed', shortLabel: 'C', labelUntil: 300 };
+    expect(placeMarkers([m], x, layout, 118, 884, [])[0].label).toBe('closed');
+    expect(placeMarkers([{ ...m, labelUntil: 130 }], x, layout, 118, 884, [])[0].label).toBe('C');
+    expect(placeMarkers([{ ...m, labelUntil: 105 }], x, layout, 118, 884, [])[0].label).toBeNull();
+  });
+});
+
+describe('finding: steps of one connection at the same millisecond can each be grabbed', () => {
+  /** The handle on top (drawn last) whose hit circle (HANDLE_R + 5) holds the point, as the browser picks it. */
+  function topAt(placed: { id: string; x: number; y: number }[], px: number, py: number): string | null {
+    let hit: string | null = null;
+    for (const p of placed) if (Math.hypot(p.x - px, p.y - py) <= HANDLE_R + 5) hit = p.id;
+    return hit;
+  }
+
+  it('every handle of a same-ms stack is the top one somewhere inside its own hit circle', () => {
+    const layout = computeLayout(lanes);
+    const cy = rowCenterY(rowBox(layout, 'conn-A', 'steps'));
+    for (const n of [2, 3, 5]) {
+      const stack = Array.from({ length: n }, (_, i) => handle(`s${i}`, 200, { label: 'step', group: 'step', tieOrder: i + 1 }));
+      const placed = placeHandles(stack, x, 884, layout).map((p) => ({ id: p.mark.id, x: p.x, y: cy + p.dy }));
+      for (const p of placed) {
+        let grabbable = false;
+        for (let dy = -(HANDLE_R + 5); dy <= HANDLE_R + 5 && !grabbable; dy++) grabbable = topAt(placed, p.x, p.y + dy) === p.id;
+        expect(grabbable, `${p.id} of ${n}`).toBe(true);
+      }
+    }
+  });
+
+  it('stacks in tie order, top first, inside the row; each shows its tie number; a lone handle stays on the centre line', () => {
+    const layout = computeLayout(lanes);
+    const placed = placeHandles([handle('late', 200, { tieOrder: 2 }), handle('early', 200, { tieOrder: 1 }), handle('alone', 500)], x, 884, layout);
+    const [late, early, alone] = placed;
+    expect(early.dy).toBeLessThan(late.dy);
+    expect([early.tieOrder, late.tieOrder]).toEqual([1, 2]);
+    expect(alone.dy).toBe(0);
+    const box = rowBox(layout, 'conn-A', 'steps');
+    for (const n of [2, 3, 5]) {
+      const stack = placeHandles(Array.from({ length: n }, (_, i) => handle(`s${i}`, 300)), x, 884, layout);
+      for (const p of stack) {
+        const y = rowCenterY(box) + p.dy;
+        expect(y - HANDLE_R).toBeGreaterThanOrEqual(box.y);
+        expect(y + HANDLE_R).toBeLessThanOrEqual(box.y + box.h);
+      }
+    }
+    expect(stackOffsets(1, 40)).toEqual([0]);
+    expect(stackOffsets(2, 40)).toEqual([-8, 8]);
+  });
+
+  it('a stack too tall for its row (fifty same-time events) stays one cluster on the centre line, labelled ×n', () => {
+    const layout = computeLayout(lanes);
+    expect(stackOffsets(50, 40)).toBeNull();
+    const placed = placeHandles(Array.from({ length: 50 }, (_, i) => handle(`c${i}`, 10, { label: 'call', group: 'call' })), x, 884, layout);
+    expect(placed.every((p) => p.dy === 0 && p.tieOrder === null)).toBe(true);
+    expect(placed.filter((p) => p.label !== null).map((p) => p.label)).toEqual(['call ×50']);
+  });
+});
+
+describe('finding: bidi control characters are neutralised in displayed labels', () => {
+  const controls = ['\u202A', '\u202B', '\u202C', '\u202D', '\u202E', '\u2066', '\u2067', '\u2068', '\u2069', '\u200E', '\u200F', '\u061C'];
+
+  it('neutraliseBidi removes every bidi control and keeps other text, right-to-left letters included', () => {
+    for (const c of controls) expect(neutraliseBidi(`call ${c}1 done`)).toBe('call 1 done');
+    expect(neutraliseBidi('طلب 1 — ok')).toBe('طلب 1 — ok');
+  });
+
+  it('lane and row names and every text field of a mark are cleaned before layout', () => {
+    const l = computeLayout([{ id: 'c', label: 'client\u202E', rows: [{ id: 'r', height: 26, label: '\u2067id 1' }] }]);
+    expect(l.lanes[0].label).toBe('client');
+    expect(l.lanes[0].rows[0].label).toBe('id 1');
+    const split = splitMarks([
+      handle('h', 0, { label: 'evil\u202Etxt', ariaLabel: 'a\u200Fb', title: 't\u2066', group: 'g\u061C' }),
+      { kind: 'span', id: 's', lane: 'c', row: 'r', at: 0, to: 1, tone: 'ok', endLabel: 'e\u202Bnd' },
+      { kind: 'marker', id: 'm', lane: 'c', row: 'r', at: 0, tone: 'ok', label: 'l\u202D', shortLabel: 's\u202C' },
+    ]);
+    expect(split.handles[0]).toMatchObject({ label: 'eviltxt', ariaLabel: 'ab', title: 't', group: 'g' });
+    expect(split.spans[0].endLabel).toBe('end');
+    expect(split.markers[0]).toMatchObject({ label: 'l', shortLabel: 's' });
+  });
+});

@@ -1,0 +1,132 @@
+import { forwardRef, memo } from 'react';
+import { formatTime } from '../format';
+import type { PlacedHandle } from '../labels';
+import { HANDLE_R, rowBox, rowCenterY, type Layout } from '../layout';
+import type { HandleMark, Tone } from '../timelineTypes';
+import { toneClass } from './tone';
+
+/** The path of a handle's glyph of radius `r`, centred on 0,0. */
+export function shapePath(shape: HandleMark['shape'], r: number): string {
+  switch (shape) {
+    case 'diamond':
+      return `M0,${-r}L${r},0L0,${r}L${-r},0Z`;
+    case 'square':
+      return `M${-r * 0.8},${-r * 0.8}H${r * 0.8}V${r * 0.8}H${-r * 0.8}Z`;
+    case 'triangle':
+      return `M0,${-r}L${r},${r * 0.8}H${-r}Z`;
+    case 'circle':
+    default:
+      return `M${r},0A${r},${r} 0 1 1 ${-r},0A${r},${r} 0 1 1 ${r},0Z`;
+  }
+}
+
+interface HandleViewProps {
+  id: string;
+  x: number;
+  y: number;
+  at: number;
+  maxMs: number;
+  shape: HandleMark['shape'];
+  tone: Tone;
+  ariaLabel: string;
+  testId?: string;
+  title?: string;
+  ignored: boolean;
+  selected: boolean;
+  future: boolean;
+  helpId?: string;
+}
+
+/** A handle: a focusable slider (`data-handle`, `data-at` are what the drag and keyboard behaviours read). */
+const HandleView = memo(function HandleView(p: HandleViewProps) {
+  return (
+    <g
+      className={`tl-handle ${toneClass(p.tone)}${p.ignored ? ' is-ignored' : ''}${p.selected ? ' is-selected' : ''}${p.future ? ' is-future' : ''}`}
+      transform={`translate(${p.x},${p.y})`}
+      data-handle={p.id}
+      data-at={p.at}
+      data-testid={p.testId}
+      tabIndex={0}
+      role="slider"
+      aria-label={p.ariaLabel}
+      aria-valuemin={0}
+      aria-valuemax={p.maxMs}
+      aria-valuenow={p.at}
+      aria-valuetext={formatTime(p.at)}
+      aria-describedby={p.helpId}
+    >
+      <title>{p.title ?? p.ariaLabel}</title>
+      <circle className="tl-handle-hit" r={HANDLE_R + 5} />
+      <circle className="tl-handle-ring" r={HANDLE_R + 4} />
+      <path className="tl-handle-shape" d={shapePath(p.shape, HANDLE_R)} />
+      {p.ignored && <line className="tl-strike" x1={-HANDLE_R - 2} y1={HANDLE_R + 2} x2={HANDLE_R + 2} y2={-HANDLE_R - 2} />}
+    </g>
+  );
+});
+
+/** A handle's text (outside the focusable element, so the handle's box is centred on its shape). */
+const HandleLabelView = memo(function HandleLabelView(p: { x: number; y: number; labelY: number; label: string | null; flip: boolean; ignored: boolean; future: boolean; tieOrder: number | null }) {
+  return (
+    <g transform={`translate(${p.x},${p.y})`} className={p.future ? 'is-future' : undefined}>
+      {p.tieOrder !== null && (
+        <text className="tl-tie" x={-HANDLE_R - 3} y={-HANDLE_R + 1} textAnchor="end">
+          {p.tieOrder}
+        </text>
+      )}
+      {p.label !== null && (
+        <text className={`tl-handle-label${p.ignored ? ' is-struck' : ''}`} x={p.flip ? HANDLE_R : -HANDLE_R + 1} y={p.labelY - p.y - HANDLE_R - 4} textAnchor={p.flip ? 'end' : 'start'}>
+          {p.label}
+        </text>
+      )}
+    </g>
+  );
+});
+
+/** Handle labels and tie numbers (decorative, no pointer events: the handles carry their names). */
+export function HandleLabelLayer({ handles, layout, clip }: { handles: readonly PlacedHandle[]; layout: Layout; clip: string }) {
+  return (
+    <g className="tl-handle-labels" aria-hidden="true" pointerEvents="none" clipPath={clip}>
+      {handles.map((h) => {
+        if (h.label === null && h.tieOrder === null) return null;
+        const cy = rowCenterY(rowBox(layout, h.mark.lane, h.mark.row));
+        return <HandleLabelView key={h.mark.id} x={h.x} y={cy + h.dy} labelY={cy + h.labelDy} label={h.label} flip={h.flip} ignored={!!h.mark.ignored} future={!!h.mark.future} tieOrder={h.tieOrder} />;
+      })}
+    </g>
+  );
+}
+
+interface HandleLayerProps {
+  handles: readonly PlacedHandle[];
+  layout: Layout;
+  clip: string;
+  maxMs: number;
+  selectedId?: string | null;
+  helpId?: string;
+}
+
+/** The handles layer: the element the drag and keyboard behaviours attach to (delegated on `[data-handle]`). */
+export const HandleLayer = forwardRef<SVGGElement, HandleLayerProps>(function HandleLayer({ handles, layout, clip, maxMs, selectedId, helpId }, ref) {
+  return (
+    <g ref={ref} className="tl-handles" clipPath={clip}>
+      {handles.map((h) => (
+        <HandleView
+          key={h.mark.id}
+          id={h.mark.id}
+          x={h.x}
+          y={rowCenterY(rowBox(layout, h.mark.lane, h.mark.row)) + h.dy}
+          at={h.mark.at}
+          maxMs={maxMs}
+          shape={h.mark.shape}
+          tone={h.mark.tone}
+          ariaLabel={h.mark.ariaLabel}
+          testId={h.mark.testId}
+          title={h.mark.title}
+          ignored={!!h.mark.ignored}
+          selected={selectedId === h.mark.id}
+          future={!!h.mark.future}
+          helpId={helpId}
+        />
+      ))}
+    </g>
+  );
+});
