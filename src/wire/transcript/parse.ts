@@ -51,8 +51,8 @@ export interface ImportOptions {
 
 /** A parsed-but-not-normalised entry: absolute time (ms) or null (inherits the time of the line before). */
 type Pending =
-  | { type: 'message'; t: number | null; direction: Direction; transport: TranscriptTransport; message: Json; raw: string; line: number; status?: number }
-  | { type: 'meta'; t: number | null; kind: MetaKind; transport: TranscriptTransport; requestId?: RequestId; cause?: 'cancel' | 'network'; text: string; line: number }
+  | { type: 'message'; t: number | null; direction: Direction; transport: TranscriptTransport; message: Json; raw: string; line: number; status?: number; merged?: true }
+  | { type: 'meta'; t: number | null; kind: MetaKind; transport: TranscriptTransport; requestId?: RequestId; cause?: 'cancel' | 'network'; text: string; line: number; merged?: true }
   | { type: 'stderr'; t: number | null; text: string; line: number };
 
 interface Parsed {
@@ -213,12 +213,12 @@ class DirectionGuesser {
 }
 
 /** Pushes one or more messages (a JSON-RPC batch is split) with the shared fields. */
-function pushMessages(out: Pending[], value: Json, base: { t: number | null; direction: Direction; transport: TranscriptTransport; raw: string; line: number; status?: number }, guesser: DirectionGuesser) {
+function pushMessages(out: Pending[], value: Json, base: { t: number | null; direction: Direction; transport: TranscriptTransport; raw: string; line: number; status?: number; merged?: true }, guesser: DirectionGuesser) {
   const list = Array.isArray(value) ? value : [value];
   for (const m of list) {
     // A -32001 timeout "answering" a request that went the same way was produced by the sender itself: its own timeout.
     if (isTimeoutError(m) && guesser.answersOwn(m, base.direction)) {
-      out.push({ type: 'meta', t: base.t, kind: 'client-timeout', transport: base.transport, requestId: asRequestId((m as Record<string, Json>).id), text: 'client-side timeout (error -32001 produced by the client)', line: base.line });
+      out.push({ type: 'meta', t: base.t, kind: 'client-timeout', transport: base.transport, requestId: asRequestId((m as Record<string, Json>).id), text: 'client-side timeout (error -32001 produced by the client)', line: base.line, ...(base.merged ? { merged: true as const } : {}) });
       continue;
     }
     guesser.note(m, base.direction);
@@ -354,10 +354,10 @@ function parseInspector(text: string): Parsed {
       const rt = Math.floor(t + duration);
       const response = entry.response;
       if (isTimeoutError(response)) {
-        pending.push({ type: 'meta', t: rt, kind: 'client-timeout', transport, requestId: asRequestId((response as Record<string, Json>).id), text: 'client-side timeout recorded as the response (error -32001)', line });
+        pending.push({ type: 'meta', t: rt, kind: 'client-timeout', transport, requestId: asRequestId((response as Record<string, Json>).id), text: 'client-side timeout recorded as the response (error -32001)', line, merged: true });
       } else {
         const rdir: Direction = direction === 'c2s' ? 's2c' : 'c2s';
-        pushMessages(pending, response, { t: rt, direction: rdir, transport, raw: JSON.stringify(response), line }, guesser);
+        pushMessages(pending, response, { t: rt, direction: rdir, transport, raw: JSON.stringify(response), line, merged: true }, guesser);
       }
     }
   });
@@ -583,6 +583,8 @@ function normalise(parsed: Parsed, format: TranscriptFormat, options: ImportOpti
   let firstLine: number | null = null;
   let max = -Infinity;
   for (const p of timed) {
+    // A response merged into its request entry (Inspector) is timed by the request's duration, not by its place in the file.
+    if (p.type !== 'stderr' && p.merged) continue;
     const t = p.t as number;
     if (t < max) {
       count++;
@@ -594,8 +596,12 @@ function normalise(parsed: Parsed, format: TranscriptFormat, options: ImportOpti
   const entries: TranscriptEntry[] = order.map(({ p }, index) => {
     const atMs = (p.t as number) - origin;
     if (p.type === 'message') {
-      const { t: _t, ...rest } = p;
+      const { t: _t, merged: _m, ...rest } = p;
       return { ...rest, index, atMs, kind: messageKind(p.message) };
+    }
+    if (p.type === 'meta') {
+      const { t: _t, merged: _m, ...rest } = p;
+      return { ...rest, index, atMs };
     }
     const { t: _t, ...rest } = p;
     return { ...rest, index, atMs };
