@@ -592,7 +592,8 @@ function normalise(parsed: Parsed, format: TranscriptFormat, options: ImportOpti
     } else max = t;
   }
   const order = timed.map((p, i) => ({ p, i })).sort((a, b) => (a.p.t as number) - (b.p.t as number) || a.i - b.i);
-  const origin = Math.min(...messages.map((m) => m.t as number));
+  let origin = Infinity;
+  for (const m of messages) origin = Math.min(origin, m.t as number);
   const entries: TranscriptEntry[] = order.map(({ p }, index) => {
     const atMs = (p.t as number) - origin;
     if (p.type === 'message') {

@@ -184,7 +184,7 @@ export function transcriptToScenario(t: Transcript, options: ToScenarioOptions =
     if (only === null) dropped.push({ index: e.index, reason: `${typeof m.method === 'string' ? m.method : e.kind}: not part of a modelled call` });
   }
 
-  const shift = options.shiftToZero && events.length ? Math.min(...events.map((e) => e.at as number)) : 0;
+  const shift = options.shiftToZero && events.length ? events.reduce((min, e) => Math.min(min, e.at as number), Infinity) : 0;
   // The races engine orders by time; keep the transcript's order for equal times (stable sort).
   const ordered = events.map((e) => ({ ...e, at: (e.at as number) - shift })).sort((a, b) => (a.at as number) - (b.at as number));
   const id = options.id ?? (options.requestId === undefined ? 'imported' : `imported-${String(options.requestId)}`.replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 64));
