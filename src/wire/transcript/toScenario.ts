@@ -12,7 +12,8 @@ import type { MessageEntry, MetaEntry, Transcript } from './types';
  * Mapping (client → server requests only; the races lab models the client's calls):
  * - `tools/call` / `subscriptions/listen` request → `start` (id, tool, progressToken; when the
  *   transcript shows a client-side timeout at T, `maxTimeoutMs` = T − start, so the replay times out
- *   at the same millisecond; `options.idleTimeoutMs`/`maxTimeoutMs` override);
+ *   at the same millisecond; `options.idleTimeoutMs`/`maxTimeoutMs` override; `cancellable: false`
+ *   when its response came later than its cancellation could reach the server and return);
  * - client `notifications/cancelled` for a known call → `cancel`; a malformed or unknown one → `inject`;
  * - a stream close with cause `cancel` and no notification → `cancel`; cause `network` → `disconnect`;
  * - server progress for a call's token → `progress`; its result → `complete` (first text block as
@@ -67,6 +68,20 @@ export function transcriptToScenario(t: Transcript, options: ToScenarioOptions =
   };
   const timeouts = new Map<string, number>();
   for (const e of t.entries) if (e.type === 'meta' && e.kind === 'client-timeout' && e.requestId !== undefined) timeouts.set(key(e.requestId), e.atMs);
+  // A call whose response came after its cancellation could have reached the server and come back: the server ignored the cancel (work it cannot stop).
+  const firstCancel = new Map<string, number>();
+  const ignoredCancel = new Set<string>();
+  for (const e of t.entries) {
+    if (e.type === 'meta' && e.kind === 'stream-close' && e.cause === 'cancel' && e.requestId !== undefined && !firstCancel.has(key(e.requestId))) firstCancel.set(key(e.requestId), e.atMs);
+    if (e.type !== 'message' || !isObject(e.message)) continue;
+    const m = e.message;
+    const p = isObject(m.params) ? m.params : {};
+    if (e.direction === 'c2s' && m.method === 'notifications/cancelled' && validId(p.requestId) && !firstCancel.has(key(p.requestId))) firstCancel.set(key(p.requestId), e.atMs);
+    if (e.direction === 's2c' && e.kind === 'response' && validId(m.id)) {
+      const c = firstCancel.get(key(m.id));
+      if (c !== undefined && e.atMs > c + latency.clientToServer + latency.serverToClient) ignoredCancel.add(key(m.id));
+    }
+  }
 
   for (const e of t.entries) {
     if (e.type === 'stderr') continue;
@@ -122,6 +137,7 @@ export function transcriptToScenario(t: Transcript, options: ToScenarioOptions =
         start.idleTimeoutMs = idle;
         start.maxTimeoutMs = max;
       }
+      if (ignoredCancel.has(k)) start.cancellable = false;
       startById.set(k, start);
       cancelledById.delete(k);
       push(e, start, false);
