@@ -66,6 +66,7 @@ const SPECS: Spec[] = [
     edit: { text: 'the completion moved from 500 ms to 3000 ms (well past the 1000 ms allowance)', apply: moveEvent('complete', 3000) },
     expectChecks: ['late-after-cancel'],
   },
+  { file: 'inspector-v2/inspector-user-cancel.json', format: 'inspector-v2', scenario: 'F4-user-cancel-no-timeout', expectChecks: [] },
   { file: 'inspector-v2/inspector-invalid-cancels.json', format: 'inspector-v2', scenario: 'E-invalid-cancels', expectChecks: ['cancel-unknown-id', 'schema'] },
   { file: 'jsonrpc-jsonl/jsonrpc-fifty-timeouts-no-cancel.jsonl', format: 'jsonrpc-jsonl', scenario: 'F5-fifty-timeouts', overrides: { policy: { timeoutWithoutCancel: true } }, expectChecks: ['duplicate-call', 'timeout-without-cancel'] },
   { file: 'jsonrpc-jsonl/jsonrpc-progress-idle-maximum.jsonl', format: 'jsonrpc-jsonl', scenario: 'C-progress-idle-maximum', expectChecks: [] },
