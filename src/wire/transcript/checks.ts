@@ -491,15 +491,19 @@ export function checkTranscript(t: Transcript, options: CheckOptions = {}): Chec
     groups.set(sig, group);
   }
   for (const group of groups.values()) {
-    const overlapping: Call[] = [];
-    for (let i = 1; i < group.length; i++) {
-      const b = group[i];
-      const running = group.slice(0, i).filter((a) => a.idKey !== b.idKey && (a.response === null || a.response.atMs > b.entry.atMs));
-      if (running.length > 0) {
-        for (const a of running) if (!overlapping.includes(a)) overlapping.push(a);
-        overlapping.push(b);
+    // Earlier calls that may still run when the next one starts (no response yet); pruned as responses come in.
+    let running: Call[] = [];
+    const inGroup = new Set<Call>();
+    for (const b of group) {
+      running = running.filter((a) => a.response === null || a.response.atMs > b.entry.atMs);
+      const others = running.filter((a) => a.idKey !== b.idKey);
+      if (others.length > 0) {
+        for (const a of others) inGroup.add(a);
+        inGroup.add(b);
       }
+      running.push(b);
     }
+    const overlapping = group.filter((c) => inGroup.has(c));
     if (overlapping.length === 0) continue;
     const keyed = overlapping.every((c) => c.hasIdempotencyKey);
     const someKeyed = overlapping.some((c) => c.hasIdempotencyKey);

@@ -53,9 +53,9 @@ function redactResult(result: Json): Json {
 /**
  * One JSON-RPC message with its user data hashed: `params.arguments` of requests, the `result`
  * of responses (protocol fields such as `resultType`, `isError`, `_meta` and content `type` kept),
- * `error.message`/`error.data`, and `params.message`/`params.data` of notifications. The message's
- * `jsonrpc`, `id`, `method`, `params.name`, `_meta`, `progressToken`, `progress`, `total`,
- * `requestId` and `reason`-less structure are kept. Pure; returns a new value.
+ * `error.message`/`error.data`, and `params.message`/`params.data`/`params.reason` of notifications.
+ * Kept as they are: `jsonrpc`, `id`, `method`, `params.name` (the tool), `params._meta`,
+ * `progressToken`, `progress`, `total`, `requestId`, `error.code`, and every key. Pure; returns a new value.
  */
 export function redactMessage(message: Json): Json {
   if (message === null || typeof message !== 'object' || Array.isArray(message)) return message;

@@ -84,6 +84,10 @@ const CASES: { check: CheckId; trips: Line[]; clean: Line[]; options?: Parameter
 ];
 
 describe('every check has a transcript that trips it and one that does not', () => {
+  it('the cases below cover every check in the catalogue', () => {
+    expect([...CASES.map((c) => c.check), 'schema'].sort()).toEqual(Object.keys(CHECKS).sort());
+  });
+
   for (const c of CASES) {
     it(c.check, () => {
       const tripped = run(c.trips, c.options ?? {});
