@@ -9,3 +9,4 @@ export { checkTranscript, CHECKS, canonicalJson, hasIdempotencyKey, type CheckId
 export { exportTranscript, racesWireRecords, transcriptRecords, formatKeeps, requestIdOfKey, type ExportOptions, type Observer, type RacesRecordOptions } from './export';
 export { redactMessage, redactRecords, redactTranscript, hashValue } from './redact';
 export { transcriptToScenario, type ToScenarioOptions, type ToScenarioResult } from './toScenario';
+export { callSpans, filterEntries, stepFinding, messageAt, type CallSpan, type CallOutcome, type EntryFilter } from './view';
