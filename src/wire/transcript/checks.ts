@@ -260,6 +260,13 @@ export function hasIdempotencyKey(params: Record<string, Json>): boolean {
   return Object.keys(args).some((k) => IDEMPOTENCY_KEY.test(k)) || Object.keys(meta).some((k) => IDEMPOTENCY_KEY.test(k));
 }
 
+/** Appends to the list under `key` (in place: a call with 100k late progress stays linear). */
+function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V, first?: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, first === undefined ? [value] : [first, value]);
+}
+
 const opposite = (d: Direction): Direction => (d === 'c2s' ? 's2c' : 'c2s');
 const fmtId = (id: unknown) => JSON.stringify(id) ?? String(id);
 
@@ -303,8 +310,8 @@ export function checkTranscript(t: Transcript, options: CheckOptions = {}): Chec
   /** The server's message `m` belongs to `call` (a response or a progress for its token): flag it if it comes well after a cancel or a stream close. */
   const afterSignals = (call: Call, m: MessageEntry) => {
     const cancel = call.cancels[0];
-    if (cancel && m.atMs > cancel.atMs + opts.allowanceMs) lateAfterCancel.set(call, [...(lateAfterCancel.get(call) ?? []), m]);
-    if (call.streamClose && t.revision === '2026-07-28' && m.atMs > call.streamClose.atMs + opts.allowanceMs) afterClose.set(call, [...(afterClose.get(call) ?? []), m]);
+    if (cancel && m.atMs > cancel.atMs + opts.allowanceMs) pushTo(lateAfterCancel, call, m);
+    if (call.streamClose && t.revision === '2026-07-28' && m.atMs > call.streamClose.atMs + opts.allowanceMs) pushTo(afterClose, call, m);
   };
 
   for (const e of t.entries) {
@@ -366,16 +373,16 @@ export function checkTranscript(t: Transcript, options: CheckOptions = {}): Chec
       const call = byToken.get(`${opposite(e.direction)}|${fmtId(params.progressToken)}`);
       if (!call) {
         const k = fmtId(params.progressToken);
-        unknownTokens.set(k, [...(unknownTokens.get(k) ?? []), e]);
+        pushTo(unknownTokens, k, e);
         continue;
       }
       afterSignals(call, e);
-      if (call.response !== null && e.atMs > call.response.atMs) afterEnd.set(call, [...(afterEnd.get(call) ?? []), e]);
+      if (call.response !== null && e.atMs > call.response.atMs) pushTo(afterEnd, call, e);
       const prev = progressSeen.get(call);
       const value = params.progress;
       if (prev && typeof value === 'number') {
         const pv = (prev.message as { params: { progress: number } }).params.progress;
-        if (!(value > pv)) nonIncreasing.set(call, [...(nonIncreasing.get(call) ?? [prev]), e]);
+        if (!(value > pv)) pushTo(nonIncreasing, call, e, prev);
       }
       if (typeof value === 'number') progressSeen.set(call, e);
       continue;

@@ -42,17 +42,25 @@ function transportOfEffect(e: WireEffect): TranscriptTransport {
 }
 
 /**
- * The wire records of a races run, in observation order (stable by time): every JSON-RPC
- * message, each HTTP response stream close (`meta stream-close`, cause `cancel` when the client
- * closed it, `network` when it dropped) and each client-side timeout (`meta client-timeout`, at
- * the time the call timed out, before the cancellation it sends). SSE keep-alive comments are left
- * out (they are not messages). Pure.
+ * The wire records of any lab's wire effects (each lab's trace carries `effects`), in observation
+ * order (stable by time): every JSON-RPC message, and each HTTP response stream close (`meta
+ * stream-close`, cause `cancel` when the client closed it, `network` when it dropped). SSE
+ * keep-alive comments and other HTTP-only notes are left out (they are not messages). Pure.
  */
-export function racesWireRecords(trace: RacesTrace, options: RacesRecordOptions = {}): WireRecord[] {
-  const observer = options.observer ?? 'client';
-  const out: { r: WireRecord; rank: number; seq: number }[] = [];
+export function wireEffectRecords(effects: readonly WireEffect[], options: RacesRecordOptions = {}): WireRecord[] {
+  return sortRecords(effectRecords(effects, options.observer ?? 'client'));
+}
+
+interface Ranked {
+  r: WireRecord;
+  rank: number;
+  seq: number;
+}
+
+function effectRecords(effects: readonly WireEffect[], observer: Observer): Ranked[] {
+  const out: Ranked[] = [];
   let seq = 0;
-  for (const e of trace.effects) {
+  for (const e of effects) {
     const transport = transportOfEffect(e);
     if (e.message !== undefined) {
       const direction: Direction = e.from === 'client' ? 'c2s' : 's2c';
@@ -72,13 +80,29 @@ export function racesWireRecords(trace: RacesTrace, options: RacesRecordOptions 
       });
     }
   }
+  return out;
+}
+
+/** Stable by time; at one millisecond a client timeout (rank 0) comes before the cancellation it sends. */
+function sortRecords(list: Ranked[]): WireRecord[] {
+  return list.sort((a, b) => a.r.atMs - b.r.atMs || a.rank - b.rank || a.seq - b.seq).map((x) => x.r);
+}
+
+/**
+ * The wire records of a races run: `wireEffectRecords` of its effects plus each client-side
+ * timeout (`meta client-timeout`, at the time the call timed out, before the cancellation it
+ * sends), taken from the run's outcome. Pure.
+ */
+export function racesWireRecords(trace: RacesTrace, options: RacesRecordOptions = {}): WireRecord[] {
+  const out = effectRecords(trace.effects, options.observer ?? 'client');
+  let seq = out.length;
   const transport = (trace.scenario.config as { transport?: TranscriptTransport }).transport ?? 'stdio';
   for (const r of trace.outcome.requests) {
     if ((r.state === 'timeout-idle' || r.state === 'timeout-max') && r.atMs !== null) {
       out.push({ r: { type: 'meta', atMs: r.atMs, kind: 'client-timeout', transport, requestId: r.requestId, text: `client-side timeout (${r.state === 'timeout-idle' ? 'idle' : 'maximum'}): error -32001 Request timed out` }, rank: 0, seq: seq++ });
     }
   }
-  return out.sort((a, b) => a.r.atMs - b.r.atMs || a.rank - b.rank || a.seq - b.seq).map((x) => x.r);
+  return sortRecords(out);
 }
 
 /** The records of an imported transcript (for re-export in another format). */
