@@ -61,7 +61,8 @@ interface Parsed {
   lineCount: number;
 }
 
-const CLAUDE_LINE = /^(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?)\s+\[([^\]]*)\]\s+\[([A-Za-z]+)\]\s?(.*)$/;
+/** `<ISO time> [a] [b] rest`: `[server] [level]` in mcp-server-<name>.log, `[level] [server]` in Claude's mcp.log; either order reads. */
+const CLAUDE_LINE = /^(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?)\s+\[([^\]]*)\]\s+\[([^\]]*)\]\s?(.*)$/;
 const CLAUDE_MESSAGE = /^Message from (client|server):\s*/;
 
 const excerpt = (s: string) => (s.length > 200 ? `${s.slice(0, 200)}…` : s);

@@ -47,6 +47,14 @@ describe('Claude Desktop server log', () => {
     expect(t.lineCount).toBe(CLAUDE.length);
   });
 
+  it('reads the [level] [server] order of mcp.log and server names with dashes', () => {
+    const t = ok(importTranscript('2025-04-18T11:26:20.000Z [info] [my-server] Message from client: {"jsonrpc":"2.0","id":1,"method":"ping"}\n2025-04-18T11:26:20.010Z [my-server] [warn] Message from server: {"jsonrpc":"2.0","id":1,"result":{}}\n'));
+    expect(transcriptMessages(t).map((m) => [m.atMs, m.direction, m.kind])).toEqual([
+      [0, 'c2s', 'request'],
+      [10, 's2c', 'response'],
+    ]);
+  });
+
   it('reads CRLF line ends the same as LF', () => {
     const lf = ok(importTranscript(CLAUDE.join('\n')));
     const crlf = ok(importTranscript(`${CLAUDE.join('\r\n')}\r\n`));
