@@ -1,0 +1,115 @@
+/**
+ * `npm run check -- FILE [--text] [--allowance-ms N] [--max-ms N] [--revision R] [--format F]`
+ *
+ * Imports a transcript (format auto-detected: Claude Desktop log, MCP Inspector v2 export,
+ * JSON-RPC JSONL, capture envelope JSONL) and checks the observed messages against the labs'
+ * rules (see src/wire/transcript/checks.ts). Prints one JSON document on stdout —
+ * `{ file, format, revision, revisionNote, counts, clean, skipped, outOfOrder, findings[] }` — or,
+ * with `--text`, a short human summary.
+ *
+ * Exit codes: 0 clean (no error or warning finding); 3 a rule broken; 1 unreadable input (a
+ * missing file, no known format, nothing usable) with a one-line reason on stderr; 2 a bad
+ * command line (the usage on stderr), as `npm run replay` does.
+ */
+import { readFileSync } from 'node:fs';
+import { REVISIONS, type Revision } from '../sim/mcp';
+import { checkTranscript, importTranscript, TRANSCRIPT_FORMATS, type CheckReport, type Transcript, type TranscriptFormat } from '../wire/transcript';
+
+/** What a run of the command produced (for tests and for embedding in another CLI entry). */
+export interface CheckCliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+const USAGE = 'usage: npm run check -- FILE [--text] [--allowance-ms N] [--max-ms N] [--revision 2026-07-28|2025-11-25] [--format claude-desktop-log|inspector-v2|jsonrpc-jsonl|capture-jsonl]';
+
+function nonNegativeInt(flag: string, v: string | undefined): number | string {
+  if (v === undefined || !/^\d+$/.test(v)) return `${flag}: must be a whole number of milliseconds ≥ 0, got ${JSON.stringify(v ?? null)}`;
+  return Number(v);
+}
+
+/** The human summary printed with --text. */
+export function textSummary(file: string, t: Transcript, report: CheckReport): string {
+  const lines = [
+    `${file}: ${t.formatName}; ${t.messageIndices.length} messages, ${t.skipped.length} lines skipped${t.outOfOrder.count ? `, ${t.outOfOrder.count} out of order (sorted)` : ''}; revision ${report.revisionNote}`,
+    report.findings.length === 0
+      ? 'clean: no rule broken'
+      : `${report.counts.error} error${report.counts.error === 1 ? '' : 's'}, ${report.counts.warning} warning${report.counts.warning === 1 ? '' : 's'}, ${report.counts.info} info`,
+  ];
+  for (const f of report.findings) lines.push(`  [${f.severity}] ${f.atMs} ms ${f.check} (${f.rule}): ${f.message}  → ${f.teaches.href}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** Runs the command on `argv` (the arguments after the command name) without touching the process. */
+export function runCheck(argv: readonly string[], readFile: (path: string) => string = (p) => readFileSync(p, 'utf8')): CheckCliResult {
+  let file: string | null = null;
+  let text = false;
+  let allowanceMs: number | undefined;
+  let maxMs: number | undefined;
+  let revision: Revision | undefined;
+  let format: TranscriptFormat | undefined;
+  const bad = (why: string): CheckCliResult => ({ code: 2, stdout: '', stderr: `${why}\n${USAGE}\n` });
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--text') text = true;
+    else if (a === '--allowance-ms' || a === '--max-ms') {
+      const v = nonNegativeInt(a, argv[++i]);
+      if (typeof v === 'string') return bad(v);
+      if (a === '--allowance-ms') allowanceMs = v;
+      else maxMs = v;
+    } else if (a === '--revision') {
+      const v = argv[++i];
+      if (!(REVISIONS as readonly string[]).includes(v)) return bad(`--revision: must be one of ${REVISIONS.join(', ')}, got ${JSON.stringify(v ?? null)}`);
+      revision = v as Revision;
+    } else if (a === '--format') {
+      const v = argv[++i];
+      if (!(TRANSCRIPT_FORMATS as readonly string[]).includes(v)) return bad(`--format: must be one of ${TRANSCRIPT_FORMATS.join(', ')}, got ${JSON.stringify(v ?? null)}`);
+      format = v as TranscriptFormat;
+    } else if (a.startsWith('--')) return bad(`unknown option ${a}`);
+    else if (file === null) file = a;
+    else return bad(`one FILE only (got ${JSON.stringify(file)} and ${JSON.stringify(a)})`);
+  }
+  if (file === null) return bad('FILE: missing — give the transcript to check');
+  let body: string;
+  try {
+    body = readFile(file);
+  } catch (err) {
+    return { code: 1, stdout: '', stderr: `${file}: cannot read — ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n` };
+  }
+  const imported = importTranscript(body, { ...(format ? { format } : {}), ...(revision ? { revision } : {}) });
+  if (!imported.ok) return { code: 1, stdout: '', stderr: `${file}: ${imported.reason}\n` };
+  const t = imported.transcript;
+  const report = checkTranscript(t, { ...(allowanceMs !== undefined ? { allowanceMs } : {}), ...(maxMs !== undefined ? { maxMs } : {}) });
+  const code = report.clean ? 0 : 3;
+  if (text) return { code, stdout: textSummary(file, t, report), stderr: '' };
+  const doc = {
+    file,
+    format: t.format,
+    formatName: t.formatName,
+    revision: report.revision,
+    revisionSource: t.revisionSource,
+    revisionNote: report.revisionNote,
+    options: report.options,
+    messages: t.messageIndices.length,
+    lines: t.lineCount,
+    skipped: t.skipped,
+    outOfOrder: t.outOfOrder,
+    counts: report.counts,
+    clean: report.clean,
+    findings: report.findings.map((f) => ({ ...f, lines: f.entries.map((i) => t.entries[i].line) })),
+  };
+  return { code, stdout: `${JSON.stringify(doc, null, 2)}\n`, stderr: '' };
+}
+
+/**
+ * The `check` command: runs `runCheck(argv)`, writes its stdout and stderr to the process's, and
+ * resolves to the exit code (0 clean, 3 a rule broken, 1 unreadable input, 2 bad command line).
+ * The one CLI entry calls it as `process.exitCode = await checkCommand(argv)`.
+ */
+export async function checkCommand(argv: string[]): Promise<number> {
+  const r = runCheck(argv);
+  if (r.stdout) process.stdout.write(r.stdout);
+  if (r.stderr) process.stderr.write(r.stderr);
+  return r.code;
+}

@@ -1,0 +1,197 @@
+import { describe, expect, it } from 'vitest';
+import { checkTranscript, CHECKS, type CheckId, type CheckOptions } from '../checks';
+import { callToolRequest, cancelledNotification, progressNotification, toolResultResponse } from '../../../sim/mcp';
+import { call, cancel, progress, result, tx, type Line } from './helpers';
+
+const run = (lines: Line[], options: CheckOptions & { transport?: 'stdio' | 'http'; revision?: '2026-07-28' | '2025-11-25' } = {}) => {
+  const { transport, revision, ...opts } = options;
+  return checkTranscript(tx(lines, { transport, revision }), { schema: false, ...opts });
+};
+const ids = (lines: Line[], options: Parameters<typeof run>[1] = {}) => run(lines, options).findings.map((f) => f.check);
+
+/** Each check: a transcript that trips it and one that does not. */
+const CASES: { check: CheckId; trips: Line[]; clean: Line[]; options?: Parameters<typeof run>[1] }[] = [
+  {
+    check: 'late-after-cancel',
+    trips: [[0, 'c2s', call(1)], [300, 'c2s', cancel(1)], [1301, 's2c', result(1)]],
+    clean: [[0, 'c2s', call(1)], [300, 'c2s', cancel(1)], [1300, 's2c', result(1)]],
+  },
+  {
+    check: 'message-after-stream-close',
+    trips: [[0, 'c2s', call(1, 'x', {}, { progressToken: 't' })], [500, 'meta', { event: 'stream-close', requestId: 1, cause: 'cancel' }], [1600, 's2c', progress('t', 1)]],
+    clean: [[0, 'c2s', call(1, 'x', {}, { progressToken: 't' })], [500, 'meta', { event: 'stream-close', requestId: 1, cause: 'cancel' }], [1500, 's2c', progress('t', 1)]],
+    options: { transport: 'http' },
+  },
+  {
+    check: 'progress-after-completion',
+    trips: [[0, 'c2s', call(1, 'x', {}, { progressToken: 't' })], [100, 's2c', result(1)], [101, 's2c', progress('t', 1)]],
+    clean: [[0, 'c2s', call(1, 'x', {}, { progressToken: 't' })], [100, 's2c', progress('t', 1)], [100, 's2c', result(1)]],
+  },
+  {
+    check: 'progress-not-increasing',
+    trips: [[0, 'c2s', call(1, 'x', {}, { progressToken: 't' })], [100, 's2c', progress('t', 2)], [200, 's2c', progress('t', 2)]],
+    clean: [[0, 'c2s', call(1, 'x', {}, { progressToken: 't' })], [100, 's2c', progress('t', 2)], [200, 's2c', progress('t', 2.5)]],
+  },
+  {
+    check: 'progress-unknown-token',
+    trips: [[0, 'c2s', call(1, 'x', {}, { progressToken: 't' })], [100, 's2c', progress('u', 1)]],
+    clean: [[0, 'c2s', call(1, 'x', {}, { progressToken: 't' })], [100, 's2c', progress('t', 1)]],
+  },
+  {
+    check: 'cancel-unknown-id',
+    trips: [[0, 'c2s', call(1)], [100, 'c2s', cancel(99)]],
+    clean: [[0, 'c2s', call(1)], [100, 'c2s', cancel(1)]],
+  },
+  {
+    check: 'cancel-finished-id',
+    trips: [[0, 'c2s', call(1)], [400, 's2c', result(1)], [1401, 'c2s', cancel(1)]],
+    // B's race: the cancel crosses the response on the wire (10 ms later, inside the allowance).
+    clean: [[0, 'c2s', call(1)], [400, 's2c', result(1)], [410, 'c2s', cancel(1)]],
+  },
+  {
+    check: 'outlived-maximum',
+    trips: [[0, 'c2s', call(1)], [2001, 's2c', result(1)]],
+    clean: [[0, 'c2s', call(1)], [2000, 's2c', result(1)]],
+    options: { maxMs: 2000 },
+  },
+  {
+    check: 'timeout-without-cancel',
+    trips: [[0, 'c2s', call(42)], [60000, 'meta', { event: 'client-timeout', requestId: 42 }], [74049, 's2c', result(42)]],
+    clean: [[0, 'c2s', call(42)], [60000, 'meta', { event: 'client-timeout', requestId: 42 }], [60000, 'c2s', cancel(42, 'Request timed out')]],
+  },
+  {
+    check: 'duplicate-call',
+    trips: [[0, 'c2s', call(1, 'charge', { account: 'acct-1', amount: 500 })], [133, 'c2s', call(2, 'charge', { amount: 500, account: 'acct-1' })], [900, 's2c', result(1)], [1000, 's2c', result(2)]],
+    // The retry comes after the first call's response: no overlap.
+    clean: [[0, 'c2s', call(1, 'charge', { account: 'acct-1', amount: 500 })], [900, 's2c', result(1)], [1000, 'c2s', call(2, 'charge', { account: 'acct-1', amount: 500 })]],
+  },
+  {
+    check: 'reconnect-lockstep',
+    trips: [[0, 'c2s', call(1)], [10, 'meta', { event: 'disconnect' }], [5010, 'meta', { event: 'connect-failed' }], [10010, 'meta', { event: 'connect-failed' }], [15010, 'meta', { event: 'connect' }]],
+    clean: [[0, 'c2s', call(1)], [10, 'meta', { event: 'disconnect' }], [4210, 'meta', { event: 'connect-failed' }], [10987, 'meta', { event: 'connect-failed' }], [14000, 'meta', { event: 'connect' }]],
+  },
+  {
+    check: 'reconnect-no-cap',
+    trips: [[0, 'c2s', call(1)], [10, 'meta', { event: 'disconnect' }], ...Array.from({ length: 11 }, (_, i): Line => [1000 + i * 997 + (i % 3) * 13, 'meta', { event: 'connect-failed' }])],
+    clean: [[0, 'c2s', call(1)], [10, 'meta', { event: 'disconnect' }], ...Array.from({ length: 10 }, (_, i): Line => [1000 + i * 997 + (i % 3) * 13, 'meta', { event: 'connect-failed' }])],
+  },
+  {
+    check: 'http-cancel-post-2026',
+    trips: [[0, 'c2s', call('req-7')], [500, 'meta', { event: 'stream-close', requestId: 'req-7', cause: 'cancel' }], [500, 'c2s', cancel('req-7')]],
+    clean: [[0, 'c2s', call('req-7')], [500, 'meta', { event: 'stream-close', requestId: 'req-7', cause: 'cancel' }]],
+    options: { transport: 'http' },
+  },
+];
+
+describe('every check has a transcript that trips it and one that does not', () => {
+  it('the cases below cover every check in the catalogue', () => {
+    expect([...CASES.map((c) => c.check), 'schema'].sort()).toEqual(Object.keys(CHECKS).sort());
+  });
+
+  for (const c of CASES) {
+    it(c.check, () => {
+      const tripped = run(c.trips, c.options ?? {});
+      const f = tripped.findings.filter((x) => x.check === c.check);
+      expect(f).toHaveLength(1);
+      expect(f[0].rule).toBe(CHECKS[c.check].rule);
+      expect(f[0].teaches).toEqual(CHECKS[c.check].teaches);
+      expect(f[0].entries.length).toBeGreaterThan(0);
+      expect(tripped.clean).toBe(f[0].severity === 'info' && tripped.findings.length === 1);
+      expect(ids(c.clean, c.options ?? {})).toEqual([]);
+    });
+  }
+
+  it('schema: a message failing its revision\'s official schema, and a valid one', () => {
+    const bad = checkTranscript(tx([[0, 'c2s', callToolRequest('2026-07-28', 5, 'translate', null)], [100, 'c2s', { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: true } }]]));
+    expect(bad.findings.map((f) => f.check)).toEqual(['schema']);
+    expect(bad.findings[0].entries).toEqual([1]);
+    expect(bad.findings[0].message).toMatch(/CancelledNotification/);
+    const good = checkTranscript(
+      tx([
+        [0, 'c2s', callToolRequest('2026-07-28', 5, 'translate', 'p')],
+        [50, 's2c', progressNotification('p', 1, 2, null)],
+        [100, 's2c', toolResultResponse('2026-07-28', 5, 'bonjour', false)],
+      ]),
+    );
+    expect(good.findings).toEqual([]);
+    expect(good.clean).toBe(true);
+    // A 2025-11-25 result lacks resultType: valid under 2025-11-25, invalid under 2026-07-28.
+    const old: Line[] = [[0, 'c2s', callToolRequest('2025-11-25', 5, 'translate', null)], [100, 's2c', toolResultResponse('2025-11-25', 5, 'ok', false)]];
+    expect(checkTranscript(tx(old, { revision: '2025-11-25' })).findings).toEqual([]);
+    expect(checkTranscript(tx(old, { revision: '2026-07-28' })).findings.map((f) => f.check)).toEqual(['schema', 'schema']);
+  });
+});
+
+describe('check details', () => {
+  it('the allowance is settable: 220 ms after the cancel is a finding at 100 ms, not at the default 1000 ms', () => {
+    const lines: Line[] = [[0, 'c2s', call(1)], [300, 'c2s', cancel(1)], [520, 's2c', result(1)]];
+    expect(ids(lines)).toEqual([]);
+    const r = run(lines, { allowanceMs: 100 });
+    expect(r.findings.map((f) => f.check)).toEqual(['late-after-cancel']);
+    expect(r.findings[0].atMs).toBe(520);
+    expect(r.findings[0].entries).toEqual([0, 1, 2]);
+    expect(r.findings[0].requestIds).toEqual([1]);
+    expect(r.options.allowanceMs).toBe(100);
+  });
+
+  it('duplicate-call notes the idempotency key: info when every call carries one (argument or _meta)', () => {
+    const keyed = run([[0, 'c2s', call(1, 'charge', { amount: 5, idempotencyKey: 'k1' })], [133, 'c2s', call(2, 'charge', { amount: 5, idempotencyKey: 'k1' })]]);
+    expect(keyed.findings.map((f) => [f.check, f.severity])).toEqual([['duplicate-call', 'info']]);
+    expect(keyed.findings[0].message).toMatch(/idempotency key/);
+    expect(keyed.clean).toBe(true);
+    const meta = run([[0, 'c2s', call(1, 'charge', { amount: 5 }, { 'Idempotency-Key': 'k' })], [10, 'c2s', call(2, 'charge', { amount: 5 }, { 'Idempotency-Key': 'k' })]]);
+    expect(meta.findings[0].severity).toBe('info');
+    const none = run([[0, 'c2s', call(1, 'charge', { amount: 5 })], [10, 'c2s', call(2, 'charge', { amount: 5 })]]);
+    expect(none.findings[0].severity).toBe('warning');
+    expect(none.findings[0].message).toMatch(/No idempotency key/);
+    // Different arguments are different calls.
+    expect(ids([[0, 'c2s', call(1, 'charge', { amount: 5 })], [10, 'c2s', call(2, 'charge', { amount: 6 })]])).toEqual([]);
+  });
+
+  it('a cancelled first call may still run: a retry under a new id is still a possible double execution', () => {
+    expect(ids([[0, 'c2s', call(1, 'charge', { a: 1 })], [100, 'c2s', cancel(1)], [200, 'c2s', call(2, 'charge', { a: 1 })]])).toEqual(['duplicate-call']);
+  });
+
+  it('a client-produced -32001 error answering its own request counts as a client timeout', () => {
+    const lines: Line[] = [[0, 'c2s', call(7)], [5000, 'c2s', { jsonrpc: '2.0', id: 7, error: { code: -32001, message: 'Request timed out' } }]];
+    const t = tx(lines);
+    expect(t.entries.map((e) => (e.type === 'meta' ? e.kind : e.type))).toEqual(['message', 'client-timeout']);
+    expect(run(lines).findings.map((f) => f.check)).toEqual(['timeout-without-cancel']);
+  });
+
+  it('on 2026 HTTP the stream close is the cancel signal for a timeout; 2025 HTTP POSTing a cancel is correct', () => {
+    expect(ids([[0, 'c2s', call(1)], [100, 'meta', { event: 'client-timeout', requestId: 1 }], [100, 'meta', { event: 'stream-close', requestId: 1, cause: 'cancel' }]], { transport: 'http' })).toEqual([]);
+    expect(ids([[0, 'c2s', call(1)], [100, 'c2s', cancel(1)]], { transport: 'http', revision: '2025-11-25' })).toEqual([]);
+  });
+
+  it('a stream dropped under 2025-11-25 is not a cancellation: a later response is no finding', () => {
+    const lines: Line[] = [[0, 'c2s', call(1)], [100, 'meta', { event: 'stream-close', requestId: 1, cause: 'network' }], [5000, 's2c', result(1)]];
+    expect(ids(lines, { transport: 'http', revision: '2025-11-25' })).toEqual([]);
+    expect(ids(lines, { transport: 'http', revision: '2026-07-28' })).toEqual(['message-after-stream-close']);
+  });
+
+  it('a call still open at the end of the transcript outlives the maximum', () => {
+    const r = run([[0, 'c2s', call(1)], [5000, 's2c', progress('nobody', 1)]], { maxMs: 1000 });
+    const f = r.findings.find((x) => x.check === 'outlived-maximum')!;
+    expect(f.message).toMatch(/still open at the end/);
+  });
+
+  it('exactly doubling reconnect gaps have no jitter either; growing gaps past the delay cap have no cap', () => {
+    const doubling: Line[] = [[0, 'c2s', call(1)], [0, 'meta', { event: 'disconnect' }], [1000, 'meta', { event: 'connect-failed' }], [3000, 'meta', { event: 'connect-failed' }], [7000, 'meta', { event: 'connect' }]];
+    expect(ids(doubling)).toEqual(['reconnect-lockstep']);
+    const growing: Line[] = [[0, 'c2s', call(1)], [0, 'meta', { event: 'disconnect' }], [10000, 'meta', { event: 'connect-failed' }], [40000, 'meta', { event: 'connect-failed' }], [110001, 'meta', { event: 'connect-failed' }]];
+    expect(ids(growing, { maxReconnectDelayMs: 60000 })).toEqual(['reconnect-no-cap']);
+  });
+
+  it('findings are sorted by time and counted by severity', () => {
+    const r = run([[0, 'c2s', call(1, 'x', {}, { progressToken: 't' })], [100, 's2c', progress('u', 1)], [200, 'c2s', cancel(99)]]);
+    expect(r.findings.map((f) => f.check)).toEqual(['progress-unknown-token', 'cancel-unknown-id']);
+    expect(r.counts).toEqual({ error: 1, warning: 1, info: 0 });
+    expect(r.clean).toBe(false);
+    expect(r.checked).toEqual({ messages: 3, requests: 1, meta: 0 });
+  });
+
+  it('a malformed cancellation is left to the schema check, not reported as an unknown id', () => {
+    expect(ids([[0, 'c2s', call(1)], [10, 'c2s', cancelledNotification(1.5 as unknown as number, 'x')]])).toEqual([]);
+  });
+});

@@ -1,0 +1,653 @@
+import type { Json } from '../../sim/types';
+import { REVISIONS, type RequestId, type Revision } from '../../sim/mcp';
+import {
+  TRANSCRIPT_FORMAT_NAMES,
+  type Direction,
+  type ImportResult,
+  type MessageKind,
+  type MetaKind,
+  type RevisionSource,
+  type SkippedLine,
+  type Transcript,
+  type TranscriptEntry,
+  type TranscriptFormat,
+  type TranscriptTransport,
+} from './types';
+
+/**
+ * Transcript import: format detection and one parser per format, all producing the same
+ * normalised `Transcript` (see `types.ts`). Never throws on bad input: lines that are not
+ * messages are kept as stderr/meta entries or listed in `skipped` with a reason; a file with no
+ * JSON-RPC message at all gives `{ ok: false, reason }` in one line.
+ *
+ * Formats (field names as the tools write them):
+ * - Claude Desktop `mcp-server-<name>.log`: `<ISO> [<server>] [<level>] Message from client: {…}` /
+ *   `… Message from server: {…}` (a trailing ` { metadata: undefined }` is ignored), other
+ *   `<ISO> [..] [..] text` lines become notes (connect / disconnect / client timeout where the text
+ *   says so), and lines without the prefix are the server's stderr (timed like the line before).
+ * - MCP Inspector v2 protocol export: a JSON array of `{id, timestamp, direction:
+ *   "request"|"response"|"notification", origin: "client"|"server", message, response?, duration?}`;
+ *   a merged response is observed at `timestamp + duration` (ms). A cut-off array keeps its
+ *   complete entries.
+ * - JSON-RPC JSONL: one message per line with `ts` (ISO or ms) and `dir` (`req`/`res`/`notif`, or
+ *   `c2s`/`s2c`, `send`/`recv`, `out`/`in` from the client's side; an optional `from:
+ *   "client"|"server"` settles it); `dir: "meta"` lines carry `event` and `id`.
+ * - Capture envelope JSONL: `{ts, direction: "c2s"|"s2c"|"stderr"|"meta", transport: "stdio"|"http",
+ *   raw, status?}`; meta lines carry `event` (`connect`, `connect-failed`, `disconnect`,
+ *   `stream-close`, `client-timeout`), optional `requestId` and `cause`.
+ *
+ * Times: ISO strings with a zone; a time without a zone is read as UTC; numbers are ms (numbers in
+ * [1e9, 1e11) are read as epoch seconds). Every time is floored to an integer ms, then made
+ * relative to the earliest message.
+ */
+
+/** Options of `importTranscript`. */
+export interface ImportOptions {
+  /** Skip detection and read the text as this format. */
+  format?: TranscriptFormat;
+  /** Apply the checks of this revision whatever the transcript says (`revisionSource: 'chosen'`). */
+  revision?: Revision;
+}
+
+/** A parsed-but-not-normalised entry: absolute time (ms) or null (inherits the time of the line before). */
+type Pending =
+  | { type: 'message'; t: number | null; direction: Direction; transport: TranscriptTransport; message: Json; raw: string; line: number; status?: number; merged?: true }
+  | { type: 'meta'; t: number | null; kind: MetaKind; transport: TranscriptTransport; requestId?: RequestId; cause?: 'cancel' | 'network'; text: string; line: number; merged?: true }
+  | { type: 'stderr'; t: number | null; text: string; line: number };
+
+interface Parsed {
+  pending: Pending[];
+  skipped: SkippedLine[];
+  lineCount: number;
+}
+
+/** `<ISO time> [a] [b] rest`: `[server] [level]` in mcp-server-<name>.log, `[level] [server]` in Claude's mcp.log; either order reads. */
+const CLAUDE_LINE = /^(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?)\s+\[([^\]]*)\]\s+\[([^\]]*)\]\s?(.*)$/;
+const CLAUDE_MESSAGE = /^Message from (client|server):\s*/;
+
+const excerpt = (s: string) => (s.length > 200 ? `${s.slice(0, 200)}…` : s);
+
+/**
+ * Absolute time in ms of a timestamp field, or null when it is not one. ISO strings without a
+ * zone are read as UTC (so the result never depends on the machine's zone).
+ */
+export function parseTimeMs(value: unknown): number | null {
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value) || value < 0) return null;
+    return Math.floor(value >= 1e9 && value < 1e11 ? value * 1000 : value);
+  }
+  if (typeof value !== 'string' || value.trim() === '') return null;
+  let s = value.trim();
+  if (/^\d+(\.\d+)?$/.test(s)) return parseTimeMs(Number(s));
+  if (/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(s)) s = `${s.replace(' ', 'T')}Z`;
+  const t = Date.parse(s);
+  return Number.isFinite(t) ? Math.floor(t) : null;
+}
+
+/**
+ * The end (exclusive) of the JSON value that starts at `text[start]` (`{` or `[`), found by
+ * bracket matching outside strings, or -1 when the text ends first.
+ */
+export function jsonValueEnd(text: string, start: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92 /* \ */) i++;
+      else if (c === 34 /* " */) inString = false;
+      continue;
+    }
+    if (c === 34) inString = true;
+    else if (c === 123 || c === 91) depth++;
+    else if (c === 125 || c === 93) {
+      depth--;
+      if (depth === 0) return i + 1;
+    }
+  }
+  return -1;
+}
+
+/** Splits text into lines, accepting LF, CRLF and lone CR; reports whether the text ended with a newline. */
+function splitLines(text: string): { lines: string[]; endsWithNewline: boolean } {
+  const lines = text.split(/\r\n|\n|\r/);
+  const endsWithNewline = lines.length > 0 && lines[lines.length - 1] === '';
+  if (endsWithNewline) lines.pop();
+  return { lines, endsWithNewline };
+}
+
+function stripBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+function isObject(v: unknown): v is Record<string, Json> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** What a JSON-RPC message is, by its fields. */
+export function messageKind(m: Json): MessageKind {
+  if (!isObject(m)) return 'invalid';
+  if (typeof m.method === 'string') return 'id' in m ? 'request' : 'notification';
+  if ('id' in m && ('result' in m || 'error' in m)) return 'response';
+  return 'invalid';
+}
+
+function asRequestId(v: unknown): RequestId | undefined {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' && Number.isInteger(v)) return v;
+  return undefined;
+}
+
+function transportOf(v: unknown, fallback: TranscriptTransport): TranscriptTransport {
+  if (typeof v !== 'string') return fallback;
+  const s = v.toLowerCase();
+  if (s === 'stdio') return 'stdio';
+  if (s === 'http' || s === 'streamable-http' || s === 'sse' || s === 'https') return 'streamable-http';
+  return fallback;
+}
+
+const META_EVENTS: Record<string, MetaKind> = {
+  connect: 'connect',
+  connected: 'connect',
+  reconnect: 'connect',
+  reconnected: 'connect',
+  'connect-failed': 'connect-failed',
+  'reconnect-failed': 'connect-failed',
+  disconnect: 'disconnect',
+  disconnected: 'disconnect',
+  close: 'disconnect',
+  'stream-close': 'stream-close',
+  'stream-closed': 'stream-close',
+  'client-timeout': 'client-timeout',
+  timeout: 'client-timeout',
+};
+
+/** A client-produced timeout error: JSON-RPC error -32001 whose message says it timed out (TS SDK v1 `RequestTimeout`). */
+export function isTimeoutError(m: Json): boolean {
+  return isObject(m) && isObject(m.error) && m.error.code === -32001 && typeof m.error.message === 'string' && /timed? ?out/i.test(m.error.message);
+}
+
+/** Methods a server sends to a client as requests (sampling, elicitation, roots). */
+const SERVER_REQUESTS = new Set(['sampling/createMessage', 'elicitation/create', 'roots/list']);
+/** Notifications a client sends. */
+const CLIENT_NOTIFICATIONS = new Set(['notifications/initialized', 'notifications/roots/list_changed']);
+
+/**
+ * Infers the direction of a message whose line only says request/response/notification, from
+ * the messages before it: a response goes against its request; a cancellation travels like the
+ * request it names; progress goes against the request that carried its token.
+ */
+class DirectionGuesser {
+  private requestDir = new Map<string, Direction>();
+  private tokenDir = new Map<string, Direction>();
+  guess(m: Json): Direction {
+    const kind = messageKind(m);
+    const o = isObject(m) ? m : {};
+    if (kind === 'request') return SERVER_REQUESTS.has(o.method as string) ? 's2c' : 'c2s';
+    if (kind === 'response') {
+      const d = this.requestDir.get(JSON.stringify(o.id));
+      return d === 'c2s' || d === undefined ? 's2c' : 'c2s';
+    }
+    if (kind === 'notification') {
+      const params = isObject(o.params) ? o.params : {};
+      if (o.method === 'notifications/cancelled') return this.requestDir.get(JSON.stringify(params.requestId)) ?? 'c2s';
+      if (o.method === 'notifications/progress') {
+        const d = this.tokenDir.get(JSON.stringify(params.progressToken));
+        return d === 's2c' ? 'c2s' : 's2c';
+      }
+      return CLIENT_NOTIFICATIONS.has(o.method as string) ? 'c2s' : 's2c';
+    }
+    return 'c2s';
+  }
+  /** Records a message whose direction is now known. */
+  note(m: Json, direction: Direction): void {
+    if (messageKind(m) !== 'request' || !isObject(m)) return;
+    this.requestDir.set(JSON.stringify(m.id), direction);
+    const params = isObject(m.params) ? m.params : {};
+    const meta = isObject(params._meta) ? params._meta : {};
+    if (meta.progressToken !== undefined) this.tokenDir.set(JSON.stringify(meta.progressToken), direction);
+  }
+  /** Whether `m` answers a request that went in `direction` (same way: a locally produced response). */
+  answersOwn(m: Json, direction: Direction): boolean {
+    return messageKind(m) === 'response' && isObject(m) && this.requestDir.get(JSON.stringify(m.id)) === direction;
+  }
+}
+
+/** Pushes one or more messages (a JSON-RPC batch is split) with the shared fields. */
+function pushMessages(out: Pending[], value: Json, base: { t: number | null; direction: Direction; transport: TranscriptTransport; raw: string; line: number; status?: number; merged?: true }, guesser: DirectionGuesser) {
+  const list = Array.isArray(value) ? value : [value];
+  for (const m of list) {
+    // A -32001 timeout "answering" a request that went the same way was produced by the sender itself: its own timeout.
+    if (isTimeoutError(m) && guesser.answersOwn(m, base.direction)) {
+      out.push({ type: 'meta', t: base.t, kind: 'client-timeout', transport: base.transport, requestId: asRequestId((m as Record<string, Json>).id), text: 'client-side timeout (error -32001 produced by the client)', line: base.line, ...(base.merged ? { merged: true as const } : {}) });
+      continue;
+    }
+    guesser.note(m, base.direction);
+    out.push({ type: 'message', ...base, message: m, raw: list.length > 1 ? JSON.stringify(m) : base.raw });
+  }
+}
+
+// ───────────────────────────── Claude Desktop ─────────────────────────────
+
+function parseClaude(text: string): Parsed {
+  const { lines, endsWithNewline } = splitLines(text);
+  const pending: Pending[] = [];
+  const skipped: SkippedLine[] = [];
+  const guesser = new DirectionGuesser();
+  lines.forEach((lineText, i) => {
+    const line = i + 1;
+    const isLast = i === lines.length - 1 && !endsWithNewline;
+    if (lineText.trim() === '') return;
+    const m = CLAUDE_LINE.exec(lineText);
+    if (!m) {
+      pending.push({ type: 'stderr', t: null, text: lineText, line });
+      return;
+    }
+    const t = parseTimeMs(m[1]);
+    const rest = m[4];
+    const msg = CLAUDE_MESSAGE.exec(rest);
+    if (msg) {
+      const start = rest.slice(msg[0].length).search(/[{[]/);
+      const from = msg[0].length + (start < 0 ? 0 : start);
+      const end = start < 0 ? -1 : jsonValueEnd(rest, from);
+      if (end < 0) {
+        skipped.push({ line, reason: isLast ? 'truncated last line: the message JSON is cut off' : 'the message JSON is cut off or missing', text: excerpt(lineText) });
+        return;
+      }
+      const raw = rest.slice(from, end);
+      let value: Json;
+      try {
+        value = JSON.parse(raw) as Json;
+      } catch (err) {
+        skipped.push({ line, reason: `the message is not valid JSON — ${(err as Error).message}`, text: excerpt(lineText) });
+        return;
+      }
+      if (t === null) {
+        skipped.push({ line, reason: `unreadable timestamp "${m[1]}"`, text: excerpt(lineText) });
+        return;
+      }
+      pushMessages(pending, value, { t, direction: msg[1] === 'client' ? 'c2s' : 's2c', transport: 'stdio', raw, line }, guesser);
+      return;
+    }
+    pending.push(claudeNote(t, rest, line));
+  });
+  return { pending, skipped, lineCount: lines.length };
+}
+
+function claudeNote(t: number | null, rest: string, line: number): Pending {
+  let requestId: RequestId | undefined;
+  const brace = rest.indexOf('{');
+  if (brace >= 0) {
+    const end = jsonValueEnd(rest, brace);
+    if (end > 0) {
+      try {
+        const extra = JSON.parse(rest.slice(brace, end)) as Json;
+        if (isObject(extra)) requestId = asRequestId(extra.requestId ?? extra.id);
+      } catch {
+        /* a note with braces that are not JSON: keep it as text */
+      }
+    }
+  }
+  let kind: MetaKind = 'note';
+  if (/-32001|request timed out/i.test(rest)) kind = 'client-timeout';
+  else if (/transport closed|disconnected|connection closed|server exited/i.test(rest)) kind = 'disconnect';
+  else if (/connected successfully|server started/i.test(rest)) kind = 'connect';
+  else if (/failed to (start|connect)|connection failed/i.test(rest)) kind = 'connect-failed';
+  return { type: 'meta', t, kind, transport: 'stdio', ...(requestId !== undefined ? { requestId } : {}), text: rest, line };
+}
+
+// ───────────────────────────── MCP Inspector v2 ─────────────────────────────
+
+/** The complete top-level elements of a JSON array text (a cut-off tail is dropped, and reported). */
+function arrayElements(text: string): { elements: string[]; truncated: boolean } {
+  const elements: string[] = [];
+  let i = text.indexOf('[') + 1;
+  for (;;) {
+    while (i < text.length && /[\s,]/.test(text[i])) i++;
+    if (i >= text.length) return { elements, truncated: true };
+    if (text[i] === ']') return { elements, truncated: false };
+    if (text[i] === '{' || text[i] === '[') {
+      const end = jsonValueEnd(text, i);
+      if (end < 0) return { elements, truncated: true };
+      elements.push(text.slice(i, end));
+      i = end;
+    } else {
+      // A scalar element: up to the next comma or bracket.
+      let j = i;
+      while (j < text.length && text[j] !== ',' && text[j] !== ']') j++;
+      elements.push(text.slice(i, j));
+      i = j;
+    }
+  }
+}
+
+function parseInspector(text: string): Parsed {
+  const pending: Pending[] = [];
+  const skipped: SkippedLine[] = [];
+  const guesser = new DirectionGuesser();
+  const { elements, truncated } = arrayElements(text);
+  elements.forEach((el, i) => {
+    const line = i + 1;
+    let entry: Json;
+    try {
+      entry = JSON.parse(el) as Json;
+    } catch (err) {
+      skipped.push({ line, reason: `entry ${line} is not valid JSON — ${(err as Error).message}`, text: excerpt(el) });
+      return;
+    }
+    if (!isObject(entry) || !('message' in entry)) {
+      skipped.push({ line, reason: `entry ${line} has no "message" field`, text: excerpt(el) });
+      return;
+    }
+    const t = parseTimeMs(entry.timestamp);
+    if (t === null) {
+      skipped.push({ line, reason: `entry ${line} has no readable "timestamp"`, text: excerpt(el) });
+      return;
+    }
+    const transport = transportOf(entry.transport, 'unknown');
+    const message = entry.message;
+    const origin = entry.origin;
+    let direction: Direction = origin === 'client' ? 'c2s' : origin === 'server' ? 's2c' : guesser.guess(message);
+    if (entry.direction === 'response' && origin === undefined) direction = guesser.guess(message);
+    pushMessages(pending, message, { t, direction, transport, raw: JSON.stringify(message), line }, guesser);
+    if ('response' in entry && entry.response !== null && entry.response !== undefined) {
+      const duration = typeof entry.duration === 'number' && Number.isFinite(entry.duration) ? Math.max(0, entry.duration) : 0;
+      const rt = Math.floor(t + duration);
+      const response = entry.response;
+      if (isTimeoutError(response)) {
+        pending.push({ type: 'meta', t: rt, kind: 'client-timeout', transport, requestId: asRequestId((response as Record<string, Json>).id), text: 'client-side timeout recorded as the response (error -32001)', line, merged: true });
+      } else {
+        const rdir: Direction = direction === 'c2s' ? 's2c' : 'c2s';
+        pushMessages(pending, response, { t: rt, direction: rdir, transport, raw: JSON.stringify(response), line, merged: true }, guesser);
+      }
+    }
+  });
+  if (truncated) skipped.push({ line: elements.length + 1, reason: 'truncated last entry: the JSON array is cut off (complete entries were kept)', text: '' });
+  return { pending, skipped, lineCount: elements.length + (truncated ? 1 : 0) };
+}
+
+// ───────────────────────────── JSONL formats ─────────────────────────────
+
+function parseJsonl(text: string, lineFn: (value: Record<string, Json>, raw: string, line: number, out: Pending[], skip: (reason: string) => void) => void): Parsed {
+  const { lines, endsWithNewline } = splitLines(text);
+  const pending: Pending[] = [];
+  const skipped: SkippedLine[] = [];
+  lines.forEach((lineText, i) => {
+    const line = i + 1;
+    if (lineText.trim() === '') return;
+    const isLast = i === lines.length - 1 && !endsWithNewline;
+    let value: Json;
+    try {
+      value = JSON.parse(lineText) as Json;
+    } catch (err) {
+      skipped.push({ line, reason: isLast ? 'truncated last line: not complete JSON' : `not valid JSON — ${(err as Error).message}`, text: excerpt(lineText) });
+      return;
+    }
+    if (!isObject(value)) {
+      skipped.push({ line, reason: 'not a JSON object', text: excerpt(lineText) });
+      return;
+    }
+    lineFn(value, lineText, line, pending, (reason) => skipped.push({ line, reason, text: excerpt(lineText) }));
+  });
+  return { pending, skipped, lineCount: lines.length };
+}
+
+const C2S_WORDS = new Set(['c2s', 'client->server', 'client-to-server', 'out', 'outgoing', 'send', 'sent', 'tx', '>']);
+const S2C_WORDS = new Set(['s2c', 'server->client', 'server-to-client', 'in', 'incoming', 'recv', 'received', 'rx', '<']);
+const JSONL_ENVELOPE_KEYS = ['ts', 'timestamp', 'time', 'dir', 'from', 'transport', 'status'];
+
+function parseJsonrpcJsonl(text: string): Parsed {
+  const guesser = new DirectionGuesser();
+  return parseJsonl(text, (value, _raw, line, out, skip) => {
+    const t = parseTimeMs(value.ts ?? value.timestamp ?? value.time);
+    if (t === null) return skip('no readable "ts" (timestamp) field');
+    const dir = typeof value.dir === 'string' ? value.dir.toLowerCase() : typeof value.direction === 'string' ? value.direction.toLowerCase() : '';
+    const transport = transportOf(value.transport, 'unknown');
+    if (dir === 'meta') {
+      const kind = META_EVENTS[String(value.event ?? '').toLowerCase()] ?? 'note';
+      const requestId = asRequestId(value.id ?? value.requestId);
+      const cause = value.cause === 'cancel' || value.cause === 'network' ? value.cause : undefined;
+      out.push({ type: 'meta', t, kind, transport, ...(requestId !== undefined ? { requestId } : {}), ...(cause ? { cause } : {}), text: typeof value.text === 'string' ? value.text : String(value.event ?? 'meta'), line });
+      return;
+    }
+    if (dir === 'stderr') {
+      out.push({ type: 'stderr', t, text: typeof value.text === 'string' ? value.text : JSON.stringify(value), line });
+      return;
+    }
+    let message: Json;
+    if (isObject(value.message) && !('jsonrpc' in value)) message = value.message;
+    else {
+      const copy: Record<string, Json> = { ...value };
+      for (const k of JSONL_ENVELOPE_KEYS) delete copy[k];
+      if (typeof copy.direction === 'string') delete copy.direction;
+      message = copy;
+    }
+    if (messageKind(message) === 'invalid' && !('jsonrpc' in (message as Record<string, Json>))) return skip('neither a JSON-RPC message nor a meta line (no method, id/result/error or jsonrpc)');
+    let direction: Direction;
+    if (value.from === 'client') direction = 'c2s';
+    else if (value.from === 'server') direction = 's2c';
+    else if (C2S_WORDS.has(dir)) direction = 'c2s';
+    else if (S2C_WORDS.has(dir)) direction = 's2c';
+    else direction = guesser.guess(message);
+    const status = typeof value.status === 'number' ? value.status : undefined;
+    pushMessages(out, message, { t, direction, transport, raw: JSON.stringify(message), line, ...(status !== undefined ? { status } : {}) }, guesser);
+  });
+}
+
+function parseCapture(text: string): Parsed {
+  const guesser = new DirectionGuesser();
+  return parseJsonl(text, (value, _raw, line, out, skip) => {
+    const t = parseTimeMs(value.ts ?? value.timestamp);
+    if (t === null) return skip('no readable "ts" (timestamp) field');
+    const direction = typeof value.direction === 'string' ? value.direction.toLowerCase() : '';
+    const transport = transportOf(value.transport, 'unknown');
+    const status = typeof value.status === 'number' ? value.status : undefined;
+    if (direction === 'stderr') {
+      out.push({ type: 'stderr', t, text: typeof value.raw === 'string' ? value.raw : JSON.stringify(value.raw ?? ''), line });
+      return;
+    }
+    if (direction === 'meta') {
+      let fields: Record<string, Json> = value;
+      if (value.event === undefined && typeof value.raw === 'string' && value.raw.trim().startsWith('{')) {
+        try {
+          const inner = JSON.parse(value.raw) as Json;
+          if (isObject(inner)) fields = { ...value, ...inner };
+        } catch {
+          /* plain text meta */
+        }
+      }
+      const kind = META_EVENTS[String(fields.event ?? '').toLowerCase()] ?? 'note';
+      const requestId = asRequestId(fields.requestId ?? fields.id);
+      const cause = fields.cause === 'cancel' || fields.cause === 'network' ? fields.cause : undefined;
+      const textValue = typeof fields.text === 'string' ? fields.text : typeof value.raw === 'string' ? value.raw : String(fields.event ?? 'meta');
+      out.push({ type: 'meta', t, kind, transport, ...(requestId !== undefined ? { requestId } : {}), ...(cause ? { cause } : {}), text: textValue, line });
+      return;
+    }
+    if (direction !== 'c2s' && direction !== 's2c') return skip(`"direction" must be c2s, s2c, stderr or meta, got ${JSON.stringify(value.direction) ?? 'nothing'}`);
+    let message: Json;
+    let raw: string;
+    if (typeof value.raw === 'string') {
+      raw = value.raw;
+      try {
+        message = JSON.parse(raw) as Json;
+      } catch (err) {
+        return skip(`"raw" is not JSON-RPC text — ${(err as Error).message}`);
+      }
+    } else if (isObject(value.raw) || Array.isArray(value.raw)) {
+      message = value.raw;
+      raw = JSON.stringify(value.raw);
+    } else return skip('no "raw" frame');
+    pushMessages(out, message, { t, direction, transport, raw, line, ...(status !== undefined ? { status } : {}) }, guesser);
+  });
+}
+
+// ───────────────────────────── detection ─────────────────────────────
+
+/**
+ * Guesses the format of `text` from its first lines. Returns the format, or null with the reason
+ * (one line) when it looks like none of them.
+ */
+export function detectFormat(text: string): { format: TranscriptFormat } | { format: null; reason: string } {
+  const body = stripBom(text);
+  const trimmed = body.trimStart();
+  if (trimmed === '') return { format: null, reason: 'the input is empty' };
+  if (trimmed.startsWith('[')) return { format: 'inspector-v2' };
+  const { lines } = splitLines(body);
+  const sample = lines.filter((l) => l.trim() !== '').slice(0, 200);
+  if (sample.some((l) => CLAUDE_LINE.test(l))) return { format: 'claude-desktop-log' };
+  for (const l of sample) {
+    const s = l.trim();
+    if (!s.startsWith('{')) continue;
+    let v: Json;
+    try {
+      v = JSON.parse(s) as Json;
+    } catch {
+      continue;
+    }
+    if (!isObject(v)) continue;
+    const d = typeof v.direction === 'string' ? v.direction : null;
+    if (d !== null && ['c2s', 's2c', 'stderr', 'meta'].includes(d) && ('raw' in v || 'transport' in v)) return { format: 'capture-jsonl' };
+    if ('ts' in v || 'timestamp' in v || 'time' in v) return { format: 'jsonrpc-jsonl' };
+  }
+  const first = excerpt(sample[0] ?? '').slice(0, 80);
+  return {
+    format: null,
+    reason: `not a transcript format the lab reads (Claude Desktop log, Inspector v2 JSON array, JSON-RPC JSONL with ts/dir, capture envelope JSONL); first line: ${JSON.stringify(first)}`,
+  };
+}
+
+// ───────────────────────────── normalisation ─────────────────────────────
+
+/** Finds the protocol revision the transcript announces: a negotiated `initialize`, else a 2026 `_meta` field. */
+function findRevision(entries: TranscriptEntry[]): { seen: string | null; source: 'initialize' | '_meta' | null } {
+  let fromRequest: string | null = null;
+  for (const e of entries) {
+    if (e.type !== 'message' || !isObject(e.message)) continue;
+    const m = e.message;
+    if (m.method === 'initialize' && isObject(m.params) && typeof m.params.protocolVersion === 'string') fromRequest ??= m.params.protocolVersion;
+    if (messageKind(m) === 'response' && isObject(m.result) && typeof m.result.protocolVersion === 'string' && ('serverInfo' in m.result || 'capabilities' in m.result)) {
+      return { seen: m.result.protocolVersion, source: 'initialize' };
+    }
+  }
+  if (fromRequest !== null) return { seen: fromRequest, source: 'initialize' };
+  for (const e of entries) {
+    if (e.type !== 'message' || !isObject(e.message)) continue;
+    const params = e.message.params;
+    const meta = isObject(params) && isObject(params._meta) ? params._meta : null;
+    const v = meta?.['io.modelcontextprotocol/protocolVersion'];
+    if (typeof v === 'string') return { seen: v, source: '_meta' };
+  }
+  return { seen: null, source: null };
+}
+
+function chooseRevision(entries: TranscriptEntry[], chosen: Revision | undefined): Pick<Transcript, 'revision' | 'revisionSource' | 'revisionSeen' | 'revisionNote'> {
+  const { seen, source } = findRevision(entries);
+  if (chosen) {
+    return { revision: chosen, revisionSource: 'chosen', revisionSeen: seen, revisionNote: `checked as ${chosen} (chosen)${seen ? `; the transcript announces ${seen}` : ''}` };
+  }
+  if (seen !== null && source !== null) {
+    if ((REVISIONS as readonly string[]).includes(seen)) {
+      return { revision: seen as Revision, revisionSource: source, revisionSeen: seen, revisionNote: `${seen}, from ${source === 'initialize' ? 'the initialize handshake' : "a request's _meta protocolVersion"}` };
+    }
+    const revision: Revision = seen > '2026-07-28' ? '2026-07-28' : '2025-11-25';
+    return {
+      revision,
+      revisionSource: source as RevisionSource,
+      revisionSeen: seen,
+      revisionNote: `the transcript announces ${seen}, which the lab has no schema for: checked as ${revision}, the closest revision it has (choose one to override)`,
+    };
+  }
+  return {
+    revision: '2025-11-25',
+    revisionSource: 'default',
+    revisionSeen: null,
+    revisionNote: 'no initialize and no _meta protocolVersion: read as 2025-11-25 (every 2026-07-28 request carries its protocolVersion in _meta); choose a revision to override',
+  };
+}
+
+function normalise(parsed: Parsed, format: TranscriptFormat, options: ImportOptions): ImportResult {
+  const { pending, skipped, lineCount } = parsed;
+  // Lines without a time (stderr) take the time of the line before, or of the first timed line.
+  const firstTimed = pending.find((p) => p.t !== null)?.t ?? null;
+  let last = firstTimed;
+  const timed = pending.map((p) => {
+    if (p.t === null) return { ...p, t: last };
+    last = p.t;
+    return p;
+  });
+  const messages = timed.filter((p) => p.type === 'message');
+  if (messages.length === 0) {
+    const why = skipped.length > 0 ? `; ${skipped.length} line${skipped.length === 1 ? '' : 's'} skipped, the first (line ${skipped[0].line}) because ${skipped[0].reason}` : '';
+    return { ok: false, format, skipped, reason: `nothing usable: read ${lineCount} line${lineCount === 1 ? '' : 's'} as ${TRANSCRIPT_FORMAT_NAMES[format]} but found no JSON-RPC message${why}` };
+  }
+  let count = 0;
+  let firstLine: number | null = null;
+  let max = -Infinity;
+  for (const p of timed) {
+    // A response merged into its request entry (Inspector) is timed by the request's duration, not by its place in the file.
+    if (p.type !== 'stderr' && p.merged) continue;
+    const t = p.t as number;
+    if (t < max) {
+      count++;
+      firstLine ??= p.line;
+    } else max = t;
+  }
+  const order = timed.map((p, i) => ({ p, i })).sort((a, b) => (a.p.t as number) - (b.p.t as number) || a.i - b.i);
+  let origin = Infinity;
+  for (const m of messages) origin = Math.min(origin, m.t as number);
+  const entries: TranscriptEntry[] = order.map(({ p }, index) => {
+    const atMs = (p.t as number) - origin;
+    if (p.type === 'message') {
+      const { t: _t, merged: _m, ...rest } = p;
+      return { ...rest, index, atMs, kind: messageKind(p.message) };
+    }
+    if (p.type === 'meta') {
+      const { t: _t, merged: _m, ...rest } = p;
+      return { ...rest, index, atMs };
+    }
+    const { t: _t, ...rest } = p;
+    return { ...rest, index, atMs };
+  });
+  const messageIndices = entries.filter((e) => e.type === 'message').map((e) => e.index);
+  const absolute = origin > 1e11; // an epoch time (after 1973), not a relative ms count
+  const transcript: Transcript = {
+    format,
+    formatName: TRANSCRIPT_FORMAT_NAMES[format],
+    ...chooseRevision(entries, options.revision),
+    entries,
+    messageIndices,
+    skipped,
+    outOfOrder: { count, firstLine },
+    lineCount,
+    originIso: absolute ? new Date(origin).toISOString() : null,
+  };
+  return { ok: true, transcript };
+}
+
+const PARSERS: Record<TranscriptFormat, (text: string) => Parsed> = {
+  'claude-desktop-log': parseClaude,
+  'inspector-v2': parseInspector,
+  'jsonrpc-jsonl': parseJsonrpcJsonl,
+  'capture-jsonl': parseCapture,
+};
+
+/**
+ * Imports transcript text of any supported format (detected, or `options.format`). Never throws:
+ * returns `{ ok: false, reason }` (one line) when the text is no known format or holds no JSON-RPC
+ * message. Entries are sorted stably by time; `outOfOrder` says how many were out of order.
+ */
+export function importTranscript(text: string, options: ImportOptions = {}): ImportResult {
+  const body = stripBom(text);
+  let format = options.format;
+  if (!format) {
+    const detected = detectFormat(body);
+    if (detected.format === null) return { ok: false, reason: detected.reason, format: null, skipped: [] };
+    format = detected.format;
+  }
+  return normalise(PARSERS[format](body), format, options);
+}
+
+/** The message entries of a transcript, in time order. */
+export function transcriptMessages(t: Transcript): import('./types').MessageEntry[] {
+  return t.messageIndices.map((i) => t.entries[i] as import('./types').MessageEntry);
+}
