@@ -376,6 +376,9 @@ function SettingsPanel() {
           <Choice label="Revision" path={['revision']} value={config.revision as string} options={['2026-07-28', '2025-11-25']} />
           <Toggle label="Bug: store overwrites a terminal task" path={['policy', 'cancelOverwritesTerminal']} value={c.policy.cancelOverwritesTerminal as boolean} />
           <Toggle label="Bug: drop an abort made before the task id is known" path={['policy', 'forgetEarlyAbort']} value={c.policy.forgetEarlyAbort as boolean} />
+          <Toggle label="Bug: cancel the task with notifications/cancelled" path={['policy', 'cancelWithNotification']} value={c.policy.cancelWithNotification as boolean} />
+          <Toggle label="Bug: hand out the task id before it is durable" path={['policy', 'handleBeforeDurable']} value={c.policy.handleBeforeDurable as boolean} />
+          <Choice label="Transport" path={['transport']} value={config.transport as string} options={['stdio', 'streamable-http']} />
         </>
       )}
       {config.mechanism === 'breaker' && (
