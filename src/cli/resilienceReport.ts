@@ -1,6 +1,7 @@
 import { checkExpectation, replayResilience, withOverrides } from '../sim/resilience';
 import { checkMessage } from '../wire/schemaCheck';
-import { checkedAgainst, checkTaskLabSchema, taskWireCheckPlan } from '../sim/resilience/taskWireSchema';
+import { checkedAgainst, taskWireCheckPlan } from '../sim/resilience/taskWireSchema';
+import { checkTaskExtSchema } from '../wire/ext-tasks';
 import type { Revision } from '../sim/mcp';
 import type { Json, Scenario } from '../sim/types';
 
@@ -9,8 +10,9 @@ import type { Json, Scenario } from '../sim/types';
  * `{ scenario, requests[], summary, wire[], invariants[], steps, endAtMs, expectations? }`. Requests and
  * summary are the mechanism's own outcome (task, calls, or the user's action); every wire message
  * carries its check against the official schema of the scenario's revision; a task message also
- * says what it is checked against (`checkedAgainst`) and, under 2026-07-28, its result against the
- * lab schema from SPEC-NOTES (`labSchema`; the official 2026-07-28 schema has no tasks). Only the mechanism's invariants are
+ * says what it is checked against (`checkedAgainst`) and, under 2026-07-28, its check against the
+ * official tasks extension schema (`extSchema`; the official 2026-07-28 core schema has no tasks;
+ * vendored in src/wire/ext-tasks). Only the mechanism's invariants are
  * listed. Exit code 3 when `wantExpect` and an expectation is not met, else 0.
  */
 export function resilienceCli(scenario: Scenario, wantExpect: boolean): { code: number; stdout: string; stderr: string } {
@@ -32,9 +34,10 @@ export function resilienceCli(scenario: Scenario, wantExpect: boolean): { code: 
       if (e.requestKey === 'task') {
         const plan = taskWireCheckPlan(revision, e.message, m.method === undefined && m.id !== undefined ? methods.get(JSON.stringify(m.id)) : undefined);
         item.checkedAgainst = checkedAgainst(revision, plan);
-        if (plan.lab) {
-          const errors = checkTaskLabSchema(plan, e.message);
-          item.labSchema = errors.length === 0 ? `valid ${plan.lab.def}` : `invalid ${plan.lab.def}: ${errors.join('; ')}`;
+        if (plan.ext.length) {
+          const errors = checkTaskExtSchema(plan, e.message);
+          const defs = plan.ext.map((x) => x.def).join(', ');
+          item.extSchema = errors.length === 0 ? `valid ${defs}` : `invalid ${defs}: ${errors.join('; ')}`;
         }
       }
     }

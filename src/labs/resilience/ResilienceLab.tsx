@@ -165,7 +165,7 @@ function ResilienceTimeline() {
         {mechanism === 'tasks' && (
           <>
             <strong>Read:</strong> the server's <em>task status</em> lane is the truth (blue working, green completed, grey cancelled); the amber <em>cancel</em> row is a cancel that was
-            acknowledged and waits for a checkpoint. The client row shows the answer to <code>tasks/cancel</code> (the acknowledgement) apart from the terminal state it later sees by polling; once it sees <em>completed</em> it fetches the result with <code>tasks/result</code> (its own row).{' '}
+            acknowledged and waits for a checkpoint. The client row shows the answer to <code>tasks/cancel</code> (the acknowledgement) apart from the terminal state it later sees by polling; once it sees <em>completed</em> it has the result — inlined in that <code>tasks/get</code> under 2026-07-28, fetched with <code>tasks/result</code> under 2025-11-25 (its own row).{' '}
           </>
         )}
         {mechanism === 'breaker' && (
@@ -259,7 +259,7 @@ function OutcomePanel() {
           <Stat label="Acknowledgement" value={`${v(req.ack)}${req.ackAtMs !== null ? ` at ${v(req.ackAtMs)} ms` : ''}`} testId="task-ack" />
           <Stat label="Client saw terminal" value={`${v(req.observed)} at ${v(req.terminalObservedAtMs)} ms`} testId="task-observed" />
           <Stat
-            label="Result fetched (tasks/result)"
+            label={now.config.revision === '2025-11-25' ? 'Result fetched (tasks/result)' : 'Result received (in tasks/get)'}
             value={req.resultReceivedAtMs !== null ? (req.resultFetched !== null ? `"${v(req.resultFetched)}" at ${v(req.resultReceivedAtMs)} ms` : `failed: ${v(req.resultError)}`) : req.resultRequestedAtMs !== null ? `requested at ${v(req.resultRequestedAtMs)} ms` : req.observed === 'completed' ? '—' : 'none (not completed)'}
             testId="task-result-fetched"
             tone={req.resultFetched !== null ? 'ok' : req.resultError !== null ? 'bad' : undefined}
@@ -376,6 +376,9 @@ function SettingsPanel() {
           <Choice label="Revision" path={['revision']} value={config.revision as string} options={['2026-07-28', '2025-11-25']} />
           <Toggle label="Bug: store overwrites a terminal task" path={['policy', 'cancelOverwritesTerminal']} value={c.policy.cancelOverwritesTerminal as boolean} />
           <Toggle label="Bug: drop an abort made before the task id is known" path={['policy', 'forgetEarlyAbort']} value={c.policy.forgetEarlyAbort as boolean} />
+          <Toggle label="Bug: cancel the task with notifications/cancelled" path={['policy', 'cancelWithNotification']} value={c.policy.cancelWithNotification as boolean} />
+          <Toggle label="Bug: hand out the task id before it is durable" path={['policy', 'handleBeforeDurable']} value={c.policy.handleBeforeDurable as boolean} />
+          <Choice label="Transport" path={['transport']} value={config.transport as string} options={['stdio', 'streamable-http']} />
         </>
       )}
       {config.mechanism === 'breaker' && (

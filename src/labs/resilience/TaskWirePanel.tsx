@@ -2,7 +2,8 @@ import { useDeferredValue, useMemo } from 'react';
 import { formatMs } from '../../charts/format';
 import type { Revision } from '../../sim/mcp';
 import type { Json } from '../../sim/types';
-import { checkedAgainst, checkTaskLabSchema, taskWireCheckPlan } from '../../sim/resilience/taskWireSchema';
+import { checkedAgainst, taskWireCheckPlan } from '../../sim/resilience/taskWireSchema';
+import { checkTaskExtSchema } from '../../wire/ext-tasks';
 import type { TasksState } from '../../sim/resilience/tasks';
 import { useR } from './context';
 
@@ -15,7 +16,7 @@ interface Row {
   arrivesAt: number | null;
   label: string;
   against: string;
-  labErrors: string[] | null;
+  extErrors: string[] | null;
   json: string;
 }
 
@@ -28,8 +29,8 @@ function labelOf(m: { method?: string; error?: { code?: number } }, answers: str
 
 /**
  * The task messages put on the wire up to the playhead, each with what it is checked against:
- * the official schema of the revision, or — for 2026-07-28 task messages, which the official
- * schema does not define — the lab schema written from SPEC-NOTES §Tasks, run here live.
+ * the official schema of the revision, or — for 2026-07-28 task messages, which the official core
+ * schema does not define — the official tasks extension schema (vendored from ext-tasks), run here live.
  */
 export function TaskWirePanel() {
   const trace = useDeferredValue(useR((s) => s.trace));
@@ -49,7 +50,7 @@ export function TaskWirePanel() {
         arrivesAt: e.arrivesAt ?? null,
         label: labelOf(m, answers),
         against: checkedAgainst(revision, plan),
-        labErrors: plan.lab ? checkTaskLabSchema(plan, e.message as Json) : null,
+        extErrors: plan.ext.length ? checkTaskExtSchema(plan, e.message as Json) : null,
         json: JSON.stringify(e.message, null, 2),
       };
     });
@@ -66,8 +67,8 @@ export function TaskWirePanel() {
           <>Every task message here is defined by the official 2025-11-25 MCP schema; the test suite checks each against its <code>$defs</code> type.</>
         ) : (
           <>
-            The official 2026-07-28 schema has no task messages (tasks moved to an extension). Those messages are checked here, live, against <strong>our lab schema</strong> written from
-            SPEC-NOTES §Tasks — not an official one; <code>tools/call</code>, errors and the tool result are checked against the official 2026-07-28 schema in the test suite.
+            The official 2026-07-28 core schema has no task messages (tasks moved to the <code>io.modelcontextprotocol/tasks</code> extension). Those messages are checked here, live, against the{' '}
+            <strong>official tasks extension schema</strong> (modelcontextprotocol/ext-tasks <code>schema/draft/schema.json</code>); <code>tools/call</code>, errors and the tool result are checked against the official 2026-07-28 core schema in the test suite.
           </>
         )}
       </p>
@@ -89,7 +90,7 @@ export function TaskWirePanel() {
               </div>
               <p className="small wire-check" data-testid="wire-checked-against">
                 checked against: {r.against}
-                {r.labErrors !== null && (r.labErrors.length === 0 ? <span className="badge badge-ok">✓ lab schema</span> : <span className="badge badge-bad">✗ {r.labErrors.join('; ')}</span>)}
+                {r.extErrors !== null && (r.extErrors.length === 0 ? <span className="badge badge-ok">✓ extension schema</span> : <span className="badge badge-bad">✗ {r.extErrors.join('; ')}</span>)}
               </p>
               <details>
                 <summary className="small">JSON</summary>

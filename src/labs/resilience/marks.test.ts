@@ -23,12 +23,21 @@ describe('resilience timeline views', () => {
     expect(v.lanes[0].rows.map((r) => r.id)).toEqual(['events', 'view']);
   });
 
-  it('tasks: the result fetched with tasks/result sits on the client row, or the failure when the store lost it', () => {
-    const ok = resilienceView(replayResilience(scenario('T2-cancel-after-completion')), 0);
+  it('tasks: the result fetched with tasks/result (2025-11-25) sits on the client row, or the failure when the store lost it', () => {
+    const ok = resilienceView(replayResilience(scenario('T2-cancel-after-completion', { revision: '2025-11-25' })), 0);
     expect(ok.lanes[0].rows.map((r) => r.id)).toEqual(['events', 'view', 'result']);
     expect(byId(ok.marks, 'result-fetched')).toMatchObject({ row: 'result', at: 6400, tone: 'ok', label: 'result: report ready', future: true });
     const arrows = ok.marks.filter((m) => m.kind === 'arrow').map((m) => (m as { label?: string }).label);
     expect(arrows).toContain('tasks/result');
+  });
+
+  it('tasks: under 2026-07-28 the result comes inlined in tasks/get at 6200 ms; no tasks/result arrow', () => {
+    const ok = resilienceView(replayResilience(scenario('T2-cancel-after-completion')), 0);
+    expect(ok.lanes[0].rows.map((r) => r.id)).toEqual(['events', 'view', 'result']);
+    expect(ok.lanes[0].rows[2].label).toBe('result (tasks/get)');
+    expect(byId(ok.marks, 'result-fetched')).toMatchObject({ row: 'result', at: 6200, tone: 'ok', label: 'result: report ready', future: true });
+    const arrows = ok.marks.filter((m) => m.kind === 'arrow').map((m) => (m as { label?: string }).label);
+    expect(arrows).not.toContain('tasks/result');
   });
 
   it('breaker: each state label is bounded by its segment (the next transition), with an abbreviation and a tooltip', () => {

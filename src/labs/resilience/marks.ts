@@ -93,7 +93,7 @@ function tasksView(trace: ResilienceTrace, cursorMs: number): ResilienceView {
   const final = lastState<TasksState>(trace);
   const end = Math.max(trace.endAt, 1);
   const lanes: TimelineLane[] = [
-    { id: 'client', label: 'Client', rows: [{ id: 'events', height: 36, label: 'user' }, { id: 'view', height: 30, label: 'client sees' }, ...(final.client.resultRequestedAt !== null ? [{ id: 'result', height: 24, label: 'tasks/result' }] : [])] },
+    { id: 'client', label: 'Client', rows: [{ id: 'events', height: 36, label: 'user' }, { id: 'view', height: 30, label: 'client sees' }, ...(final.client.resultRequestedAt !== null ? [{ id: 'result', height: 24, label: final.config.revision === '2025-11-25' ? 'tasks/result' : 'result (tasks/get)' }] : [])] },
     { id: 'wire', label: 'Wire', rows: [{ id: 'w1', height: 17 }, { id: 'w2', height: 17 }], labelLane: true },
     { id: 'server', label: 'Server', rows: [{ id: 'events', height: 30, label: 'server' }, { id: 'status', height: 30, label: 'task status' }, { id: 'pending', height: 22, label: 'cancel' }] },
     { id: 'worker', label: 'Worker', rows: [{ id: 'events', height: 34, label: 'work' }] },

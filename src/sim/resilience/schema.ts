@@ -23,6 +23,14 @@ export const tasksPolicySchema = z
   .object({
     cancelOverwritesTerminal: z.boolean().default(false).describe('Bug: the task store writes "cancelled" over a task that already completed or failed.'),
     forgetEarlyAbort: z.boolean().default(false).describe('Bug: a user abort before the task id is known is dropped instead of remembered.'),
+    cancelWithNotification: z
+      .boolean()
+      .default(false)
+      .describe('Bug: the client cancels the task with notifications/cancelled for the tools/call id instead of tasks/cancel ("The notifications/cancelled notification MUST NOT be used for task cancellation").'),
+    handleBeforeDurable: z
+      .boolean()
+      .default(false)
+      .describe('Bug: the server returns the task handle before the task is durably created ("A server MUST NOT return CreateTaskResult until the task is durably created").'),
   })
   .strict();
 
@@ -33,7 +41,13 @@ export const tasksConfigSchema = z
     latencyMs: latency,
     pollIntervalMs: positiveMs.default(1000).describe('Poll interval the server suggests (pollInterval / pollIntervalMs), ms.'),
     ttlMs: positiveMs.default(600_000).describe('Task retention the client requests (ttl / ttlMs), ms.'),
-    policy: tasksPolicySchema.default({ cancelOverwritesTerminal: false, forgetEarlyAbort: false }),
+    transport: z
+      .enum(['stdio', 'streamable-http'])
+      .default('stdio')
+      .describe('Transport the client and server speak; over Streamable HTTP every 2026-07-28 tasks/* request carries Mcp-Method and Mcp-Name: <taskId>.'),
+    durableWriteMs: ms.default(0).describe('Time the task store takes to make a new task durable (until a tasks/get for it would resolve), ms.'),
+    serverCrashAtMs: ms.nullable().default(null).describe('The server process crashes at this time and restarts at once: every task not yet durable is lost, and so is an unanswered tools/call; null = no crash.'),
+    policy: tasksPolicySchema.default({ cancelOverwritesTerminal: false, forgetEarlyAbort: false, cancelWithNotification: false, handleBeforeDurable: false }),
   })
   .strict();
 

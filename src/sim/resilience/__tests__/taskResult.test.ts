@@ -6,17 +6,36 @@ import { loadScenario, mk, run } from './helpers';
 const request = (t: ResilienceTrace) => (t.outcome.requests as unknown as Record<string, unknown>[])[0];
 const methodsAt = (t: ResilienceTrace, method: string) => t.effects.filter((e) => (e.message as { method?: string }).method === method).map((e) => e.at);
 
-describe('tasks/result: the client fetches a completed task\'s result', () => {
-  it('T2 (cancel after completion): the poll answered at 6200 ms shows completed; tasks/result goes out at 6200 ms and "report ready" arrives at 6400 ms', () => {
-    for (const revision of ['2026-07-28', '2025-11-25']) {
-      const t = run(loadScenario('T2-cancel-after-completion'), { revision });
-      expect(methodsAt(t, 'tasks/result')).toEqual([6200]);
-      expect(request(t)).toMatchObject({ resultRequestedAtMs: 6200, resultReceivedAtMs: 6400, resultFetched: 'report ready', resultError: null });
-      const answer = t.effects.find((e) => e.from === 'server' && (e.message as { id?: string }).id === 'result-7');
-      const result = (answer?.message as { result: Record<string, unknown> }).result;
-      expect(result).toMatchObject({ content: [{ type: 'text', text: 'report ready' }], isError: false, _meta: { 'io.modelcontextprotocol/related-task': { taskId: 'task-1' } } });
-      expect(result.resultType).toBe(revision === '2026-07-28' ? 'complete' : undefined);
-    }
+describe('the result of a completed task: tasks/result under 2025-11-25, inlined in tasks/get under 2026-07-28', () => {
+  it('T2 under 2025-11-25 (cancel after completion): the poll answered at 6200 ms shows completed; tasks/result goes out at 6200 ms and "report ready" arrives at 6400 ms', () => {
+    const t = run(loadScenario('T2-cancel-after-completion'), { revision: '2025-11-25' });
+    expect(methodsAt(t, 'tasks/result')).toEqual([6200]);
+    expect(request(t)).toMatchObject({ resultRequestedAtMs: 6200, resultReceivedAtMs: 6400, resultFetched: 'report ready', resultError: null });
+    const answer = t.effects.find((e) => e.from === 'server' && (e.message as { id?: string }).id === 'result-7');
+    const result = (answer?.message as { result: Record<string, unknown> }).result;
+    expect(result).toMatchObject({ content: [{ type: 'text', text: 'report ready' }], isError: false, _meta: { 'io.modelcontextprotocol/related-task': { taskId: 'task-1' } } });
+    expect(result.resultType).toBeUndefined();
+  });
+
+  // ext-tasks tasks.md: "If the status is `completed`, the server MUST return a `Task` object with
+  // status `completed` and a `result` field containing the final result of the task"; changelog item
+  // 6: the extension "replaces the blocking `tasks/result` method with polling via `tasks/get`".
+  it('T2 under 2026-07-28: the tasks/get sent at 6000 ms comes back at 6200 ms with the result inlined; no tasks/result is sent', () => {
+    const t = run(loadScenario('T2-cancel-after-completion'));
+    expect(methodsAt(t, 'tasks/result')).toEqual([]);
+    expect(request(t)).toMatchObject({ resultRequestedAtMs: 6000, resultReceivedAtMs: 6200, resultFetched: 'report ready', resultError: null });
+    const answer = t.effects.find((e) => e.from === 'server' && (e.message as { id?: string }).id === 'get-6');
+    expect(answer?.at).toBe(6100);
+    expect((answer?.message as { result: Record<string, unknown> }).result).toEqual({
+      resultType: 'complete',
+      taskId: 'task-1',
+      status: 'completed',
+      createdAt: '2026-01-01T00:00:00.100Z',
+      lastUpdatedAt: '2026-01-01T00:00:05.000Z',
+      ttlMs: 600000,
+      pollIntervalMs: 1000,
+      result: { content: [{ type: 'text', text: 'report ready' }], isError: false, resultType: 'complete' },
+    });
   });
 
   it('a cancelled task has no result to fetch: no tasks/result is sent', () => {

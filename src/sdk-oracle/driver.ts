@@ -1,0 +1,114 @@
+import { SdkSession, type CallRecord, type WireRecord } from './harness';
+
+/**
+ * Turns a races scenario into SDK actions at the scenario's virtual times and records what the
+ * SDK does (`SdkObservation`). Only scenarios the SDK v1 can express are driven: stdio (no HTTP
+ * stream close), and only the events `start`, `progress`, `cancel`, `complete` and `inject`; the
+ * SDK speaks 2025-11-25, so a scenario written for 2026-07-28 runs with 2025-11-25 stdio
+ * semantics (the cancellation rules for stdio are the same in both). Mapping:
+ * - `start` → `client.callTool({name: "work"}, undefined, {timeout: idleTimeoutMs (omitted: the
+ *   SDK's 60000 ms default), maxTotalTimeout: maxTimeoutMs, resetTimeoutOnProgress:
+ *   config.progressResetsIdleTimeout, onprogress: present iff the event has a progressToken,
+ *   signal})`; the SDK picks the JSON-RPC id and uses it as the progress token.
+ * - `progress` → the handler sends `notifications/progress`; `complete` → the handler returns.
+ * - `cancel` → the caller's `AbortController.abort(reason)`.
+ * - `inject` → the raw message, sent from the client side (request ids as written).
+ * After the last event the clock runs on for `tailMs` so pending timers fire.
+ */
+
+/** A races scenario as stored in public/scenarios/races (the parts the driver reads). */
+export interface RacesScenarioFile {
+  id: string;
+  title: string;
+  config: { transport?: string; latencyMs?: { clientToServer?: number; serverToClient?: number }; progressResetsIdleTimeout?: boolean };
+  events: ({ id: string; at: number; kind: string; requestId?: string | number } & Record<string, unknown>)[];
+}
+
+/** The SDK's options for one call, as the driver passed them. */
+export interface SdkCallOptions {
+  timeout: number | null;
+  maxTotalTimeout: number | null;
+  resetTimeoutOnProgress: boolean;
+  onprogress: boolean;
+}
+
+/** What the SDK did in one scenario. */
+export interface SdkObservation {
+  scenario: string;
+  title: string;
+  options: Record<string, SdkCallOptions>;
+  calls: CallRecord[];
+  /** Every message after the handshake, both directions, with the virtual time it was sent (ms). */
+  wire: WireRecord[];
+  /** Errors the SDK client reported through `onerror` (e.g. a response for an unknown id). */
+  clientErrors: { atMs: number; message: string }[];
+  endAtMs: number;
+}
+
+const DRIVEN = new Set(['start', 'progress', 'cancel', 'complete', 'inject']);
+
+/** Why the SDK cannot express a scenario, or null when it can. */
+export function notExpressible(s: RacesScenarioFile): string | null {
+  if ((s.config.transport ?? 'stdio') !== 'stdio') return `transport ${s.config.transport}: the oracle links Client and McpServer in memory (stdio semantics); a 2026-07-28 HTTP stream close has no SDK v1 counterpart`;
+  const other = s.events.find((e) => !DRIVEN.has(e.kind));
+  if (other) return `event kind "${other.kind}" (${other.id}) has no SDK v1 action`;
+  return null;
+}
+
+/** Runs one scenario against the real SDK. `advance` is `vi.advanceTimersByTimeAsync`. Throws when it is not expressible. */
+export async function observe(s: RacesScenarioFile, advance: (ms: number) => Promise<unknown>, tailMs = 250_000): Promise<SdkObservation> {
+  const why = notExpressible(s);
+  if (why) throw new Error(`${s.id}: not expressible with the SDK — ${why}`);
+  const session = new SdkSession();
+  await session.start({ clientToServer: s.config.latencyMs?.clientToServer ?? 0, serverToClient: s.config.latencyMs?.serverToClient ?? 0 }, advance);
+  const handshake = session.wire.length;
+  const options: Record<string, SdkCallOptions> = {};
+  const events = s.events.map((e, i) => ({ e, i })).sort((a, b) => a.e.at - b.e.at || a.i - b.i);
+  for (const { e } of events) {
+    const wait = e.at - session.now();
+    if (wait > 0) await advance(wait);
+    const key = JSON.stringify(e.requestId);
+    switch (e.kind) {
+      case 'start': {
+        const o: SdkCallOptions = {
+          timeout: typeof e.idleTimeoutMs === 'number' ? e.idleTimeoutMs : null,
+          maxTotalTimeout: typeof e.maxTimeoutMs === 'number' ? e.maxTimeoutMs : null,
+          resetTimeoutOnProgress: s.config.progressResetsIdleTimeout ?? true,
+          onprogress: e.progressToken !== undefined,
+        };
+        options[key] = o;
+        session.call(key, { timeout: o.timeout ?? undefined, maxTotalTimeout: o.maxTotalTimeout ?? undefined, resetTimeoutOnProgress: o.resetTimeoutOnProgress, onprogress: o.onprogress });
+        break;
+      }
+      case 'progress':
+        session.progress(key, e.progress as number, e.total as number | undefined, e.message as string | undefined);
+        break;
+      case 'cancel':
+        session.cancel(key, (e.reason as string | undefined) ?? 'cancelled');
+        break;
+      case 'complete':
+        session.complete(key, (e.text as string | undefined) ?? 'done');
+        break;
+      case 'inject':
+        session.injectFromClient(e.message);
+        break;
+    }
+    await advance(0);
+  }
+  await advance(tailMs);
+  return {
+    scenario: s.id,
+    title: s.title,
+    options,
+    calls: [...session.calls.values()],
+    wire: session.messagesSince(handshake),
+    clientErrors: session.clientErrors,
+    endAtMs: session.now(),
+  };
+}
+
+/** The capture-envelope JSONL lines of a recorded session: `{ts, direction, transport: "stdio", raw}` (ts from 2026-01-01T00:00:00Z + atMs). */
+export function captureEnvelope(wire: readonly WireRecord[]): string {
+  const origin = Date.UTC(2026, 0, 1);
+  return wire.map((w) => JSON.stringify({ ts: new Date(origin + w.atMs).toISOString(), direction: w.direction, transport: 'stdio', raw: JSON.stringify(w.message) })).join('\n') + '\n';
+}
