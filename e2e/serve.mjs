@@ -10,7 +10,7 @@ const port = Number(process.argv[2] ?? 4321);
 const base = process.argv[3] ?? '/mcp-lab/';
 const types = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.wasm': 'application/wasm', '.png': 'image/png', '.ico': 'image/x-icon' };
 
-createServer(async (req, res) => {
+const server = createServer(async (req, res) => {
   const url = new URL(req.url ?? '/', 'http://localhost');
   if (!url.pathname.startsWith(base)) {
     res.writeHead(404, { 'content-type': 'text/plain' }).end(`not under ${base}`);
@@ -30,4 +30,5 @@ createServer(async (req, res) => {
   } catch {
     res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
   }
-}).listen(port, '127.0.0.1', () => console.log(`serving ${root} at http://127.0.0.1:${port}${base}`));
+});
+server.listen(port, '127.0.0.1', () => console.log(`serving ${root} at http://127.0.0.1:${server.address().port}${base}`));

@@ -1,8 +1,10 @@
 import { scaleLinear } from 'd3-scale';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { BACKOFF_STRATEGIES, type BackoffStrategy } from '../../sim/flow/backoff';
 import { occExperiment, type HerdResult } from '../../sim/flow/herd';
 import { HERD_LIMITS, type HerdSettings } from '../../store/flowStore';
+import { ErrorBanner } from '../common/ErrorBanner';
+import './herdPlot.css';
 
 /**
  * The herd plot: arrivals per time bucket for each chosen strategy side by side (canvas: up to
@@ -20,48 +22,140 @@ export const STRATEGY_TEXT: Record<BackoffStrategy, string> = {
   'lesson-sha256': 'lesson SHA-256 jitter',
 };
 
+/** The herd plot's message when its worker could not run; `detail` says what happened. */
+export function herdFailedMessage(detail: string): string {
+  return `herd plot: ${detail} — check the connection, then press Retry`;
+}
+
+/**
+ * What the herd's worker is doing, for the plot's busy sign and its Retry button: `pending` while
+ * a run for newer settings than the ones drawn is in flight or queued, `failed` (the message) when
+ * the worker could not start or crashed, `retry` starts a fresh worker with the newest settings,
+ * `starts` counts the workers started. One herd plot per page: the newest mounted `useHerds`
+ * publishes it, `useHerdStatus` reads it.
+ */
+export interface HerdStatus {
+  pending: boolean;
+  failed: string | null;
+  starts: number;
+  retry(): void;
+}
+
+const IDLE_STATUS: HerdStatus = { pending: false, failed: null, starts: 0, retry() {} };
+let herdStatus: HerdStatus = IDLE_STATUS;
+const herdListeners = new Set<() => void>();
+function publishHerdStatus(next: HerdStatus) {
+  herdStatus = next;
+  for (const l of [...herdListeners]) l();
+}
+const subscribeHerdStatus = (l: () => void) => {
+  herdListeners.add(l);
+  return () => void herdListeners.delete(l);
+};
+
+/** The herd worker's status (see {@link HerdStatus}); re-renders when it changes. */
+export function useHerdStatus(): HerdStatus {
+  return useSyncExternalStore(subscribeHerdStatus, () => herdStatus);
+}
+
+type HerdState = { results: HerdResult[]; settings: HerdSettings; error: string | null };
+interface HerdControl {
+  w: Worker | null;
+  busy: boolean;
+  pending: HerdSettings | null;
+  latest: HerdSettings | null;
+  sent: Map<number, HerdSettings>;
+  next: number;
+  starts: number;
+  failed: string | null;
+}
+
 /**
  * Runs the herd for every chosen strategy in a Web Worker (see `herd.worker.ts`): at most one
  * computation in flight; while it runs, only the newest settings wait. Returns the latest results
- * and the settings they belong to (null until the first answer).
+ * and the settings they belong to (null until the first answer, or until the worker fails to
+ * start: then `error` says so, and {@link useHerdStatus}'s `retry` starts it again).
  */
-export function useHerds(h: HerdSettings): { results: HerdResult[]; settings: HerdSettings; error: string | null } | null {
-  const [state, setState] = useState<{ results: HerdResult[]; settings: HerdSettings; error: string | null } | null>(null);
-  const worker = useRef<{ w: Worker; busy: boolean; pending: HerdSettings | null; sent: Map<number, HerdSettings>; next: number } | null>(null);
+export function useHerds(h: HerdSettings): HerdState | null {
+  const [state, setState] = useState<HerdState | null>(null);
+  const worker = useRef<HerdControl | null>(null);
   useEffect(() => {
-    const w = new Worker(new URL('./herd.worker.ts', import.meta.url), { type: 'module' });
-    const ctl = { w, busy: false, pending: null as HerdSettings | null, sent: new Map<number, HerdSettings>(), next: 0 };
+    const ctl: HerdControl = { w: null, busy: false, pending: null, latest: null, sent: new Map(), next: 0, starts: 0, failed: null };
     worker.current = ctl;
-    w.onmessage = (e: MessageEvent<{ id: number; results?: HerdResult[]; error?: string }>) => {
-      const settings = ctl.sent.get(e.data.id);
-      ctl.sent.delete(e.data.id);
+    const publish = () => publishHerdStatus({ pending: ctl.failed === null && (ctl.busy || ctl.pending !== null), failed: ctl.failed, starts: ctl.starts, retry });
+    const fail = (message: string) => {
+      ctl.w?.terminate();
+      ctl.w = null;
       ctl.busy = false;
-      if (settings) setState((prev) => (e.data.results ? { results: e.data.results, settings, error: null } : { results: prev?.results ?? [], settings: prev?.settings ?? settings, error: e.data.error ?? 'failed' }));
-      if (ctl.pending) {
-        const p = ctl.pending;
-        ctl.pending = null;
-        send(ctl, p);
-      }
+      ctl.pending = null;
+      ctl.sent.clear();
+      ctl.failed = message;
+      setState((prev) => ({ results: prev?.results ?? [], settings: prev?.settings ?? ctl.latest!, error: message }));
+      publish();
     };
+    const boot = () => {
+      const w = new Worker(new URL('./herd.worker.ts', import.meta.url), { type: 'module' });
+      ctl.w = w;
+      ctl.starts++;
+      let heard = false;
+      w.onmessage = (e: MessageEvent<{ id: number; results?: HerdResult[]; error?: string }>) => {
+        if (ctl.w !== w) return;
+        heard = true;
+        const settings = ctl.sent.get(e.data.id);
+        ctl.sent.delete(e.data.id);
+        ctl.busy = false;
+        if (settings) setState((prev) => (e.data.results ? { results: e.data.results, settings, error: null } : { results: prev?.results ?? [], settings: prev?.settings ?? settings, error: e.data.error ?? 'failed' }));
+        if (ctl.pending) {
+          const p = ctl.pending;
+          ctl.pending = null;
+          send(ctl, p);
+        }
+        publish();
+      };
+      // A worker whose script cannot load (offline before the site was cached, a file gone after a
+      // redeploy) fires `error` with no message and never answers: say so instead of "Computing…" forever.
+      w.onerror = (e) => {
+        e.preventDefault();
+        if (ctl.w !== w) return;
+        fail(herdFailedMessage(heard ? `its worker failed (${e.message || 'unknown error'})` : `its worker did not start (${e.message || 'its script did not load'})`));
+      };
+    };
+    const retry = () => {
+      if (worker.current !== ctl) return;
+      ctl.w?.terminate();
+      ctl.failed = null;
+      ctl.busy = false;
+      ctl.sent.clear();
+      boot();
+      if (ctl.latest) send(ctl, ctl.latest);
+      publish();
+    };
+    boot();
+    publish();
     return () => {
-      w.terminate();
+      ctl.w?.terminate();
+      ctl.w = null;
       worker.current = null;
+      if (herdStatus.retry === retry) publishHerdStatus(IDLE_STATUS);
     };
   }, []);
   useEffect(() => {
     const ctl = worker.current;
     if (!ctl) return;
+    ctl.latest = h;
+    if (ctl.failed !== null) return;
     if (ctl.busy) ctl.pending = h;
     else send(ctl, h);
+    publishHerdStatus({ ...herdStatus, pending: true });
   }, [h]);
   return state;
 }
 
-function send(ctl: { w: Worker; busy: boolean; sent: Map<number, HerdSettings>; next: number }, settings: HerdSettings) {
+function send(ctl: HerdControl, settings: HerdSettings) {
   const id = ctl.next++;
   ctl.sent.set(id, settings);
   ctl.busy = true;
-  ctl.w.postMessage({ id, settings });
+  ctl.w?.postMessage({ id, settings });
 }
 
 function cssVar(el: Element, name: string, fallback: string): string {
@@ -81,6 +175,7 @@ const fmt = (n: number) => n.toLocaleString('en-US');
  */
 export function HerdCanvas({ results, settings, theme }: { results: HerdResult[]; settings: HerdSettings; theme: string }) {
   const ref = useRef<HTMLDivElement>(null);
+  const status = useHerdStatus();
   const lastMs = Math.max(...results.map((r) => r.arrivals.length * r.bucketMs), settings.outageMs + 1000);
   const capPerBucket = (settings.acceptPerSecond * settings.bucketMs) / 1000;
   // One y scale for every panel, rounded up to a readable top (d3's nice()).
@@ -179,7 +274,21 @@ export function HerdCanvas({ results, settings, theme }: { results: HerdResult[]
     root.dataset.clients = String(settings.clients);
   }, [results, settings, lastMs, yMax, capPerBucket, theme, width]);
   return (
-    <div ref={ref} className="herd-multiples" data-testid="herd-canvas">
+    <div ref={ref} className="herd-multiples" data-testid="herd-canvas" aria-busy={status.pending} data-worker-starts={status.starts}>
+      {status.pending && (
+        // The drawing below is the previous run's until the worker answers: say so, over it.
+        <div className="herd-busy" role="status" data-testid="herd-busy">
+          <span>Computing…</span>
+        </div>
+      )}
+      {status.failed && (
+        <p className="herd-retry">
+          <button type="button" onClick={() => status.retry()} data-testid="herd-retry">
+            Retry
+          </button>{' '}
+          <span className="small muted">starts the herd's worker again</span>
+        </p>
+      )}
       <p className="flow-legend herd-legend" aria-hidden="true">
         <span><span className="sw sw-attempts" /> attempts per {fmt(settings.bucketMs)} ms</span>
         <span><span className="sw sw-accepted" /> accepted</span>
@@ -273,41 +382,107 @@ export function HerdTable({ results, settings }: { results: HerdResult[]; settin
   );
 }
 
+type HerdNumberKey = Exclude<keyof HerdSettings, 'strategies'>;
+
+/**
+ * Why the herd plot refuses `value` for the number box `key` (null when it takes it), in the
+ * labs' wording `herd.key: what is wrong — what to do`: outside `HERD_LIMITS`, a cap below the
+ * base delay or a base above the cap (the store would otherwise clamp or lift them silently:
+ * outage 999999999 became 60000, cap 1 became the base), a seed that is not a whole number.
+ */
+export function herdFieldError(key: HerdNumberKey, value: number, settings: HerdSettings): string | null {
+  const [min, max] = HERD_LIMITS[key];
+  const range = `enter a value from ${fmt(min)} to ${fmt(max)}`;
+  if (!Number.isFinite(value)) return `herd.${key}: not a number — ${range}`;
+  if (value < min) return `herd.${key}: ${fmt(value)} is below the minimum (${fmt(min)}) — ${range}`;
+  if (value > max) return `herd.${key}: ${fmt(value)} is above the maximum (${fmt(max)}) — ${range}`;
+  if (key === 'seed' && !Number.isInteger(value)) return `herd.seed: ${value} is not a whole number — enter a whole number from ${fmt(min)} to ${fmt(max)}`;
+  if (key === 'capMs' && value < settings.baseMs) return `herd.capMs: ${fmt(value)} ms is below the base delay (${fmt(settings.baseMs)} ms) — enter at least ${fmt(settings.baseMs)}, or lower the base first`;
+  if (key === 'baseMs' && value > settings.capMs) return `herd.baseMs: ${fmt(value)} ms is above the cap (${fmt(settings.capMs)} ms) — enter at most ${fmt(settings.capMs)}, or raise the cap first`;
+  return null;
+}
+
+/**
+ * The herd's settings. A number box takes a value only when {@link herdFieldError} finds nothing
+ * wrong with it; otherwise the plot keeps its previous settings, the box is marked invalid, and
+ * the shared error banner says what is wrong and what to do. Leaving the box shows the value the
+ * plot still uses; the banner stays until that field takes a value or it is dismissed.
+ */
 export function HerdControls({ settings, onChange }: { settings: HerdSettings; onChange(patch: Partial<HerdSettings>): void }) {
   const clientsLog = Math.log10(settings.clients);
-  const num = (key: Exclude<keyof HerdSettings, 'strategies'>, label: string, step = 1) => (
+  const [drafts, setDrafts] = useState<Partial<Record<HerdNumberKey, string>>>({});
+  const [errors, setErrors] = useState<Partial<Record<HerdNumberKey, string>>>({});
+  const setField = <T,>(set: (f: (m: Partial<Record<HerdNumberKey, T>>) => Partial<Record<HerdNumberKey, T>>) => void, key: HerdNumberKey, value: T | undefined) =>
+    set((m) => {
+      const next = { ...m };
+      if (value === undefined) delete next[key];
+      else next[key] = value;
+      return next;
+    });
+  const edit = (key: HerdNumberKey, raw: string) => {
+    if (raw.trim() === '') return setField(setDrafts, key, raw); // mid-typing: nothing to apply yet
+    const value = Number(raw);
+    const error = herdFieldError(key, value, settings);
+    if (error) {
+      setField(setDrafts, key, raw);
+      setField(setErrors, key, `${error}; the plot keeps ${fmt(settings[key])}`);
+      return;
+    }
+    setField(setDrafts, key, undefined);
+    setField(setErrors, key, undefined);
+    onChange({ [key]: value });
+  };
+  const num = (key: HerdNumberKey, label: string, step = 1) => (
     <label className="flow-field">
       <span>{label}</span>
-      <input type="number" min={HERD_LIMITS[key][0]} max={HERD_LIMITS[key][1]} step={step} value={settings[key]} data-testid={`herd-${key}`} onChange={(e) => e.target.value !== '' && onChange({ [key]: Number(e.target.value) })} />
+      <input
+        type="number"
+        min={HERD_LIMITS[key][0]}
+        max={HERD_LIMITS[key][1]}
+        step={step}
+        value={drafts[key] ?? settings[key]}
+        aria-invalid={errors[key] !== undefined && drafts[key] !== undefined ? true : undefined}
+        data-testid={`herd-${key}`}
+        onChange={(e) => edit(key, e.target.value)}
+        onBlur={() => setField(setDrafts, key, undefined)}
+      />
     </label>
   );
+  const lines = Object.values(errors);
   return (
-    <div className="herd-controls">
-      <label className="flow-field herd-clients">
-        <span>clients: <strong data-testid="herd-clients-value">{settings.clients.toLocaleString('en-US')}</strong></span>
-        <input type="range" min={1} max={5} step={0.01} value={clientsLog} aria-valuetext={`${settings.clients} clients`} data-testid="herd-clients" onChange={(e) => onChange({ clients: Math.round(10 ** Number(e.target.value)) })} />
-      </label>
-      {num('outageMs', 'outage (ms)', 500)}
-      {num('acceptPerSecond', 'accepts / s', 100)}
-      {num('baseMs', 'base (ms)', 50)}
-      {num('capMs', 'cap (ms)', 1000)}
-      {num('bucketMs', 'bucket (ms)', 100)}
-      {num('seed', 'seed')}
-      <fieldset className="herd-strategies">
-        <legend>strategies</legend>
-        {BACKOFF_STRATEGIES.map((s) => (
-          <label key={s}>
-            <input
-              type="checkbox"
-              checked={settings.strategies.includes(s)}
-              data-testid={`herd-strategy-${s}`}
-              onChange={(e) => onChange({ strategies: e.target.checked ? [...settings.strategies, s] : settings.strategies.filter((x) => x !== s) })}
-            />{' '}
-            {STRATEGY_TEXT[s]}
-          </label>
-        ))}
-      </fieldset>
-    </div>
+    <>
+      <div className="herd-controls">
+        <label className="flow-field herd-clients">
+          <span>clients: <strong data-testid="herd-clients-value">{settings.clients.toLocaleString('en-US')}</strong></span>
+          <input type="range" min={1} max={5} step={0.01} value={clientsLog} aria-valuetext={`${settings.clients} clients`} data-testid="herd-clients" onChange={(e) => onChange({ clients: Math.round(10 ** Number(e.target.value)) })} />
+        </label>
+        {num('outageMs', 'outage (ms)', 500)}
+        {num('acceptPerSecond', 'accepts / s', 100)}
+        {num('baseMs', 'base (ms)', 50)}
+        {num('capMs', 'cap (ms)', 1000)}
+        {num('bucketMs', 'bucket (ms)', 100)}
+        {num('seed', 'seed')}
+        <fieldset className="herd-strategies">
+          <legend>strategies</legend>
+          {BACKOFF_STRATEGIES.map((s) => (
+            <label key={s}>
+              <input
+                type="checkbox"
+                checked={settings.strategies.includes(s)}
+                data-testid={`herd-strategy-${s}`}
+                onChange={(e) => onChange({ strategies: e.target.checked ? [...settings.strategies, s] : settings.strategies.filter((x) => x !== s) })}
+              />{' '}
+              {STRATEGY_TEXT[s]}
+            </label>
+          ))}
+        </fieldset>
+      </div>
+      {lines.length > 0 && (
+        <div className="herd-field-error">
+          <ErrorBanner error={{ title: 'Herd setting not applied', errors: lines }} onDismiss={() => setErrors({})} testId="herd-error" />
+        </div>
+      )}
+    </>
   );
 }
 

@@ -3,6 +3,11 @@ import { countInterleavings } from '../../sim/explore';
 import { useLedger, useLedgerContext } from './context';
 import { EXPLORE_VARIANTS, type ExploreGroup, type ExploreReply } from './exploreProtocol';
 
+/** The explorer's message when its worker could not run; `detail` says what happened. */
+export function exploreFailedMessage(detail: string): string {
+  return `Explore: ${detail} — check the connection, then press Retry`;
+}
+
 interface Row {
   variant: string;
   total: number;
@@ -31,7 +36,9 @@ export function ExplorerPanel() {
     setRows([]);
     setStatus('running');
     setProgress({ done: 0, total: perPolicy * EXPLORE_VARIANTS.length });
+    let heard = false;
     w.onmessage = (e: MessageEvent<ExploreReply>) => {
+      heard = true;
       const m = e.data;
       if (m.type === 'progress') setProgress({ done: m.done, total: m.total });
       else if (m.type === 'result') setRows((r) => [...r, { variant: m.variant, total: m.total, elapsedMs: m.elapsedMs, groups: m.groups }]);
@@ -40,13 +47,19 @@ export function ExplorerPanel() {
         w.terminate();
       } else {
         setStatus('error');
-        setMessage(m.message);
+        setMessage(exploreFailedMessage(`it stopped: ${m.message}`));
         w.terminate();
       }
     };
+    // A worker whose script cannot load (offline before the site was cached, a file gone after a
+    // redeploy) fires `error` with no message and never answers: say so instead of "0 / 1260" forever.
     w.onerror = (e) => {
+      e.preventDefault();
+      if (worker.current !== w) return;
+      w.terminate();
+      worker.current = null;
       setStatus('error');
-      setMessage(e.message);
+      setMessage(exploreFailedMessage(heard ? `it failed: ${e.message || 'unknown error'}` : `its worker did not start (${e.message || 'its script did not load'})`));
     };
     w.postMessage({ scenario: store.getState().scenario, variants: EXPLORE_VARIANTS });
   };
@@ -83,12 +96,19 @@ export function ExplorerPanel() {
             <progress max={progress.total} value={progress.done} data-testid="explore-progress" />
             <span>
               {progress.done} / {progress.total}
-              {status === 'cancelled' ? ' — cancelled' : ''}
+              {status === 'cancelled' ? ' — cancelled' : status === 'error' ? ' — failed' : ''}
             </span>
           </label>
         )}
       </div>
-      {status === 'error' && <p className="bad-text" role="alert">{message}</p>}
+      {status === 'error' && (
+        <p className="bad-text" role="alert" data-testid="explore-error">
+          <span>{message}</span>{' '}
+          <button type="button" className="small-btn" onClick={start} data-testid="explore-retry">
+            Retry
+          </button>
+        </p>
+      )}
       {rows.length > 0 && (
         <table className="sql-table outcome-map" data-testid="outcome-map">
           <caption>Outcome map: how many orders execute the key twice</caption>

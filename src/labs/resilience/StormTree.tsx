@@ -224,7 +224,8 @@ export function StormTree() {
 
       <details open={end.attemptOrder.length <= 24}>
         <summary>Every attempt, as a tree ({end.attemptOrder.length} attempts)</summary>
-        <ul className="tree">
+        {/* The tree scrolls (max-height in resilience.css): focusable, so the keyboard can scroll it too. */}
+        <ul className="tree" tabIndex={0} aria-label={`Every attempt, as a tree (${end.attemptOrder.length} attempts; scrolls)`} data-testid="storm-attempt-tree">
           {roots.map((r) => (
             <Node key={r} s={end} id={r} />
           ))}

@@ -3,7 +3,8 @@ import { builtinResilience } from '../../store/builtinResilience';
 import { replayResilience, withOverrides } from '../../sim/resilience';
 import type { Json } from '../../sim/types';
 import type { MarkerMark, SpanMark, StepsMark, TimelineMark } from '../../charts/timelineTypes';
-import { packRows, resilienceView, startedSeries } from './marks';
+import type { StormState } from '../../sim/resilience/storm';
+import { packRows, resilienceView, startedLabel, startedSeries } from './marks';
 
 const scenario = (id: string, overrides?: Record<string, Json>) => withOverrides(builtinResilience().scenarios.find((s) => s.id === id)!, overrides);
 const byId = (marks: TimelineMark[], id: string) => marks.find((m) => m.id === id);
@@ -88,10 +89,24 @@ describe('resilience timeline views', () => {
     const load = (lane: string) => byId(v.marks, `load-${lane}`) as StepsMark;
     expect(['L0', 'L1', 'L2', 'upstream'].map((l) => load(l).points[load(l).points.length - 1][1])).toEqual([2, 8, 32, 32]);
     expect(['L0', 'L1', 'L2', 'upstream'].map((l) => load(l).max)).toEqual([32, 32, 32, 32]);
-    expect(load('upstream').label).toBe('32 executions');
+    // The labels follow the playhead: at 0 ms only the first call has gone down the layers, all 32 by the end (the label used to say 32 at every playhead).
+    expect(['L0', 'L1', 'L2', 'upstream'].map((l) => load(l).label)).toEqual(['1 of 2 attempts', '1 of 8 attempts', '1 of 32 attempts', '1 of 32 executions']);
+    const atEnd = resilienceView(t, t.endAt);
+    expect((byId(atEnd.marks, 'load-upstream') as StepsMark).label).toBe('32 executions');
+    expect(['L0', 'L1', 'L2'].map((l) => (byId(atEnd.marks, `load-${l}`) as StepsMark).label)).toEqual(['2 attempts', '8 attempts', '32 attempts']);
+    const midway = resilienceView(t, 7000);
+    const upstreamStarts = (t.steps[t.steps.length - 1].state as unknown as StormState).executions.map((e) => e.startAt);
+    expect((byId(midway.marks, 'load-upstream') as StepsMark).label).toBe(startedLabel(upstreamStarts, 7000, 'executions'));
+    expect((byId(midway.marks, 'load-upstream') as StepsMark).label).toMatch(/^\d+ of 32 executions$/);
     expect(byId(v.marks, 'after-cancel-upstream')).toMatchObject({ kind: 'band', at: 7000 });
     const few = resilienceView(replayResilience(scenario('S1-three-layers', { fixes: { retryAtOneLayerOnly: true } })), 0);
     expect(few.marks.some((m) => m.kind === 'span')).toBe(true);
+  });
+
+  it('startedLabel counts the starts at the playhead, of the total', () => {
+    expect(startedLabel([0, 5, 5, 9], 5, 'attempts')).toBe('3 of 4 attempts');
+    expect(startedLabel([0, 5, 5, 9], 9, 'attempts')).toBe('4 attempts');
+    expect(startedLabel([], 0, 'executions')).toBe('0 executions');
   });
 
   it('startedSeries counts starts so far', () => {

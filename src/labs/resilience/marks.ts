@@ -242,9 +242,19 @@ export function startedSeries(starts: readonly number[]): [number, number][] {
 }
 
 /**
+ * The label of a layer's "attempts so far" line at the playhead: how many of `starts` (ms) have
+ * started by `cursorMs`, and of how many by the end while the run is not over there
+ * ("12 of 64 attempts"; "64 attempts" once all have started). `what` is the plural noun.
+ */
+export function startedLabel(starts: readonly number[], cursorMs: number, what: string): string {
+  const now = starts.filter((t) => t <= cursorMs).length;
+  return now === starts.length ? `${now} ${what}` : `${now} of ${starts.length} ${what}`;
+}
+
+/**
  * The aggregated storm timeline: per layer, how many attempts have started so far (upstream:
  * executions), all on one scale so the layers' counts visibly multiply; the time after the user's
- * cancel is shaded.
+ * cancel is shaded. The lines and their labels follow the playhead.
  */
 function stormLoadView(trace: ResilienceTrace, cursorMs: number): ResilienceView {
   const final = lastState<StormState>(trace);
@@ -256,7 +266,7 @@ function stormLoadView(trace: ResilienceTrace, cursorMs: number): ResilienceView
   const execStarts = final.executions.map((e) => e.startAt);
   const max = Math.max(1, execStarts.length, ...perLayer.map((l) => l.length));
   const series = (lane: string, starts: number[], what: string) => {
-    marks.push({ kind: 'steps', id: `load-${lane}`, lane, row: 'load', points: startedSeries(starts), max, until: cursorMs, tone: lane === 'upstream' ? 'server' : 'client', label: `${starts.length} ${what}` });
+    marks.push({ kind: 'steps', id: `load-${lane}`, lane, row: 'load', points: startedSeries(starts), max, until: cursorMs, tone: lane === 'upstream' ? 'server' : 'client', label: startedLabel(starts, cursorMs, what) });
     if (cancelAt !== null) marks.push({ kind: 'band', id: `after-cancel-${lane}`, lane, row: 'load', at: cancelAt, to: Math.max(end, cancelAt + 1), tone: 'bad', title: 'after the user cancelled: all of this is duplicate work' });
   };
   final.config.layers.forEach((layer, i) => {
