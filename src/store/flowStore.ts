@@ -1,7 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { mergeConfig } from '../sim/engine';
 import { LAB_SCHEMAS, parseAnyScenarioText, parseScenario } from '../sim/labs';
-import { BACKOFF_STRATEGIES, type BackoffStrategy } from '../sim/flow/backoff';
+import { BACKOFF_STRATEGIES, type BackoffStrategy } from '../sim/retry/backoff';
 import { replayFlow, withFlowOverrides, type FlowTrace } from '../sim/flow';
 import type { Json, Scenario } from '../sim/types';
 import { decodeFlowHash } from './flowUrl';
