@@ -270,7 +270,7 @@ export function createLabStore<S, O, T extends ReplayResult<S, O>, X = null>(spe
         const where = /^The pasted/.test(source) ? '(pasted text)' : '(file)';
         let value: unknown;
         if (raw.trim() === '') {
-          set({ error: { title: text.importRefused(source), errors: [`${where}: is empty — paste or open a ${lab} scenario as JSON`] } });
+          set({ error: { title: text.importRefused(source), errors: [`${where}: is empty; expected a ${lab} scenario as JSON`] } });
           return false;
         }
         try {
@@ -434,24 +434,7 @@ export function createLabStore<S, O, T extends ReplayResult<S, O>, X = null>(spe
   });
 }
 
-// ───────────── named selectors (every lab) ─────────────
-
-export const selectScenario = (s: LabData<unknown, unknown>) => s.scenario;
-export const selectTrace = <T>(s: LabData<T, unknown>) => s.trace;
-export const selectCursor = (s: LabData<unknown, unknown>) => s.cursorMs;
-export const selectPlaying = (s: LabData<unknown, unknown>) => s.playing;
-export const selectSpeed = (s: LabData<unknown, unknown>) => s.speed;
-export const selectError = (s: LabData<unknown, unknown>) => s.error;
-export const selectNotice = (s: LabData<unknown, unknown>) => s.notice;
-export const selectSelectedEventId = (s: LabData<unknown, unknown>) => s.selectedEventId;
-export const selectRangeEnd = (s: LabData<unknown, unknown>) => s.rangeEndMs;
-export const selectCanUndo = (s: LabData<unknown, unknown>) => s.history.past.length > 0;
-export const selectCanRedo = (s: LabData<unknown, unknown>) => s.history.future.length > 0;
-export const selectBuiltins = (s: LabData<unknown, unknown>) => s.builtins;
-export const selectOriginal = (s: LabData<unknown, unknown>) => s.original;
-export const selectLoadCount = (s: LabData<unknown, unknown>) => s.loadCount;
-/** Whether the scenario differs from the lesson's original. */
-export const selectIsModified = (s: LabData<unknown, unknown>) => !scenarioEquals(s.scenario, s.original);
+export * from './labSelectors';
 
 /**
  * The store for a page opened at address `hash`: the scenario the link names (with any ignored
