@@ -299,7 +299,7 @@ test.describe('Flow lab: links and files', () => {
     await expect(lab.getByTestId('counter-dropped')).toHaveText('1');
     // Another lab's file is named in one line, not a list of field errors.
     await lab.getByTestId('flow-import-file').setInputFiles({ name: 'race.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify({ format: 1, lab: 'races', id: 'r', title: 'r', config: {}, events: [] })) });
-    await expect(lab.getByTestId('flow-error').locator('li')).toHaveText(['lab: this file is a "races" scenario; open it in the Races lab (#/races)']);
+    await expect(lab.getByTestId('flow-error').locator('li')).toHaveText(['lab: this is a "races" scenario; open it in the Races lab (#/races)']);
     await expect(lab.getByTestId('flow-scenario')).toHaveValue('mine');
     // Pasted JSON imports too; a bad paste names the JSON problem.
     await lab.getByTestId('flow-import-text').fill('{ not json');

@@ -359,7 +359,7 @@ test.describe('Ledger lab: loading and scenario files', () => {
     // Pasted JSON goes through the same checks: another lab's scenario names its lab; a good one loads and the box empties.
     await lab.getByTestId('ledger-import-text').fill(JSON.stringify({ format: 1, lab: 'races', id: 'r', title: 'r', config: {}, events: [] }));
     await lab.getByTestId('ledger-import-paste').click();
-    await expect(lab.getByTestId('error-banner')).toContainText('lab: this file is a "races" scenario; open it in the Races lab (#/races)');
+    await expect(lab.getByTestId('error-banner')).toContainText('lab: this is a "races" scenario; open it in the Races lab (#/races)');
     await expect(lab.getByTestId('scenario-picker')).toHaveValue('B-race-interleaved');
     await lab.getByTestId('scenario-picker').selectOption('A-race-two-connections');
     await lab.getByTestId('ledger-import-text').fill(readFileSync(good, 'utf8'));

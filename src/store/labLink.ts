@@ -187,7 +187,11 @@ export function decodeLink(lab: string, hash: string, builtins: readonly Scenari
     return { kind: 'bad', errors: [`scenario id (in the link): not valid percent-encoding: ${JSON.stringify(rest)} — pick a scenario from the list`] };
   }
   const builtin = builtins.find((b) => b.id === id);
-  if (!builtin) return { kind: 'bad', errors: [`scenario id (in the link): no built-in scenario is called ${JSON.stringify(id)}; known: ${builtins.map((b) => b.id).join(', ')}`] };
+  if (!builtin) {
+    const unknownId = `scenario id (in the link): no built-in scenario is called ${JSON.stringify(id)}; known: ${builtins.map((b) => b.id).join(', ')}`;
+    const params = options.configParams ? [] : [...new Set(query.keys())].filter((k) => k !== 'scenario' && !(k === 't' && options.playhead)).map(notAParameter);
+    return { kind: 'bad', errors: [unknownId, ...params] };
+  }
   let scenario = builtin;
   for (const [key, raw] of query) {
     if (key === 't' && options.playhead) continue;

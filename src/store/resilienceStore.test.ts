@@ -65,7 +65,7 @@ describe('resilience store', () => {
     const garbage = storeFromHash('#/resilience/x?s=garbage', scenarios).getState();
     expect(garbage.scenario.id).toBe('T1-abort-before-task-id');
     // The path names no built-in: that is the problem (an unknown parameter alone would only be ignored).
-    expect(garbage.error).toEqual({ title: 'The link does not hold a valid resilience scenario; showing "T1 · Abort before the task id is known" instead', errors: [expect.stringMatching(/^scenario id \(in the link\): no built-in scenario is called "x"/)] });
+    expect(garbage.error).toEqual({ title: 'The link does not hold a valid resilience scenario; showing "T1 · Abort before the task id is known" instead', errors: [expect.stringMatching(/^scenario id \(in the link\): no built-in scenario is called "x"/), 's (in the link): not a parameter of this page; a scenario travels as #/resilience?scenario=… (ignored)'] });
     const unknown = storeFromHash('#/resilience/nope', scenarios).getState();
     expect(unknown.error?.title).toMatch(/^The link does not hold a valid resilience scenario; showing "/);
     expect(unknown.error?.errors[0]).toMatch(/^scenario id \(in the link\): no built-in scenario is called "nope"/);

@@ -1,19 +1,28 @@
 import { useCallback, useDeferredValue, useMemo, useState, useSyncExternalStore } from 'react';
 import { useStore } from 'zustand';
 import { Timeline } from '../../charts/Timeline';
-import { replay } from '../../sim/engine';
-import { BUFFER_POLICIES } from '../../sim/flow/buffer';
-import { herdAttemptLimit } from '../../sim/flow/herd';
-import { checkFlowExpectation, flowModel, flowOutcomeAt, proxyBuffersConfig, sentSseHeaders, withFlowOverrides, type FlowConfig } from '../../sim/flow';
+import type { FlowConfig, FlowOutcome } from '../../sim/flow';
 import type { Json } from '../../sim/types';
-import { badLinkError, createFlowStore, type FlowStore, type FlowStoreState } from '../../store/flowStore';
-import { decodeFlowHash, encodeFlowHash } from '../../store/flowUrl';
+import {
+  BUFFER_POLICIES,
+  checkFlowExpectation,
+  createFlowStore,
+  herdAttemptLimit,
+  proxyBuffersConfig,
+  replayFlowEffects,
+  selectHerd,
+  selectOutcomeAt,
+  sentSseHeaders,
+  withFlowOverrides,
+  type FlowStore,
+  type FlowStoreState,
+} from '../../store/flowStore';
+import { labStoreFor } from '../../store/labStores';
 import { stableStringify } from '../../store/stableJson';
 import { ErrorBanner } from '../common/ErrorBanner';
-import { ImportPanel, usePageFileDrop } from '../common/ImportPanel';
+import { ImportPanel } from '../common/ImportPanel';
+import { LabPage } from '../common/LabPage';
 import { PlaybackBar } from '../common/PlaybackBar';
-import { useHashSync } from '../common/useHashSync';
-import { usePlaybackKeys, usePlayLoop } from '../common/usePlaybackKeys';
 import { flowLanes, flowMarks, flowSeries } from './flowMarks';
 import { HerdCanvas, HerdControls, HerdTable, OccTable, useHerds } from './HerdPlot';
 import { QueueChart } from './QueueChart';
@@ -38,35 +47,18 @@ function subscribeTheme(cb: () => void) {
   return () => obs.disconnect();
 }
 
-const encodeFlow = (s: FlowStoreState) => encodeFlowHash(s.scenario, s.builtins);
-
-/** The flow and recovery lab page (lazy-loaded). */
+/** The flow and recovery lab page (lazy-loaded); its store lives while the tab does. */
 export function FlowLab() {
-  const [store] = useState(() => createFlowStore({ hash: window.location.hash }));
-  // The address is the share link; links opened in the tab load, or are reported and the address restored.
-  useHashSync('flow', store, encodeFlow, useCallback((hash: string) => {
-    const s = store.getState();
-    const d = decodeFlowHash(hash, s.builtins);
-    if (!d.ok) s.setError(badLinkError(d.errors, s.scenario, true));
-    else if (d.scenario) s.loadScenario(d.scenario);
-  }, [store]));
+  const [store] = useState(() => labStoreFor('flow', () => createFlowStore({ hash: window.location.hash })));
   const theme = useSyncExternalStore(subscribeTheme, () => document.documentElement.dataset.theme ?? 'light');
-  usePlaybackKeys(useCallback(() => store.getState(), [store]));
-  const playing = useFlow(store, (s) => s.playing);
-  usePlayLoop(
-    playing,
-    useCallback((dt: number) => store.getState().tick(dt), [store]),
-    useCallback(() => store.getState().playing, [store]),
-  );
   const importText = useCallback((text: string, source: string) => store.getState().importText(text, source), [store]);
   const setError = useCallback((e: FlowStoreState['error']) => store.getState().setError(e), [store]);
   const exportJson = useCallback(() => {
     const sc = store.getState().scenario;
     return { filename: `${sc.id}.json`, text: JSON.stringify(sc, null, 2) + '\n' };
   }, [store]);
-  usePageFileDrop(importText, setError);
   return (
-    <div className="flow-lab">
+    <LabPage store={store} className="flow-lab">
       <FlowError store={store} />
       <Intro store={store} />
       <div className="flow-grid">
@@ -83,7 +75,7 @@ export function FlowLab() {
       </div>
       <ReconnectPanel store={store} />
       <HerdPanel store={store} theme={theme} />
-    </div>
+    </LabPage>
   );
 }
 
@@ -192,9 +184,9 @@ function Controls({ store }: { store: FlowStore }) {
 }
 
 function Counters({ store }: { store: FlowStore }) {
-  const trace = useFlow(store, (s) => s.trace);
   const cursorMs = useFlow(store, (s) => s.cursorMs);
-  const o = useMemo(() => flowOutcomeAt(trace, cursorMs).summary, [trace, cursorMs]);
+  const endAt = useFlow(store, (s) => s.trace.endAt);
+  const o = (useFlow(store, selectOutcomeAt) as FlowOutcome).summary;
   const fleet = o.fleet as Record<string, Json> | undefined;
   const row = (label: string, key: string, value: Json | undefined, tone?: string) => (
     <div className="counter" key={key}>
@@ -205,7 +197,7 @@ function Counters({ store }: { store: FlowStore }) {
   return (
     <section className="panel" aria-labelledby="flow-counters-h">
       <h2 id="flow-counters-h">At {cursorMs.toLocaleString('en-US')} ms</h2>
-      {cursorMs === 0 && trace.endAt > 0 && (
+      {cursorMs === 0 && endAt > 0 && (
         <p className="small muted" data-testid="counters-hint">The counts follow the playhead: press Play (Space) or jump to the end (End) to see the run&apos;s outcome.</p>
       )}
       <dl className="counters">
@@ -271,7 +263,7 @@ function useLessonRows(store: FlowStore) {
     () =>
       (deferred.expect ?? []).map((e) => {
         const applied = withFlowOverrides(deferred, e.overrides as Record<string, Json> | undefined);
-        return { e, key: stableStringify({ config: applied.config, events: applied.events }), mismatches: checkFlowExpectation(replay(flowModel, applied, { keep: 'effects' }), e) };
+        return { e, key: stableStringify({ config: applied.config, events: applied.events }), mismatches: checkFlowExpectation(replayFlowEffects(applied), e) };
       }),
     [deferred],
   );
@@ -320,7 +312,7 @@ function Expectations({ store }: { store: FlowStore }) {
               {current ? (
                 <strong className="flow-current">● shown now</strong>
               ) : (
-                <button type="button" className="link-button" onClick={() => store.getState().applyLessonRow(e.overrides as Record<string, Json> | undefined)}>
+                <button type="button" className="link-button" onClick={() => store.getState().applyOverrides(e.overrides as Record<string, Json> | undefined)}>
                   show it
                 </button>
               )}
@@ -420,7 +412,7 @@ function FlowPlayback({ store }: { store: FlowStore }) {
 }
 
 function HerdPanel({ store, theme }: { store: FlowStore; theme: string }) {
-  const settings = useFlow(store, (s) => s.herd);
+  const settings = useFlow(store, selectHerd);
   const herd = useHerds(settings);
   return (
     <section className="panel" aria-labelledby="herd-h">
@@ -430,7 +422,7 @@ function HerdPanel({ store, theme }: { store: FlowStore; theme: string }) {
         strategy, side by side on the same scales: blue bars are connection attempts per bucket, green ticks the accepted ones. Each client tries at most {settings.maxAttempts} times — the SDK default at most {herdAttemptLimit('sdk-default', settings.maxAttempts)} (its maxRetries of 2), then it gives up. Computed in a
         worker, so the slider never waits.
       </p>
-      <HerdControls settings={settings} onChange={(patch) => store.getState().setHerd(patch)} />
+      <HerdControls settings={settings} onChange={(patch) => store.getState().setExtra(patch)} />
       {herd === null ? (
         <p role="status">Computing the herd…</p>
       ) : (
