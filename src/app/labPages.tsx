@@ -1,21 +1,36 @@
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { lazy, type ComponentType } from 'react';
 import { RacesLab } from '../labs/races/RacesLab';
 import type { LabRoute } from './router';
 
 /**
- * The page component of each lab, by route id. Races is in the initial bundle (it is the landing
- * lab); every other lab is a lazy chunk so the initial JavaScript stays within its budget
- * (≤ 150 KB gzip) and heavy dependencies (sql.js) load only when their lab opens.
- * Add a lab: `name: lazy(() => import('../labs/<name>/<Name>Lab').then((m) => ({ default: m.<Name>Lab })))`.
+ * How to get each lab's page component, by route id. Races is in the initial bundle (it is the
+ * landing lab); every other lab is a lazy chunk so the initial JavaScript stays within its budget
+ * (≤ 150 KB gzip) and heavy dependencies (sql.js) load only when their lab opens. The shell makes
+ * the lazy component (`pageOf`) and makes a fresh one on "Try again" after a failed load.
+ * Add a lab: `name: () => import('../labs/<name>/<Name>Lab').then((m) => m.<Name>Lab)`.
  */
-export const LAB_PAGES: Partial<Record<LabRoute, ComponentType | LazyExoticComponent<ComponentType>>> = {
+export const LAB_PAGES: Partial<Record<LabRoute, ComponentType | (() => Promise<ComponentType>)>> = {
   races: RacesLab,
-  ledger: lazyLab(() => import('../labs/ledger/LedgerLab'), 'LedgerLab'),
-  flow: lazyLab(() => import('../labs/flow/FlowLab'), 'FlowLab'),
-  resilience: lazyLab(() => import('../labs/resilience/ResilienceLab'), 'ResilienceLab'),
+  ledger: () => import('../labs/ledger/LedgerLab').then((m) => m.LedgerLab),
+  flow: () => import('../labs/flow/FlowLab').then((m) => m.FlowLab),
+  resilience: () => import('../labs/resilience/ResilienceLab').then((m) => m.ResilienceLab),
 };
 
-/** Convenience for registering a lazy lab page whose module exports the component by name. */
-export function lazyLab<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K): LazyExoticComponent<ComponentType> {
-  return lazy(() => load().then((m) => ({ default: m[name] })));
+const eager = new Set<unknown>([RacesLab]);
+
+/** The component for lab `id` (attempt `n` makes a new lazy wrapper, so a failed chunk load is retried). */
+export function pageOf(id: LabRoute, attempt: number): ComponentType | undefined {
+  const entry = LAB_PAGES[id];
+  if (!entry || eager.has(entry)) return entry as ComponentType | undefined;
+  return lazyPage(entry as () => Promise<ComponentType>, `${id}#${attempt}`);
+}
+
+const made = new Map<string, ComponentType>();
+function lazyPage(load: () => Promise<ComponentType>, key: string): ComponentType {
+  let page = made.get(key);
+  if (!page) {
+    page = lazy(() => load().then((c) => ({ default: c })));
+    made.set(key, page);
+  }
+  return page;
 }

@@ -116,3 +116,9 @@ export type { Json };
 export { BUFFER_POLICIES } from '../sim/flow/buffer';
 export { herdAttemptLimit } from '../sim/flow/herd';
 export { proxyBuffersConfig, sentSseHeaders } from '../sim/flow';
+
+export { occExperiment } from '../sim/flow/herd';
+export { reconnectPlan, streamDrop } from '../sim/flow/reconnect';
+/** The flow state at a time, through the definition (timeline marks). */
+export const flowStateAt = flowDefinition.stateAt;
+export { BACKOFF_STRATEGIES };

@@ -32,3 +32,14 @@ export function stepsAtSameMs<St extends { at: number }>(steps: readonly St[], i
   while (first > 0 && steps[first - 1].at === at) first--;
   return steps.slice(first, index + 1);
 }
+
+/**
+ * The picker label of a built-in scenario: its title, led by the letter code of its file name
+ * (`E-invalid-cancels` → "E · …", `F1-…` → "F1 · …") when the title does not already start with it,
+ * so the picker shows the same letters as the README and the lesson.
+ */
+export function pickerLabel(scenario: { id: string; title: string }): string {
+  const code = /^([A-Z][0-9]*)-/.exec(scenario.id)?.[1];
+  if (!code || scenario.title.startsWith(`${code} `)) return scenario.title;
+  return `${code} · ${scenario.title}`;
+}

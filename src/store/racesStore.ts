@@ -48,3 +48,7 @@ export const { selectStateAt, selectOutcomeAt } = playheadSelectors(racesDefinit
 export const RACES_TIE_RULE = racesDefinition.tieRule;
 /** Checks the trace against a lesson row (the lesson panel's ticks). */
 export const checkRacesExpectation = racesDefinition.checkExpectation;
+/** State and outcome at a time, through the definition (timeline marks and panels that read a deferred trace). */
+export const racesStateAt = racesDefinition.stateAt;
+export const racesOutcomeAt = racesDefinition.outcomeAt;
+export { stepIndexAt } from '../sim/engine';

@@ -55,3 +55,13 @@ export { classifyRetry } from '../sim/retry/classify';
 export { BACKOFF_STRATEGIES } from '../sim/retry/backoff';
 export { downstreamOrigin, windowCounts } from '../sim/resilience/breaker';
 export { compareTimeouts } from '../sim/resilience/timeouts';
+export { checkedAgainst, checkTaskLabSchema, taskWireCheckPlan } from '../sim/resilience/taskWireSchema';
+export { withOverrides } from '../sim/expectation';
+/** The resilience state at a time, through the definition. */
+export const resilienceStateAt = resilienceDefinition.stateAt;
+/**
+ * Replays a scenario through the definition. Left for the storm tree's "what each fix gives"
+ * table (src/labs/resilience/StormTree.tsx, which replays the fixes itself; moving that into a
+ * store selector is open work).
+ */
+export const replayResilience = (scenario: Scenario) => resilienceDefinition.replay(scenario);

@@ -2,7 +2,7 @@ import { useDeferredValue, useMemo } from 'react';
 import { formatMs } from '../../charts/format';
 import type { Revision } from '../../sim/mcp';
 import type { Json } from '../../sim/types';
-import { checkedAgainst, checkTaskLabSchema, taskWireCheckPlan } from '../../sim/resilience/taskWireSchema';
+import { checkedAgainst, checkTaskLabSchema, taskWireCheckPlan } from '../../store/resilienceStore';
 import type { TasksState } from '../../sim/resilience/tasks';
 import { useR } from './context';
 

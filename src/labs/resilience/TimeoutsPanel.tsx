@@ -1,6 +1,6 @@
 import { useId, useMemo, useState } from 'react';
 import { formatMs } from '../../charts/format';
-import { compareTimeouts } from '../../sim/resilience/timeouts';
+import { compareTimeouts } from '../../store/resilienceStore';
 import { useResilienceStore } from './context';
 import { parseMsSetting } from './msInput';
 
