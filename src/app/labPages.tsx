@@ -16,13 +16,34 @@ export const LAB_PAGES: Partial<Record<LabRoute, ComponentType | (() => Promise<
   resilience: () => import('../labs/resilience/ResilienceLab').then((m) => m.ResilienceLab),
 };
 
+/** The component a lab chunk exports, by the chunk's file name (`FlowLab-x1y2.js` → `FlowLab`). */
+function exportedPage(url: string): string {
+  return /\/([A-Za-z]+)-[^/]*\.js/.exec(url)?.[1] ?? '';
+}
+
+/**
+ * Loads a lab's chunk; on a retry after a failed load, the browser may hold the failure in its
+ * module map, so the chunk named in the error is fetched again under a fresh URL.
+ */
+function loadWithRetry(load: () => Promise<ComponentType>, attempt: number): Promise<ComponentType> {
+  return load().catch((err: Error) => {
+    const url = /https?:\/\/\S+?\.js/.exec(err.message)?.[0];
+    if (attempt === 0 || !url) throw err;
+    return import(/* @vite-ignore */ `${url}?retry=${attempt}`).then((m: Record<string, ComponentType>) => {
+      const page = m[exportedPage(url)];
+      if (!page) throw err;
+      return page;
+    });
+  });
+}
+
 const eager = new Set<unknown>([RacesLab]);
 
 /** The component for lab `id` (attempt `n` makes a new lazy wrapper, so a failed chunk load is retried). */
 export function pageOf(id: LabRoute, attempt: number): ComponentType | undefined {
   const entry = LAB_PAGES[id];
   if (!entry || eager.has(entry)) return entry as ComponentType | undefined;
-  return lazyPage(entry as () => Promise<ComponentType>, `${id}#${attempt}`);
+  return lazyPage(() => loadWithRetry(entry as () => Promise<ComponentType>, attempt), `${id}#${attempt}`);
 }
 
 const made = new Map<string, ComponentType>();

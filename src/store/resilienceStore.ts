@@ -8,16 +8,23 @@ export * from './labSelectors';
 
 /**
  * The resilience lab's store: the one lab store (`createLabStore`) over the resilience definition.
- * Playing stops at the last step. No lab-specific slice.
+ * Playing stops at the last step. The timeouts panel's two settings are its extra slice.
  */
-export type ResilienceStoreState = LabStoreState<ResilienceTrace, null>;
-export type ResilienceStore = LabStore<ResilienceTrace, null>;
+/** The timeouts panel's own settings (the lab's extra slice: undoable like every edit). */
+export interface TimeoutSettings {
+  staticTimeoutMs: number;
+  timeoutCapMs: number;
+}
+export const DEFAULT_TIMEOUTS: TimeoutSettings = { staticTimeoutMs: 700, timeoutCapMs: 5000 };
+
+export type ResilienceStoreState = LabStoreState<ResilienceTrace, TimeoutSettings>;
+export type ResilienceStore = LabStore<ResilienceTrace, TimeoutSettings>;
 export type ResilienceError = LabError;
-export type ResilienceData = LabData<ResilienceTrace, null>;
+export type ResilienceData = LabData<ResilienceTrace, TimeoutSettings>;
 
 /** The resilience lab's store spec over `builtins`. */
-export function resilienceSpec(builtins: readonly Scenario[], builtinErrors: readonly string[] = []): LabStoreSpec<ResilienceTrace['initial'], ResilienceTrace['outcome'], ResilienceTrace, null> {
-  return { definition: resilienceDefinition, builtins, builtinErrors, playEnd: (s) => s.trace.endAt, extra: null };
+export function resilienceSpec(builtins: readonly Scenario[], builtinErrors: readonly string[] = []): LabStoreSpec<ResilienceTrace['initial'], ResilienceTrace['outcome'], ResilienceTrace, TimeoutSettings> {
+  return { definition: resilienceDefinition, builtins, builtinErrors, playEnd: (s) => s.trace.endAt, extra: DEFAULT_TIMEOUTS };
 }
 
 /** A store for the page opened at address `hash` (the named scenario, or the first built-in with the link's problems). */
@@ -35,6 +42,8 @@ export function createResilienceStore(options: { builtins: readonly Scenario[]; 
 }
 
 /** State and outcome at the playhead, through the definition. */
+/** The timeouts panel's settings. */
+export const selectTimeouts = (s: ResilienceStoreState) => s.extra;
 export const { selectStateAt, selectOutcomeAt } = playheadSelectors(resilienceDefinition);
 
 /** Whether the current trace meets the original's expectation `index` (the lesson's tick). */

@@ -70,7 +70,7 @@ export function FlowLab() {
           <Controls store={store} />
           <Counters store={store} />
           <Expectations store={store} />
-          <ImportPanel lab="flow" importText={importText} setError={setError} exportJson={exportJson} testIdPrefix="flow-import" />
+          <ImportPanel lab="flow" importText={importText} setError={setError} exportJson={exportJson} />
         </div>
       </div>
       <ReconnectPanel store={store} />
@@ -90,7 +90,7 @@ function Intro({ store }: { store: FlowStore }) {
       <div className="flow-bar">
         <label className="flow-field">
           <span>Scenario</span>
-          <select value={scenario.id} data-testid="flow-scenario" onChange={(e) => store.getState().loadBuiltin(e.target.value)}>
+          <select value={scenario.id} data-testid="scenario-picker" onChange={(e) => store.getState().loadBuiltin(e.target.value)}>
             {builtins.map((s) => (
               <option key={s.id} value={s.id}>{s.title}</option>
             ))}
@@ -110,7 +110,7 @@ function Intro({ store }: { store: FlowStore }) {
 
 function FlowError({ store }: { store: FlowStore }) {
   const error = useFlow(store, (s) => s.error);
-  return <ErrorBanner error={error} onDismiss={() => store.getState().clearError()} testId="flow-error" />;
+  return <ErrorBanner error={error} onDismiss={() => store.getState().clearError()} />;
 }
 
 function Controls({ store }: { store: FlowStore }) {

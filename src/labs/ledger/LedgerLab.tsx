@@ -101,7 +101,7 @@ function ScenarioBar() {
 function LedgerErrorBanner() {
   const { store } = useLedgerContext();
   const error = useLedger((s) => s.error);
-  return <ErrorBanner error={error} onDismiss={() => store.getState().setError(null)} testId="error-banner" />;
+  return <ErrorBanner error={error} onDismiss={() => store.getState().setError(null)} />;
 }
 
 function LedgerPlayback() {
@@ -202,7 +202,7 @@ function Intro() {
 function LedgerImportPanel() {
   const { store } = useLedgerContext();
   const s = store.getState();
-  return <ImportPanel lab="ledger" importText={s.importText} setError={s.setError} exportJson={s.exportJson} testIdPrefix="ledger-import" />;
+  return <ImportPanel lab="ledger" importText={s.importText} setError={s.setError} exportJson={s.exportJson} />;
 }
 
 function LedgerPage() {

@@ -98,7 +98,7 @@ function ScenarioBar() {
 function Banner() {
   const store = useResilienceStore();
   const error = useR((s) => s.error);
-  return <ErrorBanner error={error} onDismiss={() => store.getState().setError(null)} testId="error-banner" />;
+  return <ErrorBanner error={error} onDismiss={() => store.getState().setError(null)} />;
 }
 
 // ───────────── playback + timeline ─────────────
