@@ -23,6 +23,7 @@ import { ErrorBanner } from '../common/ErrorBanner';
 import { ImportPanel } from '../common/ImportPanel';
 import { LabPage } from '../common/LabPage';
 import { PlaybackBar } from '../common/PlaybackBar';
+import { useTimelineBinding } from '../common/useTimelineBinding';
 import { flowLanes, flowMarks, flowSeries } from './flowMarks';
 import { HerdCanvas, HerdControls, HerdTable, OccTable, useHerds } from './HerdPlot';
 import { QueueChart } from './QueueChart';
@@ -365,34 +366,15 @@ function TimelinePanel({ store }: { store: FlowStore }) {
   const trace = useFlow(store, (s) => s.trace);
   const cursorMs = useFlow(store, (s) => s.cursorMs);
   const endMs = useFlow(store, (s) => s.rangeEndMs);
-  const loadCount = useFlow(store, (s) => s.loadCount);
   const series = useMemo(() => flowSeries(trace), [trace]);
   const lanes = useMemo(() => flowLanes(trace), [trace]);
   const marks = useMemo(() => flowMarks(trace, series, cursorMs, endMs), [trace, series, cursorMs, endMs]);
-  const domain = useMemo(() => [0, endMs] as const, [endMs]);
-  const onSeek = useCallback((ms: number) => store.getState().seek(ms), [store]);
-  const onMove = useCallback((id: string, ms: number) => store.getState().moveEvent(id, ms), [store]);
-  const onStart = useCallback(() => store.getState().beginDrag(), [store]);
-  const onEnd = useCallback(() => store.getState().endDrag(), [store]);
-  const onNudge = useCallback((id: string, d: number) => store.getState().nudgeEvent(id, d), [store]);
+  const binding = useTimelineBinding(store, { select: false, reorder: false, snap: false });
   return (
     <section className="panel" aria-labelledby="flow-tl-h">
       <h2 id="flow-tl-h">Server, proxy and client over virtual time</h2>
       <FlowPlayback store={store} />
-      <Timeline
-        lanes={lanes}
-        marks={marks}
-        domain={domain}
-        cursorMs={cursorMs}
-        label={`Timeline of ${trace.scenario.title}: lanes ${lanes.map((l) => l.label).join(', ')}`}
-        onSeek={onSeek}
-        onHandleMove={onMove}
-        onHandleDragStart={onStart}
-        onHandleDragEnd={onEnd}
-        onHandleNudge={onNudge}
-        resetKey={loadCount}
-        handleHelpId="flow-handle-help"
-      />
+      <Timeline {...binding} lanes={lanes} marks={marks} label={`Timeline of ${trace.scenario.title}: lanes ${lanes.map((l) => l.label).join(', ')}`} handleHelpId="flow-handle-help" />
       <p id="flow-handle-help" className="help">
         The buffer row is the server&apos;s SSE queue (its height is the capacity); the proxy row shows what a buffering proxy holds back, with a tick at each flush; the client bar is the
         operation (dashed orange: its idle deadline as of the playhead, reset only by progress). Play, step (←/→), jump (Home/End) or scrub the playhead above; Space plays and pauses. Drag a

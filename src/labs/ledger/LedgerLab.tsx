@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Timeline } from '../../charts/Timeline';
 import { bootLedgerDatabase } from '../../store/ledgerBoot';
 import { builtinLedger } from '../../store/builtinLedger';
@@ -9,6 +9,7 @@ import { ErrorBanner } from '../common/ErrorBanner';
 import { ImportPanel } from '../common/ImportPanel';
 import { LabPage } from '../common/LabPage';
 import { PlaybackBar } from '../common/PlaybackBar';
+import { useTimelineBinding } from '../common/useTimelineBinding';
 import { ExplorerPanel } from './ExplorerPanel';
 import { ledgerLanes, ledgerMarks } from './marks';
 import { MyLedgerPanel } from './MyLedgerPanel';
@@ -129,44 +130,15 @@ function LedgerPlayback() {
 function LedgerTimeline() {
   const { store } = useLedgerContext();
   const trace = useLedger((s) => s.trace);
-  const cursorMs = useLedger((s) => s.cursorMs);
-  const rangeEnd = useLedger((s) => s.rangeEndMs);
-  const selectedId = useLedger((s) => s.selectedEventId);
-  const loadCount = useLedger((s) => s.loadCount);
-  const stepTimes = useLedger((s) => s.stepTimes);
+  const binding = useTimelineBinding(store);
+  const { cursorMs } = binding;
   const laneNotice = useLedger((s) => s.notice);
   const hasSteps = trace.scenario.events.some((e) => e.actor === 'db');
   const lanes = useMemo(() => ledgerLanes(trace), [trace]);
   const marks = useMemo(() => ledgerMarks(trace, cursorMs), [trace, cursorMs]);
-  const domain = useMemo(() => [0, rangeEnd] as const, [rangeEnd]);
-  const a = store.getState;
-  const onSeek = useCallback((ms: number) => a().seek(ms), [a]);
-  const onMove = useCallback((id: string, ms: number) => a().moveEvent(id, ms), [a]);
-  const onDragStart = useCallback(() => a().beginDrag(), [a]);
-  const onDragEnd = useCallback(() => a().endDrag(), [a]);
-  const onNudge = useCallback((id: string, d: number) => a().nudgeEvent(id, d), [a]);
-  const onSelect = useCallback((id: string) => a().select(id), [a]);
-  const onReorder = useCallback((id: string, d: -1 | 1) => a().reorderEvent(id, d), [a]);
   return (
     <>
-      <Timeline
-        lanes={lanes}
-        marks={marks}
-        domain={domain}
-        cursorMs={cursorMs}
-        label={`Timeline of ${trace.scenario.title}`}
-        onSeek={onSeek}
-        onHandleMove={onMove}
-        onHandleDragStart={onDragStart}
-        onHandleDragEnd={onDragEnd}
-        onHandleNudge={onNudge}
-        onHandleSelect={onSelect}
-        onHandleReorder={onReorder}
-        selectedId={selectedId}
-        snapTimes={stepTimes}
-        resetKey={loadCount}
-        handleHelpId="ledger-handle-help"
-      />
+      <Timeline {...binding} lanes={lanes} marks={marks} label={`Timeline of ${trace.scenario.title}`} handleHelpId="ledger-handle-help" />
       <p className="small lane-notice" role="status" data-testid="lane-notice">
         {laneNotice}
       </p>

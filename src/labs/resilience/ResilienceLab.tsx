@@ -1,4 +1,4 @@
-import { useCallback, useDeferredValue, useMemo, useState, type ReactNode } from 'react';
+import { useDeferredValue, useMemo, useState, type ReactNode } from 'react';
 import { Timeline } from '../../charts/Timeline';
 import { formatMs, formatTime } from '../../charts/format';
 import type { Json, Scenario } from '../../sim/types';
@@ -22,6 +22,7 @@ import { ErrorBanner } from '../common/ErrorBanner';
 import { ImportPanel } from '../common/ImportPanel';
 import { LabPage } from '../common/LabPage';
 import { PlaybackBar } from '../common/PlaybackBar';
+import { useTimelineBinding } from '../common/useTimelineBinding';
 import { resilienceView, stormAggregated } from './marks';
 import { StormTree } from './StormTree';
 import { TaskWirePanel } from './TaskWirePanel';
@@ -117,22 +118,11 @@ function ResilienceTimeline() {
   const store = useResilienceStore();
   const trace = useR((s) => s.trace);
   const cursorMs = useR((s) => s.cursorMs);
-  const rangeEnd = useR((s) => s.rangeEndMs);
-  const selectedId = useR((s) => s.selectedEventId);
-  const loadCount = useR((s) => s.loadCount);
-  const stepTimes = useR((s) => s.stepTimes);
+  const binding = useTimelineBinding(store, { reorder: false });
   const [everyAttempt, setEveryAttempt] = useState(false);
   const aggregated = trace.initial.mechanism === 'storm' && stormAggregated(trace, everyAttempt ? 'every' : 'auto');
   const manyAttempts = trace.initial.mechanism === 'storm' && stormAggregated(trace, 'auto');
   const view = useMemo(() => resilienceView(trace, cursorMs, everyAttempt ? 'every' : 'auto'), [trace, cursorMs, everyAttempt]);
-  const domain = useMemo(() => [0, rangeEnd] as const, [rangeEnd]);
-  const a = store.getState;
-  const onSeek = useCallback((ms: number) => a().seek(ms), [a]);
-  const onMove = useCallback((id: string, ms: number) => a().moveEvent(id, ms), [a]);
-  const onStart = useCallback(() => a().beginDrag(), [a]);
-  const onEnd = useCallback(() => a().endDrag(), [a]);
-  const onNudge = useCallback((id: string, d: number) => a().nudgeEvent(id, d), [a]);
-  const onSelect = useCallback((id: string) => a().select(id), [a]);
   const mechanism = trace.initial.mechanism;
   return (
     <>
@@ -142,23 +132,7 @@ function ResilienceTimeline() {
           {(trace.steps[trace.steps.length - 1]?.state as { attemptOrder?: unknown[] }).attemptOrder?.length ?? 0} attempts; otherwise each layer's count so far)
         </label>
       )}
-      <Timeline
-        lanes={view.lanes}
-        marks={view.marks}
-        domain={domain}
-        cursorMs={cursorMs}
-        label={`Timeline of ${trace.scenario.title}: ${view.lanes.map((l) => l.label).join(', ')}`}
-        onSeek={onSeek}
-        onHandleMove={onMove}
-        onHandleDragStart={onStart}
-        onHandleDragEnd={onEnd}
-        onHandleNudge={onNudge}
-        onHandleSelect={onSelect}
-        selectedId={selectedId}
-        snapTimes={stepTimes}
-        resetKey={loadCount}
-        handleHelpId="res-handle-help"
-      />
+      <Timeline {...binding} lanes={view.lanes} marks={view.marks} label={`Timeline of ${trace.scenario.title}: ${view.lanes.map((l) => l.label).join(', ')}`} handleHelpId="res-handle-help" />
       <p id="res-handle-help" className="help">
         {mechanism === 'tasks' && (
           <>
