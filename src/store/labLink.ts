@@ -2,7 +2,7 @@ import { deflateSync, inflateSync, strFromU8, strToU8 } from 'fflate';
 import type { ParseResult } from '../sim/scenario';
 import type { Json, Scenario, ScriptedEvent } from '../sim/types';
 import { jsonEqual } from './stableJson';
-import { configDiff, fromBase64Url, parseQueryValue, sameExceptConfig, setConfigPath, splitHash } from './url';
+import { base64UrlToBytes, bytesToBase64Url, configDiff, fromBase64Url, parseQueryValue, sameExceptConfig, setConfigPath, splitHash } from './url';
 
 /**
  * A lab's address (hash routing), the same codec for every lab:
@@ -39,20 +39,14 @@ const WHOLE = 'z1.';
 const DIFF = 'd1.';
 
 function pack(value: unknown): string {
-  const bytes = deflateSync(strToU8(JSON.stringify(value)), { level: 9 });
-  let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return bytesToBase64Url(deflateSync(strToU8(JSON.stringify(value)), { level: 9 }));
 }
 
 function unpack(encoded: string): { ok: true; value: unknown } | { ok: false; error: string } {
-  if (!/^[A-Za-z0-9_-]*$/.test(encoded) || encoded.length % 4 === 1) return { ok: false, error: 'scenario (in the link): not valid base64url — the link may be cut short; copy it again' };
-  const padded = encoded.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (encoded.length % 4)) % 4);
+  const bytes = base64UrlToBytes(encoded);
+  if (!bytes) return { ok: false, error: 'scenario (in the link): not valid base64url — the link may be cut short; copy it again' };
   let text: string;
   try {
-    const binary = atob(padded);
-    const bytes = new Uint8Array(binary.length);
-    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
     text = strFromU8(inflateSync(bytes));
   } catch {
     return { ok: false, error: 'scenario (in the link): not valid compressed data — the link may be cut short; copy it again' };

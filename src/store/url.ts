@@ -25,21 +25,37 @@ export type DecodedRacesHash =
 
 // ───────────── base64url (UTF-8) ─────────────
 
-export function toBase64Url(text: string): string {
-  const bytes = new TextEncoder().encode(text);
+/** Bytes → base64url (no padding). */
+export function bytesToBase64Url(bytes: Uint8Array): string {
   let binary = '';
   for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
-/** Decodes base64url to text; null when it is not base64url or not UTF-8. */
-export function fromBase64Url(encoded: string): string | null {
+/** base64url → bytes; null when it is not base64url. */
+export function base64UrlToBytes(encoded: string): Uint8Array | null {
   if (!/^[A-Za-z0-9_-]*$/.test(encoded) || encoded.length % 4 === 1) return null;
   const padded = encoded.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (encoded.length % 4)) % 4);
   try {
     const binary = atob(padded);
     const bytes = new Uint8Array(binary.length);
     for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    return bytes;
+  } catch {
+    return null;
+  }
+}
+
+/** UTF-8 text → base64url. */
+export function toBase64Url(text: string): string {
+  return bytesToBase64Url(new TextEncoder().encode(text));
+}
+
+/** Decodes base64url to text; null when it is not base64url or not UTF-8. */
+export function fromBase64Url(encoded: string): string | null {
+  const bytes = base64UrlToBytes(encoded);
+  if (!bytes) return null;
+  try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
     return null;
@@ -93,22 +109,6 @@ export function sameExceptConfig(scenario: Scenario, builtin: Scenario): boolean
 /** The hash (with its leading `#`) that reproduces `scenario` exactly, plus the playhead when given (the races form of `encodeLink`). */
 export function encodeRacesHash(scenario: Scenario, builtins: readonly Scenario[], cursorMs: number | null = null): string {
   return encodeLink('races', scenario, builtins, { configParams: true, playhead: true, cursorMs });
-}
-
-/**
- * Decodes a link's `?scenario=` value (base64url of the scenario's JSON) and validates it with
- * `parse`. Never throws: a cut-short or non-JSON value is one `scenario (in the link): …` problem.
- */
-export function decodeScenarioParam(encoded: string, parse: (value: unknown) => ParseResult): ParseResult {
-  const text = fromBase64Url(encoded);
-  if (text === null) return { ok: false, errors: ['scenario (in the link): not valid base64url-encoded UTF-8 text — the link may be cut short'] };
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (err) {
-    return { ok: false, errors: [`scenario (in the link): not valid JSON — ${(err as Error).message}`] };
-  }
-  return parse(value);
 }
 
 /** Splits a hash into its path and query (`#/races/A?x=1` → `/races/A`, `x=1`). */
