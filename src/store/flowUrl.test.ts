@@ -1,9 +1,14 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { loadBuiltinFlow } from './flowStore';
 import { decodeFlowHash, encodeFlowHash } from './flowUrl';
 import { toBase64Url } from './url';
+import { linkCodecReady } from './labLink';
 
 const { scenarios } = loadBuiltinFlow();
+
+
+// The link codec (fflate) is a lazy chunk in the page; the tests wait for it like the pages do.
+beforeAll(() => linkCodecReady);
 
 describe('flow lab address', () => {
   it('a built-in as shipped is just its id; an edited one carries the whole scenario and round-trips', () => {

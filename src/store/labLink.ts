@@ -1,8 +1,7 @@
-import { deflateSync, inflateSync, strFromU8, strToU8 } from 'fflate';
 import type { ParseResult } from '../sim/scenario';
 import type { Json, Scenario, ScriptedEvent } from '../sim/types';
 import { jsonEqual } from './stableJson';
-import { base64UrlToBytes, bytesToBase64Url, configDiff, fromBase64Url, parseQueryValue, sameExceptConfig, setConfigPath, splitHash } from './url';
+import { base64UrlToBytes, bytesToBase64Url, configDiff, fromBase64Url, parseQueryValue, sameExceptConfig, setConfigPath, splitHash, toBase64Url } from './url';
 
 /**
  * A lab's address (hash routing), the same codec for every lab:
@@ -35,19 +34,31 @@ export type DecodedLink =
   | { kind: 'ok'; scenario: Scenario; original: Scenario; builtinId: string | null; cursorMs: number | null; warnings: string[] }
   | { kind: 'bad'; errors: string[] };
 
+/**
+ * fflate (deflate-raw) loads as its own small chunk, so the landing page's initial JavaScript stays
+ * within its budget; every lab page waits for `linkCodecReady` before it reads its address (a
+ * fraction of a frame; the chunk is same-origin and precached). Before it has loaded, links are
+ * written in the uncompressed form, which every version reads.
+ */
+let fflate: typeof import('fflate') | null = null;
+export const linkCodecReady: Promise<void> = import('fflate').then((m) => {
+  fflate = m;
+});
+
 const WHOLE = 'z1.';
 const DIFF = 'd1.';
 
-function pack(value: unknown): string {
-  return bytesToBase64Url(deflateSync(strToU8(JSON.stringify(value)), { level: 9 }));
+function pack(value: unknown, f: typeof import('fflate')): string {
+  return bytesToBase64Url(f.deflateSync(f.strToU8(JSON.stringify(value)), { level: 9 }));
 }
 
 function unpack(encoded: string): { ok: true; value: unknown } | { ok: false; error: string } {
   const bytes = base64UrlToBytes(encoded);
   if (!bytes) return { ok: false, error: 'scenario (in the link): not valid base64url — the link may be cut short; copy it again' };
+  if (!fflate) return { ok: false, error: 'scenario (in the link): the link decoder has not loaded yet — reload the page' };
   let text: string;
   try {
-    text = strFromU8(inflateSync(bytes));
+    text = fflate.strFromU8(fflate.inflateSync(bytes));
   } catch {
     return { ok: false, error: 'scenario (in the link): not valid compressed data — the link may be cut short; copy it again' };
   }
@@ -99,10 +110,11 @@ function applyDiff(diff: Record<string, unknown>, builtins: readonly Scenario[])
 
 /** The `?scenario=` payload for `scenario`: the difference from its built-in when that is shorter, else the whole. */
 export function encodeScenarioPayload(scenario: Scenario, builtins: readonly Scenario[]): string {
-  const whole = WHOLE + pack(scenario);
+  if (!fflate) return toBase64Url(JSON.stringify(scenario));
+  const whole = WHOLE + pack(scenario, fflate);
   const builtin = builtins.find((b) => b.id === scenario.id);
   if (!builtin) return whole;
-  const diff = DIFF + pack(scenarioDiff(scenario, builtin));
+  const diff = DIFF + pack(scenarioDiff(scenario, builtin), fflate);
   return diff.length < whole.length ? diff : whole;
 }
 

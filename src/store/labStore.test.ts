@@ -1,9 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { builtinRaces } from './builtinRaces';
 import { builtinResilience } from './builtinResilience';
 import { createFlowStore } from './flowStore';
 import { drive } from './labDriver';
-import { decodeLink, decodeScenarioPayload, encodeLink, encodeScenarioPayload } from './labLink';
+import { decodeLink, decodeScenarioPayload, encodeLink, encodeScenarioPayload, linkCodecReady } from './labLink';
 import { createRacesStore, racesStoreFromLink, selectOutcomeAt } from './racesStore';
 import { createResilienceStore } from './resilienceStore';
 import { toBase64Url } from './url';
@@ -11,6 +11,10 @@ import { racesDefinition } from '../sim/races/definition';
 
 const { scenarios: races } = builtinRaces();
 const A = races.find((s) => s.id === 'A-cancel-then-complete')!;
+
+
+// The link codec (fflate) is a lazy chunk in the page; the tests wait for it like the pages do.
+beforeAll(() => linkCodecReady);
 
 describe('one lab store for every lab (createLabStore)', () => {
   it('the same verbs drive races and resilience: load, drag (one undo step), undo/redo, link', () => {

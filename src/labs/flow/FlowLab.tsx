@@ -1,4 +1,4 @@
-import { useCallback, useDeferredValue, useMemo, useState, useSyncExternalStore } from 'react';
+import { useCallback, useDeferredValue, useMemo, useState, useSyncExternalStore, use } from 'react';
 import { useStore } from 'zustand';
 import { Timeline } from '../../charts/Timeline';
 import type { FlowConfig, FlowOutcome } from '../../sim/flow';
@@ -17,6 +17,7 @@ import {
   type FlowStore,
   type FlowStoreState,
 } from '../../store/flowStore';
+import { linkCodecReady } from '../../store/labLink';
 import { labStoreFor } from '../../store/labStores';
 import { stableStringify } from '../../store/stableJson';
 import { ErrorBanner } from '../common/ErrorBanner';
@@ -50,6 +51,7 @@ function subscribeTheme(cb: () => void) {
 
 /** The flow and recovery lab page (lazy-loaded); its store lives while the tab does. */
 export function FlowLab() {
+  use(linkCodecReady); // the link decoder (a small lazy chunk) before the address is read
   const [store] = useState(() => labStoreFor('flow', () => createFlowStore({ hash: window.location.hash })));
   const theme = useSyncExternalStore(subscribeTheme, () => document.documentElement.dataset.theme ?? 'light');
   const importText = useCallback((text: string, source: string) => store.getState().importText(text, source), [store]);

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { Timeline } from '../../charts/Timeline';
 import { bootLedgerDatabase } from '../../store/ledgerBoot';
 import { builtinLedger } from '../../store/builtinLedger';
+import { linkCodecReady } from '../../store/labLink';
 import { labStoreFor } from '../../store/labStores';
 import { ledgerStoreFromLink, POLICIES } from '../../store/ledgerStore';
 import { LedgerContext, useLedger, useLedgerContext, type LedgerLabContext } from './context';
@@ -218,8 +219,8 @@ function LedgerPage() {
 /** Loads sql.js (only when this lab opens), then builds the lab's stores — once per tab: a later visit finds them kept. */
 let booting: Promise<LedgerLabContext> | null = null;
 function boot(): Promise<LedgerLabContext> {
-  booting ??= bootLedgerDatabase().then(
-    ({ SQL, open, db }) => {
+  booting ??= Promise.all([bootLedgerDatabase(), linkCodecReady]).then(
+    ([{ SQL, open, db }]) => {
       const store = labStoreFor('ledger', () => {
         const { scenarios, errors } = builtinLedger();
         return ledgerStoreFromLink(open, window.location.hash, scenarios, errors);

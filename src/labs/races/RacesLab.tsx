@@ -1,5 +1,6 @@
-import { useState } from 'react';
+import { useState, use } from 'react';
 import { builtinRaces } from '../../store/builtinRaces';
+import { linkCodecReady } from '../../store/labLink';
 import { labStoreFor } from '../../store/labStores';
 import { racesStoreFromLink, type RacesStore } from '../../store/racesStore';
 import { LabPage } from '../common/LabPage';
@@ -68,6 +69,7 @@ function RacesPage() {
 
 /** The Races lab: one store per instance, provided to every panel. */
 export function RacesLab() {
+  use(linkCodecReady); // the link decoder (a small lazy chunk) before the address is read
   const [store] = useState(() => labStoreFor('races', bootStore));
   return (
     <LabPage store={store} className="races">

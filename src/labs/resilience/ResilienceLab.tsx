@@ -1,9 +1,10 @@
-import { useDeferredValue, useMemo, useState, type ReactNode } from 'react';
+import { useDeferredValue, useMemo, useState, type ReactNode, use } from 'react';
 import { Timeline } from '../../charts/Timeline';
 import { formatMs, formatTime } from '../../charts/format';
 import type { Json, Scenario } from '../../sim/types';
 import type { ResilienceState } from '../../sim/resilience';
 import { builtinResilience } from '../../store/builtinResilience';
+import { linkCodecReady } from '../../store/labLink';
 import { labStoreFor } from '../../store/labStores';
 import {
   BACKOFF_STRATEGIES,
@@ -494,6 +495,7 @@ function Page() {
 
 /** The Tasks and resilience lab: one store per lab in this tab, kept while the tab lives. */
 export function ResilienceLab() {
+  use(linkCodecReady); // the link decoder (a small lazy chunk) before the address is read
   const [store] = useState(() => labStoreFor('resilience', bootStore));
   return (
     <LabPage store={store} className="races resilience">
