@@ -7,9 +7,9 @@ const playhead = (page: Page) => page.getByRole('slider', { name: 'Playhead posi
 async function openFlow(page: Page, id: string) {
   await page.goto('./#/flow');
   // The lab is a lazy chunk; on a busy machine the first render can take a few seconds.
-  await expect(page.getByTestId('flow-scenario')).toBeVisible({ timeout: 20_000 });
-  await page.getByTestId('flow-scenario').selectOption(id);
-  await expect(page.getByTestId('flow-scenario')).toHaveValue(id);
+  await expect(page.getByTestId('scenario-picker')).toBeVisible({ timeout: 20_000 });
+  await page.getByTestId('scenario-picker').selectOption(id);
+  await expect(page.getByTestId('scenario-picker')).toHaveValue(id);
   // Every scenario opens with the playhead at 0, like the other labs; these checks read the end.
   await expect(page.getByTestId('clock')).toHaveAttribute('data-ms', '0');
   await toEnd(page);
@@ -43,7 +43,7 @@ test.describe('Flow lab: the buffer under pressure', () => {
 
   test('F1 opens on the lesson policy with every check holding; the unbounded bug is one click away and the checks and lesson rows say which policy they describe', async ({ lab }) => {
     await lab.goto('./#/flow');
-    await expect(lab.getByTestId('flow-scenario')).toHaveValue('F1-stalled-subscriber', { timeout: 20_000 });
+    await expect(lab.getByTestId('scenario-picker')).toHaveValue('F1-stalled-subscriber', { timeout: 20_000 });
     await expect(lab.getByTestId('clock')).toHaveAttribute('data-ms', '0');
     await expect(lab.getByTestId('counters-hint')).toContainText('The counts follow the playhead');
     await toEnd(lab);
@@ -116,7 +116,7 @@ test.describe('Flow lab: the buffer under pressure', () => {
   test('a capacity below 2 is refused with the field named, and the previous scenario is kept', async ({ lab }) => {
     await openFlow(lab, 'R1-coalesce-one-token');
     await lab.getByTestId('flow-capacity').fill('1');
-    await expect(lab.getByTestId('flow-error')).toContainText('config.capacityEvents');
+    await expect(lab.getByTestId('error-banner')).toContainText('config.capacityEvents');
     await expect(lab.getByTestId('counter-dropped')).toHaveText('19');
   });
 });
@@ -268,46 +268,46 @@ test.describe('Flow lab: links and files', () => {
 
   test('a garbage link and an unknown id are refused in the banner, which names the scenario shown instead', async ({ lab }) => {
     await lab.goto('./#/flow?scenario=garbage');
-    const banner = lab.getByTestId('flow-error');
+    const banner = lab.getByTestId('error-banner');
     await expect(banner).toContainText('The link does not hold a valid flow scenario; showing "F1 · A subscriber stalls for 59 s at 100 events/s" instead', { timeout: 20_000 });
     await expect(banner).toContainText('scenario (in the link)');
-    await expect(lab.getByTestId('flow-scenario')).toHaveValue('F1-stalled-subscriber');
+    await expect(lab.getByTestId('scenario-picker')).toHaveValue('F1-stalled-subscriber');
     await lab.goto('about:blank');
     await lab.goto('./#/flow/no-such-lesson');
     await expect(banner).toContainText('showing "F1 · A subscriber stalls for 59 s at 100 events/s" instead', { timeout: 20_000 });
     await expect(banner).toContainText('"no-such-lesson"');
     // A bad link opened while the page runs keeps the scenario on screen and says so.
-    await lab.getByTestId('flow-scenario').selectOption('R2-two-tokens');
+    await lab.getByTestId('scenario-picker').selectOption('R2-two-tokens');
     await expect(banner).toHaveCount(0);
     await lab.evaluate(() => (window.location.hash = '#/flow?scenario=%%%'));
     await expect(banner).toContainText('still showing "R2 · ');
-    await expect(lab.getByTestId('flow-scenario')).toHaveValue('R2-two-tokens');
+    await expect(lab.getByTestId('scenario-picker')).toHaveValue('R2-two-tokens');
     await banner.getByRole('button', { name: 'Dismiss' }).click();
     await expect(banner).toHaveCount(0);
   });
 
   test('importing a bad file keeps the scenario and names the problem; a good file loads', async ({ lab }) => {
     await openFlow(lab, 'R2-two-tokens');
-    await lab.getByTestId('flow-import-file').setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"format":1,"lab":"flow","id":"x","title":"x","config":{"capacityEvents":1},"events":[]}') });
-    await expect(lab.getByTestId('flow-error')).toContainText('config.capacityEvents');
-    await expect(lab.getByTestId('flow-scenario')).toHaveValue('R2-two-tokens');
+    await lab.getByTestId('import-file').setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"format":1,"lab":"flow","id":"x","title":"x","config":{"capacityEvents":1},"events":[]}') });
+    await expect(lab.getByTestId('error-banner')).toContainText('config.capacityEvents');
+    await expect(lab.getByTestId('scenario-picker')).toHaveValue('R2-two-tokens');
     const good = { format: 1, lab: 'flow', id: 'mine', title: 'My stream', seed: 1, config: { capacityEvents: 2 }, events: [{ id: 's', at: 0, actor: 'client', kind: 'stall', durationMs: 100 }, { id: 'a', at: 1, actor: 'server', kind: 'progress', token: 'A' }, { id: 'b', at: 2, actor: 'server', kind: 'progress', token: 'B' }, { id: 'c', at: 3, actor: 'server', kind: 'progress', token: 'C' }] };
-    await lab.getByTestId('flow-import-file').setInputFiles({ name: 'good.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(good)) });
-    await expect(lab.getByTestId('flow-scenario')).toHaveValue('mine');
+    await lab.getByTestId('import-file').setInputFiles({ name: 'good.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(good)) });
+    await expect(lab.getByTestId('scenario-picker')).toHaveValue('mine');
     await expect(lab.getByTestId('clock')).toHaveAttribute('data-ms', '0');
     await toEnd(lab);
     await expect(lab.getByTestId('counter-dropped')).toHaveText('1');
     // Another lab's file is named in one line, not a list of field errors.
-    await lab.getByTestId('flow-import-file').setInputFiles({ name: 'race.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify({ format: 1, lab: 'races', id: 'r', title: 'r', config: {}, events: [] })) });
-    await expect(lab.getByTestId('flow-error').locator('li')).toHaveText(['lab: this file is a "races" scenario; open it in the Races lab (#/races)']);
-    await expect(lab.getByTestId('flow-scenario')).toHaveValue('mine');
+    await lab.getByTestId('import-file').setInputFiles({ name: 'race.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify({ format: 1, lab: 'races', id: 'r', title: 'r', config: {}, events: [] })) });
+    await expect(lab.getByTestId('error-banner').locator('li')).toHaveText(['lab: this is a "races" scenario; open it in the Races lab (#/races)']);
+    await expect(lab.getByTestId('scenario-picker')).toHaveValue('mine');
     // Pasted JSON imports too; a bad paste names the JSON problem.
-    await lab.getByTestId('flow-import-text').fill('{ not json');
-    await lab.getByTestId('flow-import-paste').click();
-    await expect(lab.getByTestId('flow-error')).toContainText('The pasted scenario is not a valid flow scenario');
-    await lab.getByTestId('flow-import-text').fill(JSON.stringify({ ...good, id: 'pasted', title: 'Pasted' }));
-    await lab.getByTestId('flow-import-paste').click();
-    await expect(lab.getByTestId('flow-scenario')).toHaveValue('pasted');
-    await expect(lab.getByTestId('flow-import-text')).toHaveValue('');
+    await lab.getByTestId('import-text').fill('{ not json');
+    await lab.getByTestId('import-paste').click();
+    await expect(lab.getByTestId('error-banner')).toContainText('The pasted scenario is not a valid flow scenario');
+    await lab.getByTestId('import-text').fill(JSON.stringify({ ...good, id: 'pasted', title: 'Pasted' }));
+    await lab.getByTestId('import-paste').click();
+    await expect(lab.getByTestId('scenario-picker')).toHaveValue('pasted');
+    await expect(lab.getByTestId('import-text')).toHaveValue('');
   });
 });

@@ -340,7 +340,7 @@ test.describe('Ledger lab: loading and scenario files', () => {
 
   test('a bad scenario file is refused field by field; the exported file imports back', async ({ lab }) => {
     await openLedger(lab, 'B-race-interleaved');
-    const [download] = await Promise.all([lab.waitForEvent('download'), lab.getByTestId('ledger-import-export').click()]);
+    const [download] = await Promise.all([lab.waitForEvent('download'), lab.getByTestId('import-export').click()]);
     const dir = mkdtempSync(path.join(tmpdir(), 'ledger-json-'));
     const good = path.join(dir, 'B.json');
     await download.saveAs(good);
@@ -348,24 +348,24 @@ test.describe('Ledger lab: loading and scenario files', () => {
     writeFileSync(bad, JSON.stringify({ format: 1, lab: 'ledger', id: 'x', title: 'x', config: { policy: 'hope' }, events: [{ id: 'a', at: -5, actor: 'db', kind: 'begin', conn: 'A' }] }));
     await lab.getByTestId('scenario-picker').selectOption('A-race-two-connections');
     await expect(lab).toHaveURL(/#\/ledger\/A-race-two-connections$/);
-    await lab.getByTestId('ledger-import-file').setInputFiles(bad);
+    await lab.getByTestId('import-file').setInputFiles(bad);
     await expect(lab.getByTestId('error-banner')).toContainText('bad.json is not a valid ledger scenario; the previous scenario is kept');
     await expect(lab.getByTestId('error-banner')).toContainText('config.policy:');
     await expect(lab.getByTestId('error-banner')).toContainText('events[0]');
     await expect(lab.getByTestId('outcome-executions')).toHaveText('1');
-    await lab.getByTestId('ledger-import-file').setInputFiles(good);
+    await lab.getByTestId('import-file').setInputFiles(good);
     await expect(lab.getByTestId('error-banner')).toHaveCount(0);
     await expect(lab.getByTestId('outcome-executions')).toHaveText('2');
     // Pasted JSON goes through the same checks: another lab's scenario names its lab; a good one loads and the box empties.
-    await lab.getByTestId('ledger-import-text').fill(JSON.stringify({ format: 1, lab: 'races', id: 'r', title: 'r', config: {}, events: [] }));
-    await lab.getByTestId('ledger-import-paste').click();
-    await expect(lab.getByTestId('error-banner')).toContainText('lab: this file is a "races" scenario; open it in the Races lab (#/races)');
+    await lab.getByTestId('import-text').fill(JSON.stringify({ format: 1, lab: 'races', id: 'r', title: 'r', config: {}, events: [] }));
+    await lab.getByTestId('import-paste').click();
+    await expect(lab.getByTestId('error-banner')).toContainText('lab: this is a "races" scenario; open it in the Races lab (#/races)');
     await expect(lab.getByTestId('scenario-picker')).toHaveValue('B-race-interleaved');
     await lab.getByTestId('scenario-picker').selectOption('A-race-two-connections');
-    await lab.getByTestId('ledger-import-text').fill(readFileSync(good, 'utf8'));
-    await lab.getByTestId('ledger-import-paste').click();
+    await lab.getByTestId('import-text').fill(readFileSync(good, 'utf8'));
+    await lab.getByTestId('import-paste').click();
     await expect(lab.getByTestId('scenario-picker')).toHaveValue('B-race-interleaved');
-    await expect(lab.getByTestId('ledger-import-text')).toHaveValue('');
+    await expect(lab.getByTestId('import-text')).toHaveValue('');
     await expect(lab.getByTestId('outcome-executions')).toHaveText('2');
   });
 

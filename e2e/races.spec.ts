@@ -143,17 +143,17 @@ test.describe('Races lab: bad input', () => {
     await openScenario(lab, 'B-complete-then-cancel');
     await lab.getByTestId('import-text').fill(JSON.stringify({ format: 1, lab: 'races', id: 'x', title: 'x', config: {}, events: [{ id: 'a', at: 'soon', actor: 'client', kind: 'start', requestId: 1 }] }));
     await lab.getByRole('button', { name: 'Import', exact: true }).click();
-    await expect(lab.getByTestId('error')).toContainText('events[0].at');
+    await expect(lab.getByTestId('error-banner')).toContainText('events[0].at');
     await expect(lab.getByTestId('scenario-picker')).toHaveValue('B-complete-then-cancel');
     await expect(lab.getByTestId('final-response')).toHaveText('yes');
     await lab.getByTestId('import-text').fill('{ not json');
     await lab.getByRole('button', { name: 'Import', exact: true }).click();
-    await expect(lab.getByTestId('error')).toContainText('not valid JSON');
+    await expect(lab.getByTestId('error-banner')).toContainText('not valid JSON');
   });
 
   test('a malformed URL shows the problem and still shows a working lab', async ({ lab }) => {
     await lab.goto('./#/races?scenario=not-base64-json!!');
-    await expect(lab.getByTestId('error')).toBeVisible();
+    await expect(lab.getByTestId('error-banner')).toBeVisible();
     await expect(lab.getByTestId('outcome-state')).toHaveText(/\w+/);
   });
 
@@ -166,7 +166,7 @@ test.describe('Races lab: bad input', () => {
     await lab.evaluate(() => {
       window.location.hash = '#/races/no-such-lesson';
     });
-    await expect(lab.getByTestId('error')).toContainText('no built-in scenario is called "no-such-lesson"');
+    await expect(lab.getByTestId('error-banner')).toContainText('no built-in scenario is called "no-such-lesson"');
     await expect(lab).not.toHaveURL(/no-such-lesson/);
     await lab.reload();
     await expect(lab.getByTestId('event-cancel')).toHaveAttribute('aria-label', /cancel at 310 ms/);
@@ -176,9 +176,9 @@ test.describe('Races lab: bad input', () => {
     await openScenario(lab, 'A-cancel-then-complete');
     await lab.getByTestId('import-text').fill(JSON.stringify({ format: 1, lab: 'ledger', id: 'x', title: 'x', config: {}, events: [] }));
     await lab.getByRole('button', { name: 'Import', exact: true }).click();
-    await expect(lab.getByTestId('error')).toContainText('lab: this is a "ledger" scenario; open it in the Ledger lab (#/ledger)');
+    await expect(lab.getByTestId('error-banner')).toContainText('lab: this is a "ledger" scenario; open it in the Ledger lab (#/ledger)');
     await lab.goto('./#/races/B-complete-then-cancel?transport=streamable-http&t=later');
-    await expect(lab.getByTestId('error')).toContainText('t (playhead in the link)');
+    await expect(lab.getByTestId('error-banner')).toContainText('t (playhead in the link)');
     await expect(lab.getByTestId('scenario-picker')).toHaveValue('B-complete-then-cancel');
     await expect(lab.getByTestId('transport')).toHaveValue('streamable-http');
   });

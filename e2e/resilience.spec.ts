@@ -223,7 +223,7 @@ test.describe('Resilience lab: review fixes (state labels, phone width, typed se
     const text = lab.getByTestId('import-text');
     await text.fill(JSON.stringify({ format: 1, lab: 'races', id: 'r', title: 'r', seed: 1, config: {}, events: [] }));
     await lab.getByTestId('import-paste').click();
-    await expect(lab.getByTestId('error-banner').locator('li')).toHaveText(['lab: this file is a "races" scenario; open it in the Races lab (#/races)']);
+    await expect(lab.getByTestId('error-banner').locator('li')).toHaveText(['lab: this is a "races" scenario; open it in the Races lab (#/races)']);
     await expect(lab.getByTestId('scenario-picker')).toHaveValue('B1-concurrent-failures');
     const s2 = await lab.evaluate(() => fetch('scenarios/resilience/S3-gateway-receipt.json').then((r) => r.text()));
     await text.fill(s2.replace('"title": "', '"title": "Pasted '));
@@ -278,7 +278,7 @@ test.describe('Resilience lab: input and accessibility', () => {
     const races = { format: 1, lab: 'races', id: 'r', title: 'r', seed: 1, config: {}, events: [] };
     await lab.getByTestId('import-file').setInputFiles({ name: 'r.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(races)) });
     const banner = lab.getByTestId('error-banner');
-    await expect(banner.locator('li')).toHaveText(['lab: this file is a "races" scenario; open it in the Races lab (#/races)']);
+    await expect(banner.locator('li')).toHaveText(['lab: this is a "races" scenario; open it in the Races lab (#/races)']);
     await expect(banner).toContainText('The file r.json is not a resilience scenario; the previous scenario is kept');
     await expect(lab.getByTestId('scenario-picker')).toHaveValue('B1-concurrent-failures');
   });

@@ -1,6 +1,9 @@
-import { Suspense, useEffect, useId } from 'react';
+import { createElement, Suspense, useEffect, useId, useState } from 'react';
+import { useStore } from 'zustand';
 import { Icon } from '../labs/common/icons';
-import { LAB_PAGES } from './labPages';
+import { labAddresses } from '../store/labStores';
+import { LabBoundary } from './LabBoundary';
+import { pageOf } from './labPages';
 import { LABS, useLabRoute } from './router';
 import { useTheme, type ThemeChoice } from './theme';
 
@@ -37,7 +40,11 @@ export function App() {
   }, [lab]);
 
   const current = LABS.find((l) => l.id === (lab ?? 'races'));
-  const Page = current?.ready ? LAB_PAGES[current.id] : undefined;
+  const [attempts, setAttempts] = useState<Record<string, number>>({});
+  // pageOf caches one component per (lab, attempt) in a module map, so its identity is stable across renders.
+  const Page = current?.ready ? pageOf(current.id, attempts[current.id] ?? 0) : undefined;
+  // Each lab's current address: a nav link returns to the lab as it was left.
+  const addresses = useStore(labAddresses);
 
   return (
     <>
@@ -59,7 +66,7 @@ export function App() {
             {LABS.map((l) => (
               <li key={l.id}>
                 {l.ready ? (
-                  <a href={`#/${l.id}`} aria-current={current?.id === l.id ? 'page' : undefined} title={l.blurb}>
+                  <a href={addresses[l.id] ?? `#/${l.id}`} data-testid={`nav-${l.id}`} aria-current={current?.id === l.id ? 'page' : undefined} title={l.blurb}>
                     {l.name}
                   </a>
                 ) : (
@@ -89,9 +96,11 @@ export function App() {
             </p>
           </div>
         ) : Page ? (
-          <Suspense fallback={<Loading name={current.name} />}>
-            <Page key={current.id} />
-          </Suspense>
+          <LabBoundary key={`${current.id}#${attempts[current.id] ?? 0}`} name={current.name} onRetry={() => setAttempts((a) => ({ ...a, [current.id]: (a[current.id] ?? 0) + 1 }))}>
+            <Suspense fallback={<Loading name={current.name} />}>
+              {createElement(Page, { key: current.id })}
+            </Suspense>
+          </LabBoundary>
         ) : (
           <ComingSoon name={current.name} />
         )}

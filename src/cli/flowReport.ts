@@ -1,5 +1,5 @@
-import { replay } from '../sim/engine';
-import { checkFlowExpectation, flowModel, withFlowOverrides } from '../sim/flow';
+import type { LabDefinition } from '../sim/lab';
+import type { FlowTrace } from '../sim/flow';
 import { checkMessage } from '../wire/schemaCheck';
 import type { Revision } from '../sim/mcp';
 import type { Json, Scenario } from '../sim/types';
@@ -11,11 +11,11 @@ const WIRE_SHOWN = 50;
  * The CLI report of a flow scenario (`npm run replay -- public/scenarios/flow/….json`):
  * `{ scenario, summary, errors[], wire: { total, messages, schemaInvalid, first[] }, invariants[],
  * steps, endAtMs, expectations? }`. Every JSON-RPC message is checked against the official schema of
- * the scenario's revision; the first 50 wire items are printed with their check. Exit code 3 when
- * `wantExpect` and an expectation is not met, else 0.
+ * the scenario's revision; the first 50 wire items are printed with their check. Registered by lab id in
+ * `reports.ts`; `--expect` is added there.
  */
-export function flowCli(scenario: Scenario, wantExpect: boolean): { code: number; stdout: string; stderr: string } {
-  const trace = replay(flowModel, scenario, { keep: 'effects' });
+export function flowReport(definition: LabDefinition<unknown, unknown, FlowTrace>, scenario: Scenario): Record<string, Json> {
+  const trace = definition.replay(scenario, { keep: 'effects' });
   const revision = ((scenario.config as { revision?: Revision }).revision ?? '2026-07-28') as Revision;
   let messages = 0;
   let schemaInvalid = 0;
@@ -42,13 +42,5 @@ export function flowCli(scenario: Scenario, wantExpect: boolean): { code: number
     steps: trace.stepCount,
     endAtMs: trace.endAt,
   };
-  let code = 0;
-  if (wantExpect) {
-    doc.expectations = (scenario.expect ?? []).map((e) => {
-      const mismatches = checkFlowExpectation(replay(flowModel, withFlowOverrides(scenario, e.overrides as Record<string, Json> | undefined), { keep: 'effects' }), e);
-      if (mismatches.length) code = 3;
-      return { label: e.label, met: mismatches.length === 0, mismatches: mismatches as unknown as Json };
-    });
-  }
-  return { code, stdout: JSON.stringify(doc, null, 2) + '\n', stderr: '' };
+  return doc;
 }

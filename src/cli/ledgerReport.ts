@@ -1,4 +1,5 @@
-import { checkLedgerExpectation, replayLedger, withLedgerOverrides, type OpenDatabase } from '../sim/ledger';
+import type { LabDefinition } from '../sim/lab';
+import type { LedgerTrace } from '../sim/ledger';
 import type { Revision } from '../sim/mcp';
 import type { Json, Scenario } from '../sim/types';
 import { checkMessage } from '../wire/schemaCheck';
@@ -6,11 +7,11 @@ import { checkMessage } from '../wire/schemaCheck';
 /**
  * The CLI report of a ledger scenario: each call's reply and receipt, the summary (executions,
  * records, connection replies), every wire message with its check against the official MCP
- * schema, the invariants, and with `--expect` the file's expectations (exit 3 when one is unmet).
- * `open` gives fresh sql.js databases (the entry point loads sql.js's Node build first).
+ * schema and the invariants. The definition replays on sql.js databases (the entry point loads
+ * sql.js's Node build first). Registered by lab id in `reports.ts`.
  */
-export function ledgerCli(scenario: Scenario, wantExpect: boolean, open: OpenDatabase): { code: number; stdout: string; stderr: string } {
-  const trace = replayLedger(scenario, open);
+export function ledgerReport(definition: LabDefinition<unknown, unknown, LedgerTrace>, scenario: Scenario): Record<string, Json> {
+  const trace = definition.replay(scenario);
   const revision = (scenario.config as { revision: Revision }).revision;
   const wire: Json[] = trace.effects.map((e) => {
     const item: Record<string, Json> = { atMs: e.at, from: e.from, transport: e.transport };
@@ -32,13 +33,5 @@ export function ledgerCli(scenario: Scenario, wantExpect: boolean, open: OpenDat
     steps: trace.stepCount,
     endAtMs: trace.endAt,
   };
-  let code = 0;
-  if (wantExpect) {
-    doc.expectations = (scenario.expect ?? []).map((e) => {
-      const mismatches = checkLedgerExpectation(replayLedger(withLedgerOverrides(scenario, e.overrides as Record<string, Json> | undefined), open), e);
-      if (mismatches.length) code = 3;
-      return { label: e.label, met: mismatches.length === 0, mismatches: mismatches as unknown as Json };
-    });
-  }
-  return { code, stdout: JSON.stringify(doc, null, 2) + '\n', stderr: '' };
+  return doc;
 }

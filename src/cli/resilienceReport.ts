@@ -1,4 +1,5 @@
-import { checkExpectation, replayResilience, withOverrides } from '../sim/resilience';
+import type { LabDefinition } from '../sim/lab';
+import type { ResilienceTrace } from '../sim/resilience';
 import { checkMessage } from '../wire/schemaCheck';
 import { checkedAgainst, taskWireCheckPlan } from '../sim/resilience/taskWireSchema';
 import { checkTaskExtSchema } from '../wire/ext-tasks';
@@ -13,10 +14,10 @@ import type { Json, Scenario } from '../sim/types';
  * says what it is checked against (`checkedAgainst`) and, under 2026-07-28, its check against the
  * official tasks extension schema (`extSchema`; the official 2026-07-28 core schema has no tasks;
  * vendored in src/wire/ext-tasks). Only the mechanism's invariants are
- * listed. Exit code 3 when `wantExpect` and an expectation is not met, else 0.
+ * listed. Registered by lab id in `reports.ts`; `--expect` is added there.
  */
-export function resilienceCli(scenario: Scenario, wantExpect: boolean): { code: number; stdout: string; stderr: string } {
-  const trace = replayResilience(scenario);
+export function resilienceReport(definition: LabDefinition<unknown, unknown, ResilienceTrace>, scenario: Scenario): Record<string, Json> {
+  const trace = definition.replay(scenario);
   const revision = ((scenario.config as { revision?: Revision }).revision ?? '2026-07-28') as Revision;
   const methods = new Map<string, string>();
   const wire: Json[] = trace.effects.map((e) => {
@@ -55,13 +56,5 @@ export function resilienceCli(scenario: Scenario, wantExpect: boolean): { code: 
     steps: trace.stepCount,
     endAtMs: trace.endAt,
   };
-  let code = 0;
-  if (wantExpect) {
-    doc.expectations = (scenario.expect ?? []).map((e) => {
-      const mismatches = checkExpectation(replayResilience(withOverrides(scenario, e.overrides as Record<string, Json> | undefined)), e);
-      if (mismatches.length) code = 3;
-      return { label: e.label, met: mismatches.length === 0, mismatches: mismatches as unknown as Json };
-    });
-  }
-  return { code, stdout: JSON.stringify(doc, null, 2) + '\n', stderr: '' };
+  return doc;
 }

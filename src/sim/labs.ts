@@ -7,6 +7,12 @@ import { RACES_SCHEMAS } from './races/schema';
 import { resilienceModel } from './resilience/model';
 import { resilienceConfigSchema, resilienceEventSchema } from './resilience/schema';
 import { isLabId, LAB_IDS, type LabId } from './labIds';
+import type { AnyLabDefinition } from './lab';
+import type { OpenDatabase } from './ledger/sql';
+import { racesDefinition } from './races/definition';
+import { flowDefinition } from './flow/definition';
+import { resilienceDefinition } from './resilience/definition';
+import { createLedgerDefinition } from './ledger/definition';
 import { parseScenario, parseScenarioText, type LabSchemas, type ParseResult } from './scenario';
 
 /** Scenario schemas per lab id. Later labs register here. */
@@ -27,6 +33,26 @@ export const MODELS = {
 } as const;
 
 export type { LabId } from './labIds';
+
+/** What a definition may need from its host: the ledger runs real SQL, so it takes a database opener (sql.js). */
+export interface LabEnv {
+  open?: OpenDatabase;
+}
+
+/**
+ * The lab contract of every lab, by id (the CLI, the schema generator and the built-in checks go
+ * through it). A lab page imports only its own definition module, so its chunk stays small.
+ * Throws `Error` for the ledger without `env.open`.
+ */
+export const LAB_DEFINITIONS: Record<LabId, (env: LabEnv) => AnyLabDefinition> = {
+  races: () => racesDefinition,
+  flow: () => flowDefinition,
+  resilience: () => resilienceDefinition,
+  ledger: (env) => {
+    if (!env.open) throw new Error('ledger: needs SQLite (sql.js) — pass a database opener (env.open)');
+    return createLedgerDefinition(env.open);
+  },
+};
 
 /**
  * Parses a scenario of any known lab from JSON text, picking the lab from its `lab` field.

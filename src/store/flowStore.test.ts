@@ -17,7 +17,7 @@ describe('flow store', () => {
     const s = store.getState();
     expect(s.scenario.config.policy).toBe('lesson');
     expect(s.trace.invariants.filter((i) => i.firstViolation)).toEqual([]);
-    s.applyLessonRow({ policy: 'unbounded' });
+    s.applyOverrides({ policy: 'unbounded' });
     expect(store.getState().trace.outcome.summary.peakDepth).toBe(5900);
     expect(store.getState().trace.invariants.find((i) => i.name === 'buffer-within-capacity')?.firstViolation).not.toBeNull();
     store.getState().undo();
@@ -34,10 +34,10 @@ describe('flow store', () => {
     expect(s().scenario.id).toBe('R1-coalesce-one-token');
     expect(s().cursorMs).toBe(0);
     s().seek(250);
-    s().applyLessonRow({ policy: 'unbounded' });
+    s().applyOverrides({ policy: 'unbounded' });
     expect(s().cursorMs).toBe(250);
     s().toEnd();
-    s().applyLessonRow({ policy: 'lesson' });
+    s().applyOverrides({ policy: 'lesson' });
     expect(s().cursorMs).toBe(s().rangeEndMs);
   });
 
@@ -65,7 +65,7 @@ describe('flow store', () => {
   it('another lab\'s file is named in one line and the scenario is kept; a bad file lists its fields', () => {
     const store = createFlowStore();
     expect(store.getState().importText(JSON.stringify({ format: 1, lab: 'ledger', id: 'x', title: 'x', config: {}, events: [] }), 'The file l.json')).toBe(false);
-    expect(store.getState().error).toEqual({ title: 'The file l.json is not a flow scenario; nothing was changed', errors: ['lab: this file is a "ledger" scenario; open it in the Ledger lab (#/ledger)'] });
+    expect(store.getState().error).toEqual({ title: 'The file l.json is not a flow scenario; the previous scenario is kept', errors: ['lab: this is a "ledger" scenario; open it in the Ledger lab (#/ledger)'] });
     expect(store.getState().importText('{"format":1,"lab":"flow","id":"x","title":"x","config":{"capacityEvents":1},"events":[]}')).toBe(false);
     expect(store.getState().error?.errors).toEqual([expect.stringMatching(/^config\.capacityEvents: /)]);
     expect(store.getState().scenario.id).toBe('F1-stalled-subscriber');

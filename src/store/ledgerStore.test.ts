@@ -118,18 +118,18 @@ describe('ledger store', () => {
     const s = store.getState;
     s().moveEvent('B-execute', 500); // past B-write (130) and B-commit (140)
     expect(s().scenario.events.find((e) => e.id === 'B-execute')!.at).toBe(130);
-    expect(s().laneNotice).toBe(
+    expect(s().notice).toBe(
       "connection B's execute stays after its read (110 ms) and before its write (130 ms): a connection runs its own steps in order. To change the interleaving, move the other connection's steps.",
     );
     expect(ledgerStepLanes(s().scenario)[1]).toEqual(['B-begin', 'B-read', 'B-execute', 'B-write', 'B-commit']);
     // Backwards past its own read: stops at the read's time, still after it in the tie order.
     s().moveEvent('B-execute', 0);
     expect(s().scenario.events.find((e) => e.id === 'B-execute')!.at).toBe(110);
-    expect(s().laneNotice).toMatch(/^connection B's execute stays after its read \(110 ms\)/);
+    expect(s().notice).toMatch(/^connection B's execute stays after its read \(110 ms\)/);
     // A move inside the bounds goes through and clears the notice.
     s().moveEvent('B-execute', 115);
     expect(s().scenario.events.find((e) => e.id === 'B-execute')!.at).toBe(115);
-    expect(s().laneNotice).toBeNull();
+    expect(s().notice).toBeNull();
     // The first step cannot pass its successor either, and nudges obey the same bounds.
     s().nudgeEvent('B-begin', 50);
     expect(s().scenario.events.find((e) => e.id === 'B-begin')!.at).toBe(110);
@@ -159,7 +159,7 @@ describe('ledger store', () => {
     const before = s().scenario;
     s().reorderEvent('B-read', -1);
     expect(s().scenario).toBe(before);
-    expect(s().laneNotice).toBe("connection B's read cannot go before connection B's begin: a connection runs its own steps in order. To change who goes first, move the other connection's steps.");
+    expect(s().notice).toBe("connection B's read cannot go before connection B's begin: a connection runs its own steps in order. To change who goes first, move the other connection's steps.");
     s().applyOrder(['A-begin', 'A-read', 'A-execute', 'A-write', 'A-commit', 'B-begin', 'B-read', 'B-write', 'B-commit', 'B-execute']);
     expect(s().scenario).toBe(before);
     expect(s().error?.errors).toEqual(['order: B-begin → B-read → B-write → B-commit → B-execute is not the lane\'s own order B-begin → B-read → B-execute → B-write → B-commit']);
@@ -217,7 +217,7 @@ describe('ledger store: play and other labs\' files', () => {
     expect(store.getState().importText(text, 'A-cancel-then-complete.json')).toBe(false);
     expect(store.getState().error).toEqual({
       title: 'A-cancel-then-complete.json is not a ledger scenario; the previous scenario is kept',
-      errors: ['lab: this file is a "races" scenario; open it in the Races lab (#/races)'],
+      errors: ['lab: this is a "races" scenario; open it in the Races lab (#/races)'],
     });
     expect(store.getState().scenario.id).toBe('A-race-two-connections');
   });

@@ -1,370 +1,113 @@
-import { createStore, type StoreApi } from 'zustand/vanilla';
-import { mergeConfig, stepIndexAt } from '../sim/engine';
-import { movableLanes, scenarioForOrder } from '../sim/explore';
-import { LAB_SCHEMAS, parseAnyScenarioText, parseScenario, parseScenarioText } from '../sim/labs';
-import { createLedgerModel, ledgerLaneOf, ledgerLengthProblem, replayLedger, STEP_KINDS, type LedgerModel, type LedgerTrace, type OpenDatabase } from '../sim/ledger';
-import type { Json, Scenario, ScriptedEvent } from '../sim/types';
-import { emptyHistory, record, redo as redoHistory, undo as undoHistory, type History } from './history';
-import { playbackActions, suggestedSpeed, timeRangeEnd } from './playback';
+import { scenarioForOrder } from '../sim/explore';
+import { createLedgerDefinition } from '../sim/ledger/definition';
+import { isStep, laneBounds, orderProblem, stepName } from '../sim/ledger/lanes';
+import { createLedgerModel, ledgerLaneOf, replayLedger, type LedgerTrace, type OpenDatabase } from '../sim/ledger';
+import type { StoreApi } from 'zustand/vanilla';
+import type { SqlJsStatic } from 'sql.js';
+import { openBytes, wrapSqlJs } from '../db/sqljs';
+import type { PracticeCheck } from '../sim/ledger/practice';
+import type { Scenario } from '../sim/types';
+import { createLabStore, playheadSelectors, storeFromLink, type LabData, type LabError, type LabStore, type LabStoreSpec, type LabStoreState } from './labStore';
+import { labTexts } from './labTexts';
+import { selectStepIndex } from './labSelectors';
 import { runReadOnly, type ConsoleDatabase, type QueryResult } from './ledgerConsole';
 
+export * from './labSelectors';
 export { runReadOnly, type ConsoleDatabase, type QueryResult } from './ledgerConsole';
+/** Values of the lab the page shows as text. */
+export { POLICIES, MAX_CHARGE_CENTS, checkLedgerExpectation, LEDGER_TIE_RULE } from '../sim/ledger';
+export { classifyRetry } from '../sim/retry/classify';
+export { countInterleavings } from '../sim/explore';
+export { INVENTORY_BUG_TEXT, INVENTORY_BUGS, PRACTICE_CHECKS, type InventoryVariant, type PracticeCheck } from '../sim/ledger/practice';
+export { laneBounds, laneKindProblem, ledgerStepLanes, orderProblem } from '../sim/ledger/lanes';
 
 /**
- * The ledger lab's scenario store (zustand vanilla): the scenario is the source of truth, the
- * trace is replayed on fresh sql.js databases on every change (synchronously: sql.js is loaded
- * before the store is made). Undo/redo covers scenario edits and settings.
+ * The ledger lab's store: the one lab store (`createLabStore`) over the ledger definition, which
+ * replays on real sql.js databases (loaded before the store is made). Its own rules: a step stops
+ * at its connection's neighbours (the `notice` says why), two steps of one connection never swap,
+ * and the explorer's orders apply as one undoable edit (`applyOrder`).
  */
-export interface LedgerError {
-  title: string;
-  errors: string[];
-}
+export type LedgerError = LabError;
+export type LedgerData = LabData<LedgerTrace, null> & { open: OpenDatabase };
 
-export interface LedgerData {
-  open: OpenDatabase;
-  builtins: readonly Scenario[];
-  scenario: Scenario;
-  original: Scenario;
-  trace: LedgerTrace;
-  stepTimes: readonly number[];
-  rangeEndMs: number;
-  /** Playhead, virtual ms (fractional while playing). */
-  cursorMs: number;
-  playing: boolean;
-  /** Play speed, virtual ms per real second. */
-  speed: number;
-  selectedEventId: string | null;
-  error: LedgerError | null;
-  /**
-   * Why the last edit was held back (a connection's step stopped at its own lane's neighbour, or
-   * a refused reorder), in words; null after an edit that went through unchanged.
-   */
-  laneNotice: string | null;
-  history: History<Scenario>;
-  dragging: boolean;
-  loadCount: number;
-}
-
+/** The ledger's own verbs, beside the shared ones. */
 export interface LedgerActions {
-  loadBuiltin(id: string): void;
-  /** Loads `scenario` (e.g. a counterexample of the explorer) as an undoable edit of the current one. */
-  showScenario(scenario: Scenario, cursorMs?: number): void;
-  setConfig(patch: Record<string, Json>): void;
-  moveEvent(id: string, atMs: number): void;
-  nudgeEvent(id: string, deltaMs: number): void;
-  /** Puts the movable events into `order` (the explorer's ordering) on the timeline. */
+  /** Puts the movable steps into `order` (an explorer ordering) on the timeline; an order that breaks a lane is refused. */
   applyOrder(order: readonly string[]): void;
-  beginDrag(): void;
-  endDrag(): void;
-  seek(ms: number): void;
-  /** Plays from the playhead (from 0 when it is at the end) or pauses. */
-  togglePlay(): void;
-  /** Advances the playhead by `realMs` of wall time at the current speed; stops at the last step. */
-  tick(realMs: number): void;
-  setSpeed(speed: number): void;
-  stepForward(): void;
-  stepBack(): void;
-  toStart(): void;
-  toEnd(): void;
-  select(id: string | null): void;
-  reset(): void;
-  undo(): void;
-  redo(): void;
-  setError(error: LedgerError | null): void;
-  /** Moves an event one place earlier/later among events at the same millisecond (the tie order). */
-  reorderEvent(id: string, direction: -1 | 1): void;
-  /** Loads a scenario file's text; on any problem keeps the current scenario and lists every error. Returns success. */
-  importText(text: string, source: string): boolean;
-  /** The current scenario as a JSON file. */
-  exportJson(): { filename: string; text: string };
-  /**
-   * Shows a scenario decoded from the address (a pasted link, Back/Forward) as an undoable load: a
-   * built-in keeps its lesson version for Reset. On a lane-order or model problem keeps the current
-   * scenario and sets `error`. Returns success.
-   */
+  /** Loads a scenario a link holds; refuses (and keeps the current one) when its lanes run out of order. Returns success. */
   loadLinked(scenario: Scenario): boolean;
 }
 
-export type LedgerStoreState = LedgerData & LedgerActions;
+export type LedgerStoreState = LabStoreState<LedgerTrace, null> & LedgerActions & { open: OpenDatabase };
 export type LedgerStore = StoreApi<LedgerStoreState>;
 
-function derive(scenario: Scenario, open: OpenDatabase, model: LedgerModel): Pick<LedgerData, 'scenario' | 'trace' | 'stepTimes' | 'rangeEndMs'> {
-  // One model instance per store: each replay reuses (empties) the same database.
-  const trace = replayLedger(scenario, open, { model });
-  const stepTimes: number[] = [];
-  for (const step of trace.steps) if (stepTimes[stepTimes.length - 1] !== step.at) stepTimes.push(step.at);
-  let last = trace.endAt;
-  for (const e of scenario.events) last = Math.max(last, e.at);
-  return { scenario, trace, stepTimes, rangeEndMs: timeRangeEnd(last) };
-}
-
-/** Where playing stops: the last step (or the end of the range when nothing happens). */
-const playEnd = (s: LedgerData) => (s.trace.endAt > 0 ? s.trace.endAt : s.rangeEndMs);
-
-const clamp = (ms: number, end: number) => Math.min(Math.max(0, Math.round(ms)), end);
-
-const isStep = (e: ScriptedEvent) => e.actor === 'db';
-const stepName = (e: ScriptedEvent) => `connection ${String(e.conn)}'s ${String(e.kind)}`;
-
-/**
- * Each connection's steps in lane order, exactly as the explorer sees them (`movableLanes` over
- * the db steps with `ledgerLaneOf`: by time, ties by scenario order).
- */
-export function ledgerStepLanes(scenario: Scenario): string[][] {
-  return movableLanes(
-    scenario,
-    scenario.events.filter(isStep).map((e) => e.id),
-    ledgerLaneOf,
-  );
-}
-
-/**
- * Where step `id` may move without passing a step of its own connection: `minMs`..`maxMs`
- * (inclusive, integer ms; at a neighbour's time the tie order keeps it on its side because a move
- * never changes scenario order), and the sentence that says why when a move is held back.
- * Null for client events (they are not lane-ordered) and unknown ids.
- */
-export function laneBounds(scenario: Scenario, id: string): { minMs: number; maxMs: number; notice: string } | null {
-  const index = new Map(scenario.events.map((e, i) => [e.id, i]));
-  const event = scenario.events[index.get(id) ?? -1];
-  if (!event || !isStep(event)) return null;
-  const lane = ledgerStepLanes(scenario).find((l) => l.includes(id))!;
-  const k = lane.indexOf(id);
-  const byId = (x: string | undefined) => (x === undefined ? undefined : scenario.events[index.get(x)!]);
-  const prev = byId(lane[k - 1]);
-  const next = byId(lane[k + 1]);
-  const minMs = prev ? prev.at + (index.get(id)! < index.get(prev.id)! ? 1 : 0) : 0;
-  const maxMs = next ? next.at - (index.get(id)! > index.get(next.id)! ? 1 : 0) : Number.MAX_SAFE_INTEGER;
-  const around = [prev && `after its ${String(prev.kind)} (${prev.at} ms)`, next && `before its ${String(next.kind)} (${next.at} ms)`].filter(Boolean).join(' and ');
+/** The ledger lab's store spec: built-ins, databases from `open`, and the lane rules. */
+export function ledgerSpec(open: OpenDatabase, builtins: readonly Scenario[], builtinErrors: readonly string[] = []): LabStoreSpec<LedgerTrace['initial'], LedgerTrace['outcome'], LedgerTrace, null> {
   return {
-    minMs,
-    maxMs,
-    notice: `${stepName(event)} stays ${around}: a connection runs its own steps in order. To change the interleaving, move the other connection's steps.`,
+    definition: createLedgerDefinition(open),
+    builtins,
+    builtinErrors,
+    extra: null,
+    constrainMove(scenario, id, atMs) {
+      const bounds = laneBounds(scenario, id);
+      if (!bounds) return { atMs, notice: null };
+      const at = Math.min(Math.max(atMs, bounds.minMs), bounds.maxMs);
+      return { atMs: at, notice: at !== atMs ? bounds.notice : null };
+    },
+    reorderProblem(a, b, direction) {
+      if (!isStep(a) || !isStep(b) || ledgerLaneOf(a) !== ledgerLaneOf(b)) return null;
+      const [first, second] = direction < 0 ? [b, a] : [a, b];
+      return `${stepName(second)} cannot go before ${stepName(first)}: a connection runs its own steps in order. To change who goes first, move the other connection's steps.`;
+    },
   };
 }
 
-/**
- * Why a scenario's connection steps are out of their lane order (each connection runs begin,
- * read, execute, write, commit in that order, at most once each), or null. Files and links are
- * checked with it, so the explorer never merges a lane that runs its steps out of order.
- */
-export function laneKindProblem(scenario: Scenario): string | null {
-  const byId = new Map(scenario.events.map((e) => [e.id, e]));
-  for (const lane of ledgerStepLanes(scenario)) {
-    const kinds = lane.map((id) => String(byId.get(id)!.kind));
-    const ranks = kinds.map((k) => (STEP_KINDS as readonly string[]).indexOf(k));
-    if (ranks.some((r, i) => i > 0 && r <= ranks[i - 1])) {
-      const conn = String(byId.get(lane[0])!.conn);
-      return `events: connection ${conn}'s steps must run in the order ${STEP_KINDS.join(', ')} (each at most once); here they run ${kinds.join(' → ')}`;
-    }
-  }
-  return null;
-}
-
-/** Why `order` (movable step ids) would change a connection's own step order, or null. */
-export function orderProblem(scenario: Scenario, order: readonly string[]): string | null {
-  const lanes = ledgerStepLanes(scenario);
-  const all = new Set(lanes.flat());
-  if (order.length !== all.size || order.some((id) => !all.has(id))) return `order: must list each connection step once (${[...all].join(', ')})`;
-  for (const lane of lanes) {
-    const inOrder = order.filter((id) => lane.includes(id));
-    if (inOrder.join() !== lane.join()) return `order: ${inOrder.join(' → ')} is not the lane's own order ${lane.join(' → ')}`;
-  }
-  return null;
+/** Adds the ledger's own verbs and its database opener beside the shared store. */
+function withLedgerSlice(store: LabStore<LedgerTrace, null>, open: OpenDatabase, parse: (value: unknown) => { ok: boolean; errors?: string[] }): LedgerStore {
+  const get = () => store.getState() as LedgerStoreState;
+  const slice: LedgerActions & { open: OpenDatabase } = {
+    open,
+    applyOrder(order) {
+      const s = get();
+      const problem = orderProblem(s.scenario, order);
+      if (problem) s.setError({ title: "That ordering breaks a connection's own step order; the timeline is kept", errors: [problem] });
+      else s.showScenario(scenarioForOrder(s.scenario, order));
+    },
+    loadLinked(scenario) {
+      const s = get();
+      const parsed = parse(scenario);
+      if (!parsed.ok) {
+        s.setError({ title: labTexts('ledger').badLinkKept(s.scenario.title), errors: parsed.errors ?? [] });
+        return false;
+      }
+      const before = s.scenario;
+      s.loadScenario(scenario);
+      return get().scenario !== before;
+    },
+  };
+  store.setState(slice as unknown as Partial<LabStoreState<LedgerTrace, null>>);
+  return store as unknown as LedgerStore;
 }
 
 /** Creates a ledger store over `builtins` (validated scenarios), replaying on databases from `open`. */
 export function createLedgerStore(options: { open: OpenDatabase; builtins: readonly Scenario[]; initial?: Scenario; error?: LedgerError | null }): LedgerStore {
-  const { open, builtins } = options;
-  const first = options.initial ?? builtins[0];
-  if (!first) throw new Error('createLedgerStore: no scenario to show');
-  const model = createLedgerModel(open);
-  return createStore<LedgerStoreState>()((set, get) => {
-    const change = (scenario: Scenario, extra: Partial<LedgerData> = {}) => {
-      const s = get();
-      let derived: ReturnType<typeof derive>;
-      try {
-        derived = derive(scenario, open, model);
-      } catch (err) {
-        set({ error: { title: 'The simulation could not run this scenario; the previous one is kept', errors: [`(model): ${(err as Error).message}`] } });
-        return;
-      }
-      const history = s.dragging ? s.history : record(s.history, s.scenario);
-      set({ ...derived, history, error: null, laneNotice: null, ...extra, cursorMs: clamp(extra.cursorMs ?? s.cursorMs, derived.rangeEndMs) });
-    };
-    const validated = (scenario: Scenario): Scenario | null => {
-      const parsed = parseScenario(scenario, 'ledger', LAB_SCHEMAS.ledger);
-      if (!parsed.ok) {
-        set({ error: { title: 'That change is not valid; the previous scenario is kept', errors: parsed.errors } });
-        return null;
-      }
-      return parsed.scenario;
-    };
-    const initial = derive(first, open, model);
-    return {
-      open,
-      builtins,
-      ...initial,
-      original: builtins.find((b) => b.id === first.id) ?? first,
-      cursorMs: 0,
-      playing: false,
-      speed: suggestedSpeed(initial.trace.endAt),
-      selectedEventId: null,
-      error: options.error ?? null,
-      laneNotice: null,
-      history: emptyHistory(),
-      dragging: false,
-      loadCount: 0,
-
-      loadBuiltin(id) {
-        const b = get().builtins.find((x) => x.id === id);
-        if (!b) return set({ error: { title: 'Unknown scenario', errors: [`scenario id: no built-in scenario is called ${JSON.stringify(id)}`] } });
-        const s = get();
-        const derived = derive(b, open, model);
-        set({ ...derived, original: b, history: record(s.history, s.scenario), error: null, laneNotice: null, selectedEventId: null, cursorMs: 0, loadCount: s.loadCount + 1 });
-      },
-      showScenario(scenario, cursorMs) {
-        change(scenario, cursorMs === undefined ? {} : { cursorMs });
-      },
-      setConfig(patch) {
-        const s = get();
-        const next = validated({ ...s.scenario, config: mergeConfig(s.scenario.config as Record<string, Json>, patch) });
-        if (next) change(next);
-      },
-      moveEvent(id, atMs) {
-        const s = get();
-        const wanted = Math.max(0, Math.round(atMs));
-        const bounds = laneBounds(s.scenario, id);
-        const at = bounds ? Math.min(Math.max(wanted, bounds.minMs), bounds.maxMs) : wanted;
-        const laneNotice = bounds && at !== wanted ? bounds.notice : null;
-        if (!s.scenario.events.some((e) => e.id === id && e.at !== at)) {
-          if (laneNotice !== s.laneNotice) set({ laneNotice });
-          return;
-        }
-        change({ ...s.scenario, events: s.scenario.events.map((e) => (e.id === id ? { ...e, at } : e)) }, { selectedEventId: id, laneNotice });
-      },
-      nudgeEvent(id, deltaMs) {
-        const e = get().scenario.events.find((x) => x.id === id);
-        if (e) get().moveEvent(id, e.at + deltaMs);
-      },
-      applyOrder(order) {
-        const s = get();
-        const problem = orderProblem(s.scenario, order);
-        if (problem) return set({ error: { title: 'That ordering breaks a connection\'s own step order; the timeline is kept', errors: [problem] } });
-        change(scenarioForOrder(s.scenario, order));
-      },
-      beginDrag() {
-        const s = get();
-        if (!s.dragging) set({ dragging: true, history: record(s.history, s.scenario) });
-      },
-      endDrag() {
-        set({ dragging: false });
-      },
-      ...playbackActions(get, set, playEnd),
-      select(id) {
-        set({ selectedEventId: id });
-      },
-      reset() {
-        change(get().original);
-      },
-      undo() {
-        const s = get();
-        const u = undoHistory(s.history, s.scenario);
-        if (!u) return;
-        const derived = derive(u.value, open, model);
-        set({ ...derived, history: u.history, error: null, laneNotice: null, cursorMs: clamp(s.cursorMs, derived.rangeEndMs) });
-      },
-      redo() {
-        const s = get();
-        const r = redoHistory(s.history, s.scenario);
-        if (!r) return;
-        const derived = derive(r.value, open, model);
-        set({ ...derived, history: r.history, error: null, laneNotice: null, cursorMs: clamp(s.cursorMs, derived.rangeEndMs) });
-      },
-      setError(error) {
-        set({ error });
-      },
-      reorderEvent(id, direction) {
-        const s = get();
-        const events = s.scenario.events;
-        const i = events.findIndex((e) => e.id === id);
-        if (i < 0) return;
-        // The neighbour in file order among events at the same millisecond.
-        let j = i + direction;
-        while (j >= 0 && j < events.length && events[j].at !== events[i].at) j += direction;
-        if (j < 0 || j >= events.length) return;
-        if (isStep(events[i]) && isStep(events[j]) && ledgerLaneOf(events[i]) === ledgerLaneOf(events[j])) {
-          const [first, second] = direction < 0 ? [events[j], events[i]] : [events[i], events[j]];
-          return set({
-            laneNotice: `${stepName(second)} cannot go before ${stepName(first)}: a connection runs its own steps in order. To change who goes first, move the other connection's steps.`,
-          });
-        }
-        const next = events.slice();
-        [next[i], next[j]] = [next[j], next[i]];
-        change({ ...s.scenario, events: next }, { selectedEventId: id });
-      },
-      importText(text, source) {
-        const other = parseAnyScenarioText(text).lab;
-        if (other !== undefined && other !== 'ledger') {
-          // Another lab's scenario: say where it belongs rather than list field errors.
-          const name = `${other.charAt(0).toUpperCase()}${other.slice(1)}`;
-          set({ error: { title: `${source} is not a ledger scenario; the previous scenario is kept`, errors: [`lab: this file is a "${other}" scenario; open it in the ${name} lab (#/${other})`] } });
-          return false;
-        }
-        const raw = parseScenarioText(text, 'ledger', LAB_SCHEMAS.ledger);
-        const tooLong = raw.ok ? (ledgerLengthProblem(raw.scenario.events) ?? laneKindProblem(raw.scenario)) : null;
-        const parsed = tooLong ? { ok: false as const, errors: [tooLong] } : raw;
-        if (!parsed.ok) {
-          set({ error: { title: `${source} is not a valid ledger scenario; the previous scenario is kept`, errors: parsed.errors } });
-          return false;
-        }
-        const s = get();
-        let derived: ReturnType<typeof derive>;
-        try {
-          derived = derive(parsed.scenario, open, model);
-        } catch (err) {
-          set({ error: { title: `${source} could not be replayed; the previous scenario is kept`, errors: [`(model): ${(err as Error).message}`] } });
-          return false;
-        }
-        set({ ...derived, original: parsed.scenario, history: record(s.history, s.scenario), error: null, laneNotice: null, selectedEventId: null, cursorMs: 0, loadCount: s.loadCount + 1 });
-        return true;
-      },
-      loadLinked(scenario) {
-        const problem = laneKindProblem(scenario);
-        if (problem) {
-          set({ error: { title: 'The link does not hold a valid ledger scenario; the previous scenario is kept (and back in the address)', errors: [problem] } });
-          return false;
-        }
-        const s = get();
-        let derived: ReturnType<typeof derive>;
-        try {
-          derived = derive(scenario, open, model);
-        } catch (err) {
-          set({ error: { title: 'The link could not be replayed; the previous scenario is kept (and back in the address)', errors: [`(model): ${(err as Error).message}`] } });
-          return false;
-        }
-        const original = s.builtins.find((b) => b.id === scenario.id) ?? scenario;
-        set({ ...derived, original, history: record(s.history, s.scenario), error: null, laneNotice: null, selectedEventId: null, cursorMs: 0, loadCount: s.loadCount + 1 });
-        return true;
-      },
-      exportJson() {
-        const { scenario } = get();
-        return { filename: `${scenario.id}.json`, text: JSON.stringify(scenario, null, 2) + '\n' };
-      },
-    };
-  });
+  const spec = ledgerSpec(options.open, options.builtins);
+  return withLedgerSlice(createLabStore(spec, { initial: options.initial, error: options.error }), options.open, spec.definition.parse);
 }
 
-/** Index of the last step at or before the playhead (-1 before the first). */
-export function selectStepIndex(s: LedgerData): number {
-  return stepIndexAt(s.trace.steps, s.cursorMs);
+/** The ledger store for a page opened at `hash` (see `storeFromLink`). */
+export function ledgerStoreFromLink(open: OpenDatabase, hash: string, builtins: readonly Scenario[], builtinErrors: readonly string[] = []): LedgerStore {
+  const spec = ledgerSpec(open, builtins, builtinErrors);
+  return withLedgerSlice(storeFromLink(spec, hash), open, spec.definition.parse);
 }
+
+const playhead = playheadSelectors(createLedgerDefinition(() => {
+  throw new Error('ledger playhead selectors never replay');
+}));
+
 
 /** The model state at the playhead. */
-export function selectStateAt(s: LedgerData) {
-  const i = selectStepIndex(s);
-  return i < 0 ? s.trace.initial : s.trace.steps[i].state;
-}
+export const selectStateAt = (s: LabData<LedgerTrace, unknown>) => playhead.selectStateAt(s);
 
 /** The scenario's database replayed up to the playhead (a fresh one; the caller closes it). */
 function databaseAtPlayhead(s: LedgerData): ConsoleDatabase & { export?: () => Uint8Array; close?: () => void } {
@@ -399,4 +142,9 @@ export function queryAtPlayhead(s: LedgerData, sql: string): QueryResult {
   } finally {
     db.close?.();
   }
+}
+
+/** A database opener for the practice checks: fresh in-memory sql.js databases, or one opened from file bytes. */
+export function practiceOpener(SQL: SqlJsStatic): Parameters<PracticeCheck['run']>[0] {
+  return ((bytes?: Uint8Array) => (bytes ? openBytes(SQL, bytes) : wrapSqlJs(new SQL.Database()))) as Parameters<PracticeCheck['run']>[0];
 }

@@ -15,8 +15,9 @@ describe('ledger links', () => {
   });
   it('bad links name the problem', () => {
     expect(decodeLedgerHash('#/ledger/nope', builtins)).toEqual({ ok: false, errors: [expect.stringMatching(/^scenario id \(in the link\): no built-in scenario is called "nope"; known: A-race/)] });
-    expect(decodeLedgerHash('#/ledger/B-race-interleaved?scenario=abc', builtins)).toEqual({ ok: false, errors: ['scenario (in the link): give either a scenario id in the path or ?scenario=…, not both'] });
-    expect(decodeLedgerHash('#/ledger?scenario=%%%', builtins)).toEqual({ ok: false, errors: ['scenario (in the link): not valid base64url-encoded UTF-8 text — the link may be cut short'] });
+    // One rule for links: the scenario the path names is kept; the extra parameter is ignored (and reported by the page).
+    expect(decodeLedgerHash('#/ledger/B-race-interleaved?scenario=abc', builtins)).toEqual({ ok: true, scenario: builtins[1] });
+    expect(decodeLedgerHash('#/ledger?scenario=%%%', builtins)).toEqual({ ok: false, errors: ['scenario (in the link): not valid base64url-encoded UTF-8 text — the link may be cut short; copy it again'] });
     const r = decodeLedgerHash(`#/ledger?scenario=${Buffer.from(JSON.stringify({ format: 1, lab: 'ledger', id: 'x', title: 'x', config: {}, events: [{ id: 'a', at: 1.5, actor: 'db', kind: 'read', conn: 'A' }] })).toString('base64url')}`, builtins);
     expect(r).toEqual({ ok: false, errors: ['events[0].at: must be an integer number of milliseconds'] });
   });

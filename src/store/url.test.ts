@@ -66,15 +66,28 @@ describe('races hash', () => {
       return d.ok ? [] : d.errors;
     };
     expect(bad('#/races/nope')[0]).toMatch(/^scenario id/);
-    expect(bad('#/races/A-cancel-then-complete?transport=carrier-pigeon')[0]).toMatch(/^config\.transport:/);
-    expect(bad('#/races/A-cancel-then-complete?policy.notAThing=true')[0]).toMatch(/^config\.policy/);
-    expect(bad('#/races/A-cancel-then-complete?latencyMs.clientToServer=-5')[0]).toMatch(/^config\.latencyMs\.clientToServer:/);
-    expect(bad('#/races/A-cancel-then-complete?latencyMs.clientToServer=1e20')).toContain('config.latencyMs.clientToServer: must be ≤ 1,000,000,000 ms');
-    expect(bad('#/races/A-cancel-then-complete?latencyMs.clientToServer=NaN')).toEqual(['config.latencyMs.clientToServer: must be a number of milliseconds']);
     expect(bad('#/races?scenario=!!!')[0]).toMatch(/^scenario \(in the link\)/);
     expect(bad(`#/races?scenario=${toBase64Url('{"oops"')}`)[0]).toMatch(/not valid JSON/);
     const wrongAt = { ...A, events: [{ ...A.events[0], at: -1 }] };
     expect(bad(`#/races?scenario=${toBase64Url(JSON.stringify(wrongAt))}`)[0]).toMatch(/^events\[0\]\.at:/);
+  });
+
+  it('keeps the scenario a link names and reports each bad setting in it as ignored (one rule in every lab)', () => {
+    const ignored = (hash: string) => {
+      const d = decodeRacesHash(hash, builtins);
+      expect(d.ok && d.scenario.id).toBe('A-cancel-then-complete');
+      expect(d.ok && d.scenario.config).toEqual(A.config);
+      return d.ok ? d.warnings : [];
+    };
+    expect(ignored('#/races/A-cancel-then-complete?transport=carrier-pigeon')[0]).toMatch(/^config\.transport:.* \(ignored\)$/);
+    expect(ignored('#/races/A-cancel-then-complete?policy.notAThing=true')[0]).toMatch(/^config\.policy/);
+    expect(ignored('#/races/A-cancel-then-complete?latencyMs.clientToServer=-5')[0]).toMatch(/^config\.latencyMs\.clientToServer:/);
+    expect(ignored('#/races/A-cancel-then-complete?latencyMs.clientToServer=1e20')).toContain('config.latencyMs.clientToServer: must be ≤ 1,000,000,000 ms (ignored)');
+    expect(ignored('#/races/A-cancel-then-complete?latencyMs.clientToServer=NaN')).toEqual(['config.latencyMs.clientToServer: must be a number of milliseconds (ignored)']);
+    // A good setting next to a bad one still applies.
+    const mixed = decodeRacesHash('#/races/A-cancel-then-complete?transport=stdio&frobnicate=1', builtins);
+    expect(mixed.ok && mixed.scenario.config.transport).toBe('stdio');
+    expect(mixed.ok && mixed.warnings).toEqual([expect.stringMatching(/^config: .*"frobnicate".* \(ignored\)$/)]);
   });
 
   it('a bad playhead keeps the scenario and reports the ignored part', () => {

@@ -8,7 +8,7 @@ export type LabError = { title: string; errors: string[] };
  * store that raised the error has already kept the previous scenario. Renders nothing when
  * `error` is null. `testId` keeps each lab's existing end-to-end selectors.
  */
-export function ErrorBanner({ error, onDismiss, testId = 'error' }: { error: LabError | null; onDismiss: () => void; testId?: string }) {
+export function ErrorBanner({ error, onDismiss, testId = 'error-banner' }: { error: LabError | null; onDismiss: () => void; testId?: string }) {
   const ref = useRef<HTMLDivElement>(null);
   // A new error raised from far down the page (a setting, an import) is brought into view once;
   // the banner does not follow the page, so it never covers the controls.

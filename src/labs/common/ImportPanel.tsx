@@ -1,6 +1,6 @@
 import './common.css';
-import { useEffect, useId, useState } from 'react';
-import { downloadText } from '../races/download';
+import { useEffect, useId, useRef, useState } from 'react';
+import { downloadText } from './download';
 import type { LabError } from './ErrorBanner';
 
 /**
@@ -78,6 +78,7 @@ export function ImportPanel(props: {
   const taId = useId();
   const fileId = useId();
   const headId = useId();
+  const fileRef = useRef<HTMLInputElement>(null);
   return (
     <section
       className={`panel import${over ? ' is-dragover' : ''}`}
@@ -111,13 +112,17 @@ export function ImportPanel(props: {
           }} disabled={text.trim() === ''}>
           Import
         </button>
-        <label htmlFor={fileId} className="file-label">
+        {/* A real button takes the focus (and its ring) and Enter/Space; the file input itself stays out of the tab order. */}
+        <button type="button" className="file-label" data-testid={`${testIdPrefix}-open`} onClick={() => fileRef.current?.click()}>
           Open file…
-        </label>
+        </button>
         <input
+          ref={fileRef}
           id={fileId}
           className="visually-hidden-file"
           type="file"
+          tabIndex={-1}
+          aria-label="Scenario file"
           accept="application/json,.json"
           data-testid={`${testIdPrefix}-file`}
           onChange={(e) => {

@@ -1,45 +1,80 @@
 import { useEffect } from 'react';
-import type { Scenario } from '../../sim/types';
+import { rememberAddress, takeFresh } from '../../store/labStores';
 
-/** What `useHashSync` watches: a zustand-style store whose state holds the scenario and a drag flag. */
-interface SyncedStore<S extends { scenario: Scenario; dragging: boolean }> {
-  getState(): S;
-  subscribe(listener: (state: S, prev: S) => void): () => void;
+/** What `useHashSync` watches: a lab store (see `createLabStore`). */
+interface SyncedStore {
+  getState(): { lab: string; scenario: unknown; cursorMs: number; playing: boolean; dragging: boolean; address(): string; followLink(hash: string): void };
+  subscribe(listener: (state: ReturnType<SyncedStore['getState']>, prev: ReturnType<SyncedStore['getState']>) => void): () => void;
 }
 
 /**
- * Keeps the address (`#/<lab>…`) in step with a lab's scenario, both ways, the same in every lab
- * page: after each edit (and at the end of a drag) `encode(state)` replaces the address, so a reload
- * or a copied link shows exactly that scenario; a link opened inside the tab (pasted, Back/Forward)
- * goes to `follow(hash)`, which loads it or reports it in the banner. Afterwards the address is
- * rewritten from the store, so a refused link never stays where a reload would lose the scenario.
- * Hashes this hook wrote itself, and other labs' hashes, are ignored. No history entry per edit.
+ * Keeps the address (`#/<lab>…`) in step with a lab's store, both ways, the same in every lab:
+ * after each edit, at the end of a drag and when the paused playhead moves, the store's
+ * `address()` replaces the address (no history entry per edit), throttled so a big scenario (whose
+ * encoding costs milliseconds) writes at most every 300 ms and never more than ~16 times a second;
+ * a pending write is flushed when the page is hidden, so a reload right after an edit keeps it. A
+ * link opened in the tab (pasted, Back/Forward, a nav link) goes to `followLink`, and the address
+ * is then rewritten from the store, so a refused link never stays where a reload would lose the
+ * scenario. Other labs' hashes are ignored; each write is remembered for the nav links.
  */
-export function useHashSync<S extends { scenario: Scenario; dragging: boolean }>(lab: string, store: SyncedStore<S>, encode: (state: S) => string, follow: (hash: string) => void): void {
+export function useHashSync(store: SyncedStore): void {
   useEffect(() => {
+    const lab = store.getState().lab;
     const prefix = `#/${lab}`;
-    let written = window.location.hash;
+    const ours = (hash: string) => hash === prefix || hash.startsWith(`${prefix}/`) || hash.startsWith(`${prefix}?`);
+    let written = '';
+    let timer: number | undefined;
+    let lastWriteAt = -Infinity;
+    let interval = 60;
     const write = () => {
-      const hash = encode(store.getState());
+      timer = undefined;
+      // A write still pending when the learner opened another lab must not take the address back.
+      if (!ours(window.location.hash)) return;
+      const start = performance.now();
+      const hash = store.getState().address();
       if (hash !== window.location.hash) history.replaceState(history.state, '', hash);
       written = hash;
+      rememberAddress(lab, hash);
+      lastWriteAt = performance.now();
+      interval = Math.min(300, Math.max(60, 20 * (lastWriteAt - start)));
     };
-    if (window.location.hash.startsWith(prefix)) write();
-    const unsub = store.subscribe((s, prev) => {
-      const changed = (s.scenario !== prev.scenario && !s.dragging) || (prev.dragging && !s.dragging);
-      if (changed && window.location.hash.startsWith(prefix)) write();
-    });
-    const onHash = () => {
+    const schedule = () => {
+      if (timer !== undefined) return;
+      const wait = interval - (performance.now() - lastWriteAt);
+      if (wait <= 0 && !store.getState().dragging) write();
+      else timer = window.setTimeout(write, Math.max(wait, 30));
+    };
+    const follow = () => {
       const hash = window.location.hash;
-      if (hash === written || !hash.startsWith(prefix)) return;
+      if (hash === written || !ours(hash)) return;
       written = hash;
-      follow(hash);
+      store.getState().followLink(hash);
       write();
     };
-    window.addEventListener('hashchange', onHash);
+    // A page opened again (nav link, Back) may carry an address other than the store's; a store
+    // just made from this address has already read it.
+    if (takeFresh(lab)) written = window.location.hash;
+    follow();
+    if (ours(window.location.hash)) write();
+    const unsub = store.subscribe((s, prev) => {
+      const scenarioChanged = s.scenario !== prev.scenario && !s.dragging;
+      const cursorChanged = s.cursorMs !== prev.cursorMs || s.playing !== prev.playing;
+      const dragEnded = prev.dragging && !s.dragging;
+      if (scenarioChanged || dragEnded || (cursorChanged && !s.playing)) schedule();
+    });
+    const flush = () => {
+      if (timer !== undefined) {
+        window.clearTimeout(timer);
+        write();
+      }
+    };
+    window.addEventListener('hashchange', follow);
+    window.addEventListener('pagehide', flush);
     return () => {
       unsub();
-      window.removeEventListener('hashchange', onHash);
+      flush();
+      window.removeEventListener('hashchange', follow);
+      window.removeEventListener('pagehide', flush);
     };
-  }, [lab, store, encode, follow]);
+  }, [store]);
 }

@@ -20,17 +20,35 @@ export function isTypingTarget(target: EventTarget | null): boolean {
 }
 
 /**
+ * True when the key goes to a text field being typed in (text-like inputs, textareas, editable
+ * content), where Ctrl+Z must undo the typing. A checkbox, radio, range, select or button keeps
+ * focus after a mouse change, and undo still belongs to the lab there.
+ */
+export function isTextEntry(target: EventTarget | null): boolean {
+  const el = target as HTMLElement | null;
+  if (!el || !el.tagName) return false;
+  const tag = el.tagName.toLowerCase();
+  if (tag === 'textarea' || el.isContentEditable) return true;
+  if (tag !== 'input') return false;
+  const type = ((el as HTMLInputElement).type || 'text').toLowerCase();
+  return !['checkbox', 'radio', 'range', 'button', 'submit', 'reset', 'file', 'color'].includes(type);
+}
+
+/**
  * The labs' keyboard: Space play/pause, ←/→ step, Home/End jump, Ctrl+Z undo, Ctrl+Shift+Z or
- * Ctrl+Y redo. Ignored while typing, when a focused control already handled the key
+ * Ctrl+Y redo. Undo/redo work from anywhere in the lab except a text field being typed in
+ * (`isTextEntry`); the other keys are ignored in any form control, when a focused control already handled the key
  * (`defaultPrevented`, e.g. a timeline handle nudged with ←/→), and Space on a button or link
  * (it presses that button). `actions` is read on every key, so pass a getter of fresh state.
  */
 export function usePlaybackKeys(actions: () => PlaybackKeyActions): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.defaultPrevented || isTypingTarget(e.target)) return;
+      if (e.defaultPrevented) return;
       const a = actions();
       const mod = e.ctrlKey || e.metaKey;
+      if (isTextEntry(e.target)) return;
+      if (isTypingTarget(e.target) && !(mod && /^[zZyY]$/.test(e.key))) return;
       if (mod && (e.key === 'z' || e.key === 'Z')) {
         if (e.shiftKey) a.redo();
         else a.undo();

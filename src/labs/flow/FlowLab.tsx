@@ -1,19 +1,30 @@
-import { useCallback, useDeferredValue, useMemo, useState, useSyncExternalStore } from 'react';
+import { useCallback, useDeferredValue, useMemo, useState, useSyncExternalStore, use } from 'react';
 import { useStore } from 'zustand';
 import { Timeline } from '../../charts/Timeline';
-import { replay } from '../../sim/engine';
-import { BUFFER_POLICIES } from '../../sim/flow/buffer';
-import { herdAttemptLimit } from '../../sim/flow/herd';
-import { checkFlowExpectation, flowModel, flowOutcomeAt, proxyBuffersConfig, sentSseHeaders, withFlowOverrides, type FlowConfig } from '../../sim/flow';
+import type { FlowConfig, FlowOutcome } from '../../sim/flow';
 import type { Json } from '../../sim/types';
-import { badLinkError, createFlowStore, type FlowStore, type FlowStoreState } from '../../store/flowStore';
-import { decodeFlowHash, encodeFlowHash } from '../../store/flowUrl';
+import {
+  BUFFER_POLICIES,
+  checkFlowExpectation,
+  createFlowStore,
+  herdAttemptLimit,
+  proxyBuffersConfig,
+  replayFlowEffects,
+  selectHerd,
+  selectOutcomeAt,
+  sentSseHeaders,
+  withFlowOverrides,
+  type FlowStore,
+  type FlowStoreState,
+} from '../../store/flowStore';
+import { linkCodecReady } from '../../store/labLink';
+import { labStoreFor } from '../../store/labStores';
 import { stableStringify } from '../../store/stableJson';
 import { ErrorBanner } from '../common/ErrorBanner';
-import { ImportPanel, usePageFileDrop } from '../common/ImportPanel';
+import { ImportPanel } from '../common/ImportPanel';
+import { LabPage } from '../common/LabPage';
 import { PlaybackBar } from '../common/PlaybackBar';
-import { useHashSync } from '../common/useHashSync';
-import { usePlaybackKeys, usePlayLoop } from '../common/usePlaybackKeys';
+import { useTimelineBinding } from '../common/useTimelineBinding';
 import { flowLanes, flowMarks, flowSeries } from './flowMarks';
 import { HerdCanvas, HerdControls, HerdTable, OccTable, useHerds } from './HerdPlot';
 import { QueueChart } from './QueueChart';
@@ -38,35 +49,19 @@ function subscribeTheme(cb: () => void) {
   return () => obs.disconnect();
 }
 
-const encodeFlow = (s: FlowStoreState) => encodeFlowHash(s.scenario, s.builtins);
-
-/** The flow and recovery lab page (lazy-loaded). */
+/** The flow and recovery lab page (lazy-loaded); its store lives while the tab does. */
 export function FlowLab() {
-  const [store] = useState(() => createFlowStore({ hash: window.location.hash }));
-  // The address is the share link; links opened in the tab load, or are reported and the address restored.
-  useHashSync('flow', store, encodeFlow, useCallback((hash: string) => {
-    const s = store.getState();
-    const d = decodeFlowHash(hash, s.builtins);
-    if (!d.ok) s.setError(badLinkError(d.errors, s.scenario, true));
-    else if (d.scenario) s.loadScenario(d.scenario);
-  }, [store]));
+  use(linkCodecReady); // the link decoder (a small lazy chunk) before the address is read
+  const [store] = useState(() => labStoreFor('flow', () => createFlowStore({ hash: window.location.hash })));
   const theme = useSyncExternalStore(subscribeTheme, () => document.documentElement.dataset.theme ?? 'light');
-  usePlaybackKeys(useCallback(() => store.getState(), [store]));
-  const playing = useFlow(store, (s) => s.playing);
-  usePlayLoop(
-    playing,
-    useCallback((dt: number) => store.getState().tick(dt), [store]),
-    useCallback(() => store.getState().playing, [store]),
-  );
   const importText = useCallback((text: string, source: string) => store.getState().importText(text, source), [store]);
   const setError = useCallback((e: FlowStoreState['error']) => store.getState().setError(e), [store]);
   const exportJson = useCallback(() => {
     const sc = store.getState().scenario;
     return { filename: `${sc.id}.json`, text: JSON.stringify(sc, null, 2) + '\n' };
   }, [store]);
-  usePageFileDrop(importText, setError);
   return (
-    <div className="flow-lab">
+    <LabPage store={store} className="flow-lab">
       <FlowError store={store} />
       <Intro store={store} />
       <div className="flow-grid">
@@ -78,12 +73,12 @@ export function FlowLab() {
           <Controls store={store} />
           <Counters store={store} />
           <Expectations store={store} />
-          <ImportPanel lab="flow" importText={importText} setError={setError} exportJson={exportJson} testIdPrefix="flow-import" />
+          <ImportPanel lab="flow" importText={importText} setError={setError} exportJson={exportJson} />
         </div>
       </div>
       <ReconnectPanel store={store} />
       <HerdPanel store={store} theme={theme} />
-    </div>
+    </LabPage>
   );
 }
 
@@ -98,7 +93,7 @@ function Intro({ store }: { store: FlowStore }) {
       <div className="flow-bar">
         <label className="flow-field">
           <span>Scenario</span>
-          <select value={scenario.id} data-testid="flow-scenario" onChange={(e) => store.getState().loadBuiltin(e.target.value)}>
+          <select value={scenario.id} data-testid="scenario-picker" onChange={(e) => store.getState().loadBuiltin(e.target.value)}>
             {builtins.map((s) => (
               <option key={s.id} value={s.id}>{s.title}</option>
             ))}
@@ -118,7 +113,7 @@ function Intro({ store }: { store: FlowStore }) {
 
 function FlowError({ store }: { store: FlowStore }) {
   const error = useFlow(store, (s) => s.error);
-  return <ErrorBanner error={error} onDismiss={() => store.getState().clearError()} testId="flow-error" />;
+  return <ErrorBanner error={error} onDismiss={() => store.getState().clearError()} />;
 }
 
 function Controls({ store }: { store: FlowStore }) {
@@ -192,9 +187,9 @@ function Controls({ store }: { store: FlowStore }) {
 }
 
 function Counters({ store }: { store: FlowStore }) {
-  const trace = useFlow(store, (s) => s.trace);
   const cursorMs = useFlow(store, (s) => s.cursorMs);
-  const o = useMemo(() => flowOutcomeAt(trace, cursorMs).summary, [trace, cursorMs]);
+  const endAt = useFlow(store, (s) => s.trace.endAt);
+  const o = (useFlow(store, selectOutcomeAt) as FlowOutcome).summary;
   const fleet = o.fleet as Record<string, Json> | undefined;
   const row = (label: string, key: string, value: Json | undefined, tone?: string) => (
     <div className="counter" key={key}>
@@ -205,7 +200,7 @@ function Counters({ store }: { store: FlowStore }) {
   return (
     <section className="panel" aria-labelledby="flow-counters-h">
       <h2 id="flow-counters-h">At {cursorMs.toLocaleString('en-US')} ms</h2>
-      {cursorMs === 0 && trace.endAt > 0 && (
+      {cursorMs === 0 && endAt > 0 && (
         <p className="small muted" data-testid="counters-hint">The counts follow the playhead: press Play (Space) or jump to the end (End) to see the run&apos;s outcome.</p>
       )}
       <dl className="counters">
@@ -271,7 +266,7 @@ function useLessonRows(store: FlowStore) {
     () =>
       (deferred.expect ?? []).map((e) => {
         const applied = withFlowOverrides(deferred, e.overrides as Record<string, Json> | undefined);
-        return { e, key: stableStringify({ config: applied.config, events: applied.events }), mismatches: checkFlowExpectation(replay(flowModel, applied, { keep: 'effects' }), e) };
+        return { e, key: stableStringify({ config: applied.config, events: applied.events }), mismatches: checkFlowExpectation(replayFlowEffects(applied), e) };
       }),
     [deferred],
   );
@@ -320,7 +315,7 @@ function Expectations({ store }: { store: FlowStore }) {
               {current ? (
                 <strong className="flow-current">● shown now</strong>
               ) : (
-                <button type="button" className="link-button" onClick={() => store.getState().applyLessonRow(e.overrides as Record<string, Json> | undefined)}>
+                <button type="button" className="link-button" onClick={() => store.getState().applyOverrides(e.overrides as Record<string, Json> | undefined)}>
                   show it
                 </button>
               )}
@@ -373,34 +368,15 @@ function TimelinePanel({ store }: { store: FlowStore }) {
   const trace = useFlow(store, (s) => s.trace);
   const cursorMs = useFlow(store, (s) => s.cursorMs);
   const endMs = useFlow(store, (s) => s.rangeEndMs);
-  const loadCount = useFlow(store, (s) => s.loadCount);
   const series = useMemo(() => flowSeries(trace), [trace]);
   const lanes = useMemo(() => flowLanes(trace), [trace]);
   const marks = useMemo(() => flowMarks(trace, series, cursorMs, endMs), [trace, series, cursorMs, endMs]);
-  const domain = useMemo(() => [0, endMs] as const, [endMs]);
-  const onSeek = useCallback((ms: number) => store.getState().seek(ms), [store]);
-  const onMove = useCallback((id: string, ms: number) => store.getState().moveEvent(id, ms), [store]);
-  const onStart = useCallback(() => store.getState().beginDrag(), [store]);
-  const onEnd = useCallback(() => store.getState().endDrag(), [store]);
-  const onNudge = useCallback((id: string, d: number) => store.getState().nudgeEvent(id, d), [store]);
+  const binding = useTimelineBinding(store, { select: false, reorder: false, snap: false });
   return (
     <section className="panel" aria-labelledby="flow-tl-h">
       <h2 id="flow-tl-h">Server, proxy and client over virtual time</h2>
       <FlowPlayback store={store} />
-      <Timeline
-        lanes={lanes}
-        marks={marks}
-        domain={domain}
-        cursorMs={cursorMs}
-        label={`Timeline of ${trace.scenario.title}: lanes ${lanes.map((l) => l.label).join(', ')}`}
-        onSeek={onSeek}
-        onHandleMove={onMove}
-        onHandleDragStart={onStart}
-        onHandleDragEnd={onEnd}
-        onHandleNudge={onNudge}
-        resetKey={loadCount}
-        handleHelpId="flow-handle-help"
-      />
+      <Timeline {...binding} lanes={lanes} marks={marks} label={`Timeline of ${trace.scenario.title}: lanes ${lanes.map((l) => l.label).join(', ')}`} handleHelpId="flow-handle-help" />
       <p id="flow-handle-help" className="help">
         The buffer row is the server&apos;s SSE queue (its height is the capacity); the proxy row shows what a buffering proxy holds back, with a tick at each flush; the client bar is the
         operation (dashed orange: its idle deadline as of the playhead, reset only by progress). Play, step (←/→), jump (Home/End) or scrub the playhead above; Space plays and pauses. Drag a
@@ -420,7 +396,7 @@ function FlowPlayback({ store }: { store: FlowStore }) {
 }
 
 function HerdPanel({ store, theme }: { store: FlowStore; theme: string }) {
-  const settings = useFlow(store, (s) => s.herd);
+  const settings = useFlow(store, selectHerd);
   const herd = useHerds(settings);
   return (
     <section className="panel" aria-labelledby="herd-h">
@@ -430,7 +406,7 @@ function HerdPanel({ store, theme }: { store: FlowStore; theme: string }) {
         strategy, side by side on the same scales: blue bars are connection attempts per bucket, green ticks the accepted ones. Each client tries at most {settings.maxAttempts} times — the SDK default at most {herdAttemptLimit('sdk-default', settings.maxAttempts)} (its maxRetries of 2), then it gives up. Computed in a
         worker, so the slider never waits.
       </p>
-      <HerdControls settings={settings} onChange={(patch) => store.getState().setHerd(patch)} />
+      <HerdControls settings={settings} onChange={(patch) => store.getState().setExtra(patch)} />
       {herd === null ? (
         <p role="status">Computing the herd…</p>
       ) : (

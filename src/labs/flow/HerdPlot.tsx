@@ -1,7 +1,8 @@
 import { scaleLinear } from 'd3-scale';
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
-import { BACKOFF_STRATEGIES, type BackoffStrategy } from '../../sim/flow/backoff';
-import { occExperiment, type HerdResult } from '../../sim/flow/herd';
+import type { BackoffStrategy } from '../../sim/retry/backoff';
+import type { HerdResult } from '../../sim/flow/herd';
+import { BACKOFF_STRATEGIES, occExperiment } from '../../store/flowStore';
 import { HERD_LIMITS, type HerdSettings } from '../../store/flowStore';
 import { ErrorBanner } from '../common/ErrorBanner';
 import './herdPlot.css';

@@ -1,7 +1,8 @@
 import { useDeferredValue, useMemo, useState } from 'react';
 import { useStore } from 'zustand';
 import type { FlowConfig } from '../../sim/flow';
-import { reconnectPlan, streamDrop, type PlanStep } from '../../sim/flow/reconnect';
+import type { PlanStep } from '../../sim/flow/reconnect';
+import { reconnectPlan, streamDrop } from '../../store/flowStore';
 import type { FlowStore } from '../../store/flowStore';
 
 const fmt = (ms: number) => ms.toLocaleString('en-US');

@@ -1,5 +1,6 @@
 import type { HandleMark, TimelineLane, TimelineMark } from '../../charts/timelineTypes';
-import { flowStateAt, type FlowState, type FlowTrace } from '../../sim/flow';
+import type { FlowState, FlowTrace } from '../../sim/flow';
+import { flowStateAt } from '../../store/flowStore';
 
 /**
  * Maps a flow trace onto the shared timeline: lanes server (scripted events as draggable handles,

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { countInterleavings } from '../../sim/explore';
+import { countInterleavings } from '../../store/ledgerStore';
 import { useLedger, useLedgerContext } from './context';
 import { EXPLORE_VARIANTS, type ExploreGroup, type ExploreReply } from './exploreProtocol';
 

@@ -1,20 +1,16 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
-import type { SqlJsStatic } from 'sql.js';
+import { useEffect, useMemo, useState } from 'react';
 import { Timeline } from '../../charts/Timeline';
-import { loadSqlJs } from '../../db/browser';
-import { indexedDbPersistence } from '../../db/persist';
-import { memoryOpener } from '../../db/sqljs';
-import { POLICIES } from '../../sim/ledger';
+import { bootLedgerDatabase } from '../../store/ledgerBoot';
 import { builtinLedger } from '../../store/builtinLedger';
-import { createLedgerDbStore } from '../../store/ledgerDbStore';
-import { createLedgerStore, laneKindProblem, type LedgerStoreState } from '../../store/ledgerStore';
-import { decodeLedgerHash, encodeLedgerHash } from '../../store/ledgerUrl';
+import { linkCodecReady } from '../../store/labLink';
+import { labStoreFor } from '../../store/labStores';
+import { ledgerStoreFromLink, POLICIES } from '../../store/ledgerStore';
 import { LedgerContext, useLedger, useLedgerContext, type LedgerLabContext } from './context';
 import { ErrorBanner } from '../common/ErrorBanner';
-import { ImportPanel, usePageFileDrop } from '../common/ImportPanel';
+import { ImportPanel } from '../common/ImportPanel';
+import { LabPage } from '../common/LabPage';
 import { PlaybackBar } from '../common/PlaybackBar';
-import { useHashSync } from '../common/useHashSync';
-import { usePlaybackKeys, usePlayLoop } from '../common/usePlaybackKeys';
+import { useTimelineBinding } from '../common/useTimelineBinding';
 import { ExplorerPanel } from './ExplorerPanel';
 import { ledgerLanes, ledgerMarks } from './marks';
 import { MyLedgerPanel } from './MyLedgerPanel';
@@ -107,7 +103,7 @@ function ScenarioBar() {
 function LedgerErrorBanner() {
   const { store } = useLedgerContext();
   const error = useLedger((s) => s.error);
-  return <ErrorBanner error={error} onDismiss={() => store.getState().setError(null)} testId="error-banner" />;
+  return <ErrorBanner error={error} onDismiss={() => store.getState().setError(null)} />;
 }
 
 function LedgerPlayback() {
@@ -135,44 +131,15 @@ function LedgerPlayback() {
 function LedgerTimeline() {
   const { store } = useLedgerContext();
   const trace = useLedger((s) => s.trace);
-  const cursorMs = useLedger((s) => s.cursorMs);
-  const rangeEnd = useLedger((s) => s.rangeEndMs);
-  const selectedId = useLedger((s) => s.selectedEventId);
-  const loadCount = useLedger((s) => s.loadCount);
-  const stepTimes = useLedger((s) => s.stepTimes);
-  const laneNotice = useLedger((s) => s.laneNotice);
+  const binding = useTimelineBinding(store);
+  const { cursorMs } = binding;
+  const laneNotice = useLedger((s) => s.notice);
   const hasSteps = trace.scenario.events.some((e) => e.actor === 'db');
   const lanes = useMemo(() => ledgerLanes(trace), [trace]);
   const marks = useMemo(() => ledgerMarks(trace, cursorMs), [trace, cursorMs]);
-  const domain = useMemo(() => [0, rangeEnd] as const, [rangeEnd]);
-  const a = store.getState;
-  const onSeek = useCallback((ms: number) => a().seek(ms), [a]);
-  const onMove = useCallback((id: string, ms: number) => a().moveEvent(id, ms), [a]);
-  const onDragStart = useCallback(() => a().beginDrag(), [a]);
-  const onDragEnd = useCallback(() => a().endDrag(), [a]);
-  const onNudge = useCallback((id: string, d: number) => a().nudgeEvent(id, d), [a]);
-  const onSelect = useCallback((id: string) => a().select(id), [a]);
-  const onReorder = useCallback((id: string, d: -1 | 1) => a().reorderEvent(id, d), [a]);
   return (
     <>
-      <Timeline
-        lanes={lanes}
-        marks={marks}
-        domain={domain}
-        cursorMs={cursorMs}
-        label={`Timeline of ${trace.scenario.title}`}
-        onSeek={onSeek}
-        onHandleMove={onMove}
-        onHandleDragStart={onDragStart}
-        onHandleDragEnd={onDragEnd}
-        onHandleNudge={onNudge}
-        onHandleSelect={onSelect}
-        onHandleReorder={onReorder}
-        selectedId={selectedId}
-        snapTimes={stepTimes}
-        resetKey={loadCount}
-        handleHelpId="ledger-handle-help"
-      />
+      <Timeline {...binding} lanes={lanes} marks={marks} label={`Timeline of ${trace.scenario.title}`} handleHelpId="ledger-handle-help" />
       <p className="small lane-notice" role="status" data-testid="lane-notice">
         {laneNotice}
       </p>
@@ -204,45 +171,18 @@ function Intro() {
   );
 }
 
-const encodeLedger = (s: LedgerStoreState) => encodeLedgerHash(s.scenario, s.builtins);
-
-/**
- * The address is the share link (the shared hook); a link opened in the tab loads its scenario, a bad
- * one is reported in the banner while the current scenario stays (and goes back into the address).
- */
-function useUrlSync() {
-  const { store } = useLedgerContext();
-  useHashSync('ledger', store, encodeLedger, useCallback((hash: string) => {
-    const s = store.getState();
-    const decoded = decodeLedgerHash(hash, s.builtins);
-    if (!decoded.ok) s.setError({ title: 'The link does not hold a valid ledger scenario; the previous scenario is kept (and back in the address)', errors: decoded.errors });
-    else s.loadLinked(decoded.scenario);
-  }, [store]));
-}
-
 /** Import (paste, Open file…, drop) and export of ledger scenario JSON: the shared panel bound to the ledger store. */
 function LedgerImportPanel() {
   const { store } = useLedgerContext();
   const s = store.getState();
-  return <ImportPanel lab="ledger" importText={s.importText} setError={s.setError} exportJson={s.exportJson} testIdPrefix="ledger-import" />;
+  return <ImportPanel lab="ledger" importText={s.importText} setError={s.setError} exportJson={s.exportJson} />;
 }
 
 function LedgerPage() {
-  const { store } = useLedgerContext();
-  const actions = store.getState();
-  usePageFileDrop(actions.importText, actions.setError);
-  usePlaybackKeys(useCallback(() => store.getState(), [store]));
-  const playing = useLedger((s) => s.playing);
-  usePlayLoop(
-    playing,
-    useCallback((dt: number) => store.getState().tick(dt), [store]),
-    useCallback(() => store.getState().playing, [store]),
-  );
-  useUrlSync();
   const hasSteps = useLedger((s) => s.scenario.events.some((e) => e.actor === 'db'));
   const scenarioId = useLedger((s) => s.scenario.id);
   return (
-    <div className="races ledger" data-testid="ledger-lab">
+    <div data-testid="ledger-lab">
       <ScenarioBar />
       <LedgerErrorBanner />
       <Intro />
@@ -276,26 +216,23 @@ function LedgerPage() {
   );
 }
 
-/** Loads sql.js (only when this lab opens), then builds the lab's stores. */
-async function boot(): Promise<LedgerLabContext> {
-  const SQL: SqlJsStatic = await loadSqlJs();
-  const { scenarios, errors } = builtinLedger();
-  const decoded = decodeLedgerHash(window.location.hash, scenarios);
-  const outOfOrder = decoded.ok ? laneKindProblem(decoded.scenario) : null;
-  const link = outOfOrder ? { ok: false as const, errors: [outOfOrder] } : decoded;
-  const store = createLedgerStore({
-    open: memoryOpener(SQL),
-    builtins: scenarios,
-    initial: link.ok ? link.scenario : undefined,
-    error: !link.ok
-      ? { title: 'The link does not hold a valid ledger scenario; showing the first one instead', errors: link.errors }
-      : errors.length
-        ? { title: 'Some built-in scenario files are invalid and were skipped', errors }
-        : null,
-  });
-  const db = createLedgerDbStore(SQL, indexedDbPersistence);
-  await db.getState().init();
-  return { store, db, SQL };
+/** Loads sql.js (only when this lab opens), then builds the lab's stores — once per tab: a later visit finds them kept. */
+let booting: Promise<LedgerLabContext> | null = null;
+function boot(): Promise<LedgerLabContext> {
+  booting ??= Promise.all([bootLedgerDatabase(), linkCodecReady]).then(
+    ([{ SQL, open, db }]) => {
+      const store = labStoreFor('ledger', () => {
+        const { scenarios, errors } = builtinLedger();
+        return ledgerStoreFromLink(open, window.location.hash, scenarios, errors);
+      });
+      return { store, db, SQL };
+    },
+    (err: unknown) => {
+      booting = null; // a retry may succeed (e.g. back online)
+      throw err;
+    },
+  );
+  return booting;
 }
 
 /** The Ledger lab page. */
@@ -329,7 +266,9 @@ export function LedgerLab() {
   }
   return (
     <LedgerContext.Provider value={ctx}>
-      <LedgerPage />
+      <LabPage store={ctx.store} className="races ledger">
+        <LedgerPage />
+      </LabPage>
     </LedgerContext.Provider>
   );
 }

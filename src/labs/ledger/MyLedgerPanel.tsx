@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useLedgerContext, useLedgerDb } from './context';
 import { RowsTable } from './Tables';
-import { MAX_CHARGE_CENTS } from '../../sim/ledger';
+import { MAX_CHARGE_CENTS } from '../../store/ledgerStore';
 
 /** The learner's own persistent ledger: charge, download, upload, reset. */
 export function MyLedgerPanel() {

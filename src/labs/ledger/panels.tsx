@@ -1,11 +1,20 @@
 import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
-import { classifyRetry } from '../../sim/resilience/classify';
-import { INVENTORY_BUG_TEXT, INVENTORY_BUGS, PRACTICE_CHECKS, type InventoryVariant, type PracticeCheck } from '../../sim/ledger/practice';
-import { openBytes, wrapSqlJs } from '../../db/sqljs';
-import { bytesAtPlayhead, selectStateAt, selectStepIndex } from '../../store/ledgerStore';
+import {
+  bytesAtPlayhead,
+  checkLedgerExpectation,
+  classifyRetry,
+  INVENTORY_BUG_TEXT,
+  INVENTORY_BUGS,
+  LEDGER_TIE_RULE,
+  practiceOpener,
+  PRACTICE_CHECKS,
+  selectStateAt,
+  selectStepIndex,
+  type InventoryVariant,
+  type PracticeCheck,
+} from '../../store/ledgerStore';
 import { CONSOLE_BUDGET_MS, CONSOLE_MAX_ROWS, createConsoleRunner, cutRowsText, type ConsoleWorker, type QueryResult } from '../../store/ledgerConsole';
 import { useLedger, useLedgerContext } from './context';
-import { checkLedgerExpectation, LEDGER_TIE_RULE } from '../../sim/ledger';
 import type { Json } from '../../sim/types';
 import { RowsTable } from './Tables';
 
@@ -326,7 +335,7 @@ export function PracticePanel() {
   const [variant, setVariant] = useState<InventoryVariant>('correct');
   const [results, setResults] = useState<{ check: PracticeCheck; ok: boolean; detail: string }[] | null>(null);
   const run = () => {
-    const open = ((bytes?: Uint8Array) => (bytes ? openBytes(SQL, bytes) : wrapSqlJs(new SQL.Database()))) as Parameters<PracticeCheck['run']>[0];
+    const open = practiceOpener(SQL);
     setResults(PRACTICE_CHECKS.map((check) => ({ check, ...check.run(open, variant) })));
   };
   return (

@@ -1,5 +1,5 @@
 import { useDeferredValue, useMemo } from 'react';
-import { checkExpectation } from '../../sim/races';
+import { checkRacesExpectation as checkExpectation } from '../../store/racesStore';
 import type { Json } from '../../sim/types';
 import { selectConfig, selectOriginal, selectTrace } from '../../store/racesStore';
 import { useRaces, useRacesStore } from './context';

@@ -1,5 +1,5 @@
 import { formatMs } from '../../charts/format';
-import { stepIndexAt } from '../../sim/engine';
+import { stepIndexAt } from '../../store/racesStore';
 import { selectConfig, selectCursor, selectTrace } from '../../store/racesStore';
 import { useRaces, useRacesStore } from './context';
 import { RuleRef } from './RuleRef';

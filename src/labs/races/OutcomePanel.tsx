@@ -1,7 +1,8 @@
 import { useMemo } from 'react';
 import { formatMs } from '../../charts/format';
-import { stepIndexAt } from '../../sim/engine';
-import { racesOutcomeAt, type RacesTrace, type RequestOutcome } from '../../sim/races';
+import { stepIndexAt } from '../../store/racesStore';
+import type { RacesTrace, RequestOutcome } from '../../sim/races';
+import { racesOutcomeAt } from '../../store/racesStore';
 import type { Revision } from '../../sim/mcp';
 import { selectConfig, selectCursor, selectTrace } from '../../store/racesStore';
 import { useRaces } from './context';

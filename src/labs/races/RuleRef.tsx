@@ -1,4 +1,4 @@
-import { RULES, ruleSection } from '../../sim/races';
+import { RULES, ruleSection } from '../../store/racesStore';
 import type { Revision } from '../../sim/mcp';
 
 /** A rule citation: its id, what it says and where (spec section for the revision), as text. */

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { encodeRacesHash } from '../../store/url';
-import { selectBuiltins, selectCanRedo, selectCanUndo, selectCursor, selectIsModified, selectScenario } from '../../store/racesStore';
+import { pickerLabel, selectBuiltins, selectCanRedo, selectCanUndo, selectCursor, selectIsModified, selectScenario } from '../../store/racesStore';
 import { useRaces, useRacesStore } from './context';
 
 /** Scenario picker and the edit actions: Reset, Undo, Redo, Copy share link. */
@@ -40,7 +40,7 @@ export function ScenarioBar() {
           )}
           {builtins.map((b) => (
             <option key={b.id} value={b.id}>
-              {b.title}
+              {pickerLabel(b)}
             </option>
           ))}
         </select>

@@ -1,5 +1,6 @@
 import { useDeferredValue, useId, useMemo } from 'react';
-import { racesConfigSchema, racesPolicySchema, type RacesPolicy } from '../../sim/races';
+import type { RacesPolicy } from '../../sim/races';
+import { racesConfigSchema, racesPolicySchema } from '../../store/racesStore';
 import { policyEffects } from '../../store/policyEffect';
 import { selectConfig, selectScenario, selectTrace } from '../../store/racesStore';
 import { useRaces, useRacesStore } from './context';

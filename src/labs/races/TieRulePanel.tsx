@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { racesModel } from '../../sim/races';
+import { RACES_TIE_RULE } from '../../store/racesStore';
 import { formatMs } from '../../charts/format';
 import { selectScenario, selectSelectedEventId } from '../../store/racesStore';
 import { useRaces, useRacesStore } from './context';
@@ -21,7 +21,7 @@ export function TieRulePanel() {
         Entries leave the queue by time; at the same millisecond by rank (lowest first); at the same rank in scenario list order. Races live here.
       </p>
       <ol className="tie-list">
-        {racesModel.tieRule.map((t) => (
+        {RACES_TIE_RULE.map((t) => (
           <li key={t.rank}>
             <strong>{t.name}</strong> <span className="small">— {t.why}</span>
           </li>

@@ -1,6 +1,6 @@
 import { memo, useDeferredValue, useEffect, useMemo, useRef } from 'react';
 import { formatMs } from '../../charts/format';
-import { stepIndexAt } from '../../sim/engine';
+import { stepIndexAt } from '../../store/racesStore';
 import { selectCursor, selectTrace } from '../../store/racesStore';
 import { useRaces } from './context';
 import { effectLabel } from './timelineMarks';

@@ -1,6 +1,7 @@
 import { formatMs } from '../../charts/format';
 import type { ArrowMark, HandleMark, TimelineLane, TimelineMark, TimelineRow, Tone } from '../../charts/timelineTypes';
-import { racesStateAt, type ClientState, type RacesTrace, type RequestState } from '../../sim/races';
+import type { ClientState, RacesTrace, RequestState } from '../../sim/races';
+import { racesStateAt } from '../../store/racesStore';
 import type { Json, ScriptedEvent, WireEffect } from '../../sim/types';
 
 /**

@@ -1,22 +1,29 @@
-import { useCallback, useDeferredValue, useMemo, useState, type ReactNode } from 'react';
-import { useHashSync } from '../common/useHashSync';
-import { useStore } from 'zustand';
+import { useDeferredValue, useMemo, useState, type ReactNode, use } from 'react';
 import { Timeline } from '../../charts/Timeline';
 import { formatMs, formatTime } from '../../charts/format';
-import { checkExpectation, resilienceStateAt, resilienceModel } from '../../sim/resilience';
-import { classifyRetry } from '../../sim/resilience/classify';
-import { BACKOFF_STRATEGIES } from '../../sim/flow/backoff';
-import { downstreamOrigin } from '../../sim/resilience/breaker';
-import { stepIndexAt } from '../../sim/engine';
 import type { Json, Scenario } from '../../sim/types';
+import type { ResilienceState } from '../../sim/resilience';
 import { builtinResilience } from '../../store/builtinResilience';
-import { storeFromHash, type ResilienceStore, type ResilienceStoreState } from '../../store/resilienceStore';
-import { encodeResilienceHash } from '../../store/resilienceUrl';
-import { StoreContext, useR, useResilienceStore } from './context';
+import { linkCodecReady } from '../../store/labLink';
+import { labStoreFor } from '../../store/labStores';
+import {
+  BACKOFF_STRATEGIES,
+  checkResilienceExpectation,
+  classifyRetry,
+  downstreamOrigin,
+  RESILIENCE_TIE_RULE,
+  selectStateAt,
+  selectStepIndex,
+  stepsAtSameMs,
+  storeFromHash,
+  type ResilienceStore,
+} from '../../store/resilienceStore';
+import { useR, useResilienceStore } from './context';
 import { ErrorBanner } from '../common/ErrorBanner';
-import { ImportPanel, usePageFileDrop } from '../common/ImportPanel';
+import { ImportPanel } from '../common/ImportPanel';
+import { LabPage } from '../common/LabPage';
 import { PlaybackBar } from '../common/PlaybackBar';
-import { usePlaybackKeys, usePlayLoop } from '../common/usePlaybackKeys';
+import { useTimelineBinding } from '../common/useTimelineBinding';
 import { resilienceView, stormAggregated } from './marks';
 import { StormTree } from './StormTree';
 import { TaskWirePanel } from './TaskWirePanel';
@@ -33,13 +40,6 @@ function mechanismOf(s: Scenario): string {
 function bootStore(): ResilienceStore {
   const { scenarios, errors } = builtinResilience();
   return storeFromHash(window.location.hash, scenarios, errors);
-}
-
-const encodeResilience = (s: ResilienceStoreState) => encodeResilienceHash(s.scenario, s.builtins);
-
-/** The address is the share link, and links opened in the tab load (the shared hook). */
-function useUrlSync(store: ResilienceStore) {
-  useHashSync('resilience', store, encodeResilience, useCallback((hash: string) => store.getState().followLink(hash), [store]));
 }
 
 // ───────────── header ─────────────
@@ -100,7 +100,7 @@ function ScenarioBar() {
 function Banner() {
   const store = useResilienceStore();
   const error = useR((s) => s.error);
-  return <ErrorBanner error={error} onDismiss={() => store.getState().setError(null)} testId="error-banner" />;
+  return <ErrorBanner error={error} onDismiss={() => store.getState().setError(null)} />;
 }
 
 // ───────────── playback + timeline ─────────────
@@ -119,22 +119,11 @@ function ResilienceTimeline() {
   const store = useResilienceStore();
   const trace = useR((s) => s.trace);
   const cursorMs = useR((s) => s.cursorMs);
-  const rangeEnd = useR((s) => s.rangeEndMs);
-  const selectedId = useR((s) => s.selectedEventId);
-  const loadCount = useR((s) => s.loadCount);
-  const stepTimes = useR((s) => s.stepTimes);
+  const binding = useTimelineBinding(store, { reorder: false });
   const [everyAttempt, setEveryAttempt] = useState(false);
   const aggregated = trace.initial.mechanism === 'storm' && stormAggregated(trace, everyAttempt ? 'every' : 'auto');
   const manyAttempts = trace.initial.mechanism === 'storm' && stormAggregated(trace, 'auto');
   const view = useMemo(() => resilienceView(trace, cursorMs, everyAttempt ? 'every' : 'auto'), [trace, cursorMs, everyAttempt]);
-  const domain = useMemo(() => [0, rangeEnd] as const, [rangeEnd]);
-  const a = store.getState;
-  const onSeek = useCallback((ms: number) => a().seek(ms), [a]);
-  const onMove = useCallback((id: string, ms: number) => a().moveEvent(id, ms), [a]);
-  const onStart = useCallback(() => a().beginDrag(), [a]);
-  const onEnd = useCallback(() => a().endDrag(), [a]);
-  const onNudge = useCallback((id: string, d: number) => a().nudgeEvent(id, d), [a]);
-  const onSelect = useCallback((id: string) => a().select(id), [a]);
   const mechanism = trace.initial.mechanism;
   return (
     <>
@@ -144,23 +133,7 @@ function ResilienceTimeline() {
           {(trace.steps[trace.steps.length - 1]?.state as { attemptOrder?: unknown[] }).attemptOrder?.length ?? 0} attempts; otherwise each layer's count so far)
         </label>
       )}
-      <Timeline
-        lanes={view.lanes}
-        marks={view.marks}
-        domain={domain}
-        cursorMs={cursorMs}
-        label={`Timeline of ${trace.scenario.title}: ${view.lanes.map((l) => l.label).join(', ')}`}
-        onSeek={onSeek}
-        onHandleMove={onMove}
-        onHandleDragStart={onStart}
-        onHandleDragEnd={onEnd}
-        onHandleNudge={onNudge}
-        onHandleSelect={onSelect}
-        selectedId={selectedId}
-        snapTimes={stepTimes}
-        resetKey={loadCount}
-        handleHelpId="res-handle-help"
-      />
+      <Timeline {...binding} lanes={view.lanes} marks={view.marks} label={`Timeline of ${trace.scenario.title}: ${view.lanes.map((l) => l.label).join(', ')}`} handleHelpId="res-handle-help" />
       <p id="res-handle-help" className="help">
         {mechanism === 'tasks' && (
           <>
@@ -200,8 +173,8 @@ function ResilienceTimeline() {
 function NowPanel() {
   const trace = useR((s) => s.trace);
   const cursorMs = useR((s) => s.cursorMs);
-  const i = stepIndexAt(trace.steps, Math.floor(cursorMs));
-  const steps = i < 0 ? [] : trace.steps.filter((s) => s.at === trace.steps[i].at).slice(-4);
+  const i = useR(selectStepIndex);
+  const steps = useMemo(() => stepsAtSameMs(trace.steps, i).slice(-4), [trace, i]);
   return (
     <section className="panel now" aria-labelledby="now-h" aria-live="polite">
       <h2 id="now-h">At {formatTime(Math.floor(cursorMs))}</h2>
@@ -243,8 +216,7 @@ const v = (x: unknown) => (x === null || x === undefined ? '—' : typeof x === 
 
 function OutcomePanel() {
   const trace = useR((s) => s.trace);
-  const cursorMs = useR((s) => s.cursorMs);
-  const now = resilienceStateAt(trace, Math.floor(cursorMs));
+  const now = useR(selectStateAt) as ResilienceState;
   const sum = trace.outcome.summary as unknown as Record<string, unknown>;
   const req = (trace.outcome.requests as unknown as Record<string, unknown>[])[0] ?? {};
   return (
@@ -319,7 +291,7 @@ function LessonPanel() {
         {expectations.map((e, i) => {
           const { overrides: _o, ...rest } = e;
           void _o;
-          const met = checkExpectation(trace, rest).length === 0;
+          const met = checkResilienceExpectation(trace, rest).length === 0;
           return (
             <li key={i} data-testid={`expectation-${i}`} data-met={met ? 'yes' : 'no'}>
               <span className={met ? 'check-yes' : 'check-no'} aria-hidden="true">
@@ -470,7 +442,7 @@ function TieRule() {
     <details className="panel">
       <summary>Same-millisecond order</summary>
       <ol className="small">
-        {resilienceModel.tieRule.map((r) => (
+        {RESILIENCE_TIE_RULE.map((r) => (
           <li key={r.rank}>
             <strong>{r.name}</strong> — {r.why}
           </li>
@@ -482,24 +454,12 @@ function TieRule() {
 
 // ───────────── page ─────────────
 
-/** The play loop and the keyboard (shared with every lab: src/labs/common/usePlaybackKeys.ts). */
-function useLoops(store: ResilienceStore) {
-  const playing = useStore(store, (s) => s.playing);
-  const tick = useCallback((realMs: number) => store.getState().tick(realMs), [store]);
-  const isPlaying = useCallback(() => store.getState().playing, [store]);
-  usePlayLoop(playing, tick, isPlaying);
-  usePlaybackKeys(useCallback(() => store.getState(), [store]));
-}
-
 function Page() {
   const store = useResilienceStore();
-  useLoops(store);
-  useUrlSync(store);
-  usePageFileDrop(store.getState().importText, store.getState().setError);
   const scenario = useR((s) => s.scenario);
   const mechanism = mechanismOf(scenario);
   return (
-    <div className="races resilience">
+    <>
       <ScenarioBar />
       <Banner />
       <div className="intro">
@@ -532,16 +492,17 @@ function Page() {
           </div>
         </aside>
       </div>
-    </div>
+    </>
   );
 }
 
-/** The Tasks and resilience lab: one store per instance. */
+/** The Tasks and resilience lab: one store per lab in this tab, kept while the tab lives. */
 export function ResilienceLab() {
-  const [store] = useState(bootStore);
+  use(linkCodecReady); // the link decoder (a small lazy chunk) before the address is read
+  const [store] = useState(() => labStoreFor('resilience', bootStore));
   return (
-    <StoreContext.Provider value={store}>
+    <LabPage store={store} className="races resilience">
       <Page />
-    </StoreContext.Provider>
+    </LabPage>
   );
 }

@@ -1,6 +1,7 @@
 import { useDeferredValue, useMemo } from 'react';
 import { formatMs } from '../../charts/format';
-import { replayResilience, resilienceStateAt, withOverrides, type ResilienceTrace } from '../../sim/resilience';
+import type { ResilienceTrace } from '../../sim/resilience';
+import { replayResilience, resilienceStateAt, withOverrides } from '../../store/resilienceStore';
 import type { StormAttempt, StormState } from '../../sim/resilience/storm';
 import type { Json } from '../../sim/types';
 import { useR, useResilienceStore } from './context';

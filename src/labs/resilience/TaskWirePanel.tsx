@@ -2,8 +2,7 @@ import { useDeferredValue, useMemo } from 'react';
 import { formatMs } from '../../charts/format';
 import type { Revision } from '../../sim/mcp';
 import type { Json } from '../../sim/types';
-import { checkedAgainst, taskWireCheckPlan } from '../../sim/resilience/taskWireSchema';
-import { checkTaskExtSchema } from '../../wire/ext-tasks';
+import { checkedAgainst, checkTaskExtSchema, taskWireCheckPlan } from '../../store/resilienceStore';
 import type { TasksState } from '../../sim/resilience/tasks';
 import { useR } from './context';
 

@@ -1,7 +1,7 @@
-import { useId, useMemo, useState } from 'react';
+import { useId, useMemo } from 'react';
 import { formatMs } from '../../charts/format';
-import { compareTimeouts } from '../../sim/resilience/timeouts';
-import { useResilienceStore } from './context';
+import { compareTimeouts, selectTimeouts } from '../../store/resilienceStore';
+import { useR, useResilienceStore } from './context';
 import { parseMsSetting } from './msInput';
 
 /** Largest static timeout or cap the panel accepts (10 minutes). */
@@ -10,6 +10,7 @@ const MAX_MS = 600_000;
 /**
  * A millisecond setting typed in a number box, committed on Enter or leaving the box. A bad value
  * is refused with the error banner (field and range named); the previous value is kept and shown.
+ * A good value clears that banner (its cause is fixed), and a change is undoable like every edit.
  */
 function MsInput({ label, value, step, testId, onChange }: { label: string; value: number; step: number; testId: string; onChange(v: number): void }) {
   const store = useResilienceStore();
@@ -17,6 +18,7 @@ function MsInput({ label, value, step, testId, onChange }: { label: string; valu
     const r = parseMsSetting(input.value, label, 1, MAX_MS);
     if (r.ok) {
       if (r.value !== value) onChange(r.value);
+      else if (store.getState().error?.errors.some((e) => e.startsWith(`${label}:`))) store.getState().clearError();
       return;
     }
     store.getState().setError({ title: 'That setting is not valid; the previous settings are kept', errors: [r.error] });
@@ -53,8 +55,10 @@ const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
  * the client observed at the previous load level.
  */
 export function TimeoutsPanel() {
-  const [staticMs, setStaticMs] = useState(700);
-  const [capMs, setCapMs] = useState(5000);
+  const store = useResilienceStore();
+  const { staticTimeoutMs: staticMs, timeoutCapMs: capMs } = useR(selectTimeouts);
+  const setStaticMs = (v: number) => store.getState().setExtra({ staticTimeoutMs: v });
+  const setCapMs = (v: number) => store.getState().setExtra({ timeoutCapMs: v });
   const id = useId();
   const rows = useMemo(() => compareTimeouts({ seed: 7, n: 4000, medianMs: 200, sigma: 0.5, staticTimeoutMs: staticMs, capMs, loadFactors: [0, 0.5, 1, 2, 4] }), [staticMs, capMs]);
   return (

@@ -1,17 +1,12 @@
-import { createContext, useContext } from 'react';
-import { useStore } from 'zustand';
+import { useLab, useLabStore } from '../common/LabContext';
 import type { ResilienceStore, ResilienceStoreState } from '../../store/resilienceStore';
 
-/** The resilience store of the lab instance on this page. */
-export const StoreContext = createContext<ResilienceStore | null>(null);
-
+/** The resilience store of this page (the kit's `LabContext`). */
 export function useResilienceStore(): ResilienceStore {
-  const s = useContext(StoreContext);
-  if (!s) throw new Error('useResilienceStore: no StoreContext provider');
-  return s;
+  return useLabStore<ResilienceStoreState>() as ResilienceStore;
 }
 
 /** Subscribes to one slice of the resilience store. */
 export function useR<T>(selector: (s: ResilienceStoreState) => T): T {
-  return useStore(useResilienceStore(), selector);
+  return useLab<ResilienceStoreState, T>(selector);
 }

@@ -1,7 +1,7 @@
 import type { ArrowMark, HandleMark, TimelineLane, TimelineMark, Tone } from '../../charts/timelineTypes';
 import type { ResilienceTrace } from '../../sim/resilience';
 import type { BreakerState } from '../../sim/resilience/breaker';
-import { windowCounts } from '../../sim/resilience/breaker';
+import { windowCounts } from '../../store/resilienceStore';
 import type { StormState } from '../../sim/resilience/storm';
 import type { TasksState } from '../../sim/resilience/tasks';
 import type { ScriptedEvent } from '../../sim/types';

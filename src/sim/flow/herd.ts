@@ -1,4 +1,4 @@
-import { backoffBoundsMs, backoffDelayForHash, clientHash, jitterUnit, LESSON_JITTER, SDK_DEFAULT_RECONNECTION, type BackoffParams, type BackoffStrategy } from './backoff';
+import { backoffBoundsMs, backoffDelayForHash, clientHash, jitterUnit, LESSON_JITTER, SDK_DEFAULT_RECONNECTION, type BackoffParams, type BackoffStrategy } from '../retry/backoff';
 import { sha256Word0 } from './sha256Short';
 
 /**

@@ -1,8 +1,9 @@
-import { replay, stepIndexAt, mergeConfig, type ReplayResult } from '../engine';
+import { replay, stepIndexAt, type ReplayResult } from '../engine';
+import { subsetMismatches as subset, violatesMismatch, withOverrides, type ExpectationMismatch } from '../expectation';
 import type { Expectation, Json, Scenario } from '../types';
 import { flowModel, flowOutcome, type FlowOutcome, type FlowState } from './model';
 
-export * from './backoff';
+export * from '../retry/backoff';
 export * from './buffer';
 export * from './model';
 export * from './schema';
@@ -26,26 +27,11 @@ export function flowOutcomeAt(trace: FlowTrace, atMs: number): FlowOutcome {
   return flowOutcome(flowStateAt(trace, atMs));
 }
 
-/** The scenario with an expectation's config overrides applied (same events). */
-export function withFlowOverrides(scenario: Scenario, overrides: Record<string, Json> | undefined): Scenario {
-  return { ...scenario, config: mergeConfig(scenario.config, overrides) };
-}
+/** The scenario with an expectation's config overrides applied (same events); the generic `withOverrides`. */
+export const withFlowOverrides = withOverrides;
 
 /** One mismatch between an expectation and a trace. */
-export interface FlowMismatch {
-  field: string;
-  expected: Json;
-  actual: Json;
-}
-
-function subset(prefix: string, expected: Record<string, Json>, actual: Record<string, Json | undefined>, out: FlowMismatch[]) {
-  for (const [k, v] of Object.entries(expected)) {
-    const a = actual[k];
-    if (v !== null && typeof v === 'object' && !Array.isArray(v) && a !== null && typeof a === 'object' && !Array.isArray(a) && a !== undefined) {
-      subset(`${prefix}.${k}`, v, a as Record<string, Json>, out);
-    } else if (JSON.stringify(a) !== JSON.stringify(v)) out.push({ field: `${prefix}.${k}`, expected: v, actual: a === undefined ? null : a });
-  }
-}
+export type FlowMismatch = ExpectationMismatch;
 
 /**
  * Checks a trace against an expectation: summary counts (subset, nested for `fleet`) and exactly
@@ -54,12 +40,8 @@ function subset(prefix: string, expected: Record<string, Json>, actual: Record<s
  */
 export function checkFlowExpectation(trace: FlowTrace, expectation: Expectation): FlowMismatch[] {
   const out: FlowMismatch[] = [];
-  if (expectation.summary) subset('summary', expectation.summary as Record<string, Json>, trace.outcome.summary, out);
+  if (expectation.summary) subset('summary', expectation.summary as Record<string, Json>, trace.outcome.summary as Record<string, unknown>, out);
   if (expectation.requests || expectation.at) out.push({ field: 'expect', expected: 'summary and violates only', actual: 'requests/at (races-lab fields)' });
-  if (expectation.violates) {
-    const violated = trace.invariants.filter((i) => i.firstViolation !== null).map((i) => i.name).sort();
-    const expected = [...expectation.violates].sort();
-    if (JSON.stringify(violated) !== JSON.stringify(expected)) out.push({ field: 'violated invariants', expected, actual: violated });
-  }
+  violatesMismatch(expectation.violates, trace.invariants, out);
   return out;
 }

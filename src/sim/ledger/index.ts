@@ -1,4 +1,5 @@
-import { replay, stepIndexAt, mergeConfig, type ReplayOptions, type ReplayResult } from '../engine';
+import { replay, stepIndexAt, type ReplayOptions, type ReplayResult } from '../engine';
+import { violatesMismatch, withOverrides, type ExpectationMismatch } from '../expectation';
 import type { Expectation, Json, Scenario } from '../types';
 import { createLedgerModel, type LedgerModel, type LedgerOutcome, type LedgerState } from './model';
 import type { OpenDatabase } from './sql';
@@ -8,6 +9,7 @@ export * from './schema';
 export * from './ledger';
 export * from './sql';
 export * from './locks';
+export * from './lanes';
 
 /** A replayed ledger trace. */
 export type LedgerTrace = ReplayResult<LedgerState, LedgerOutcome>;
@@ -27,17 +29,11 @@ export function ledgerStateAt(trace: LedgerTrace, atMs: number): LedgerState {
   return i < 0 ? trace.initial : trace.steps[i].state;
 }
 
-/** The scenario with config overrides applied (same events). */
-export function withLedgerOverrides(scenario: Scenario, overrides: Record<string, Json> | undefined): Scenario {
-  return { ...scenario, config: mergeConfig(scenario.config, overrides) };
-}
+/** The scenario with config overrides applied (same events); the generic `withOverrides`. */
+export const withLedgerOverrides = withOverrides;
 
 /** One difference between an expectation and a trace. */
-export interface LedgerMismatch {
-  field: string;
-  expected: Json;
-  actual: Json;
-}
+export type LedgerMismatch = ExpectationMismatch;
 
 /**
  * Checks a ledger trace against an expectation: `summary` fields (exact JSON equality per field),
@@ -57,10 +53,6 @@ export function checkLedgerExpectation(trace: LedgerTrace, expectation: Expectat
       if (JSON.stringify(actual) !== JSON.stringify(v)) out.push({ field: `requests[${key}].${k}`, expected: v as Json, actual: actual ?? null });
     }
   }
-  if (expectation.violates) {
-    const violated = trace.invariants.filter((i) => i.firstViolation !== null).map((i) => i.name).sort();
-    const expected = [...expectation.violates].sort();
-    if (JSON.stringify(violated) !== JSON.stringify(expected)) out.push({ field: 'violated invariants', expected, actual: violated });
-  }
+  violatesMismatch(expectation.violates, trace.invariants, out);
   return out;
 }

@@ -1,5 +1,5 @@
 import type { Json } from '../types';
-import { classifyRetry } from '../resilience/classify';
+import { classifyRetry } from '../retry/classify';
 import { fingerprint, usableKey } from './ledger';
 import type { OpenDatabase, SqlDatabase } from './sql';
 import { decideWriteLock, type WriteLock } from './locks';

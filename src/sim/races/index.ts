@@ -1,4 +1,5 @@
-import { replay, stepIndexAt, mergeConfig, type ReplayResult } from '../engine';
+import { replay, stepIndexAt, type ReplayResult } from '../engine';
+import { subsetMismatches, violatesMismatch, type ExpectationMismatch } from '../expectation';
 import type { Expectation, Json, Scenario } from '../types';
 import { racesModel, racesOutcome, type RacesOutcome, type RacesState, type RequestState } from './model';
 
@@ -31,28 +32,7 @@ export function racesOutcomeAt(trace: RacesTrace, atMs: number): RacesOutcome {
   return racesOutcome(racesStateAt(trace, atMs));
 }
 
-/** The scenario with an expectation's config overrides applied (same events). */
-export function withOverrides(scenario: Scenario, overrides: Record<string, Json> | undefined): Scenario {
-  return { ...scenario, config: mergeConfig(scenario.config, overrides) };
-}
-
-/** One mismatch between an expectation and a trace. */
-export interface ExpectationMismatch {
-  field: string;
-  expected: Json;
-  actual: Json;
-}
-
-function subsetMismatches(prefix: string, expected: Record<string, Json>, actual: Record<string, unknown>, out: ExpectationMismatch[]) {
-  for (const [k, v] of Object.entries(expected)) {
-    const a = actual[k] as Json | undefined;
-    if (v !== null && typeof v === 'object' && !Array.isArray(v) && a !== null && typeof a === 'object' && !Array.isArray(a)) {
-      subsetMismatches(`${prefix}.${k}`, v, a as Record<string, unknown>, out);
-    } else if (JSON.stringify(a) !== JSON.stringify(v)) {
-      out.push({ field: `${prefix}.${k}`, expected: v, actual: a === undefined ? null : a });
-    }
-  }
-}
+export { withOverrides, type ExpectationMismatch } from '../expectation';
 
 /**
  * Checks a trace against an expectation of the lesson: request fields, summary counts, states at
@@ -74,10 +54,6 @@ export function checkExpectation(trace: RacesTrace, expectation: Expectation): E
     const actual = r ? r.client.state : null;
     if (actual !== check.state) out.push({ field: `at ${check.atMs} ms requests[${check.request}].state`, expected: check.state, actual });
   }
-  if (expectation.violates) {
-    const violated = trace.invariants.filter((i) => i.firstViolation !== null).map((i) => i.name).sort();
-    const expected = [...expectation.violates].sort();
-    if (JSON.stringify(violated) !== JSON.stringify(expected)) out.push({ field: 'violated invariants', expected, actual: violated });
-  }
+  violatesMismatch(expectation.violates, trace.invariants, out);
   return out;
 }

@@ -1,11 +1,11 @@
 import { replay, stepIndexAt, type ReplayResult, type ReplayOptions } from '../engine';
 import type { Expectation, Json, Scenario } from '../types';
-import { withOverrides, type ExpectationMismatch } from '../races';
+import { subsetMismatches as subset, violatesMismatch, withOverrides, type ExpectationMismatch } from '../expectation';
 import { resilienceModel, type ResilienceOutcome, type ResilienceState } from './model';
 
 export * from './model';
 export * from './schema';
-export { classifyRetry } from './classify';
+export { classifyRetry } from '../retry/classify';
 
 /** A replayed resilience trace. */
 export type ResilienceTrace = ReplayResult<ResilienceState, ResilienceOutcome>;
@@ -22,14 +22,6 @@ export function resilienceStateAt(trace: ResilienceTrace, atMs: number): Resilie
 }
 
 export { withOverrides, type ExpectationMismatch };
-
-function subset(prefix: string, expected: Record<string, Json>, actual: Record<string, unknown>, out: ExpectationMismatch[]) {
-  for (const [k, v] of Object.entries(expected)) {
-    const a = actual[k] as Json | undefined;
-    if (v !== null && typeof v === 'object' && !Array.isArray(v) && a !== null && typeof a === 'object' && !Array.isArray(a)) subset(`${prefix}.${k}`, v, a as Record<string, unknown>, out);
-    else if (JSON.stringify(a) !== JSON.stringify(v)) out.push({ field: `${prefix}.${k}`, expected: v, actual: a === undefined ? null : a });
-  }
-}
 
 /** The state of request `key` at a time, for `expect[].at` checks: task status, call state, or action state. */
 export function requestStateAt(trace: ResilienceTrace, atMs: number, key: string): string | null {
@@ -61,10 +53,6 @@ export function checkExpectation(trace: ResilienceTrace, expectation: Expectatio
     const actual = requestStateAt(trace, check.atMs, check.request);
     if (actual !== check.state) out.push({ field: `at ${check.atMs} ms ${check.request}`, expected: check.state, actual });
   }
-  if (expectation.violates) {
-    const violated = trace.invariants.filter((i) => i.firstViolation !== null).map((i) => i.name).sort();
-    const expected = [...expectation.violates].sort();
-    if (JSON.stringify(violated) !== JSON.stringify(expected)) out.push({ field: 'violated invariants', expected, actual: violated });
-  }
+  violatesMismatch(expectation.violates, trace.invariants, out);
   return out;
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BACKOFF_STRATEGIES, type BackoffStrategy } from '../flow/backoff';
+import { BACKOFF_STRATEGIES, type BackoffStrategy } from '../retry/backoff';
 
 /**
  * Scenario schemas of the resilience lab. One lab, four mechanisms picked by `config.mechanism`:

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createHash } from 'node:crypto';
-import { BACKOFF_STRATEGIES, backoffDelayMs, type BackoffStrategy } from '../backoff';
+import { BACKOFF_STRATEGIES, backoffDelayMs, type BackoffStrategy } from '../../retry/backoff';
 import { herdAttemptLimit, herdDelayFn, lessonDelayTable, occExperiment, simulateHerd, type HerdParams } from '../herd';
 import { sha256Word0 } from '../sha256Short';
 

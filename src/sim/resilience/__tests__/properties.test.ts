@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { Json } from '../../types';
 import { mk, run, violated } from './helpers';
-import { bucketAfter, bucketAllowsRetry, ratioAllowsRetry, ratioBudget, tokenBucket } from '../budget';
+import { bucketAfter, bucketAllowsRetry, ratioAllowsRetry, ratioBudget, tokenBucket } from '../../retry/budget';
 
 const ms = (max: number) => fc.integer({ min: 0, max });
 

@@ -1,0 +1,151 @@
+import { expect, test } from './fixtures';
+import { test as plain } from '@playwright/test';
+import { LabDriver, type LabId } from './pages/lab';
+
+/** The cross-lab findings of the new-user walkthrough, fixed once in the kit and checked in every lab they touch. */
+
+test.describe('Lab kit: state, links and keys the same in every lab', () => {
+  test('switching labs with the nav keeps each lab as it was left, and the nav links carry each lab\'s address', async ({ lab: page }) => {
+    const races = await new LabDriver(page, 'races').open('B-complete-then-cancel');
+    await page.getByTestId('transport').selectOption('streamable-http');
+    await expect.poll(() => races.hash()).toContain('transport=streamable-http');
+    const ledger = await races.switchTo('ledger');
+    await ledger.pick('D-same-key');
+    const back = await ledger.switchTo('races');
+    await expect(back.picker).toHaveValue('B-complete-then-cancel');
+    await expect(page.getByTestId('transport')).toHaveValue('streamable-http');
+    expect(await back.hash()).toMatch(/^#\/races\/B-complete-then-cancel\?transport=streamable-http/);
+    await expect(back.nav('ledger')).toHaveAttribute('href', '#/ledger/D-same-key');
+    // The undo history lived on too: the transport change is still undoable.
+    await page.locator('h1').click();
+    await back.undoKey();
+    await expect(page.getByTestId('transport')).not.toHaveValue('streamable-http');
+    const again = await back.switchTo('ledger');
+    await expect(again.picker).toHaveValue('D-same-key');
+    // A reload agrees with what is shown.
+    await page.reload();
+    await expect(again.picker).toHaveValue('D-same-key', { timeout: 20_000 });
+  });
+
+  test('Ctrl+Z undoes a setting changed with the mouse while the focus stays in that control', async ({ lab: page }) => {
+    await new LabDriver(page, 'races').open('A-cancel-then-complete');
+    const transport = page.getByTestId('transport');
+    const before = await transport.inputValue();
+    await transport.focus();
+    await transport.selectOption(before === 'stdio' ? 'streamable-http' : 'stdio');
+    await expect(transport).toBeFocused();
+    await page.keyboard.press('Control+Z');
+    await expect(transport).toHaveValue(before);
+    await page.keyboard.press('Control+Shift+Z');
+    await expect(transport).not.toHaveValue(before);
+    // In a text field Ctrl+Z stays the field's own undo.
+    const races = new LabDriver(page, 'races');
+    await races.importText.fill('abc');
+    await races.importText.press('Control+Z');
+    await expect(transport).not.toHaveValue(before);
+  });
+
+  const named: [LabId, string][] = [
+    ['races', 'B-complete-then-cancel'],
+    ['ledger', 'D-same-key'],
+    ['flow', 'R1-coalesce-one-token'],
+    ['resilience', 'B2-retry-composition'],
+  ];
+  for (const [labId, id] of named) {
+    test(`${labId}: a link with an unknown parameter keeps the scenario it names and reports the parameter as ignored`, async ({ lab: page }) => {
+      const lab = await new LabDriver(page, labId).open(id, '?bogus=1');
+      await expect(lab.picker).toHaveValue(id);
+      await expect(lab.banner).toContainText('Parts of the link are not valid and were ignored');
+      await expect(lab.banner).toContainText('bogus');
+      await expect(lab.banner).toContainText('(ignored)');
+    });
+  }
+
+  for (const labId of ['races', 'flow', 'resilience', 'ledger'] as LabId[]) {
+    test(`${labId}: Tab to "Open file…" puts the focus ring on it, and Enter opens the file picker`, async ({ lab: page }) => {
+      const lab = await new LabDriver(page, labId).open();
+      await lab.importText.focus();
+      await page.keyboard.press('Tab'); // the Import button (disabled while the box is empty → skipped)
+      if (!(await lab.openFileButton.evaluate((el) => el === document.activeElement))) await page.keyboard.press('Tab');
+      await expect(lab.openFileButton).toBeFocused();
+      expect(await lab.openFileButton.evaluate((el) => el.matches(':focus-visible') && getComputedStyle(el).outlineStyle !== 'none')).toBe(true);
+      expect(await lab.exportButton.evaluate((el) => el.matches(':focus') || getComputedStyle(el).outlineStyle !== 'none')).toBe(false);
+      const chooser = page.waitForEvent('filechooser');
+      await page.keyboard.press('Enter');
+      expect((await chooser).isMultiple()).toBe(false);
+    });
+  }
+});
+
+test.describe('Races picker and empty scenarios', () => {
+  test('the picker shows the letters the README uses (A–D, E, F1–F5, L)', async ({ lab: page }) => {
+    const lab = await new LabDriver(page, 'races').open();
+    const labels = await lab.picker.locator('option').allTextContents();
+    const codes = labels.map((l) => /^([A-Z][0-9]?) · /.exec(l)?.[1] ?? l);
+    expect(codes).toEqual(['A', 'B', 'C', 'D', 'E', 'F1', 'F2', 'F3', 'F4', 'F5', 'L']);
+  });
+
+  test('a scenario with no events is refused with a clear reason, the previous one kept', async ({ lab: page }) => {
+    const lab = await new LabDriver(page, 'races').open('B-complete-then-cancel');
+    await lab.paste({ format: 1, lab: 'races', id: 'empty', title: 'Nothing', config: {}, events: [] });
+    await expect(lab.banner).toContainText('events: is empty, so nothing happens and there is no outcome to show');
+    await expect(lab.picker).toHaveValue('B-complete-then-cancel');
+  });
+});
+
+test.describe('Share links', () => {
+  test('an edit is carried as a compressed difference from the built-in, and an old uncompressed link still opens', async ({ lab: page }) => {
+    const lab = await new LabDriver(page, 'races').open('A-cancel-then-complete');
+    const handle = page.getByTestId('event-cancel');
+    await handle.focus();
+    await page.keyboard.press('ArrowRight');
+    await expect(handle).toHaveAttribute('aria-label', /cancel at 310 ms/);
+    await expect.poll(() => lab.hash()).toMatch(/^#\/races\?scenario=d1\./);
+    const hash = await lab.hash();
+    expect(hash.length).toBeLessThan(400);
+    await page.goto('about:blank');
+    await page.goto(`./${hash}`);
+    await expect(page.getByTestId('event-cancel')).toHaveAttribute('aria-label', /cancel at 310 ms/);
+    // A link made before compression: base64url of the JSON, no version marker.
+    const scenario = await page.evaluate(async () => (await fetch('./scenarios/races/B-complete-then-cancel.json')).json());
+    const old = Buffer.from(JSON.stringify({ ...scenario, title: 'Old link' })).toString('base64url');
+    await page.goto('about:blank');
+    await page.goto(`./#/races?scenario=${old}`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Old link');
+  });
+});
+
+plain.describe('A lab that fails to load', () => {
+  plain('is contained: the header and the other labs still work, and Try again loads it', async ({ page }) => {
+    let block = true;
+    await page.route(/\/assets\/FlowLab-[^/]*\.js$/, (route) => (block ? route.abort() : route.continue()));
+    await page.goto('./#/flow');
+    await expect(page.getByTestId('lab-failed')).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByTestId('lab-failed')).toContainText('The Flow lab could not load');
+    await page.getByTestId('nav-races').click();
+    await expect(page.getByTestId('scenario-picker')).toBeVisible();
+    await page.getByTestId('nav-flow').click();
+    await expect(page.getByTestId('lab-failed')).toBeVisible();
+    block = false;
+    await page.getByTestId('lab-retry').click();
+    await expect(page.getByTestId('lab-page')).toHaveAttribute('data-lab', 'flow', { timeout: 20_000 });
+  });
+});
+
+test.describe('Banners clear when their cause is fixed; every edit is undoable', () => {
+  test('resilience timeouts: a refused value shows the banner, a good one clears it, and the change undoes', async ({ lab: page }) => {
+    await new LabDriver(page, 'resilience').open('B1-concurrent-failures');
+    const input = page.getByTestId('static-timeout');
+    await input.fill('0');
+    await input.press('Enter');
+    const banner = page.getByTestId('error-banner');
+    await expect(banner).toContainText('Static timeout (ms)');
+    await input.fill('900');
+    await input.press('Enter');
+    await expect(banner).toHaveCount(0);
+    await expect(input).toHaveValue('900');
+    await page.locator('h1').click();
+    await page.keyboard.press('Control+Z');
+    await expect(page.getByTestId('static-timeout')).toHaveValue('700');
+  });
+});

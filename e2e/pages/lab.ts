@@ -1,0 +1,82 @@
+import { expect, type Locator, type Page } from '@playwright/test';
+
+/** The labs of the site, by route id. */
+export type LabId = 'races' | 'ledger' | 'flow' | 'resilience';
+
+/**
+ * The page object every lab shares: the lab pages are built from one kit, with the same test ids
+ * (`scenario-picker`, `error-banner`, `import-text`, `import-paste`, `import-open`, `import-file`,
+ * `import-export`, `nav-<lab>`), so one driver covers all four. Chainable where it helps:
+ * `await lab.open('B-…')` then `lab.banner`, `lab.undoKey()`, … Mirrors the store tests' LabDriver.
+ */
+export class LabDriver {
+  constructor(
+    readonly page: Page,
+    readonly lab: LabId,
+  ) {}
+
+  get picker(): Locator {
+    return this.page.getByTestId('scenario-picker');
+  }
+  get banner(): Locator {
+    return this.page.getByTestId('error-banner');
+  }
+  get importText(): Locator {
+    return this.page.getByTestId('import-text');
+  }
+  get openFileButton(): Locator {
+    return this.page.getByTestId('import-open');
+  }
+  get fileInput(): Locator {
+    return this.page.getByTestId('import-file');
+  }
+  get exportButton(): Locator {
+    return this.page.getByTestId('import-export');
+  }
+  /** The top-nav link to lab `lab`. */
+  nav(lab: LabId): Locator {
+    return this.page.getByTestId(`nav-${lab}`);
+  }
+
+  /** Opens the lab at `#/<lab>[/<id>][?query]` in a fresh document and waits for its picker. */
+  async open(id?: string, query = ''): Promise<this> {
+    await this.page.goto('about:blank');
+    await this.page.goto(`./#/${this.lab}${id ? `/${id}` : ''}${query}`);
+    await expect(this.picker).toBeVisible({ timeout: 20_000 });
+    return this;
+  }
+
+  /** Picks built-in `id` in the scenario picker. */
+  async pick(id: string): Promise<this> {
+    await this.picker.selectOption(id);
+    await expect(this.picker).toHaveValue(id);
+    return this;
+  }
+
+  /** Pastes `scenario` (any JSON value) into the import box and presses Import. */
+  async paste(scenario: unknown): Promise<this> {
+    await this.importText.fill(typeof scenario === 'string' ? scenario : JSON.stringify(scenario));
+    await this.page.getByTestId('import-paste').click();
+    return this;
+  }
+
+  /** Goes to lab `lab` with the top nav (same document: stores are kept) and waits for its picker. */
+  async switchTo(lab: LabId): Promise<LabDriver> {
+    await this.nav(lab).click();
+    const next = new LabDriver(this.page, lab);
+    await expect(this.page.getByTestId('lab-page')).toHaveAttribute('data-lab', lab, { timeout: 20_000 });
+    await expect(next.picker).toBeVisible({ timeout: 20_000 });
+    return next;
+  }
+
+  /** Ctrl+Z (or Ctrl+Shift+Z with `redo`) wherever the focus is now. */
+  async undoKey(redo = false): Promise<this> {
+    await this.page.keyboard.press(redo ? 'Control+Shift+Z' : 'Control+Z');
+    return this;
+  }
+
+  /** The current address (hash included). */
+  async hash(): Promise<string> {
+    return this.page.evaluate(() => window.location.hash);
+  }
+}

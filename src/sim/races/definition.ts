@@ -1,0 +1,24 @@
+import { replay } from '../engine';
+import { parserFor, stateAtStep, zeroEventProblem, type LabDefinition } from '../lab';
+import { checkExpectation, racesOutcomeAt, type RacesTrace } from './index';
+import { racesModel, type RacesOutcome, type RacesState } from './model';
+import { RACES_SCHEMAS, racesLengthProblem } from './schema';
+
+/**
+ * The races lab's contract (request lifecycle: cancellation, timeouts, progress). The page refuses
+ * a scenario with no events (nothing would happen; the outcome would only read "none") and draws at
+ * most 2,000 events.
+ */
+export const racesDefinition: LabDefinition<RacesState, RacesOutcome, RacesTrace> = {
+  id: 'races',
+  title: 'Races',
+  schemas: RACES_SCHEMAS,
+  tieRule: racesModel.tieRule,
+  invariants: racesModel.invariants.map(({ name, description }) => ({ name, description })),
+  parse: parserFor('races', RACES_SCHEMAS),
+  pageProblem: (s) => zeroEventProblem(s) ?? racesLengthProblem(s.events),
+  replay: (scenario, options) => replay(racesModel, scenario, options),
+  stateAt: stateAtStep,
+  outcomeAt: racesOutcomeAt,
+  checkExpectation,
+};

@@ -1,0 +1,45 @@
+import { stepIndexAt } from '../sim/engine';
+import type { LabData } from './labStore';
+import { scenarioEquals } from './scenarioEquals';
+
+/** Named selectors every lab store offers (pass them to `useLab`). */
+export const selectScenario = (s: LabData<unknown, unknown>) => s.scenario;
+export const selectTrace = <T>(s: LabData<T, unknown>) => s.trace;
+export const selectCursor = (s: LabData<unknown, unknown>) => s.cursorMs;
+export const selectPlaying = (s: LabData<unknown, unknown>) => s.playing;
+export const selectSpeed = (s: LabData<unknown, unknown>) => s.speed;
+export const selectError = (s: LabData<unknown, unknown>) => s.error;
+export const selectNotice = (s: LabData<unknown, unknown>) => s.notice;
+export const selectSelectedEventId = (s: LabData<unknown, unknown>) => s.selectedEventId;
+export const selectRangeEnd = (s: LabData<unknown, unknown>) => s.rangeEndMs;
+export const selectCanUndo = (s: LabData<unknown, unknown>) => s.history.past.length > 0;
+export const selectCanRedo = (s: LabData<unknown, unknown>) => s.history.future.length > 0;
+export const selectBuiltins = (s: LabData<unknown, unknown>) => s.builtins;
+export const selectOriginal = (s: LabData<unknown, unknown>) => s.original;
+export const selectLoadCount = (s: LabData<unknown, unknown>) => s.loadCount;
+/** Whether the scenario differs from the lesson's original. */
+export const selectIsModified = (s: LabData<unknown, unknown>) => !scenarioEquals(s.scenario, s.original);
+
+
+/** Index of the last trace step at or before the playhead (-1 before the first), for panels that list the steps around it. */
+export const selectStepIndex = (s: LabData<{ steps: readonly { at: number }[] }, unknown>) => stepIndexAt(s.trace.steps as Parameters<typeof stepIndexAt>[0], s.cursorMs);
+
+/** The steps at the same millisecond as step `index`, up to it (the "now" panels list them); empty before the first step. */
+export function stepsAtSameMs<St extends { at: number }>(steps: readonly St[], index: number): St[] {
+  if (index < 0 || index >= steps.length) return [];
+  const at = steps[index].at;
+  let first = index;
+  while (first > 0 && steps[first - 1].at === at) first--;
+  return steps.slice(first, index + 1);
+}
+
+/**
+ * The picker label of a built-in scenario: its title, led by the letter code of its file name
+ * (`E-invalid-cancels` → "E · …", `F1-…` → "F1 · …") when the title does not already start with it,
+ * so the picker shows the same letters as the README and the lesson.
+ */
+export function pickerLabel(scenario: { id: string; title: string }): string {
+  const code = /^([A-Z][0-9]*)-/.exec(scenario.id)?.[1];
+  if (!code || scenario.title.startsWith(`${code} `)) return scenario.title;
+  return `${code} · ${scenario.title}`;
+}

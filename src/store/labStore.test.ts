@@ -1,0 +1,119 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { builtinRaces } from './builtinRaces';
+import { builtinResilience } from './builtinResilience';
+import { createFlowStore } from './flowStore';
+import { drive } from './labDriver';
+import { decodeLink, decodeScenarioPayload, encodeLink, encodeScenarioPayload, linkCodecReady } from './labLink';
+import { createRacesStore, racesStoreFromLink, selectOutcomeAt } from './racesStore';
+import { createResilienceStore } from './resilienceStore';
+import { toBase64Url } from './url';
+import { racesDefinition } from '../sim/races/definition';
+
+const { scenarios: races } = builtinRaces();
+const A = races.find((s) => s.id === 'A-cancel-then-complete')!;
+
+
+// The link codec (fflate) is a lazy chunk in the page; the tests wait for it like the pages do.
+beforeAll(() => linkCodecReady);
+
+describe('one lab store for every lab (createLabStore)', () => {
+  it('the same verbs drive races and resilience: load, drag (one undo step), undo/redo, link', () => {
+    drive(createRacesStore({ builtins: races }))
+      .load('A-cancel-then-complete')
+      .expectOutcome({ requests: [{ state: 'cancelled' }] })
+      .drag('cancel', 400, 550, 700)
+      .expectOutcome({ requests: [{ state: 'completed' }] })
+      .undo()
+      .expectAt('cancel', 300)
+      .redo()
+      .expectAt('cancel', 700)
+      .link('#/races/B-complete-then-cancel?bogus=1')
+      .expectScenario('B-complete-then-cancel')
+      .expectError(/^Parts of the link are not valid and were ignored; showing the built-in "B/)
+      .undo()
+      .expectScenario('A-cancel-then-complete');
+    const { scenarios } = builtinResilience();
+    drive(createResilienceStore({ builtins: scenarios, initialId: 'S1-three-layers' }))
+      .expectOutcome({ summary: { upstreamAttempts: 64 } })
+      .set({ fixes: { retryAtOneLayerOnly: true } })
+      .expectOutcome({ summary: { upstreamAttempts: 4 } })
+      .set({ cancelPropagationMs: -5 })
+      .expectError('That setting is not valid; the previous settings are kept')
+      .set({ cancelPropagationMs: 0 })
+      .expectError(null)
+      .undo()
+      .undo()
+      .expectOutcome({ summary: { upstreamAttempts: 64 } });
+  });
+
+  it('a scenario with no events is refused on the races page with a clear reason; the previous one stays', () => {
+    drive(createRacesStore({ builtins: races }))
+      .paste({ format: 1, lab: 'races', id: 'empty', title: 'Nothing', config: {}, events: [] })
+      .expectScenario('A-cancel-then-complete')
+      .expectError('The pasted scenario is not a valid races scenario; the previous scenario is kept');
+    const store = createRacesStore({ builtins: races });
+    store.getState().importText(JSON.stringify({ format: 1, lab: 'races', id: 'empty', title: 'Nothing', config: {}, events: [] }));
+    expect(store.getState().error?.errors).toEqual([expect.stringMatching(/^events: is empty, so nothing happens and there is no outcome to show — add at least one event/)]);
+  });
+
+  it('state and outcome at the playhead come from the definition, the same object while the playhead stays in one step', () => {
+    const store = createRacesStore({ builtins: races });
+    store.getState().seek(0);
+    const a = selectOutcomeAt(store.getState());
+    expect(a).toEqual(racesDefinition.outcomeAt(store.getState().trace, 0));
+    store.getState().toEnd();
+    const end = selectOutcomeAt(store.getState());
+    expect(end).toEqual(store.getState().trace.outcome);
+    expect(selectOutcomeAt(store.getState())).toBe(end);
+  });
+
+  it('flow keeps the herd settings as its undoable extra slice', () => {
+    const store = createFlowStore();
+    store.getState().setExtra({ clients: 500 });
+    expect(store.getState().extra.clients).toBe(500);
+    store.getState().setExtra({ strategies: [] });
+    expect(store.getState().error?.title).toBe('Pick at least one strategy for the herd plot');
+    expect(store.getState().extra.clients).toBe(500);
+    store.getState().undo();
+    expect(store.getState().extra.clients).toBe(10000);
+  });
+});
+
+describe('share links (labLink)', () => {
+  const parse = (v: unknown) => racesDefinition.parse(v);
+
+  it('an edit of a built-in travels as a compressed difference, much shorter than the old whole-scenario form, and round-trips exactly', () => {
+    const moved = { ...A, events: A.events.map((e) => (e.id === 'cancel' ? { ...e, at: 310 } : e)) };
+    const payload = encodeScenarioPayload(moved, races);
+    expect(payload.startsWith('d1.')).toBe(true);
+    const old = toBase64Url(JSON.stringify(moved));
+    expect(payload.length).toBeLessThan(old.length / 4);
+    expect(decodeScenarioPayload(payload, races, parse)).toEqual({ ok: true, scenario: moved });
+  });
+
+  it('a scenario with no built-in travels whole and compressed; a big one shrinks many times', () => {
+    const events = Array.from({ length: 1991 }, (_, i) => ({ id: `e${i}`, at: i * 10, actor: 'client', kind: 'progress', requestId: 1, progress: i }));
+    const big = { ...A, id: 'big', events: [A.events[0], ...events.map((e) => ({ ...e, actor: 'server' }))] };
+    const payload = encodeScenarioPayload(big as typeof A, races);
+    expect(payload.startsWith('z1.')).toBe(true);
+    expect(payload.length).toBeLessThan(toBase64Url(JSON.stringify(big)).length / 5);
+    const back = decodeScenarioPayload(payload, races, (v) => ({ ok: true, scenario: v as typeof A }));
+    expect(back).toEqual({ ok: true, scenario: big });
+  });
+
+  it('old uncompressed links keep working; a cut-short compressed one names the problem', () => {
+    const edited = { ...A, title: 'Old link' };
+    const d = decodeLink('races', `#/races?scenario=${toBase64Url(JSON.stringify(edited))}`, races, parse, { configParams: true, playhead: true });
+    expect(d.kind === 'ok' && d.scenario.title).toBe('Old link');
+    const hash = encodeLink('races', { ...A, title: 'New' }, races);
+    const cut = decodeLink('races', hash.slice(0, -6), races, parse);
+    expect(cut).toMatchObject({ kind: 'bad', errors: [expect.stringMatching(/^scenario \(in the link\): /)] });
+  });
+
+  it('a store opened from a link with a bad playhead keeps the scenario and says what was ignored', () => {
+    const s = racesStoreFromLink('#/races/B-complete-then-cancel?t=soon', races).getState();
+    expect(s.scenario.id).toBe('B-complete-then-cancel');
+    expect(s.cursorMs).toBe(0);
+    expect(s.error?.errors[0]).toMatch(/^t \(playhead in the link\)/);
+  });
+});

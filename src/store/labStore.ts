@@ -1,0 +1,479 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import { mergeConfig } from '../sim/engine';
+import { withOverrides } from '../sim/expectation';
+import type { LabDefinition } from '../sim/lab';
+import { isLabId } from '../sim/labIds';
+import type { ReplayResult } from '../sim/engine';
+import type { Json, Scenario, ScriptedEvent } from '../sim/types';
+import { emptyHistory, record, redo as redoHistory, undo as undoHistory, type History } from './history';
+import { decodeLink, encodeLink, type LinkOptions } from './labLink';
+import { playbackActions, suggestedSpeed, timeRangeEnd, type PlaybackActions } from './playback';
+import { scenarioEquals } from './scenarioEquals';
+import { labTexts, type LabError } from './labTexts';
+
+export type { LabError } from './labTexts';
+
+/**
+ * One store factory for every lab (zustand vanilla `createStore`, one store per lab instance):
+ * the scenario is the only source of truth, the trace is derived from it with the definition's
+ * `replay` on every change. One set of verbs: load (built-in, file, paste, link), edit (with
+ * undo/redo), settings, playhead (`playback.ts`), import/export, errors. Lab-specific state (the
+ * herd's settings) is the `extra` slice: recorded by undo with the scenario, set through `setExtra`.
+ */
+
+/** What undo/redo restores. */
+export interface LabSnapshot<X> {
+  scenario: Scenario;
+  original: Scenario;
+  extra: X;
+}
+
+/** The data every lab store holds. `T` is the lab's trace type, `X` its extra slice. */
+export interface LabData<T, X> {
+  lab: LabDefinition['id'];
+  builtins: readonly Scenario[];
+  scenario: Scenario;
+  /** The lesson's version of this scenario (Reset restores it; lesson rows apply to it). */
+  original: Scenario;
+  trace: T;
+  /** Distinct step times of the trace, ascending (←/→ step to them). */
+  stepTimes: readonly number[];
+  /** End of the scrubbable / drawn time range (ms). */
+  rangeEndMs: number;
+  /** Playhead, virtual ms (fractional while playing). */
+  cursorMs: number;
+  playing: boolean;
+  /** Virtual ms per real second. */
+  speed: number;
+  selectedEventId: string | null;
+  error: LabError | null;
+  /** Why the last edit was held back (e.g. a ledger step stopped at its lane neighbour), or null. */
+  notice: string | null;
+  history: History<LabSnapshot<X>>;
+  /** A pointer drag is in progress (one undo point for the whole gesture). */
+  dragging: boolean;
+  /** Increments when a different scenario is loaded (views reset zoom on it). */
+  loadCount: number;
+  /** The last coalescible edit (keyboard nudges), to merge repeats into one undo step. */
+  lastNudge: { id: string; atMs: number } | null;
+  extra: X;
+}
+
+/** The verbs every lab store offers. */
+export interface LabActions<X> extends PlaybackActions {
+  loadBuiltin(id: string): void;
+  /** Loads `scenario` (undoable). `keepView` keeps playhead, speed and selection (a link to the same scenario). */
+  loadScenario(scenario: Scenario, options?: { original?: Scenario; cursorMs?: number | null; keepView?: boolean }): void;
+  /** Loads scenario JSON text (a file or a paste; `source` names it in the error title). False when refused; the scenario is kept. */
+  importText(text: string, source?: string): boolean;
+  /** Follows an address opened in the tab (pasted, Back/Forward): loads it, or keeps the scenario and says why. */
+  followLink(hash: string): void;
+  /** The address that reproduces the scenario (and the paused playhead where the lab carries it). */
+  address(): string;
+  /** Deep-merges `patch` into the config; an invalid result is refused with every field named. */
+  setConfig(patch: Record<string, Json>): void;
+  moveEvent(id: string, atMs: number): void;
+  /** Keyboard move by `deltaMs`; repeated nudges of one event within a second make one undo step. */
+  nudgeEvent(id: string, deltaMs: number, nowMs?: number): void;
+  /** Moves an event among the scripted events at the same ms (the tie rule: list order). */
+  reorderEvent(id: string, direction: -1 | 1): void;
+  beginDrag(): void;
+  endDrag(): void;
+  /** Shows the original with the overrides of its expectation `index` (the lesson's buggy or fixed row); undoable. */
+  applyExpectation(index: number): void;
+  /** Shows the original with `overrides` applied to its config; undoable. */
+  applyOverrides(overrides: Record<string, Json> | undefined): void;
+  /** Replaces the scenario as an undoable edit (an explorer's counterexample); `cursorMs` moves the playhead. */
+  showScenario(scenario: Scenario, cursorMs?: number): void;
+  /** Sets part of the lab's extra slice (undoable); the spec's `checkExtra` may refuse it. */
+  setExtra(patch: Partial<X>): void;
+  play(): void;
+  pause(): void;
+  select(id: string | null): void;
+  exportJson(): { filename: string; text: string };
+  reset(): void;
+  undo(): void;
+  redo(): void;
+  setError(error: LabError | null): void;
+  clearError(): void;
+}
+
+export type LabStoreState<T = ReplayResult<unknown, unknown>, X = null> = LabData<T, X> & LabActions<X>;
+export type LabStore<T = ReplayResult<unknown, unknown>, X = null> = StoreApi<LabStoreState<T, X>>;
+
+/** What the store adds to a lab's definition: its built-ins, link form and the few lab-specific rules. */
+export interface LabStoreSpec<S, O, T extends ReplayResult<S, O>, X> {
+  definition: LabDefinition<S, O, T>;
+  builtins: readonly Scenario[];
+  /** Problems of invalid built-in files (shown when nothing else is). */
+  builtinErrors?: readonly string[];
+  link?: LinkOptions;
+  /** End of the drawn range; default: the last step or event plus a margin (`timeRangeEnd`). */
+  rangeEnd?(scenario: Scenario, trace: T): number;
+  /** Where playing stops and End jumps; default: the last step (the range end when there is none). */
+  playEnd?(data: LabData<T, X>): number;
+  /** Holds a move back (ledger: a step cannot pass its own connection's steps): the time it may go to, and why. */
+  constrainMove?(scenario: Scenario, id: string, atMs: number): { atMs: number; notice: string | null };
+  /** Why two same-millisecond events may not swap (ledger: one connection's steps), or null. */
+  reorderProblem?(a: ScriptedEvent, b: ScriptedEvent, direction: -1 | 1): string | null;
+  extra?: X;
+  /** Validates a patch of the extra slice: the new value, or the error to show. */
+  checkExtra?(current: X, patch: Partial<X>): { ok: true; value: X } | { ok: false; error: LabError };
+}
+
+/** How a store starts: a scenario (from a link), or the first built-in. */
+export interface LabStoreStart {
+  initial?: Scenario;
+  original?: Scenario;
+  cursorMs?: number | null;
+  error?: LabError | null;
+}
+
+function clampCursor(ms: number, endMs: number): number {
+  if (!Number.isFinite(ms)) return 0;
+  return Math.min(Math.max(ms, 0), endMs);
+}
+
+/** The store of one lab instance. Throws `Error` when there is no scenario to show. */
+export function createLabStore<S, O, T extends ReplayResult<S, O>, X = null>(spec: LabStoreSpec<S, O, T, X>, start: LabStoreStart = {}): LabStore<T, X> {
+  const { definition, builtins } = spec;
+  const lab = definition.id;
+  const text = labTexts(lab);
+  const first = start.initial ?? builtins[0];
+  if (!first) throw new Error(`createLabStore(${lab}): no scenario to show`);
+  const rangeEnd =
+    spec.rangeEnd ??
+    ((scenario: Scenario, trace: T) => {
+      let last = trace.endAt;
+      for (const e of scenario.events) last = Math.max(last, e.at);
+      return timeRangeEnd(last);
+    });
+  const playEnd = spec.playEnd ?? ((s: LabData<T, X>) => (s.trace.steps.length > 0 ? s.trace.endAt : s.rangeEndMs));
+  const builtinOf = (scenario: Scenario) => builtins.find((b) => b.id === scenario.id);
+
+  const derive = (scenario: Scenario) => {
+    const trace = definition.replay(scenario);
+    const stepTimes: number[] = [];
+    for (const step of trace.steps) if (stepTimes.length === 0 || stepTimes[stepTimes.length - 1] !== step.at) stepTimes.push(step.at);
+    return { scenario, trace, stepTimes, rangeEndMs: rangeEnd(scenario, trace) };
+  };
+
+  return createStore<LabStoreState<T, X>>()((set, get) => {
+    const snap = (s: LabData<T, X>): LabSnapshot<X> => ({ scenario: s.scenario, original: s.original, extra: s.extra });
+    const tryDerive = (scenario: Scenario, title: string) => {
+      try {
+        return derive(scenario);
+      } catch (err) {
+        set({ error: { title, errors: [`(model): ${(err as Error).message}`] } });
+        return null;
+      }
+    };
+
+    /** An edit: replaces the scenario, recording an undo point unless a drag already did (or `coalesce`). */
+    const change = (scenario: Scenario, extra: Partial<LabData<T, X>> = {}, coalesce = false) => {
+      const s = get();
+      const derived = tryDerive(scenario, text.cannotRun);
+      if (!derived) return;
+      const history = s.dragging || coalesce ? s.history : record(s.history, snap(s));
+      // A playhead parked at the end follows the new end; elsewhere it stays put.
+      const wanted = extra.cursorMs ?? (s.cursorMs >= s.rangeEndMs ? derived.rangeEndMs : s.cursorMs);
+      set({ ...derived, history, error: null, notice: null, lastNudge: null, ...extra, cursorMs: clampCursor(wanted, derived.rangeEndMs) });
+    };
+
+    const restore = (value: LabSnapshot<X>, history: History<LabSnapshot<X>>) => {
+      const derived = derive(value.scenario);
+      const s = get();
+      set({
+        ...derived,
+        original: value.original,
+        extra: value.extra,
+        history,
+        error: null,
+        notice: null,
+        dragging: false,
+        lastNudge: null,
+        cursorMs: clampCursor(s.cursorMs, derived.rangeEndMs),
+        selectedEventId: value.scenario.events.some((e) => e.id === s.selectedEventId) ? s.selectedEventId : null,
+        loadCount: s.scenario.id !== value.scenario.id ? s.loadCount + 1 : s.loadCount,
+      });
+    };
+
+    /** Validates a candidate edit with the lab's rules; shows `title` with every problem when refused. */
+    const validated = (candidate: Scenario, title: string): Scenario | null => {
+      const parsed = definition.parse(candidate);
+      if (!parsed.ok) {
+        set({ error: { title, errors: parsed.errors } });
+        return null;
+      }
+      return parsed.scenario;
+    };
+
+    /** Parses text or a value as a scenario for this page (schema, lab rules, page limits). */
+    const parseForPage = (value: unknown) => {
+      const parsed = definition.parse(value);
+      const problem = parsed.ok ? (definition.pageProblem?.(parsed.scenario) ?? null) : null;
+      return problem ? { ok: false as const, errors: [problem] } : parsed;
+    };
+
+    const initial = derive(first);
+    const linkOptions: LinkOptions = spec.link ?? {};
+    return {
+      lab,
+      builtins,
+      ...initial,
+      original: start.original ?? builtinOf(first) ?? first,
+      cursorMs: clampCursor(start.cursorMs ?? 0, initial.rangeEndMs),
+      playing: false,
+      speed: suggestedSpeed(initial.trace.endAt),
+      selectedEventId: null,
+      error: start.error ?? (spec.builtinErrors?.length ? { title: text.builtinsSkipped, errors: [...spec.builtinErrors] } : null),
+      notice: null,
+      history: emptyHistory(),
+      dragging: false,
+      loadCount: 0,
+      lastNudge: null,
+      extra: spec.extra as X,
+
+      loadBuiltin(id) {
+        const builtin = builtins.find((b) => b.id === id);
+        if (!builtin) {
+          set({ error: { title: text.unknownScenario, errors: [`scenario id: no built-in scenario is called ${JSON.stringify(id)} — pick one of ${builtins.map((b) => b.id).join(', ')}`] } });
+          return;
+        }
+        get().loadScenario(builtin, { original: builtin });
+      },
+
+      loadScenario(scenario, opts = {}) {
+        const s = get();
+        const derived = tryDerive(scenario, text.cannotRun);
+        if (!derived) return;
+        const original = opts.original ?? builtinOf(scenario) ?? scenario;
+        const sameId = s.scenario.id === scenario.id;
+        const keepView = opts.keepView ?? false;
+        set({
+          ...derived,
+          original,
+          history: record(s.history, snap(s)),
+          error: null,
+          notice: null,
+          playing: false,
+          dragging: false,
+          lastNudge: null,
+          selectedEventId: keepView ? s.selectedEventId : null,
+          cursorMs: clampCursor(opts.cursorMs ?? (keepView ? s.cursorMs : 0), derived.rangeEndMs),
+          speed: keepView || sameId ? s.speed : suggestedSpeed(derived.trace.endAt),
+          loadCount: sameId && keepView ? s.loadCount : s.loadCount + 1,
+        });
+      },
+
+      importText(raw, source = 'The imported scenario') {
+        const where = /^The pasted/.test(source) ? '(pasted text)' : '(file)';
+        let value: unknown;
+        if (raw.trim() === '') {
+          set({ error: { title: text.importRefused(source), errors: [`${where}: is empty; expected a ${lab} scenario as JSON`] } });
+          return false;
+        }
+        try {
+          value = JSON.parse(raw);
+        } catch (err) {
+          set({ error: { title: text.importRefused(source), errors: [`${where}: not valid JSON — ${(err as Error).message}`] } });
+          return false;
+        }
+        const other = value !== null && typeof value === 'object' ? (value as { lab?: unknown }).lab : undefined;
+        const parsed = parseForPage(value);
+        if (!parsed.ok) {
+          set({ error: { title: isLabId(other) && other !== lab ? text.otherLab(source) : text.importRefused(source), errors: parsed.errors } });
+          return false;
+        }
+        const before = get().scenario;
+        get().loadScenario(parsed.scenario);
+        return get().scenario !== before;
+      },
+
+      followLink(hash) {
+        const s = get();
+        const d = decodeLink(lab, hash, builtins, parseForPage, linkOptions);
+        if (d.kind === 'none') return;
+        if (d.kind === 'bad') {
+          set({ error: { title: text.badLinkKept(s.scenario.title), errors: d.errors } });
+          return;
+        }
+        if (!scenarioEquals(s.scenario, d.scenario) || (d.cursorMs !== null && d.cursorMs !== Math.floor(s.cursorMs))) {
+          s.loadScenario(d.scenario, { original: d.original, cursorMs: d.cursorMs, keepView: d.scenario.id === s.scenario.id });
+        }
+        if (d.warnings.length) set({ error: { title: text.partsIgnored(d.scenario.title, d.builtinId !== null), errors: d.warnings } });
+      },
+
+      address() {
+        const s = get();
+        return encodeLink(lab, s.scenario, builtins, { ...linkOptions, cursorMs: s.playing ? null : Math.floor(s.cursorMs) });
+      },
+
+      setConfig(patch) {
+        const s = get();
+        const next = validated({ ...s.scenario, config: mergeConfig(s.scenario.config as Record<string, Json>, patch) }, text.settingRefused);
+        if (next) change(next);
+      },
+
+      moveEvent(id, atMs) {
+        const s = get();
+        const wanted = Math.min(Math.max(Math.round(atMs), 0), 1_000_000_000);
+        const held = spec.constrainMove?.(s.scenario, id, wanted) ?? { atMs: wanted, notice: null };
+        const index = s.scenario.events.findIndex((e) => e.id === id);
+        if (index < 0 || s.scenario.events[index].at === held.atMs) {
+          if (held.notice !== s.notice) set({ notice: held.notice });
+          return;
+        }
+        const events = s.scenario.events.slice();
+        events[index] = { ...events[index], at: held.atMs };
+        change({ ...s.scenario, events }, { selectedEventId: id, notice: held.notice });
+      },
+
+      nudgeEvent(id, deltaMs, nowMs = Date.now()) {
+        const s = get();
+        const ev = s.scenario.events.find((e) => e.id === id);
+        if (!ev) return;
+        const repeat = s.lastNudge !== null && s.lastNudge.id === id && nowMs - s.lastNudge.atMs < 1000;
+        const wanted = Math.min(Math.max(Math.round(ev.at + deltaMs), 0), 1_000_000_000);
+        const held = spec.constrainMove?.(s.scenario, id, wanted) ?? { atMs: wanted, notice: null };
+        if (held.atMs === ev.at) {
+          if (held.notice !== s.notice) set({ notice: held.notice });
+          return;
+        }
+        const events = s.scenario.events.map((e) => (e.id === id ? { ...e, at: held.atMs } : e));
+        change({ ...s.scenario, events }, { selectedEventId: id, notice: held.notice, lastNudge: { id, atMs: nowMs } }, repeat);
+      },
+
+      reorderEvent(id, direction) {
+        const s = get();
+        const events = s.scenario.events;
+        const i = events.findIndex((e) => e.id === id);
+        if (i < 0) return;
+        // The neighbour in list order among events at the same millisecond.
+        let j = i + direction;
+        while (j >= 0 && j < events.length && events[j].at !== events[i].at) j += direction;
+        if (j < 0 || j >= events.length) return;
+        const problem = spec.reorderProblem?.(events[i], events[j], direction) ?? null;
+        if (problem) {
+          set({ notice: problem });
+          return;
+        }
+        const next = events.slice();
+        [next[i], next[j]] = [next[j], next[i]];
+        change({ ...s.scenario, events: next }, { selectedEventId: id });
+      },
+
+      beginDrag() {
+        const s = get();
+        if (!s.dragging) set({ dragging: true, history: record(s.history, snap(s)) });
+      },
+      endDrag() {
+        set({ dragging: false });
+      },
+
+      applyExpectation(index) {
+        const s = get();
+        const expectation = s.original.expect?.[index] ?? s.scenario.expect?.[index];
+        if (expectation) get().applyOverrides(expectation.overrides as Record<string, Json> | undefined);
+      },
+      applyOverrides(overrides) {
+        const s = get();
+        const next = validated(withOverrides(s.original, overrides), text.overridesRefused);
+        if (next) change(next);
+      },
+      showScenario(scenario, cursorMs) {
+        change(scenario, cursorMs === undefined ? {} : { cursorMs });
+      },
+
+      setExtra(patch) {
+        const s = get();
+        const checked = spec.checkExtra ? spec.checkExtra(s.extra, patch) : { ok: true as const, value: { ...s.extra, ...patch } };
+        if (!checked.ok) {
+          set({ error: checked.error });
+          return;
+        }
+        set({ extra: checked.value, history: record(s.history, snap(s)), error: null });
+      },
+
+      ...playbackActions(get, set, playEnd),
+      play() {
+        if (!get().playing) get().togglePlay();
+      },
+      pause() {
+        if (get().playing) get().togglePlay();
+      },
+      select(id) {
+        set({ selectedEventId: id });
+      },
+
+      exportJson() {
+        const s = get();
+        return { filename: `${s.scenario.id}.json`, text: JSON.stringify(s.scenario, null, 2) + '\n' };
+      },
+      reset() {
+        const s = get();
+        if (!scenarioEquals(s.scenario, s.original)) change(s.original, { selectedEventId: null });
+      },
+      undo() {
+        const s = get();
+        const r = undoHistory(s.history, snap(s));
+        if (r) restore(r.value, r.history);
+      },
+      redo() {
+        const s = get();
+        const r = redoHistory(s.history, snap(s));
+        if (r) restore(r.value, r.history);
+      },
+      setError(error) {
+        set({ error });
+      },
+      clearError() {
+        set({ error: null });
+      },
+    };
+  });
+}
+
+export * from './labSelectors';
+
+/**
+ * The store for a page opened at address `hash`: the scenario the link names (with any ignored
+ * parameters in the banner), or — for a bad link — the first built-in with the link's problems.
+ */
+export function storeFromLink<S, O, T extends ReplayResult<S, O>, X = null>(spec: LabStoreSpec<S, O, T, X>, hash: string): LabStore<T, X> {
+  const text = labTexts(spec.definition.id);
+  const parse = (value: unknown) => {
+    const parsed = spec.definition.parse(value);
+    const problem = parsed.ok ? (spec.definition.pageProblem?.(parsed.scenario) ?? null) : null;
+    return problem ? { ok: false as const, errors: [problem] } : parsed;
+  };
+  const d = decodeLink(spec.definition.id, hash, spec.builtins, parse, spec.link);
+  if (d.kind === 'ok') {
+    const error = d.warnings.length ? { title: text.partsIgnored(d.scenario.title, d.builtinId !== null), errors: d.warnings } : undefined;
+    return createLabStore(spec, { initial: d.scenario, original: d.original, cursorMs: d.cursorMs, error });
+  }
+  if (d.kind === 'bad') return createLabStore(spec, { error: { title: text.badLinkShown(spec.builtins[0]?.title ?? ''), errors: d.errors } });
+  return createLabStore(spec);
+}
+
+/**
+ * "State and outcome at the playhead" for a lab, as named selectors over its store. They go
+ * through the definition (`stateAt`, `outcomeAt`), never by indexing the trace in a view, and are
+ * memoised per (trace, playhead), so `useStore` sees a stable value between changes.
+ */
+export function playheadSelectors<S, O, T extends ReplayResult<S, O>>(definition: LabDefinition<S, O, T>) {
+  let outcomeKey: { trace: T | null; atMs: number } = { trace: null, atMs: NaN };
+  let outcome: O | undefined;
+  return {
+    selectStateAt: (s: LabData<T, unknown>): S => definition.stateAt(s.trace, s.cursorMs),
+    selectOutcomeAt: (s: LabData<T, unknown>): O => {
+      const state = definition.stateAt(s.trace, s.cursorMs);
+      if (outcomeKey.trace !== s.trace || outcomeKey.atMs !== s.cursorMs || outcome === undefined) {
+        // Same state object (the playhead moved within one step) → same outcome object.
+        if (outcome === undefined || outcomeKey.trace !== s.trace || definition.stateAt(s.trace, outcomeKey.atMs) !== state) outcome = definition.outcomeAt(s.trace, s.cursorMs);
+        outcomeKey = { trace: s.trace, atMs: s.cursorMs };
+      }
+      return outcome;
+    },
+  };
+}
