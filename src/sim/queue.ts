@@ -19,6 +19,18 @@ export class EventQueue<T = unknown> {
   private heap: QueueEntry<T>[] = [];
   private cancelled = new Set<number>();
 
+  /**
+   * An independent copy (entries are shared: they are never mutated), for checkpoints.
+   * O(pending timers + pending cancellations).
+   */
+  clone(): EventQueue<T> {
+    const copy = new EventQueue<T>();
+    copy.heap = this.heap.slice();
+    copy.cancelled = new Set(this.cancelled);
+    return copy;
+  }
+
+
   get size(): number {
     return this.heap.length;
   }
