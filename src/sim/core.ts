@@ -1,4 +1,4 @@
-import { EventQueue, compareEntries } from './queue';
+import { LaneQueue, compareEntries } from './queue';
 import { SeededRandom } from './rng';
 import type { Actor, Ignored, Json, QueueEntry, Scenario, ScriptedEvent, Step, Violation, WireEffect } from './types';
 
@@ -96,7 +96,7 @@ export interface Checkpoint<V> {
   nextHandle: number;
   rngState: number;
   cursor: number;
-  queue: EventQueue<unknown>;
+  queue: LaneQueue<unknown>;
   view: V;
   effects: number;
   lastAt: number;
@@ -141,7 +141,7 @@ export class CoreRun<C, S, V, O, T> implements CoreContext<T> {
   stepCount = 0;
   lastAt = 0;
   state!: S;
-  queue: EventQueue<unknown>;
+  queue: LaneQueue<unknown>;
   readonly rng: SeededRandom;
   readonly effects: WireEffect[];
   readonly firstViolation = new Map<string, FirstViolation>();
@@ -154,13 +154,17 @@ export class CoreRun<C, S, V, O, T> implements CoreContext<T> {
   stepViolations: Violation[] = NONE;
   stepEntry: QueueEntry | undefined = undefined;
   stepKind = '';
+  /** The entity kinds the invariants read, each invariant's index into it, and reused entity lists. */
+  private readonly kinds: string[];
+  private readonly kindOf: number[];
+  private readonly entities: unknown[][];
 
   private constructor(
     readonly model: CoreModel<C, S, V, O, T>,
     readonly scripted: readonly QueueEntry[],
     seed: number,
     seq: number,
-    queue: EventQueue<unknown>,
+    queue: LaneQueue<unknown>,
     effects: WireEffect[],
     mode: CoreMode,
   ) {
@@ -170,11 +174,14 @@ export class CoreRun<C, S, V, O, T> implements CoreContext<T> {
     this.effects = effects;
     this.keepsIgnored = mode !== 'effects';
     this.keepsNotes = mode === 'steps';
+    this.kinds = [...new Set(model.invariants.map((inv) => inv.reads))];
+    this.kindOf = model.invariants.map((inv) => this.kinds.indexOf(inv.reads));
+    this.entities = this.kinds.map(() => []);
   }
 
   /** A run at time 0 after `model.init`. */
   static start<C, S, V, O, T>(model: CoreModel<C, S, V, O, T>, scenario: Scenario, scripted: readonly QueueEntry[], mode: CoreMode): CoreRun<C, S, V, O, T> {
-    const run = new CoreRun(model, scripted, scenario.seed, scenario.events.length, new EventQueue(), [], mode);
+    const run = new CoreRun(model, scripted, scenario.seed, scenario.events.length, new LaneQueue(), [], mode);
     run.state = model.init(scenario.config as C, run);
     return run;
   }
@@ -219,7 +226,7 @@ export class CoreRun<C, S, V, O, T> implements CoreContext<T> {
       throw new Error(`model ${this.model.lab} scheduled "${label}" at ${at} ms, before now (${this.now} ms) or not an integer`);
     }
     const handle = this.nextHandle++;
-    this.queue.push({ at, rank, seq: this.seq++, source: 'timer', payload, label, actor, handle });
+    this.queue.push({ at, rank, seq: this.seq++, source: 'timer', payload, label, actor, handle }, this.now);
     return handle;
   }
 
@@ -290,15 +297,26 @@ export class CoreRun<C, S, V, O, T> implements CoreContext<T> {
       model.applyTimer(state, entry.payload as T, this);
     }
     this.stepKind = kind;
+    // Invariants: resolve each touched entity once per kind, then run each invariant over the
+    // entities of the kind it reads (in the model's order; first problem per invariant).
+    const kinds = this.kinds;
+    for (let k = 0; k < kinds.length; k++) {
+      const ids = model.touched(state, kinds[k]);
+      const ents = this.entities[k];
+      ents.length = 0;
+      for (let j = 0; j < ids.length; j++) {
+        const entity = model.entity(state, kinds[k], ids[j]);
+        if (entity !== undefined) ents.push(entity);
+      }
+    }
     const invariants = model.invariants;
     for (let i = 0; i < invariants.length; i++) {
+      const ents = this.entities[this.kindOf[i]];
+      if (ents.length === 0) continue;
       const inv = invariants[i];
       if (inv.afterKinds !== undefined && !inv.afterKinds.includes(kind)) continue;
-      const ids = model.touched(state, inv.reads);
-      for (let j = 0; j < ids.length; j++) {
-        const entity = model.entity(state, inv.reads, ids[j]);
-        if (entity === undefined) continue;
-        const message = inv.check(entity as never, state, at, kind);
+      for (let j = 0; j < ents.length; j++) {
+        const message = inv.check(ents[j] as never, state, at, kind);
         if (message === null) continue;
         if (this.stepViolations === NONE) this.stepViolations = [];
         this.stepViolations.push({ invariant: inv.name, message });

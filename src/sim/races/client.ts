@@ -8,6 +8,7 @@ import {
   clearDeadlines,
   describeId,
   findLatest,
+  hotLabels,
   NO_KEYS,
   sendCancelSignal,
   settle,
@@ -259,7 +260,8 @@ export function clientProgress(state: RacesCore, key: string, progress: number, 
   if (config.progressResetsIdleTimeout && req.idleTimeoutMs !== null && req.wireToken !== null) {
     ctx.cancel(req.idleHandle);
     const idleDeadlineAt = ctx.now + req.idleTimeoutMs;
-    req.idleHandle = ctx.schedule(idleDeadlineAt, RANK.idleDeadline, 'client', `idle deadline ${key}`, { kind: 'deadline.idle', key });
+    const hot = hotLabels(state, req);
+    req.idleHandle = ctx.schedule(idleDeadlineAt, RANK.idleDeadline, 'client', hot.idleDeadline, hot.idlePayload);
     req.idleDeadlineAt = idleDeadlineAt;
     notes?.push(`the idle deadline moves to ${idleDeadlineAt} ms`);
   } else if (req.idleTimeoutMs !== null) {

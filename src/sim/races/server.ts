@@ -2,7 +2,7 @@ import type { Json } from '../types';
 import { cancelledNotification, errorResponse, idProblem, listenResultResponse, progressNotification, toolResultResponse } from '../mcp';
 import type { RacesEvent } from './schema';
 import { RANK, type ServerState } from './types';
-import { byKey, changed, describeId, findLatest, NO_KEYS, TERMINAL_SERVER, touch, type Ctx, type RacesCore } from './state';
+import { byKey, changed, describeId, findLatest, hotLabels, NO_KEYS, TERMINAL_SERVER, touch, type Ctx, type RacesCore } from './state';
 
 /**
  * Server-side rules of the races model: receiving a request, the worker's progress, keep-alives,
@@ -61,7 +61,7 @@ export function serverWorkEvent(
     }
     const message = progressNotification(req.wireToken, ev.progress, ev.total, ev.message);
     ctx.emit({ from: 'server', transport: config.transport, message, http: http ? 'SSE event on the request\'s response stream' : undefined, arrivesAt: s2cArrives, requestKey: req.key });
-    ctx.schedule(s2cArrives, RANK.arrival, 'client', `progress ${req.key} arrives`, { kind: 'arrive.progress', key: req.key, progress: ev.progress });
+    ctx.schedule(s2cArrives, RANK.arrival, 'client', hotLabels(state, req).progressArrives, { kind: 'arrive.progress', key: req.key, progress: ev.progress });
     if (ctx.keepsNotes) ctx.why(`The server reports progress ${ev.progress}${ev.total !== null ? `/${ev.total}` : ''} for ${describeId(req.id)}.`, 'progress.resets-idle');
     else ctx.why('', 'progress.resets-idle');
     return changed(state, req);

@@ -23,6 +23,25 @@ export interface RacesCore {
   views: (RequestState | null)[];
   latestView: Readonly<Record<string, number>> | null;
   indexOfView: Readonly<Record<string, number>> | null;
+  /** Per request index: its hot-path timer labels and idle payload, made once (not part of views). */
+  hot: (HotLabels | undefined)[];
+}
+
+/** Strings and the payload the progress path would otherwise rebuild at every step. */
+export interface HotLabels {
+  idleDeadline: string;
+  progressArrives: string;
+  idlePayload: RacesTimer;
+}
+
+/** The hot-path labels of `req` (made on first use). */
+export function hotLabels(state: RacesCore, req: RequestState): HotLabels {
+  const i = state.indexOf[req.key];
+  let h = state.hot[i];
+  if (h === undefined) {
+    h = state.hot[i] = { idleDeadline: `idle deadline ${req.key}`, progressArrives: `progress ${req.key} arrives`, idlePayload: Object.freeze({ kind: 'deadline.idle', key: req.key }) };
+  }
+  return h;
 }
 
 export type Ctx = CoreContext<RacesTimer>;
@@ -33,7 +52,7 @@ export const TERMINAL_SERVER: ReadonlySet<ServerState> = new Set(['completed', '
 
 /** A fresh state for `config`. */
 export function initialCore(config: RacesConfig): RacesCore {
-  return { config, requests: [], latest: {}, indexOf: {}, touched: [], views: [], latestView: null, indexOfView: null };
+  return { config, requests: [], latest: {}, indexOf: {}, touched: [], views: [], latestView: null, indexOfView: null, hot: [] };
 }
 
 /** The step inspected requests `keys` without changing them. */
@@ -205,5 +224,6 @@ export function thaw(view: RacesState): RacesCore {
     views: Object.isFrozen(view.requests[0] ?? {}) ? view.requests.slice() : view.requests.map(() => null),
     latestView: Object.isFrozen(view.latest) ? view.latest : null,
     indexOfView: Object.isFrozen(view.indexOf) ? view.indexOf : null,
+    hot: [],
   };
 }

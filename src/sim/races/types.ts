@@ -153,5 +153,6 @@ export const RANK = { maxDeadline: 0, idleDeadline: 1, arrival: 2, scripted: 3 }
 
 /** Encodes a request id as the instance-independent key `JSON.stringify(id)`. */
 export function idKey(id: RequestId): string {
-  return JSON.stringify(id);
+  // Same text as JSON.stringify for a number, without its cost on the hot path.
+  return typeof id === 'number' ? String(id) : JSON.stringify(id);
 }
