@@ -81,3 +81,4 @@ export function checkExpectation(trace: RacesTrace, expectation: Expectation): E
   }
   return out;
 }
+export * from './explore';
