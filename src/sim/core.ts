@@ -103,6 +103,9 @@ export interface Checkpoint<V> {
   firstViolation: [string, FirstViolation][];
 }
 
+/** Per invariant list: the entity kinds read and each invariant's kind index (computed once per model). */
+const LAYOUTS = new WeakMap<readonly unknown[], { kinds: string[]; kindOf: number[] }>();
+
 /** The sorted scripted entries of a scenario (shared, never mutated). */
 export function scriptedEntries(scenario: Scenario, rank: (e: ScriptedEvent) => number): QueueEntry[] {
   const out: QueueEntry[] = scenario.events.map((event, i) => ({
@@ -158,6 +161,7 @@ export class CoreRun<C, S, V, O, T> implements CoreContext<T> {
   private readonly kinds: string[];
   private readonly kindOf: number[];
   private readonly entities: unknown[][];
+  private readonly entityCounts: number[];
 
   private constructor(
     readonly model: CoreModel<C, S, V, O, T>,
@@ -174,9 +178,16 @@ export class CoreRun<C, S, V, O, T> implements CoreContext<T> {
     this.effects = effects;
     this.keepsIgnored = mode !== 'effects';
     this.keepsNotes = mode === 'steps';
-    this.kinds = [...new Set(model.invariants.map((inv) => inv.reads))];
-    this.kindOf = model.invariants.map((inv) => this.kinds.indexOf(inv.reads));
+    let layout = LAYOUTS.get(model.invariants);
+    if (layout === undefined) {
+      const kinds = [...new Set(model.invariants.map((inv) => inv.reads))];
+      layout = { kinds, kindOf: model.invariants.map((inv) => kinds.indexOf(inv.reads)) };
+      LAYOUTS.set(model.invariants, layout);
+    }
+    this.kinds = layout.kinds;
+    this.kindOf = layout.kindOf;
     this.entities = this.kinds.map(() => []);
+    this.entityCounts = this.kinds.map(() => 0);
   }
 
   /** A run at time 0 after `model.init`. */
@@ -300,22 +311,26 @@ export class CoreRun<C, S, V, O, T> implements CoreContext<T> {
     // Invariants: resolve each touched entity once per kind, then run each invariant over the
     // entities of the kind it reads (in the model's order; first problem per invariant).
     const kinds = this.kinds;
+    const counts = this.entityCounts;
     for (let k = 0; k < kinds.length; k++) {
       const ids = model.touched(state, kinds[k]);
       const ents = this.entities[k];
-      ents.length = 0;
+      let n = 0;
       for (let j = 0; j < ids.length; j++) {
         const entity = model.entity(state, kinds[k], ids[j]);
-        if (entity !== undefined) ents.push(entity);
+        if (entity !== undefined) ents[n++] = entity;
       }
+      counts[k] = n;
     }
     const invariants = model.invariants;
     for (let i = 0; i < invariants.length; i++) {
-      const ents = this.entities[this.kindOf[i]];
-      if (ents.length === 0) continue;
+      const kindIndex = this.kindOf[i];
+      const n = counts[kindIndex];
+      if (n === 0) continue;
+      const ents = this.entities[kindIndex];
       const inv = invariants[i];
       if (inv.afterKinds !== undefined && !inv.afterKinds.includes(kind)) continue;
-      for (let j = 0; j < ents.length; j++) {
+      for (let j = 0; j < n; j++) {
         const message = inv.check(ents[j] as never, state, at, kind);
         if (message === null) continue;
         if (this.stepViolations === NONE) this.stepViolations = [];

@@ -88,12 +88,30 @@ export function exploreOrders<C, S, V, O, T>(
   const moved = original.map((id) => slots.map((at) => ({ ...byId.get(id)!, at })));
   const rank = model.scriptedRank;
 
-  const entriesFor = (perm: readonly number[]): QueueEntry[] => {
+  const sortedEntries = (perm: readonly number[]): QueueEntry[] => {
     const events: ScriptedEvent[] = fixed.slice();
     for (let s = 0; s < k; s++) events.push(moved[perm[s]][s]);
     const listed = events.map((e, i) => ({ e, i })).sort((a, b) => a.e.at - b.e.at || a.i - b.i);
     const out: QueueEntry[] = listed.map(({ e }, seq) => ({ at: e.at, rank: rank(e), seq, source: 'script', payload: e, label: e.id, actor: e.actor, handle: -1 }));
     return out.sort(compareEntries);
+  };
+  // When every selected event has one rank, each slot keeps its seq and its place in the sorted
+  // list whichever event fills it: build that template once and fill the k slots per order.
+  const sameRank = original.every((id) => rank(byId.get(id)!) === rank(byId.get(original[0])!));
+  const template = sortedEntries(original.map((_, i) => i));
+  const slotAt: number[] = [];
+  template.forEach((e, i) => {
+    if (selected.has(e.label)) slotAt.push(i);
+  });
+  const entriesFor = (perm: readonly number[]): QueueEntry[] => {
+    if (!sameRank) return sortedEntries(perm);
+    const out = template.slice();
+    for (let s = 0; s < k; s++) {
+      const t = template[slotAt[s]];
+      const e = moved[perm[s]][s];
+      out[slotAt[s]] = { at: t.at, rank: t.rank, seq: t.seq, source: 'script', payload: e, label: e.id, actor: e.actor, handle: -1 };
+    }
+    return out;
   };
 
   // Run the common prefix (every entry before the first slot) once.

@@ -109,3 +109,18 @@ describe('new core = oracle on generated scenarios', () => {
     expect(summaryOf(forked)).toBe(summaryOf(oracleReplayRaces(edited)));
   });
 });
+
+describe('races helpers on a seekable trace', () => {
+  it('racesStateAt / racesOutcomeAt give the same answers on both trace kinds at every millisecond of every built-in', async () => {
+    const { replayRaces, replayRacesSeekable, racesStateAt, racesOutcomeAt } = await import('../races');
+    for (const { scenario } of loadBuiltinScenarios('races')) {
+      const full = replayRaces(scenario);
+      const seek = replayRacesSeekable(scenario, { checkpointEvery: 3 });
+      const times = [-1, 0, ...full.steps.map((s) => s.at), full.endAt + 1];
+      for (const t of times) {
+        expect(json(racesStateAt(seek, t))).toBe(json(racesStateAt(full, t)));
+        expect(json(racesOutcomeAt(seek, t))).toBe(json(racesOutcomeAt(full, t)));
+      }
+    }
+  });
+});
