@@ -57,6 +57,9 @@ export interface EngineFigure {
   steps: number;
   medianMs: number;
   eventsPerSecond: number;
+  /** Median CPU time of this process during one replay (user + system, ms): steadier than wall time on a shared machine. */
+  medianCpuMs: number;
+  eventsPerCpuSecond: number;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -65,17 +68,23 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 export function benchEngines(workload: Workload, rounds = 7, engines: EngineName[] = Object.keys(ENGINES) as EngineName[]): EngineFigure[] {
   const scenario = issueWorkload(workload);
   const times = new Map<EngineName, number[]>(engines.map((e) => [e, []]));
+  const cpu = new Map<EngineName, number[]>(engines.map((e) => [e, []]));
   const steps = new Map<EngineName, number>();
   for (const e of engines) ENGINES[e](scenario); // warm-up
   for (let r = 0; r < rounds; r++) {
     for (const e of engines) {
+      const c0 = process.cpuUsage();
       const t0 = performance.now();
       steps.set(e, ENGINES[e](scenario));
       times.get(e)!.push(performance.now() - t0);
+      const c = process.cpuUsage(c0);
+      cpu.get(e)!.push((c.user + c.system) / 1000);
     }
   }
   return engines.map((engine) => {
     const medianMs = median(times.get(engine)!);
-    return { engine, workload, events: scenario.events.length, steps: steps.get(engine)!, medianMs, eventsPerSecond: scenario.events.length / (medianMs / 1000) };
+    const medianCpuMs = median(cpu.get(engine)!);
+    const events = scenario.events.length;
+    return { engine, workload, events, steps: steps.get(engine)!, medianMs, eventsPerSecond: events / (medianMs / 1000), medianCpuMs, eventsPerCpuSecond: events / (medianCpuMs / 1000) };
   });
 }

@@ -18,7 +18,7 @@ const TARGET: Partial<Record<EngineName, number>> = { 'new fast path': 2_000_000
 export async function runIssue10(rounds = Number(process.env.BENCH_ROUNDS ?? 7)): Promise<void> {
   console.log(`issue 10 — races replay, 100,000 scripted events, Streamable HTTP, every invariant on (Node ${process.version}; ${new Date().toISOString()}; load average ${load()})`);
   console.log(`  ${rounds} interleaved rounds per workload (each round runs every engine once), medians`);
-  console.log('  workload                  engine          steps     median ms    events/s   target        ratio   vs old');
+  console.log('  workload                  engine          steps     median ms    events/s   target        ratio   vs old   | CPU ms   events/CPU-s  ratio');
   for (const workload of ['concurrent', 'sequential'] as Workload[]) {
     const figures = benchEngines(workload, rounds);
     const old = figures.find((f) => f.engine === 'old effects')!;
@@ -27,7 +27,7 @@ export async function runIssue10(rounds = Number(process.env.BENCH_ROUNDS ?? 7))
       const target = TARGET[f.engine];
       const t = target === undefined ? ''.padEnd(12) : `≥ ${fmt(target / 1e6, 0)} M/s`.padEnd(12);
       const ratio = target === undefined ? '' : `${fmt(f.eventsPerSecond / target, 2)}×`;
-      console.log(`  ${name.padEnd(24)}  ${f.engine.padEnd(14)}  ${fmt(f.steps).padStart(7)}  ${fmt(f.medianMs, 1).padStart(10)}  ${fmt(f.eventsPerSecond).padStart(10)}   ${t}  ${ratio.padStart(6)}   ${fmt(old.medianMs / f.medianMs, 2)}×`);
+      console.log(`  ${name.padEnd(24)}  ${f.engine.padEnd(14)}  ${fmt(f.steps).padStart(7)}  ${fmt(f.medianMs, 1).padStart(10)}  ${fmt(f.eventsPerSecond).padStart(10)}   ${t}  ${ratio.padStart(6)}   ${fmt(old.medianMs / f.medianMs, 2)}×   | ${fmt(f.medianCpuMs, 0).padStart(6)}  ${fmt(f.eventsPerCpuSecond).padStart(11)}  ${target === undefined ? '' : `${fmt(f.eventsPerCpuSecond / target, 2)}×`}`);
     }
   }
   console.log(`  load average after: ${load()}`);

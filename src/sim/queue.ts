@@ -121,11 +121,14 @@ export class LaneQueue<T = unknown> {
   /** One set of cancelled handles, shared by the lanes and the heap (each handle lives in one place). */
   private cancelled = new Set<number>();
   private heap = new EventQueue<T>(this.cancelled);
+  /** What the last `peek` found (a lane, the heap, or nothing), until the next push, cancel or pop. */
+  private peeked: Lane<T> | 'heap' | null = null;
 
   constructor(private readonly maxLanes = 8) {}
 
   /** Adds `entry`, scheduled at virtual time `nowMs` (≤ entry.at). */
   push(entry: QueueEntry<T>, nowMs: number): void {
+    this.peeked = null;
     const delayMs = entry.at - nowMs;
     const lanes = this.lanes;
     for (let i = 0; i < lanes.length; i++) {
@@ -147,25 +150,37 @@ export class LaneQueue<T = unknown> {
 
   /** Marks a timer handle cancelled; it will never be returned. */
   cancel(handle: number): void {
-    if (handle >= 0) this.cancelled.add(handle);
+    if (handle >= 0) {
+      this.cancelled.add(handle);
+      this.peeked = null;
+    }
   }
 
   /** The next live entry without removing it, or undefined. */
   peek(): QueueEntry<T> | undefined {
     const lane = this.minLane();
     const top = this.heap.peek();
-    if (lane === undefined) return top;
+    if (lane === undefined) {
+      this.peeked = top === undefined ? null : 'heap';
+      return top;
+    }
     const head = lane.items[lane.head];
-    return top !== undefined && compareEntries(top, head) < 0 ? top : head;
+    if (top !== undefined && compareEntries(top, head) < 0) {
+      this.peeked = 'heap';
+      return top;
+    }
+    this.peeked = lane;
+    return head;
   }
 
   /** Removes and returns the next live entry, or undefined. */
   pop(): QueueEntry<T> | undefined {
-    const lane = this.minLane();
-    const top = this.heap.peek();
-    if (lane === undefined) return top === undefined ? undefined : this.heap.pop();
+    if (this.peeked === null && this.peek() === undefined) return undefined;
+    const where = this.peeked as Lane<T> | 'heap';
+    this.peeked = null;
+    if (where === 'heap') return this.heap.pop();
+    const lane = where;
     const head = lane.items[lane.head];
-    if (top !== undefined && compareEntries(top, head) < 0) return this.heap.pop();
     lane.head++;
     if (lane.head >= 1024 && lane.head * 2 >= lane.items.length) {
       lane.items = lane.items.slice(lane.head);
