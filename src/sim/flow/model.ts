@@ -1,12 +1,17 @@
 import type { Invariant, Json, Model, ScriptedEvent } from '../types';
-import { emptyBuffer, type BufferPolicy } from './buffer';
+import { clearRefetch, emptyBuffer, type BufferPolicy } from './buffer';
 import type { FlowConfig, FlowEvent } from './schema';
-import { clearRefetch } from './buffer';
 import { FLOW_RANK, proxyBuffersConfig, sentSseHeaders, type FlowCtx as Ctx, type FlowState, type FlowTimer } from './modelTypes';
 import { armIdle, armProxyRead, deliver, disarmProxyRead, goDown, NO_HELD, proxyBuffers, pump, serverWrites, http } from './stream';
 import { fleetConnect, fleetInit, fleetRestart } from './fleet';
 
 export * from './modelTypes';
+
+/*
+ * The flow model (what it models and its rules: `modelTypes.ts`): timers, scripted events, the
+ * outcome and the invariants. Stream machinery (proxy, delivery, drops) in `stream.ts`, the fleet
+ * in `fleet.ts`.
+ */
 
 // ───────────────────────────── model ─────────────────────────────
 
