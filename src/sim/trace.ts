@@ -89,7 +89,8 @@ export class SeekableTrace<C, S, V, O, T> {
   /** How many steps this trace took over from the trace it was forked from (0 when replayed whole). */
   readonly reusedSteps: number;
   private readonly scripted: readonly QueueEntry[];
-  private readonly entries: QueueEntry[];
+  /** Time of each step (ms); entries themselves are rebuilt by re-running from a checkpoint. */
+  private readonly ats: number[];
   private readonly effectEnd: number[];
   private readonly rules: (string | undefined)[];
   private readonly ignoredAt: Map<number, Ignored[]>;
@@ -112,7 +113,7 @@ export class SeekableTrace<C, S, V, O, T> {
       const cp = from.checkpoints[base.checkpoint];
       const n = cp.step;
       this.scripted = base.scripted;
-      this.entries = from.entries.slice(0, n);
+      this.ats = from.ats.slice(0, n);
       this.effectEnd = from.effectEnd.slice(0, n);
       this.rules = from.rules.slice(0, n);
       this.ignoredAt = new Map([...from.ignoredAt].filter(([i]) => i < n));
@@ -123,7 +124,7 @@ export class SeekableTrace<C, S, V, O, T> {
       run = CoreRun.resume(this.model, this.scripted, cp, from.effects.slice(0, cp.effects), 'seekable');
     } else {
       this.scripted = scriptedEntries(scenario, this.model.scriptedRank);
-      this.entries = [];
+      this.ats = [];
       this.effectEnd = [];
       this.rules = [];
       this.ignoredAt = new Map();
@@ -136,7 +137,7 @@ export class SeekableTrace<C, S, V, O, T> {
       options.onCheckpoint?.(0);
     }
     let truncated = false;
-    const { entries, effectEnd, rules } = this;
+    const { ats, effectEnd, rules } = this;
     for (;;) {
       if (run.stepCount >= maxSteps) {
         truncated = run.peek() !== undefined;
@@ -144,7 +145,7 @@ export class SeekableTrace<C, S, V, O, T> {
       }
       if (!run.step()) break;
       const i = run.stepCount - 1;
-      entries.push(run.stepEntry as QueueEntry);
+      ats.push(run.lastAt);
       effectEnd.push(run.effects.length);
       rules.push(run.stepRule);
       if (run.stepIgnored !== NONE) this.ignoredAt.set(i, run.stepIgnored);
@@ -174,7 +175,7 @@ export class SeekableTrace<C, S, V, O, T> {
 
   /** Time of step `i` (ms). */
   atOf(i: number): number {
-    return this.entries[i].at;
+    return this.ats[i];
   }
 
   /** Index of the last step with time ≤ `atMs`, or -1 (binary search). */
@@ -184,7 +185,7 @@ export class SeekableTrace<C, S, V, O, T> {
     let found = -1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
-      if (this.entries[mid].at <= atMs) {
+      if (this.ats[mid] <= atMs) {
         found = mid;
         lo = mid + 1;
       } else hi = mid - 1;
@@ -229,7 +230,7 @@ export class SeekableTrace<C, S, V, O, T> {
   /** The outcome when the playhead is after step `i` (-1: before any step). */
   outcomeAt(i: number): O {
     if (i === -1) return this.model.outcome(this.model.thaw(this.initial), 0);
-    return this.model.outcome(this.runAfter(i + 1, false).state, this.entries[i].at);
+    return this.model.outcome(this.runAfter(i + 1, false).state, this.ats[i]);
   }
 
   /** Step `i` in the historic `Step` shape; its note is built now by re-running from a checkpoint. */
@@ -237,7 +238,7 @@ export class SeekableTrace<C, S, V, O, T> {
     if (!Number.isInteger(i) || i < 0 || i >= this.stepCount) throw new RangeError(`stepAt: step ${i} is outside 0…${this.stepCount - 1}`);
     const run = this.runAfter(i, true);
     run.step();
-    const entry = this.entries[i];
+    const entry = run.stepEntry as QueueEntry;
     return {
       index: i,
       at: entry.at,
@@ -276,7 +277,7 @@ export class SeekableTrace<C, S, V, O, T> {
     const out: Step<V>[] = [];
     const run = CoreRun.resume(this.model, this.scripted, this.checkpoints[0], [], 'steps');
     for (let i = 0; i < this.stepCount && run.step(); i++) {
-      const entry = this.entries[i];
+      const entry = run.stepEntry as QueueEntry;
       out.push({ index: i, at: entry.at, entry: stepEntry(entry), state: this.model.view(run.state), effects: this.effectsOf(i), ignored: this.ignoredAt.get(i) ?? NONE, why: run.stepWhy, rule: this.rules[i], violations: this.violationsAt.get(i) ?? NONE });
     }
     return out;
