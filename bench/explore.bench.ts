@@ -15,6 +15,8 @@ export interface ExploreFigure {
   orders: number;
   classes: number;
   medianMs: number;
+  /** Median CPU time of the process (user + system), steadier on a shared machine. */
+  medianCpuMs: number;
   prunedWith: number;
   oldMs: number;
 }
@@ -32,13 +34,18 @@ export function benchExplore(id: string, pick: (ids: string[]) => string[], roun
   const events = pick(scenario.events.map((e) => e.id));
   exploreRacesOrders(scenario, events);
   const times: number[] = [];
+  const cpu: number[] = [];
   let r = exploreRacesOrders(scenario, events);
   for (let i = 0; i < rounds; i++) {
+    const c0 = process.cpuUsage();
     const t0 = performance.now();
     r = exploreRacesOrders(scenario, events);
     times.push(performance.now() - t0);
+    const c = process.cpuUsage(c0);
+    cpu.push((c.user + c.system) / 1000);
   }
   times.sort((a, b) => a - b);
+  cpu.sort((a, b) => a - b);
   const pruned = exploreRacesOrders(scenario, events, { prune: true }).pruned;
   let oldMs = NaN;
   if (withOld) {
@@ -46,5 +53,5 @@ export function benchExplore(id: string, pick: (ids: string[]) => string[], roun
     for (const order of permutations(events)) oracleReplayRaces(scenarioForOrder(scenario, order), 'effects');
     oldMs = performance.now() - t0;
   }
-  return { scenario: id, events, orders: r.evaluated, classes: r.classes.length, medianMs: times[Math.floor(times.length / 2)], prunedWith: pruned, oldMs };
+  return { scenario: id, events, orders: r.evaluated, classes: r.classes.length, medianMs: times[Math.floor(times.length / 2)], medianCpuMs: cpu[Math.floor(cpu.length / 2)], prunedWith: pruned, oldMs };
 }
