@@ -6,18 +6,13 @@
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import path from 'node:path';
-import { benchReplay } from './replay.bench';
 import { benchDrag } from './drag.bench';
 
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
-console.log('replay throughput (Node, races model, 100,000 scripted events over Streamable HTTP; median of 7 runs)');
-console.log('  calls  keep      steps     median ms   events/s     ratio to 1,000,000/s');
-for (const calls of [1, 10, 100]) {
-  for (const keep of ['steps', 'effects'] as const) {
-    const r = benchReplay(calls, keep);
-    console.log(`  ${String(calls).padStart(5)}  ${keep.padEnd(8)}  ${fmt(r.steps).padStart(7)}  ${fmt(r.medianMs, 1).padStart(9)}  ${fmt(r.eventsPerSecond).padStart(9)}    ${fmt(r.ratioToTarget, 2)}×`);
-  }
+{
+  const { runIssue10 } = await import('./issue10');
+  await runIssue10();
 }
 
 const dist = path.resolve(import.meta.dirname ?? '.', '../dist');

@@ -1,5 +1,7 @@
 import { EventQueue, compareEntries } from './queue';
 import { mulberry32 } from './rng';
+import { replayCore } from './trace';
+import type { CoreModel } from './core';
 import type { ApplyContext, Model, QueueEntry, Scenario, ScriptedEvent, Step, Trace, WireEffect, Ignored, Json } from './types';
 
 /** Shared empty list for steps without effects, ignored events or violations (never mutated). */
@@ -37,12 +39,17 @@ export type ReplayResult<S, O> = Trace<S, O> & {
  * `parseScenario`); `replay` throws `Error` only for model bugs (a timer scheduled in the past).
  *
  * Deterministic: the only randomness is `mulberry32(scenario.seed)`.
+ *
+ * A model that carries a checkpointed `core` (see `core.ts`; the races model does) runs on that
+ * core instead: same trace and outcome, `keep: 'effects'` being its fast path. For a seekable
+ * trace use `SeekableTrace.replay(model.core, scenario)` (`trace.ts`).
  */
 export function replay<C, S, O, T>(
-  model: Model<C, S, O, T>,
+  model: Model<C, S, O, T> & { core?: CoreModel<C, unknown, S, O, T> },
   scenario: Scenario,
   options: ReplayOptions = {},
 ): ReplayResult<S, O> {
+  if (model.core !== undefined) return replayCore(model.core, scenario, options);
   const maxSteps = options.maxSteps ?? 2_000_000;
   const queue = new EventQueue<ScriptedEvent | T>();
   const random = mulberry32(scenario.seed);

@@ -155,3 +155,5 @@ export function explore<O>(
   }
   return { total, done, cancelled, groups: [...groups.values()].sort((a, b) => b.count - a.count || (a.key < b.key ? -1 : 1)) };
 }
+
+export { exploreOrders, type OrdersSpec, type OrdersResult, type OrderClass } from './orders';

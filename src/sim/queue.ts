@@ -17,7 +17,20 @@ export function compareEntries(a: QueueEntry, b: QueueEntry): number {
  */
 export class EventQueue<T = unknown> {
   private heap: QueueEntry<T>[] = [];
-  private cancelled = new Set<number>();
+
+  /** `cancelled` may be shared with the structure this heap is part of (see `LaneQueue`). */
+  constructor(private cancelled: Set<number> = new Set<number>()) {}
+
+  /**
+   * An independent copy (entries are shared: they are never mutated), for checkpoints.
+   * O(pending timers + pending cancellations).
+   */
+  clone(cancelled: Set<number> = new Set(this.cancelled)): EventQueue<T> {
+    const copy = new EventQueue<T>(cancelled);
+    copy.heap = this.heap.slice();
+    return copy;
+  }
+
 
   get size(): number {
     return this.heap.length;
@@ -85,5 +98,127 @@ export class EventQueue<T = unknown> {
       }
     }
     return top;
+  }
+}
+
+interface Lane<T> {
+  delayMs: number;
+  rank: number;
+  items: QueueEntry<T>[];
+  head: number;
+}
+
+/**
+ * The checkpointed core's timer queue: same order as `EventQueue` (`compareEntries`), faster for
+ * the common case. Timers scheduled with the same delay (`at - now`) and rank arrive in sorted
+ * order by themselves (time never goes back and `seq` only grows), so each such class is a FIFO
+ * lane; up to `maxLanes` lanes, any other timer goes to a binary heap. The next entry is the
+ * smallest lane head or heap top. Cancellation is lazy, as in `EventQueue`. `clone` copies it for
+ * a checkpoint (entries are shared: they are never mutated).
+ */
+export class LaneQueue<T = unknown> {
+  private lanes: Lane<T>[] = [];
+  /** One set of cancelled handles, shared by the lanes and the heap (each handle lives in one place). */
+  private cancelled = new Set<number>();
+  private heap = new EventQueue<T>(this.cancelled);
+  /** What the last `peek` found (a lane, the heap, or nothing), until the next push, cancel or pop. */
+  private peeked: Lane<T> | 'heap' | null = null;
+
+  constructor(private readonly maxLanes = 8) {}
+
+  /** Adds `entry`, scheduled at virtual time `nowMs` (≤ entry.at). */
+  push(entry: QueueEntry<T>, nowMs: number): void {
+    this.peeked = null;
+    const delayMs = entry.at - nowMs;
+    const lanes = this.lanes;
+    for (let i = 0; i < lanes.length; i++) {
+      const lane = lanes[i];
+      if (lane.delayMs !== delayMs || lane.rank !== entry.rank) continue;
+      const items = lane.items;
+      if (items.length === 0 || compareEntries(items[items.length - 1], entry) <= 0) {
+        items.push(entry);
+        return;
+      }
+      break;
+    }
+    if (lanes.length < this.maxLanes && !lanes.some((l) => l.delayMs === delayMs && l.rank === entry.rank)) {
+      lanes.push({ delayMs, rank: entry.rank, items: [entry], head: 0 });
+      return;
+    }
+    this.heap.push(entry);
+  }
+
+  /** Marks a timer handle cancelled; it will never be returned. */
+  cancel(handle: number): void {
+    if (handle >= 0) {
+      this.cancelled.add(handle);
+      this.peeked = null;
+    }
+  }
+
+  /** The next live entry without removing it, or undefined. */
+  peek(): QueueEntry<T> | undefined {
+    const lane = this.minLane();
+    const top = this.heap.peek();
+    if (lane === undefined) {
+      this.peeked = top === undefined ? null : 'heap';
+      return top;
+    }
+    const head = lane.items[lane.head];
+    if (top !== undefined && compareEntries(top, head) < 0) {
+      this.peeked = 'heap';
+      return top;
+    }
+    this.peeked = lane;
+    return head;
+  }
+
+  /** Removes and returns the next live entry, or undefined. */
+  pop(): QueueEntry<T> | undefined {
+    if (this.peeked === null && this.peek() === undefined) return undefined;
+    const where = this.peeked as Lane<T> | 'heap';
+    this.peeked = null;
+    if (where === 'heap') return this.heap.pop();
+    const lane = where;
+    const head = lane.items[lane.head];
+    lane.head++;
+    if (lane.head >= 1024 && lane.head * 2 >= lane.items.length) {
+      lane.items = lane.items.slice(lane.head);
+      lane.head = 0;
+    }
+    return head;
+  }
+
+  /** A copy for a checkpoint. O(pending timers + pending cancellations). */
+  clone(): LaneQueue<T> {
+    const copy = new LaneQueue<T>(this.maxLanes);
+    copy.lanes = this.lanes.map((l) => ({ delayMs: l.delayMs, rank: l.rank, items: l.items.slice(l.head), head: 0 }));
+    copy.cancelled = new Set(this.cancelled);
+    copy.heap = this.heap.clone(copy.cancelled);
+    return copy;
+  }
+
+  /** The lane with the smallest live head (cancelled heads are dropped), or undefined. */
+  private minLane(): Lane<T> | undefined {
+    const lanes = this.lanes;
+    const cancelled = this.cancelled;
+    let best: Lane<T> | undefined;
+    for (let i = 0; i < lanes.length; i++) {
+      const lane = lanes[i];
+      const items = lane.items;
+      while (lane.head < items.length && cancelled.size > 0 && items[lane.head].handle >= 0 && cancelled.has(items[lane.head].handle)) {
+        cancelled.delete(items[lane.head].handle);
+        lane.head++;
+      }
+      if (lane.head >= items.length) {
+        if (items.length > 256) {
+          lane.items = [];
+          lane.head = 0;
+        }
+        continue;
+      }
+      if (best === undefined || compareEntries(items[lane.head], best.items[best.head]) < 0) best = lane;
+    }
+    return best;
   }
 }

@@ -20,3 +20,25 @@ export function randomInt(random: () => number, min: number, max: number): numbe
   if (max < min) throw new RangeError(`randomInt: max ${max} < min ${min}`);
   return min + Math.floor(random() * (max - min + 1));
 }
+
+/**
+ * mulberry32 with its 32-bit state exposed, so a checkpoint can save and restore it: `next()`
+ * yields exactly the sequence of `mulberry32(seed)`. Used by the checkpointed core (`core.ts`).
+ */
+export class SeededRandom {
+  /** The generator's whole state (an unsigned 32-bit integer). */
+  state: number;
+
+  constructor(seed: number) {
+    this.state = seed >>> 0;
+  }
+
+  /** The next float in [0, 1). */
+  next(): number {
+    this.state = (this.state + 0x6d2b79f5) >>> 0;
+    let t = this.state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+}

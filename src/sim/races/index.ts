@@ -1,7 +1,9 @@
 import { replay, stepIndexAt, type ReplayResult } from '../engine';
 import { subsetMismatches, violatesMismatch, type ExpectationMismatch } from '../expectation';
 import type { Expectation, Json, Scenario } from '../types';
-import { racesModel, racesOutcome, type RacesOutcome, type RacesState, type RequestState } from './model';
+import { racesCore, racesModel, racesOutcome, type RacesCore, type RacesOutcome, type RacesState, type RacesTimer, type RequestState } from './model';
+import { SeekableTrace, type SeekableOptions } from '../trace';
+import type { RacesConfig } from './schema';
 
 export * from './model';
 export * from './schema';
@@ -15,8 +17,21 @@ export function replayRaces(scenario: Scenario): RacesTrace {
   return replay(racesModel, scenario);
 }
 
-/** The model state when the playhead is at `atMs` (after every step at or before it). */
-export function racesStateAt(trace: RacesTrace, atMs: number): RacesState {
+/** A races trace that keeps per-step metadata and a checkpoint every K steps (see `trace.ts`). */
+export type RacesSeekableTrace = SeekableTrace<RacesConfig, RacesCore, RacesState, RacesOutcome, RacesTimer>;
+
+/**
+ * Replays a validated races scenario keeping a seekable trace: states and notes are rebuilt from
+ * the nearest checkpoint (`stateAt`, `stateAtMs`, `stepAt`); `fork(edited)` resumes an edit from
+ * the last checkpoint before the first time it changes. Same results as `replayRaces`.
+ */
+export function replayRacesSeekable(scenario: Scenario, options?: SeekableOptions): RacesSeekableTrace {
+  return SeekableTrace.replay(racesCore, scenario, options);
+}
+
+/** The model state when the playhead is at `atMs` (after every step at or before it). Accepts either trace kind. */
+export function racesStateAt(trace: RacesTrace | RacesSeekableTrace, atMs: number): RacesState {
+  if (trace instanceof SeekableTrace) return trace.stateAtMs(atMs);
   const i = stepIndexAt(trace.steps, atMs);
   return i < 0 ? trace.initial : trace.steps[i].state;
 }
@@ -28,7 +43,7 @@ export function requestByKey(state: RacesState, key: string): RequestState | und
 }
 
 /** The outcome at time `atMs` (for the outcome panel following the playhead). */
-export function racesOutcomeAt(trace: RacesTrace, atMs: number): RacesOutcome {
+export function racesOutcomeAt(trace: RacesTrace | RacesSeekableTrace, atMs: number): RacesOutcome {
   return racesOutcome(racesStateAt(trace, atMs));
 }
 
@@ -57,3 +72,4 @@ export function checkExpectation(trace: RacesTrace, expectation: Expectation): E
   violatesMismatch(expectation.violates, trace.invariants, out);
   return out;
 }
+export * from './explore';

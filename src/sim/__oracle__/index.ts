@@ -1,0 +1,15 @@
+/**
+ * TEST-ONLY ORACLE: the engine and races model of main at 3802fb5, kept verbatim so the new core
+ * can be compared with it (tests, bench). Never import this from app code.
+ */
+import { replay, type ReplayResult } from './engine';
+import { racesModel, type RacesOutcome, type RacesState } from './races/model';
+import type { Scenario } from '../types';
+
+export { replay as oracleReplay } from './engine';
+export { racesModel as oracleRacesModel } from './races/model';
+
+/** The old `replayRaces`: full per-step trace. */
+export function oracleReplayRaces(scenario: Scenario, keep: 'steps' | 'effects' = 'steps'): ReplayResult<RacesState, RacesOutcome> {
+  return replay(racesModel, scenario, { keep });
+}

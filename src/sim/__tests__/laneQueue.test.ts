@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { EventQueue, LaneQueue } from '../queue';
+import type { QueueEntry } from '../types';
+
+/** LaneQueue must hand out exactly what the binary heap hands out, cancellations and clones included. */
+describe('LaneQueue = EventQueue', () => {
+  const op = fc.oneof(
+    fc.record({ t: fc.constant('push' as const), delay: fc.constantFrom(0, 1, 5, 5, 5, 200, 200, 7, 9, 11, 13, 17, 19, 23, 29), rank: fc.integer({ min: 0, max: 3 }) }),
+    fc.record({ t: fc.constant('pop' as const) }),
+    fc.record({ t: fc.constant('cancel' as const), back: fc.integer({ min: 0, max: 6 }) }),
+    fc.record({ t: fc.constant('clone' as const) }),
+  );
+  it('same entries in the same order over random push / cancel / pop / clone sequences (few lanes, so the heap is used too)', () => {
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 200 }), fc.integer({ min: 1, max: 8 }), (ops, maxLanes) => {
+        let heap = new EventQueue<null>();
+        let lanes = new LaneQueue<null>(maxLanes);
+        let now = 0;
+        let seq = 0;
+        const out: [number, number][] = [];
+        for (const o of ops) {
+          if (o.t === 'push') {
+            const e: QueueEntry<null> = { at: now + o.delay, rank: o.rank, seq, source: 'timer', payload: null, label: '', actor: 'client', handle: seq };
+            seq++;
+            heap.push(e);
+            lanes.push(e, now);
+          } else if (o.t === 'cancel') {
+            heap.cancel(seq - 1 - o.back);
+            lanes.cancel(seq - 1 - o.back);
+          } else if (o.t === 'clone') {
+            heap = heap.clone();
+            lanes = lanes.clone();
+          } else {
+            const a = heap.pop();
+            const b = lanes.pop();
+            expect(b?.seq).toBe(a?.seq);
+            if (a) {
+              now = a.at;
+              out.push([a.at, a.seq]);
+            }
+          }
+        }
+        for (let a = heap.pop(); a !== undefined; a = heap.pop()) expect(lanes.pop()?.seq).toBe(a.seq);
+        expect(lanes.pop()).toBeUndefined();
+      }),
+      { numRuns: 2000, seed: 5 },
+    );
+  });
+});

@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { oracleReplayRaces } from '../__oracle__';
+import { replay } from '../engine';
+import { racesCore, racesModel, withOverrides } from '../races';
+import { SeekableTrace } from '../trace';
+import type { Scenario } from '../types';
+import { loadBuiltinScenarios } from './builtinScenarios';
+import { racesScenarioArb } from './racesArb';
+
+/**
+ * The new checkpointed core against the oracle (the engine and races model of main at 3802fb5,
+ * verbatim in `src/sim/__oracle__`): same steps (entry, state, effects, ignored, note, rule,
+ * violations), same effects, outcome and invariant results, on the fast path, the full trace and
+ * the seekable trace (every state and note rebuilt from checkpoints), and after a fork-on-edit.
+ */
+
+const json = (v: unknown) => JSON.stringify(v);
+
+function fullOf(t: { steps: unknown; initial: unknown; outcome: unknown; invariants: unknown; effects: unknown; endAt: number; stepCount: number; truncated: boolean }) {
+  return json({ initial: t.initial, steps: t.steps, outcome: t.outcome, invariants: t.invariants, effects: t.effects, endAt: t.endAt, stepCount: t.stepCount, truncated: t.truncated });
+}
+function summaryOf(t: { outcome: unknown; invariants: unknown; effects: unknown; endAt: number; stepCount: number; truncated: boolean }) {
+  return json({ outcome: t.outcome, invariants: t.invariants, effects: t.effects, endAt: t.endAt, stepCount: t.stepCount, truncated: t.truncated });
+}
+
+/**
+ * Asserts every mode of the new core agrees with the oracle on `scenario`; returns the step count.
+ * `thorough`: also every state read backwards (each from a checkpoint) and every step one by one.
+ */
+function agree(scenario: Scenario, checkpointEvery: number, thorough: boolean): number {
+  const old = oracleReplayRaces(scenario, 'steps');
+  const oldFull = fullOf(old);
+  expect(fullOf(replay(racesModel, scenario))).toBe(oldFull);
+  expect(summaryOf(replay(racesModel, scenario, { keep: 'effects' }))).toBe(summaryOf(oracleReplayRaces(scenario, 'effects')));
+  const seek = SeekableTrace.replay(racesCore, scenario, { checkpointEvery });
+  expect(summaryOf(seek)).toBe(summaryOf(old));
+  expect(json(seek.initial)).toBe(json(old.initial));
+  const states = old.steps.map((st) => json(st.state));
+  for (let i = 0; i < states.length; i++) expect(json(seek.stateAt(i))).toBe(states[i]);
+  expect(json(seek.toSteps())).toBe(json(old.steps));
+  if (thorough) {
+    for (let i = states.length - 1; i >= 0; i--) expect(json(seek.stateAt(i))).toBe(states[i]);
+    for (let i = 0; i < old.steps.length; i++) expect(json(seek.stepAt(i))).toBe(json(old.steps[i]));
+  } else if (old.steps.length > 0) {
+    const i = Math.floor(old.steps.length / 2);
+    expect(json(seek.stepAt(i))).toBe(json(old.steps[i]));
+    expect(json(seek.stateAt(0))).toBe(states[0]);
+  }
+  return old.steps.length;
+}
+
+describe('new core = oracle on every built-in races scenario and expectation override', () => {
+  for (const { file, scenario } of loadBuiltinScenarios('races')) {
+    const variants = [{ label: 'as written', overrides: undefined }, ...(scenario.expect ?? []).map((e) => ({ label: e.label, overrides: e.overrides }))];
+    for (const v of variants) {
+      it(`${file}: ${v.label}`, () => {
+        const s = withOverrides(scenario, v.overrides);
+        const steps = agree(s, 4, true);
+        expect(steps).toBeGreaterThan(0);
+        expect(agree(s, 1, true)).toBe(steps);
+      });
+    }
+  }
+});
+
+describe('new core = oracle on generated scenarios', () => {
+  it('5,000 fast-check scenarios: every state, step, effect, outcome and invariant result', () => {
+    let runs = 0;
+    let steps = 0;
+    fc.assert(
+      fc.property(racesScenarioArb, fc.integer({ min: 1, max: 9 }), (s, k) => {
+        steps += agree(s, k, false);
+        runs++;
+      }),
+      { numRuns: 5000, seed: 20261201 },
+    );
+    expect(runs).toBe(5000);
+    expect(steps).toBeGreaterThan(5000 * 5);
+  }, 900_000);
+
+  it('fork-on-edit (1,000 edits): equal to a fresh replay, resumed from a checkpoint when the edit is late', () => {
+    let reused = 0;
+    fc.assert(
+      fc.property(racesScenarioArb, fc.nat(), fc.integer({ min: 0, max: 1600 }), fc.integer({ min: 1, max: 6 }), (s, pick, at, k) => {
+        const trace = SeekableTrace.replay(racesCore, s, { checkpointEvery: k });
+        const i = pick % s.events.length;
+        const edited: Scenario = { ...s, events: s.events.map((e, j) => (j === i ? { ...e, at } : e)) };
+        const forked = trace.fork(edited);
+        const old = oracleReplayRaces(edited, 'steps');
+        expect(summaryOf(forked)).toBe(summaryOf(old));
+        for (let j = 0; j < old.steps.length; j++) expect(json(forked.stateAt(j))).toBe(json(old.steps[j].state));
+        expect(json(forked.toSteps())).toBe(json(old.steps));
+        expect(forked.reusedSteps).toBeLessThanOrEqual(old.steps.length);
+        reused += forked.reusedSteps;
+      }),
+      { numRuns: 1000, seed: 11 },
+    );
+    expect(reused).toBeGreaterThan(0);
+  }, 600_000);
+
+  it('an unchanged scenario forks to the same trace; a config edit replays whole', () => {
+    const { scenario } = loadBuiltinScenarios('races')[0];
+    const trace = SeekableTrace.replay(racesCore, scenario, { checkpointEvery: 2 });
+    expect(trace.fork({ ...scenario, events: scenario.events.slice() })).toBe(trace);
+    const edited = withOverrides(scenario, { transport: 'streamable-http' });
+    const forked = trace.fork(edited);
+    expect(forked.reusedSteps).toBe(0);
+    expect(summaryOf(forked)).toBe(summaryOf(oracleReplayRaces(edited)));
+  });
+});
+
+describe('races helpers on a seekable trace', () => {
+  it('racesStateAt / racesOutcomeAt give the same answers on both trace kinds at every millisecond of every built-in', async () => {
+    const { replayRaces, replayRacesSeekable, racesStateAt, racesOutcomeAt } = await import('../races');
+    for (const { scenario } of loadBuiltinScenarios('races')) {
+      const full = replayRaces(scenario);
+      const seek = replayRacesSeekable(scenario, { checkpointEvery: 3 });
+      const times = [-1, 0, ...full.steps.map((s) => s.at), full.endAt + 1];
+      for (const t of times) {
+        expect(json(racesStateAt(seek, t))).toBe(json(racesStateAt(full, t)));
+        expect(json(racesOutcomeAt(seek, t))).toBe(json(racesOutcomeAt(full, t)));
+      }
+    }
+  });
+});

@@ -1,0 +1,131 @@
+import type { EntityInvariant } from '../core';
+import type { Invariant, Step } from '../types';
+import type { RacesConfig } from './schema';
+import type { CancelSignal, RacesState, RequestState } from './types';
+import type { RacesCore } from './state';
+
+/**
+ * The races invariants, each over one request. They read only the entity kind 'request', so the
+ * core runs them only on the requests a step touched (`RacesCore.touched`), and
+ * `progress-keeps-alive` only after an idle deadline fired. `RACES_INVARIANTS` is the same set in
+ * the historic `Invariant<RacesState>` shape (checked over `state.touched`).
+ */
+
+function originalMaxDeadline(r: RequestState): number | null {
+  return r.maxTimeoutMs === null ? null : r.startAt + r.maxTimeoutMs;
+}
+
+/** A check of one request after a step at `at` (ms) of entry kind `kind`; null when it holds. */
+type Check = (r: RequestState, state: { config: RacesConfig }, at: number, kind: string) => string | null;
+
+const oneTerminal: Check = (r) => (r.client.terminalSets > 1 ? `${r.key} was settled ${r.client.terminalSets} times` : null);
+
+const noResponseAfterCancel: Check = (r) => {
+  const s = r.server;
+  return s.cancelAcceptedAt !== null && s.responseSentAt !== null && s.responseSentAt >= s.cancelAcceptedAt
+    ? `the server sent a response to ${r.key} at ${s.responseSentAt} ms after accepting its cancellation at ${s.cancelAcceptedAt} ms`
+    : null;
+};
+
+const progressIncreasing: Check = (r) => (r.client.progressAfterEnd > 0 ? `${r.key} accepted progress after it ended` : null);
+
+const maximumFixed: Check = (r) => {
+  const original = originalMaxDeadline(r);
+  return original !== null && r.maxDeadlineAt !== original ? `${r.key}'s maximum deadline moved from ${original} ms to ${r.maxDeadlineAt} ms` : null;
+};
+
+// Checked on the requests each step touches (O(1) per step); a call past its deadline is caught
+// the next time anything happens to it (progress, a response, a cancel, a timeout).
+const maximumEnforced: Check = (r, _state, at) => {
+  const original = originalMaxDeadline(r);
+  if (original === null || at <= original) return null;
+  if (r.client.state === 'pending') return `${r.key} is still open at ${at} ms, past its maximum deadline ${original} ms`;
+  if (r.client.atMs === at) return `${r.key} ended ${r.client.state} at ${r.client.atMs} ms, after its maximum deadline ${original} ms`;
+  return null;
+};
+
+const progressKeepsAlive: Check = (r, state, at) => {
+  if (r.client.state !== 'timeout-idle' || r.progressToken === null || r.idleTimeoutMs === null) return null;
+  const last = r.server.lastWorkerProgressAt;
+  // When that progress would have reached the client; arriving at the deadline itself is too late (inclusive).
+  const arrival = last === null ? null : last + state.config.latencyMs.serverToClient;
+  return arrival !== null && arrival < at && arrival + r.idleTimeoutMs > at
+    ? `${r.key} timed out idle at ${at} ms although its worker made progress at ${last} ms (the progress never reached the client)`
+    : null;
+};
+
+const cancelSettles: Check = (r) =>
+  r.client.cancelRequestedAt !== null && r.client.state === 'pending' ? `${r.key} was cancelled at ${r.client.cancelRequestedAt} ms but is still pending` : null;
+
+const cancelledNeverSucceeds: Check = (r) =>
+  r.client.cancelRequestedAt !== null && r.client.state === 'completed'
+    ? `${r.key} was cancelled at ${r.client.cancelRequestedAt} ms yet reported success at ${r.client.atMs} ms`
+    : null;
+
+const abandonSignals: Check = (r) => {
+  const abandoned = r.client.state === 'cancelled' || r.client.state === 'timeout-idle' || r.client.state === 'timeout-max';
+  return abandoned && r.client.cancelSignal === 'none' ? `${r.key} ended ${r.client.state} without any cancellation signal: the server keeps working` : null;
+};
+
+const transportSignal: Check = (r, state) => {
+  const sig = r.client.cancelSignal;
+  if (sig === 'none') return null;
+  const { transport, revision } = state.config;
+  const expected: CancelSignal = transport === 'stdio' || revision === '2025-11-25' ? 'notifications/cancelled' : 'stream-close';
+  return sig !== expected ? `${r.key} was cancelled with ${sig}; ${transport} under ${revision} expects ${expected}` : null;
+};
+
+
+interface RacesCheck {
+  name: string;
+  description: string;
+  afterKinds?: readonly string[];
+  check: Check;
+}
+
+const CHECKS: RacesCheck[] = [
+  { name: 'one-terminal-state', description: 'A call settles at most once: its terminal state, once set, never changes.', check: oneTerminal },
+  { name: 'no-response-after-cancel', description: 'After the server accepts a cancellation it sends no response for that request.', check: noResponseAfterCancel },
+  { name: 'progress-increasing', description: 'Accepted progress strictly increases, and none is accepted after the call ended.', check: progressIncreasing },
+  { name: 'maximum-deadline-fixed', description: 'The maximum deadline is start + maxTimeoutMs and never moves, whatever progress arrives.', check: maximumFixed },
+  { name: 'maximum-enforced', description: 'No call stays open past its maximum deadline, and none ends later than it.', check: maximumEnforced },
+  {
+    name: 'progress-keeps-alive',
+    description: 'With a progressToken and progressResetsIdleTimeout, an idle timeout fires only after a full idle window of worker silence.',
+    afterKinds: ['deadline.idle'],
+    check: (r, state, at, kind) => (state.config.progressResetsIdleTimeout ? progressKeepsAlive(r, state, at, kind) : null),
+  },
+  { name: 'cancel-settles', description: 'When the caller cancels, its call settles at once.', check: cancelSettles },
+  { name: 'cancelled-never-succeeds', description: 'A call the caller cancelled never reports success; a late response is dropped.', check: cancelledNeverSucceeds },
+  { name: 'abandon-signals-server', description: "Whenever the client stops waiting (cancel or timeout), it puts the transport's cancellation signal on the wire.", check: abandonSignals },
+  {
+    name: 'transport-signal',
+    description: 'The cancellation signal matches the transport: stdio and 2025-11-25 HTTP send notifications/cancelled; 2026-07-28 HTTP only closes the stream.',
+    check: transportSignal,
+  },
+];
+
+/** The invariants for the checkpointed core: per request, run on touched requests only. */
+export const RACES_ENTITY_INVARIANTS: EntityInvariant<RacesCore>[] = CHECKS.map((c) => ({
+  name: c.name,
+  description: c.description,
+  reads: 'request',
+  afterKinds: c.afterKinds,
+  check: c.check as EntityInvariant<RacesCore>['check'],
+}));
+
+/** The invariants checked after every step, over a `RacesState` view. Broken policies must visibly break them. */
+export const RACES_INVARIANTS: Invariant<RacesState>[] = CHECKS.map((c) => ({
+  name: c.name,
+  description: c.description,
+  check(state: RacesState, step: Step<RacesState>): string | null {
+    if (c.afterKinds !== undefined && !c.afterKinds.includes(step.entry.kind)) return null;
+    for (const key of state.touched) {
+      const i = state.indexOf[key];
+      if (i === undefined) continue;
+      const problem = c.check(state.requests[i], state, step.at, step.entry.kind);
+      if (problem !== null) return problem;
+    }
+    return null;
+  },
+}));

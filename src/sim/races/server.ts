@@ -1,0 +1,239 @@
+import type { Json } from '../types';
+import { cancelledNotification, errorResponse, idProblem, listenResultResponse, progressNotification, toolResultResponse } from '../mcp';
+import type { RacesEvent } from './schema';
+import { RANK, type ServerState } from './types';
+import { byKey, changed, describeId, findLatest, hotLabels, NO_KEYS, TERMINAL_SERVER, touch, type Ctx, type RacesCore } from './state';
+
+/**
+ * Server-side rules of the races model: receiving a request, the worker's progress, keep-alives,
+ * completion and errors, a server's cancellation of a listen stream, and what the server does
+ * with a cancellation notification or a closed response stream. Rules cited are in `rules.ts`.
+ */
+
+export function serverReceive(state: RacesCore, key: string, ctx: Ctx): void {
+  const req = byKey(state, key);
+  if (!req) return touch(state, NO_KEYS);
+  if (req.server.streamClosed) return touch(state, NO_KEYS);
+  const s = req.server;
+  s.state = 'working';
+  s.atMs = ctx.now;
+  s.receivedAt = ctx.now;
+  if (ctx.keepsNotes) ctx.why(req.method === 'subscriptions/listen' ? `The server opens listen stream ${describeId(req.id)}.` : `The server receives ${describeId(req.id)} and starts the work.`);
+  else ctx.why('');
+  changed(state, req);
+}
+
+export function serverWorkEvent(
+  state: RacesCore,
+  ev: Extract<RacesEvent, { kind: 'progress' | 'keepalive' | 'complete' | 'error' | 'server-cancel' }>,
+  ctx: Ctx,
+): void {
+  const req = findLatest(state, ev.requestId);
+  const { config } = state;
+  if (!req || req.server.state === 'not-received') {
+    const reason = req ? 'the request has not reached the server yet' : 'the server never received a request with that id';
+    ctx.ignore(() => ({ by: 'server', what: `${ev.kind} ${describeId(ev.requestId)}`, reason }));
+    ctx.why(() => `The server cannot ${ev.kind} ${describeId(ev.requestId)}: ${reason}.`);
+    return touch(state, req ? req.self : NO_KEYS);
+  }
+  const s = req.server;
+  const serverState = s.state;
+  const ended = TERMINAL_SERVER.has(serverState);
+  const s2cArrives = ctx.now + config.latencyMs.serverToClient;
+  const http = config.transport === 'streamable-http';
+
+  if (ev.kind === 'progress') {
+    if (ended) {
+      const rule = serverState === 'cancelled' ? 'cancel.receiver-stops' : 'progress.after-end';
+      ctx.ignore(() => ({ by: 'server', what: `progress ${ev.progress} for ${req.key}`, reason: `the request already ended (${serverState})`, rule }));
+      ctx.why(() => `The worker would report progress ${ev.progress}, but ${describeId(req.id)} is ${serverState}: no notification goes out.`, rule);
+      return touch(state, req.self);
+    }
+    // Only real advances count as the worker being alive (the value must increase).
+    if (s.lastProgressValue === null || ev.progress > s.lastProgressValue) {
+      s.lastWorkerProgressAt = ctx.now;
+      s.lastProgressValue = ev.progress;
+    }
+    if (req.wireToken === null) {
+      ctx.ignore(() => ({ by: 'server', what: `progress ${ev.progress} for ${req.key}`, reason: 'the request carried no progressToken', rule: 'progress.needs-token' }));
+      ctx.why(() => `The worker makes progress (${ev.progress}) but the request carried no progressToken, so the server cannot report it: the client hears nothing.`, 'progress.needs-token');
+      return changed(state, req);
+    }
+    const message = progressNotification(req.wireToken, ev.progress, ev.total, ev.message);
+    ctx.emit({ from: 'server', transport: config.transport, message, http: http ? 'SSE event on the request\'s response stream' : undefined, arrivesAt: s2cArrives, requestKey: req.key });
+    ctx.schedule(s2cArrives, RANK.arrival, 'client', hotLabels(state, req).progressArrives, { kind: 'arrive.progress', key: req.key, progress: ev.progress });
+    if (ctx.keepsNotes) ctx.why(`The server reports progress ${ev.progress}${ev.total !== null ? `/${ev.total}` : ''} for ${describeId(req.id)}.`, 'progress.resets-idle');
+    else ctx.why('', 'progress.resets-idle');
+    return changed(state, req);
+  }
+
+  if (ev.kind === 'keepalive') {
+    if (!http) {
+      ctx.ignore(() => ({ by: 'server', what: `keep-alive for ${req.key}`, reason: 'stdio has no SSE stream', rule: 'transport.no-sse-on-stdio' }));
+      ctx.why('stdio has no SSE stream, so there is no keep-alive comment to send.', 'transport.no-sse-on-stdio');
+      return touch(state, req.self);
+    }
+    if (ended || s.streamClosed) {
+      ctx.ignore(() => ({ by: 'server', what: `keep-alive for ${req.key}`, reason: 'the stream is closed', rule: 'sse.keepalive' }));
+      ctx.why('The stream is closed; no keep-alive goes out.', 'sse.keepalive');
+      return touch(state, req.self);
+    }
+    ctx.emit({ from: 'server', transport: config.transport, http: 'SSE comment line ": keep-alive" (not a JSON-RPC message)', arrivesAt: s2cArrives, requestKey: req.key });
+    ctx.schedule(s2cArrives, RANK.arrival, 'client', `keep-alive ${req.key} arrives`, { kind: 'arrive.keepalive', key: req.key });
+    ctx.why('The server writes an SSE comment to keep proxies from closing the quiet stream.', 'sse.keepalive');
+    return touch(state, req.self);
+  }
+
+  if (ev.kind === 'server-cancel') {
+    const isListen = req.method === 'subscriptions/listen';
+    if (!(config.revision === '2026-07-28' && !http && isListen)) {
+      const reason = !isListen
+        ? 'a server never cancels the client\'s requests with notifications/cancelled'
+        : http
+          ? 'on Streamable HTTP the server ends a listen stream by sending its result or closing the stream, not with notifications/cancelled'
+          : 'subscriptions/listen does not exist in 2025-11-25';
+      ctx.ignore(() => ({ by: 'server', what: `server-cancel ${req.key}`, reason, rule: 'cancel.server-listen-only' }));
+      ctx.why(() => `The server does not send notifications/cancelled for ${describeId(req.id)}: ${reason}.`, 'cancel.server-listen-only');
+      return touch(state, req.self);
+    }
+    if (ended) {
+      ctx.ignore(() => ({ by: 'server', what: `server-cancel ${req.key}`, reason: 'the listen stream already ended', rule: 'cancel.server-listen-only' }));
+      ctx.why('The listen stream already ended; there is nothing to tear down.', 'cancel.server-listen-only');
+      return touch(state, req.self);
+    }
+    const message = cancelledNotification(req.id, ev.reason);
+    ctx.emit({ from: 'server', transport: config.transport, message, arrivesAt: s2cArrives, requestKey: req.key });
+    ctx.schedule(s2cArrives, RANK.arrival, 'client', `server cancel ${req.key} arrives`, { kind: 'arrive.server-cancel', key: req.key });
+    s.state = 'cancelled';
+    s.atMs = ctx.now;
+    s.workEndedAt = ctx.now;
+    ctx.why(() => `The server tears down listen stream ${describeId(req.id)} with notifications/cancelled — the only request a server may cancel (stdio, 2026-07-28).`, 'cancel.server-listen-only');
+    return changed(state, req);
+  }
+
+  // complete | error
+  const ok = ev.kind === 'complete';
+  if (serverState === 'cancelled' && config.policy.respondAfterCancel && s.responseSentAt === null) {
+    const message = ok ? toolResultResponse(config.revision, req.id, ev.text, ev.isError) : errorResponse(req.id, ev.code, ev.message);
+    ctx.emit({ from: 'server', transport: config.transport, message, http: http ? 'SSE event on a stream the client already closed' : undefined, arrivesAt: s2cArrives, requestKey: req.key });
+    ctx.schedule(s2cArrives, RANK.arrival, 'client', `response ${req.key} arrives`, { kind: 'arrive.response', key: req.key, ok: ok && !ev.isError });
+    s.responseSentAt = ctx.now;
+    ctx.why(() => `The server accepted the cancellation of ${describeId(req.id)} at ${s.cancelAcceptedAt} ms yet still sends a response (bug).`, 'cancel.receiver-stops');
+    if (req.client.responseFate === 'none') req.client.responseFate = 'in-flight';
+    return changed(state, req);
+  }
+  if (ended) {
+    const rule = serverState === 'cancelled' ? 'cancel.receiver-stops' : undefined;
+    const reason = serverState === 'cancelled' ? `the request was cancelled at ${s.cancelAcceptedAt} ms; no response is sent` : `the request already ended (${serverState})`;
+    ctx.ignore({ by: 'server', what: `${ev.kind} ${req.key}`, reason, rule });
+    ctx.why(() => (serverState === 'cancelled' ? `The work would finish now, but ${describeId(req.id)} was cancelled first: the response is suppressed.` : `${describeId(req.id)} already ended; nothing more is sent.`), rule);
+    return touch(state, req.self);
+  }
+  const isListen = req.method === 'subscriptions/listen';
+  const message = ok
+    ? isListen
+      ? listenResultResponse(req.id)
+      : toolResultResponse(config.revision, req.id, ev.text, ev.isError)
+    : errorResponse(req.id, ev.code, ev.message);
+  const nextState: ServerState = ok ? 'completed' : 'failed';
+  s.state = nextState;
+  s.atMs = ctx.now;
+  s.responseSentAt = ctx.now;
+  s.workEndedAt = ctx.now;
+  if (s.streamClosed) {
+    ctx.emit({ from: 'server', transport: config.transport, message, http: 'the response stream is already closed: nowhere to write the response', requestKey: req.key });
+    req.client.responseFate = 'undeliverable';
+    ctx.why(() =>
+      config.revision === '2025-11-25'
+        ? `The work on ${describeId(req.id)} finishes, but its response stream was dropped and a 2025-11-25 disconnect is not a cancellation: the work ran to the end for nobody.`
+        : `The uncancellable work on ${describeId(req.id)} finishes, but its response stream is closed: the result has nowhere to go.`,
+    config.revision === '2025-11-25' ? 'disconnect.2025' : 'disconnect.2026');
+    return changed(state, req);
+  }
+  ctx.emit({ from: 'server', transport: config.transport, message, http: http ? 'SSE event with the final response; the server then closes the stream' : undefined, arrivesAt: s2cArrives, requestKey: req.key });
+  ctx.schedule(s2cArrives, RANK.arrival, 'client', `response ${req.key} arrives`, { kind: 'arrive.response', key: req.key, ok: ok && !ev.isError });
+  if (req.client.responseFate === 'none') req.client.responseFate = 'in-flight';
+  req.client.isError = ok && ev.isError;
+  ctx.why(() => `The server finishes ${describeId(req.id)} and sends its final ${ok ? (ev.isError ? 'result (isError: true)' : 'result') : `error ${ev.code}`}.`, 'cancel.complete-first');
+  changed(state, req);
+}
+
+/** Server handling of a cancellation notification (well-formed or not). */
+export function serverCancelNotification(state: RacesCore, message: Json, posted: boolean, ctx: Ctx): void {
+  const { config } = state;
+  const what = 'notifications/cancelled';
+  const malformed = (reason: string) => {
+    ctx.ignore({ by: 'server', what, reason, rule: 'cancel.ignore-invalid' });
+    ctx.why(() => `The server ignores a cancellation: ${reason} (fire and forget).`, 'cancel.ignore-invalid');
+    touch(state, NO_KEYS);
+  };
+  if (message === null || typeof message !== 'object' || Array.isArray(message)) return malformed('the message is not a JSON object');
+  if (message.method !== 'notifications/cancelled') return malformed(`unsupported method ${JSON.stringify(message.method) ?? '(none)'}`);
+  const params = message.params;
+  if (params === null || typeof params !== 'object' || Array.isArray(params)) return malformed('params is missing or not an object');
+  const rawId = (params as Record<string, Json>).requestId;
+  const problem = idProblem(rawId);
+  if (problem !== null) return malformed(`requestId is ${problem}, not a string or an integer`);
+  const req = findLatest(state, rawId);
+  if (!req || req.server.state === 'not-received') {
+    ctx.ignore(() => ({ by: 'server', what: `${what} ${describeId(rawId)}`, reason: 'unknown request id', rule: 'cancel.ignore-invalid' }));
+    ctx.why(() => `The server has no request ${describeId(rawId)}: the cancellation is ignored.`, 'cancel.ignore-invalid');
+    return touch(state, req ? req.self : NO_KEYS);
+  }
+  const s = req.server;
+  const serverState = s.state;
+  if (TERMINAL_SERVER.has(serverState)) {
+    const done = serverState === 'cancelled' ? 'was already cancelled' : `already ${serverState} at ${s.atMs} ms`;
+    const rule = serverState === 'cancelled' ? 'cancel.ignore-invalid' : 'cancel.complete-first';
+    ctx.ignore({ by: 'server', what: `${what} ${req.key}`, reason: `the request ${done}`, rule });
+    ctx.why(() =>
+      serverState === 'cancelled'
+        ? `A second cancellation for ${describeId(req.id)} arrives; it was already cancelled. Ignored.`
+        : `The cancellation for ${describeId(req.id)} arrives after the server ${serverState === 'completed' ? 'completed it' : 'finished it'}: the response stands and the late cancel is ignored.`,
+    rule);
+    return touch(state, req.self);
+  }
+  if (!req.cancellable) {
+    ctx.ignore({ by: 'server', what: `${what} ${req.key}`, reason: 'this work cannot be stopped; the receiver MAY ignore the cancellation', rule: 'cancel.ignore-invalid' });
+    ctx.why(() => `The server cannot stop ${describeId(req.id)} (uncancellable work) and ignores the cancellation: its response will still come, and the client must drop it.`, 'cancel.ignore-invalid');
+    return touch(state, req.self);
+  }
+  s.state = 'cancelled';
+  s.atMs = ctx.now;
+  s.cancelAcceptedAt = ctx.now;
+  s.workEndedAt = ctx.now;
+  const via = posted ? ' (POSTed over HTTP)' : '';
+  const unexpected = posted && config.revision === '2026-07-28' ? ' Under 2026-07-28 this POST is not expected: closing the stream was the signal.' : '';
+  ctx.why(() => `The server accepts the cancellation of ${describeId(req.id)}${via}: it stops the work and will send no response.${unexpected}`, 'cancel.receiver-stops');
+  changed(state, req);
+}
+
+export function serverStreamClose(state: RacesCore, key: string, cause: 'cancel' | 'network', ctx: Ctx): void {
+  const req = byKey(state, key);
+  if (!req) return touch(state, NO_KEYS);
+  const { config } = state;
+  const s = req.server;
+  const serverState = s.state;
+  s.streamClosed = true;
+  if (TERMINAL_SERVER.has(serverState)) {
+    ctx.ignore({ by: 'server', what: `stream close ${req.key}`, reason: `the request already ended (${serverState})`, rule: 'cancel.complete-first' });
+    ctx.why(() => `The client's stream close for ${describeId(req.id)} reaches the server after it already ${serverState === 'cancelled' ? 'cancelled' : 'finished'}; nothing changes.`, 'cancel.complete-first');
+    return changed(state, req);
+  }
+  if (config.revision === '2026-07-28' && !req.cancellable) {
+    ctx.ignore({ by: 'server', what: `stream close ${req.key}`, reason: 'this work cannot be stopped', rule: 'cancel.ignore-invalid' });
+    ctx.why(() => `The stream of ${describeId(req.id)} closed; the server cannot stop the work, and has nowhere left to send its result.`, 'cancel.http-2026');
+    return changed(state, req);
+  }
+  if (config.revision === '2026-07-28') {
+    s.state = 'cancelled';
+    s.atMs = ctx.now;
+    s.cancelAcceptedAt = ctx.now;
+    s.workEndedAt = ctx.now;
+    ctx.why(() => `The server sees ${describeId(req.id)}'s response stream close${cause === 'network' ? ' (a network drop)' : ''} and, under 2026-07-28, treats it as cancellation: the work stops, no further messages.`, 'cancel.http-2026');
+    return changed(state, req);
+  }
+  ctx.ignore({ by: 'server', what: `stream close ${req.key}`, reason: 'under 2025-11-25 a disconnect is not a cancellation', rule: 'disconnect.2025' });
+  ctx.why(() => `The response stream of ${describeId(req.id)} closed, but under 2025-11-25 a disconnect SHOULD NOT be read as cancellation: the work goes on.`, 'disconnect.2025');
+  changed(state, req);
+}

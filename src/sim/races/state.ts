@@ -1,0 +1,229 @@
+import type { CoreContext } from '../core';
+import { cancelledNotification, idProblem, type RequestId } from '../mcp';
+import type { RacesConfig } from './schema';
+import { idKey, RANK, type ClientState, type RacesState, type RacesTimer, type RequestState, type ServerState } from './types';
+
+/**
+ * The races model's mutable state for the checkpointed core, and the helpers its rules share.
+ * Requests are records changed in place; every rule that changes one calls `changed` (which also
+ * marks it touched for the invariants), every rule that only looks at one calls `touch`. A frozen
+ * view (`viewOf`) is cached per request and rebuilt only after the request changed, so steps and
+ * checkpoints share the views of untouched requests.
+ */
+
+/** The hot loop's state: the `RacesState` shape, mutable, plus the cached frozen views. */
+export interface RacesCore {
+  config: RacesConfig;
+  requests: RequestState[];
+  latest: Record<string, number>;
+  indexOf: Record<string, number>;
+  /** The request keys the last step touched (changed or inspected): what the invariants read. */
+  touched: readonly string[];
+  /** Frozen view per request, null once the request changed since its view was made. */
+  views: (RequestState | null)[];
+  latestView: Readonly<Record<string, number>> | null;
+  indexOfView: Readonly<Record<string, number>> | null;
+  /** Per request index: its hot-path timer labels and idle payload, made once (not part of views). */
+  hot: (HotLabels | undefined)[];
+}
+
+/** Strings and the payload the progress path would otherwise rebuild at every step. */
+export interface HotLabels {
+  idleDeadline: string;
+  progressArrives: string;
+  idlePayload: RacesTimer;
+}
+
+/** The hot-path labels of `req` (made on first use). */
+export function hotLabels(state: RacesCore, req: RequestState): HotLabels {
+  const i = state.indexOf[req.key];
+  let h = state.hot[i];
+  if (h === undefined) {
+    h = state.hot[i] = { idleDeadline: `idle deadline ${req.key}`, progressArrives: `progress ${req.key} arrives`, idlePayload: Object.freeze({ kind: 'deadline.idle', key: req.key }) };
+  }
+  return h;
+}
+
+export type Ctx = CoreContext<RacesTimer>;
+
+export const NO_KEYS: readonly string[] = Object.freeze([]);
+
+export const TERMINAL_SERVER: ReadonlySet<ServerState> = new Set(['completed', 'failed', 'cancelled']);
+
+/** A fresh state for `config`. */
+export function initialCore(config: RacesConfig): RacesCore {
+  return { config, requests: [], latest: {}, indexOf: {}, touched: [], views: [], latestView: null, indexOfView: null, hot: [] };
+}
+
+/** The step inspected requests `keys` without changing them. */
+export function touch(state: RacesCore, keys: readonly string[]): void {
+  state.touched = keys;
+}
+
+/** The step changed `req` (in place): its cached view is dropped and it is marked touched. */
+export function changed(state: RacesCore, req: RequestState): void {
+  state.views[state.indexOf[req.key]] = null;
+  state.touched = req.self;
+}
+
+export function byKey(state: RacesCore, key: string): RequestState | undefined {
+  const index = state.indexOf[key];
+  return index === undefined ? undefined : state.requests[index];
+}
+
+export function findLatest(state: RacesCore, id: unknown): RequestState | undefined {
+  if (idProblem(id) !== null) return undefined;
+  const index = state.latest[idKey(id as RequestId)];
+  return index === undefined ? undefined : state.requests[index];
+}
+
+/** Sets the client's terminal state (counting how often, for `one-terminal-state`). */
+export function settle(req: RequestState, now: number, clientState: ClientState, reason: string, rule: string | undefined): void {
+  const c = req.client;
+  c.state = clientState;
+  c.atMs = now;
+  c.reason = reason;
+  c.rule = rule;
+  c.terminalSets = c.terminalSets + 1;
+}
+
+export function clearDeadlines(req: RequestState, ctx: Ctx): void {
+  ctx.cancel(req.idleHandle);
+  ctx.cancel(req.maxHandle);
+  req.idleHandle = -1;
+  req.maxHandle = -1;
+}
+
+export function describeId(id: unknown): string {
+  return JSON.stringify(id) ?? String(id);
+}
+
+/**
+ * The client puts the transport's cancellation signal on the wire for `req` (unless a broken
+ * policy suppresses it) and records it in `cancelSignal`.
+ * stdio: notifications/cancelled. HTTP 2026-07-28: close the request's SSE stream (no POST).
+ * HTTP 2025-11-25: POST notifications/cancelled.
+ */
+export function sendCancelSignal(state: RacesCore, req: RequestState, reason: string, ctx: Ctx): void {
+  const { transport, revision, latencyMs, policy } = state.config;
+  const arrivesAt = ctx.now + latencyMs.clientToServer;
+  const message = cancelledNotification(req.id, reason);
+  if (transport === 'stdio') {
+    ctx.emit({ from: 'client', transport, message, arrivesAt, requestKey: req.key });
+    ctx.schedule(arrivesAt, RANK.arrival, 'server', `cancel ${req.key} arrives`, { kind: 'arrive.cancel', message, posted: false });
+    req.client.cancelSignal = 'notifications/cancelled';
+    return;
+  }
+  if (revision === '2026-07-28') {
+    ctx.emit({ from: 'client', transport, http: `client closes the SSE response stream of request ${describeId(req.id)} (no body is sent)`, arrivesAt, requestKey: req.key });
+    ctx.schedule(arrivesAt, RANK.arrival, 'server', `stream close ${req.key} arrives`, { kind: 'arrive.stream-close', key: req.key, cause: 'cancel' });
+    if (policy.httpPostsCancel) {
+      ctx.emit({ from: 'client', transport, message, http: 'POST /mcp (notification) → 202 Accepted', arrivesAt, requestKey: req.key });
+      ctx.schedule(arrivesAt, RANK.arrival, 'server', `cancel ${req.key} arrives`, { kind: 'arrive.cancel', message, posted: true });
+      req.client.cancelSignal = 'stream-close+notifications/cancelled';
+      return;
+    }
+    req.client.cancelSignal = 'stream-close';
+    return;
+  }
+  ctx.emit({ from: 'client', transport, message, http: 'POST /mcp (notification) → 202 Accepted', arrivesAt, requestKey: req.key });
+  ctx.schedule(arrivesAt, RANK.arrival, 'server', `cancel ${req.key} arrives`, { kind: 'arrive.cancel', message, posted: true });
+  req.client.cancelSignal = 'notifications/cancelled';
+}
+
+export function signalRule(config: RacesConfig): string {
+  if (config.transport === 'stdio') return 'cancel.stdio';
+  return config.revision === '2026-07-28' ? 'cancel.http-2026' : 'cancel.http-2025';
+}
+
+export function signalText(config: RacesConfig): string {
+  if (config.transport === 'stdio') return 'sends notifications/cancelled';
+  return config.revision === '2026-07-28' ? 'closes the request\'s SSE stream (no notification)' : 'POSTs notifications/cancelled';
+}
+
+// ───────────────────────────── views and checkpoints ─────────────────────────────
+
+/** A mutable copy of a request (three objects). */
+export function copyRequest(r: RequestState): RequestState {
+  const c = r.client;
+  const s = r.server;
+  return {
+    key: r.key,
+    self: r.self,
+    id: r.id,
+    method: r.method,
+    tool: r.tool,
+    cancellable: r.cancellable,
+    startAt: r.startAt,
+    progressToken: r.progressToken,
+    wireToken: r.wireToken,
+    idleTimeoutMs: r.idleTimeoutMs,
+    maxTimeoutMs: r.maxTimeoutMs,
+    idleDeadlineAt: r.idleDeadlineAt,
+    maxDeadlineAt: r.maxDeadlineAt,
+    idleHandle: r.idleHandle,
+    maxHandle: r.maxHandle,
+    client: {
+      state: c.state,
+      atMs: c.atMs,
+      reason: c.reason,
+      rule: c.rule,
+      terminalSets: c.terminalSets,
+      lastProgress: c.lastProgress,
+      progressAccepted: c.progressAccepted,
+      progressAfterEnd: c.progressAfterEnd,
+      cancelRequestedAt: c.cancelRequestedAt,
+      cancelSignal: c.cancelSignal,
+      responseFate: c.responseFate,
+      isError: c.isError,
+    },
+    server: {
+      state: s.state,
+      atMs: s.atMs,
+      receivedAt: s.receivedAt,
+      cancelAcceptedAt: s.cancelAcceptedAt,
+      responseSentAt: s.responseSentAt,
+      lastWorkerProgressAt: s.lastWorkerProgressAt,
+      lastProgressValue: s.lastProgressValue,
+      workEndedAt: s.workEndedAt,
+      streamClosed: s.streamClosed,
+    },
+  };
+}
+
+function frozenRequest(r: RequestState): RequestState {
+  const v = copyRequest(r);
+  Object.freeze(v.client);
+  Object.freeze(v.server);
+  return Object.freeze(v);
+}
+
+/** The frozen `RacesState` view of `state`: O(requests), rebuilding only changed requests. */
+export function viewOf(state: RacesCore): RacesState {
+  const n = state.requests.length;
+  const requests = new Array<RequestState>(n);
+  const views = state.views;
+  for (let i = 0; i < n; i++) {
+    let v = views[i];
+    if (v === null) v = views[i] = frozenRequest(state.requests[i]);
+    requests[i] = v;
+  }
+  const latest = state.latestView ?? (state.latestView = Object.freeze({ ...state.latest }));
+  const indexOf = state.indexOfView ?? (state.indexOfView = Object.freeze({ ...state.indexOf }));
+  return Object.freeze({ config: state.config, requests: Object.freeze(requests), latest, indexOf, touched: state.touched });
+}
+
+/** A mutable state equal to `view` (which stays untouched and is reused as the cached views). */
+export function thaw(view: RacesState): RacesCore {
+  return {
+    config: view.config,
+    requests: view.requests.map(copyRequest),
+    latest: { ...view.latest },
+    indexOf: { ...view.indexOf },
+    touched: view.touched,
+    views: Object.isFrozen(view.requests[0] ?? {}) ? view.requests.slice() : view.requests.map(() => null),
+    latestView: Object.isFrozen(view.latest) ? view.latest : null,
+    indexOfView: Object.isFrozen(view.indexOf) ? view.indexOf : null,
+    hot: [],
+  };
+}

@@ -1,0 +1,158 @@
+import type { Json } from '../types';
+import type { RequestId } from '../mcp';
+import type { RacesConfig } from './schema';
+
+/**
+ * The request lifecycle model: one MCP client and one server exchanging `tools/call` and
+ * `subscriptions/listen` requests over stdio or Streamable HTTP, under revision 2026-07-28 or
+ * 2025-11-25, with idle and maximum timeouts, progress, cancellation and the races between them.
+ * Rules are in `rules.ts` and `../../shared/SPEC-NOTES.md`.
+ */
+
+/** The caller's view of a request. Everything but `pending` is terminal. */
+export type ClientState =
+  | 'pending'
+  | 'completed'
+  | 'failed'
+  | 'cancelled'
+  | 'timeout-idle'
+  | 'timeout-max'
+  | 'connection-closed'
+  | 'ended-by-server'
+  | 'rejected';
+
+/** The server's view of a request. `working` means work (or an open listen stream) is in flight. */
+export type ServerState = 'not-received' | 'working' | 'completed' | 'failed' | 'cancelled';
+
+/** The signal the client put on the wire to cancel, if any. */
+export type CancelSignal = 'none' | 'notifications/cancelled' | 'stream-close' | 'stream-close+notifications/cancelled';
+
+/** Where the server's final response went. */
+export type ResponseFate = 'none' | 'in-flight' | 'accepted' | 'ignored-late' | 'undeliverable';
+
+/**
+ * One request's state on both sides. In a trace or a view it is frozen; inside the core's hot loop
+ * (`state.ts`) the same shape is a mutable record changed in place.
+ */
+export interface RequestState {
+  /** Instance key: the JSON-encoded id, with `#n` appended when an id is reused after it ended. */
+  key: string;
+  /** `[key]`, made once, so steps that touch only this request share one list. */
+  self: readonly string[];
+  id: RequestId;
+  method: 'tools/call' | 'subscriptions/listen';
+  tool: string;
+  /** false: the server's work cannot be stopped, so it MAY ignore the cancellation. */
+  cancellable: boolean;
+  startAt: number;
+  /** Token declared by the scenario, and the one actually on the wire (null when omitted by the bug). */
+  progressToken: RequestId | null;
+  wireToken: RequestId | null;
+  idleTimeoutMs: number | null;
+  maxTimeoutMs: number | null;
+  /** Current deadlines (ms) and their timer handles (-1 when none is scheduled). */
+  idleDeadlineAt: number | null;
+  maxDeadlineAt: number | null;
+  idleHandle: number;
+  maxHandle: number;
+  client: {
+    state: ClientState;
+    atMs: number | null;
+    reason: string;
+    rule: string | undefined;
+    /** How many times the terminal state was set (must stay ≤ 1). */
+    terminalSets: number;
+    lastProgress: number | null;
+    progressAccepted: number;
+    /** Progress accepted after the call was terminal (must stay 0). */
+    progressAfterEnd: number;
+    cancelRequestedAt: number | null;
+    cancelSignal: CancelSignal;
+    responseFate: ResponseFate;
+    isError: boolean;
+  };
+  server: {
+    state: ServerState;
+    atMs: number | null;
+    receivedAt: number | null;
+    cancelAcceptedAt: number | null;
+    /** Time the final response was sent (ms), or null. */
+    responseSentAt: number | null;
+    /** Last time the worker made progress (an increasing scripted progress while working), ms. */
+    lastWorkerProgressAt: number | null;
+    /** The worker's last progress value. */
+    lastProgressValue: number | null;
+    /** When the work stopped (completed, failed, or cancelled), ms. */
+    workEndedAt: number | null;
+    /** The HTTP response stream was closed by the client (or the network). */
+    streamClosed: boolean;
+  };
+}
+
+/** The whole model state. `touched` lists the request keys the last step changed (for invariants). */
+export interface RacesState {
+  config: RacesConfig;
+  requests: readonly RequestState[];
+  /** Latest instance index per JSON-encoded request id. */
+  latest: Readonly<Record<string, number>>;
+  /** Index in `requests` per instance key. */
+  indexOf: Readonly<Record<string, number>>;
+  touched: readonly string[];
+}
+
+/** Timers and deliveries the model schedules. */
+export type RacesTimer =
+  | { kind: 'deadline.max'; key: string }
+  | { kind: 'deadline.idle'; key: string }
+  | { kind: 'arrive.request'; key: string }
+  | { kind: 'arrive.cancel'; message: Json; posted: boolean }
+  | { kind: 'arrive.stream-close'; key: string; cause: 'cancel' | 'network' }
+  | { kind: 'arrive.raw'; message: Json }
+  | { kind: 'arrive.progress'; key: string; progress: number }
+  | { kind: 'arrive.keepalive'; key: string }
+  | { kind: 'arrive.response'; key: string; ok: boolean }
+  | { kind: 'arrive.server-cancel'; key: string };
+
+/** One request's outcome, as printed by the CLI and shown in the outcome panel. */
+export interface RequestOutcome {
+  requestId: RequestId;
+  key: string;
+  method: RequestState['method'];
+  state: ClientState;
+  reason: string;
+  rule: string | undefined;
+  atMs: number | null;
+  /** The server sent a final response (result or error) for this request. */
+  finalResponse: boolean;
+  responseFate: ResponseFate;
+  cancelSignal: CancelSignal;
+  serverState: ServerState;
+  workEndedAtMs: number | null;
+  isError: boolean;
+}
+
+/** The model outcome: per request, plus counts. */
+export interface RacesOutcome {
+  requests: RequestOutcome[];
+  summary: {
+    requests: number;
+    states: Partial<Record<ClientState, number>>;
+    finalResponses: number;
+    cancelSignals: number;
+    /** Requests whose server-side work is still running at the end of the trace. */
+    workInFlight: number;
+    /** Latest time any tools/call work stopped (ms), or null. */
+    lastWorkEndedAtMs: number | null;
+    lateResponsesDropped: number;
+  };
+}
+
+/** Tie ranks (lowest first at the same millisecond). */
+export const RANK = { maxDeadline: 0, idleDeadline: 1, arrival: 2, scripted: 3 } as const;
+
+
+/** Encodes a request id as the instance-independent key `JSON.stringify(id)`. */
+export function idKey(id: RequestId): string {
+  // Same text as JSON.stringify for a number, without its cost on the hot path.
+  return typeof id === 'number' ? String(id) : JSON.stringify(id);
+}

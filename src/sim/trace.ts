@@ -1,0 +1,285 @@
+import { CoreRun, NONE, scriptedEntries, sameScripted, stepEntry, type Checkpoint, type CoreModel, type FirstViolation } from './core';
+import type { Ignored, QueueEntry, Scenario, Step, Trace, Violation, WireEffect } from './types';
+
+/**
+ * Recorders of the checkpointed core (`core.ts`): the fast path and the full-steps trace as
+ * `replayCore`, and the seekable trace — the one owner of checkpoints, through which seek, scrub,
+ * notes and fork-on-edit go.
+ */
+
+/** Result of `replayCore` in 'effects' or 'steps' mode: the shape `engine.replay` has always returned. */
+export type CoreReplayResult<V, O> = Trace<V, O> & { truncated: boolean; stepCount: number; effects: WireEffect[] };
+
+/**
+ * Replays with the core on the fast path (`keep: 'effects'`: no steps, no notes, no ignored items)
+ * or with the full trace (`keep: 'steps'`: every step with a frozen state view and its note).
+ * Same scenario → same result as the old engine (proven against `__oracle__` in the tests).
+ */
+export function replayCore<C, S, V, O, T>(
+  model: CoreModel<C, S, V, O, T>,
+  scenario: Scenario,
+  options: { keep?: 'steps' | 'effects'; maxSteps?: number } = {},
+): CoreReplayResult<V, O> {
+  const keep = options.keep ?? 'steps';
+  const maxSteps = options.maxSteps ?? 2_000_000;
+  const run = CoreRun.start(model, scenario, scriptedEntries(scenario, model.scriptedRank), keep);
+  const initial = model.view(run.state);
+  const steps: Step<V>[] = [];
+  let truncated = false;
+  const effects = run.effects;
+  for (;;) {
+    if (run.stepCount >= maxSteps) {
+      truncated = run.peek() !== undefined;
+      break;
+    }
+    const before = effects.length;
+    if (!run.step()) break;
+    if (keep === 'steps') {
+      const entry = run.stepEntry as QueueEntry;
+      steps.push({
+        index: run.stepCount - 1,
+        at: entry.at,
+        entry: stepEntry(entry),
+        state: model.view(run.state),
+        effects: effects.length === before ? NONE : effects.slice(before),
+        ignored: run.stepIgnored,
+        why: run.stepWhy,
+        rule: run.stepRule,
+        violations: run.stepViolations,
+      });
+    }
+  }
+  return {
+    scenario,
+    initial,
+    steps,
+    outcome: model.outcome(run.state, run.lastAt),
+    stepCount: run.stepCount,
+    effects,
+    invariants: run.invariantResults(),
+    endAt: run.lastAt,
+    truncated,
+  };
+}
+
+/** Options of `replaySeekable`. */
+export interface SeekableOptions {
+  /** Steps between full checkpoints (K); `stateAt` re-runs fewer than K steps. Default 512. */
+  checkpointEvery?: number;
+  /** Step limit, as in `replay`. Default 2,000,000. */
+  maxSteps?: number;
+  /** Called after each checkpoint is taken (e.g. to sample memory in the bench). */
+  onCheckpoint?(step: number): void;
+}
+
+/**
+ * A trace that keeps per-step metadata (time, entry, effects, ignored, violations, rule) and a
+ * checkpoint every K steps; states and notes are rebuilt from the nearest checkpoint on demand.
+ * Immutable from the outside; `fork` makes a new trace for an edited scenario.
+ */
+export class SeekableTrace<C, S, V, O, T> {
+  readonly initial: V;
+  readonly outcome: O;
+  readonly invariants: { name: string; description: string; firstViolation: FirstViolation | null }[];
+  readonly effects: WireEffect[];
+  readonly stepCount: number;
+  readonly endAt: number;
+  readonly truncated: boolean;
+  readonly checkpointEvery: number;
+  /** How many steps this trace took over from the trace it was forked from (0 when replayed whole). */
+  readonly reusedSteps: number;
+  private readonly scripted: readonly QueueEntry[];
+  /** Time of each step (ms); entries themselves are rebuilt by re-running from a checkpoint. */
+  private readonly ats: number[];
+  private readonly effectEnd: number[];
+  private readonly rules: (string | undefined)[];
+  private readonly ignoredAt: Map<number, Ignored[]>;
+  private readonly violationsAt: Map<number, Violation[]>;
+  private readonly checkpoints: Checkpoint<V>[];
+  /** A run positioned after `cached.run.stepCount` steps, reused by forward scrubbing. */
+  private cached: CoreRun<C, S, V, O, T> | undefined;
+
+  private constructor(
+    readonly model: CoreModel<C, S, V, O, T>,
+    readonly scenario: Scenario,
+    options: SeekableOptions,
+    base?: { from: SeekableTrace<C, S, V, O, T>; checkpoint: number; scripted: readonly QueueEntry[] },
+  ) {
+    const K = (this.checkpointEvery = Math.max(1, Math.floor(options.checkpointEvery ?? base?.from.checkpointEvery ?? 512)));
+    const maxSteps = options.maxSteps ?? 2_000_000;
+    let run: CoreRun<C, S, V, O, T>;
+    if (base) {
+      const from = base.from;
+      const cp = from.checkpoints[base.checkpoint];
+      const n = cp.step;
+      this.scripted = base.scripted;
+      this.ats = from.ats.slice(0, n);
+      this.effectEnd = from.effectEnd.slice(0, n);
+      this.rules = from.rules.slice(0, n);
+      this.ignoredAt = new Map([...from.ignoredAt].filter(([i]) => i < n));
+      this.violationsAt = new Map([...from.violationsAt].filter(([i]) => i < n));
+      this.checkpoints = from.checkpoints.slice(0, base.checkpoint + 1);
+      this.initial = from.initial;
+      this.reusedSteps = n;
+      run = CoreRun.resume(this.model, this.scripted, cp, from.effects.slice(0, cp.effects), 'seekable');
+    } else {
+      this.scripted = scriptedEntries(scenario, this.model.scriptedRank);
+      this.ats = [];
+      this.effectEnd = [];
+      this.rules = [];
+      this.ignoredAt = new Map();
+      this.violationsAt = new Map();
+      this.checkpoints = [];
+      this.reusedSteps = 0;
+      run = CoreRun.start(this.model, scenario, this.scripted, 'seekable');
+      this.initial = this.model.view(run.state);
+      this.checkpoints.push(run.checkpoint());
+      options.onCheckpoint?.(0);
+    }
+    let truncated = false;
+    const { ats, effectEnd, rules } = this;
+    for (;;) {
+      if (run.stepCount >= maxSteps) {
+        truncated = run.peek() !== undefined;
+        break;
+      }
+      if (!run.step()) break;
+      const i = run.stepCount - 1;
+      ats.push(run.lastAt);
+      effectEnd.push(run.effects.length);
+      rules.push(run.stepRule);
+      if (run.stepIgnored !== NONE) this.ignoredAt.set(i, run.stepIgnored);
+      if (run.stepViolations !== NONE) this.violationsAt.set(i, run.stepViolations);
+      if (run.stepCount % K === 0) {
+        this.checkpoints.push(run.checkpoint());
+        options.onCheckpoint?.(run.stepCount);
+      }
+    }
+    this.truncated = truncated;
+    this.stepCount = run.stepCount;
+    this.endAt = run.lastAt;
+    this.effects = run.effects;
+    this.outcome = this.model.outcome(run.state, run.lastAt);
+    this.invariants = run.invariantResults();
+  }
+
+  /** Replays `scenario` keeping a seekable trace. Throws only for model bugs (a timer in the past). */
+  static replay<C, S, V, O, T>(model: CoreModel<C, S, V, O, T>, scenario: Scenario, options: SeekableOptions = {}): SeekableTrace<C, S, V, O, T> {
+    return new SeekableTrace(model, scenario, options);
+  }
+
+  /** Number of checkpoints kept (the first is the state after `init`). */
+  get checkpointCount(): number {
+    return this.checkpoints.length;
+  }
+
+  /** Time of step `i` (ms). */
+  atOf(i: number): number {
+    return this.ats[i];
+  }
+
+  /** Index of the last step with time ≤ `atMs`, or -1 (binary search). */
+  indexAt(atMs: number): number {
+    let lo = 0;
+    let hi = this.stepCount - 1;
+    let found = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.ats[mid] <= atMs) {
+        found = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    return found;
+  }
+
+  /** The wire effects of step `i`. */
+  effectsOf(i: number): WireEffect[] {
+    const start = i === 0 ? this.checkpoints[0].effects : this.effectEnd[i - 1];
+    return this.effectEnd[i] === start ? NONE : this.effects.slice(start, this.effectEnd[i]);
+  }
+
+  /** A run positioned after `done` steps: the cached run when it is behind by < K, else a checkpoint. */
+  private runAfter(done: number, notes: boolean): CoreRun<C, S, V, O, T> {
+    const c = this.cached;
+    let run: CoreRun<C, S, V, O, T>;
+    if (!notes && c !== undefined && c.stepCount <= done && done - c.stepCount < this.checkpointEvery) run = c;
+    else {
+      const cp = this.checkpoints[Math.min(Math.floor(done / this.checkpointEvery), this.checkpoints.length - 1)];
+      run = CoreRun.resume(this.model, this.scripted, cp, [], notes ? 'steps' : 'effects');
+    }
+    while (run.stepCount < done && run.step()) {
+      /* re-run < K steps */
+    }
+    if (!notes) this.cached = run;
+    return run;
+  }
+
+  /** The state view after step `i` (`i` = -1: the initial state). Re-runs < K steps. RangeError outside the trace. */
+  stateAt(i: number): V {
+    if (!Number.isInteger(i) || i < -1 || i >= this.stepCount) throw new RangeError(`stateAt: step ${i} is outside 0…${this.stepCount - 1} (or -1 for the initial state)`);
+    if (i === -1) return this.initial;
+    return this.model.view(this.runAfter(i + 1, false).state);
+  }
+
+  /** The state view when the playhead is at `atMs` (after every step at or before it). */
+  stateAtMs(atMs: number): V {
+    return this.stateAt(this.indexAt(atMs));
+  }
+
+  /** The outcome when the playhead is after step `i` (-1: before any step). */
+  outcomeAt(i: number): O {
+    if (i === -1) return this.model.outcome(this.model.thaw(this.initial), 0);
+    return this.model.outcome(this.runAfter(i + 1, false).state, this.ats[i]);
+  }
+
+  /** Step `i` in the historic `Step` shape; its note is built now by re-running from a checkpoint. */
+  stepAt(i: number): Step<V> {
+    if (!Number.isInteger(i) || i < 0 || i >= this.stepCount) throw new RangeError(`stepAt: step ${i} is outside 0…${this.stepCount - 1}`);
+    const run = this.runAfter(i, true);
+    run.step();
+    const entry = run.stepEntry as QueueEntry;
+    return {
+      index: i,
+      at: entry.at,
+      entry: stepEntry(entry),
+      state: this.model.view(run.state),
+      effects: this.effectsOf(i),
+      ignored: this.ignoredAt.get(i) ?? NONE,
+      why: run.stepWhy,
+      rule: this.rules[i],
+      violations: this.violationsAt.get(i) ?? NONE,
+    };
+  }
+
+  /**
+   * The trace of `edited`: when its config, seed and number of events are unchanged, it resumes
+   * from the last checkpoint taken before the first time the edit changes (nothing before it can
+   * differ), else it replays whole. Equal to `SeekableTrace.replay(model, edited)` in every result.
+   */
+  fork(edited: Scenario, options: SeekableOptions = {}): SeekableTrace<C, S, V, O, T> {
+    const old = this.scenario;
+    if (edited.seed !== old.seed || edited.events.length !== old.events.length || JSON.stringify(edited.config) !== JSON.stringify(old.config)) {
+      return new SeekableTrace(this.model, edited, { checkpointEvery: this.checkpointEvery, ...options });
+    }
+    const scripted = scriptedEntries(edited, this.model.scriptedRank);
+    let d = 0;
+    while (d < scripted.length && sameScripted(scripted[d], this.scripted[d])) d++;
+    if (d === scripted.length && !this.truncated) return this;
+    const t = d === scripted.length ? Infinity : Math.min(scripted[d].at, this.scripted[d].at);
+    let c = this.checkpoints.length - 1;
+    while (c > 0 && !(this.checkpoints[c].now < t && this.checkpoints[c].cursor <= d)) c--;
+    return new SeekableTrace(this.model, edited, { checkpointEvery: this.checkpointEvery, ...options }, { from: this, checkpoint: c, scripted });
+  }
+
+  /** Every step in the historic shape (O(steps × entities): for compatibility and tests only). */
+  toSteps(): Step<V>[] {
+    const out: Step<V>[] = [];
+    const run = CoreRun.resume(this.model, this.scripted, this.checkpoints[0], [], 'steps');
+    for (let i = 0; i < this.stepCount && run.step(); i++) {
+      const entry = run.stepEntry as QueueEntry;
+      out.push({ index: i, at: entry.at, entry: stepEntry(entry), state: this.model.view(run.state), effects: this.effectsOf(i), ignored: this.ignoredAt.get(i) ?? NONE, why: run.stepWhy, rule: this.rules[i], violations: this.violationsAt.get(i) ?? NONE });
+    }
+    return out;
+  }
+}
