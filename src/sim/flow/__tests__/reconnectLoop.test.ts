@@ -17,7 +17,7 @@ function file(name: string): Scenario {
   return r.scenario;
 }
 
-const FILES = ['C1-get-reconnects-forever.json', 'C2-get-200-not-405.json', 'C3-stdio-exits-after-handshake.json', 'C4-resumption-second-drop.json'];
+const FILES = ['RC1-get-reconnects-forever.json', 'RC2-get-200-not-405.json', 'RC3-stdio-exits-after-handshake.json', 'LE1-last-event-id-second-drop.json'];
 const loop = (o: Record<string, unknown>) => simulateReconnectLoop(reconnectLoopSchema.parse(o), 1);
 const bad = (r: { invariants: { name: string; firstViolation: unknown }[] }) => r.invariants.filter((i) => i.firstViolation !== null).map((i) => i.name).sort();
 const BUG = { counterResetsOn: 'stream-end', backoff: 'flat', burstCap: null } as const;
@@ -34,7 +34,7 @@ describe('built-in reconnect-loop scenarios meet their expectations', () => {
   }
 
   it('a wrong number in an expectation is reported (the check can fail)', () => {
-    const s = file('C1-get-reconnects-forever.json');
+    const s = file('RC1-get-reconnects-forever.json');
     expect(checkFlowExpectation(runFlow(s), { label: 'wrong', summary: { reconnectLoop: { connects: 3 } }, violates: [] })).toEqual([
       { field: 'summary.reconnectLoop.connects', expected: 3, actual: 60 },
       { field: 'violated invariants', expected: [], actual: ['reconnect-attempts-bounded', 'reconnect-backs-off'] },
