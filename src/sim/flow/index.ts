@@ -2,6 +2,9 @@ import { replay, stepIndexAt, type ReplayResult } from '../engine';
 import { subsetMismatches as subset, violatesMismatch, withOverrides, type ExpectationMismatch } from '../expectation';
 import type { Expectation, Json, Scenario } from '../types';
 import { flowModel, flowOutcome, type FlowOutcome, type FlowState } from './model';
+import { simulateReconnectLoop, type ReconnectLoopResult } from './herd';
+import { resumeAfterDrops, type ResumptionResult } from './reconnect';
+import type { FlowConfig } from './schema';
 
 export * from '../retry/backoff';
 export * from './buffer';
@@ -34,14 +37,32 @@ export const withFlowOverrides = withOverrides;
 export type FlowMismatch = ExpectationMismatch;
 
 /**
- * Checks a trace against an expectation: summary counts (subset, nested for `fleet`) and exactly
- * which invariants are violated. Returns every mismatch (empty = met). `requests` and `at` are
+ * The single-client mechanics computed beside the trace from the scenario's config (issue 11):
+ * `reconnectLoop` (simulateReconnectLoop) and `resumption` (resumeAfterDrops); null when the
+ * config has none. Pure.
+ */
+export function flowMechanics(trace: FlowTrace): { reconnectLoop: ReconnectLoopResult | null; resumption: ResumptionResult | null } {
+  const config = trace.scenario.config as unknown as FlowConfig;
+  return {
+    reconnectLoop: config.reconnectLoop ? simulateReconnectLoop(config.reconnectLoop, trace.scenario.seed ?? 1) : null,
+    resumption: config.resumption ? resumeAfterDrops(config.resumption) : null,
+  };
+}
+
+/**
+ * Checks a trace against an expectation: summary counts (subset, nested for `fleet`, and for
+ * `reconnectLoop` / `resumption` from `flowMechanics`) and exactly which invariants are violated
+ * (the trace's and the mechanics'). Returns every mismatch (empty = met). `requests` and `at` are
  * races-lab fields and are reported as unsupported here.
  */
 export function checkFlowExpectation(trace: FlowTrace, expectation: Expectation): FlowMismatch[] {
   const out: FlowMismatch[] = [];
-  if (expectation.summary) subset('summary', expectation.summary as Record<string, Json>, trace.outcome.summary as Record<string, unknown>, out);
+  const mech = flowMechanics(trace);
+  const summary: Record<string, Json | undefined> = { ...trace.outcome.summary };
+  if (mech.reconnectLoop) summary.reconnectLoop = mech.reconnectLoop.summary as unknown as Json;
+  if (mech.resumption) summary.resumption = mech.resumption.summary as unknown as Json;
+  if (expectation.summary) subset('summary', expectation.summary as Record<string, Json>, summary as Record<string, unknown>, out);
   if (expectation.requests || expectation.at) out.push({ field: 'expect', expected: 'summary and violates only', actual: 'requests/at (races-lab fields)' });
-  violatesMismatch(expectation.violates, trace.invariants, out);
+  violatesMismatch(expectation.violates, [...trace.invariants, ...(mech.reconnectLoop?.invariants ?? []), ...(mech.resumption?.invariants ?? [])], out);
   return out;
 }

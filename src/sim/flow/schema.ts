@@ -39,6 +39,61 @@ export const fleetSchema = z
   })
   .strict();
 
+/**
+ * A reconnect loop of one client (issue 11; the thread numbers and figures come from the issue
+ * text): every connection it opens succeeds (handshake / response headers after `handshakeMs`)
+ * and then ends normally after `lifetimeMs` — a GET stream the server closes (python-sdk#3257), a
+ * GET answered 200 with an empty body where the server should answer 405 (a client reconnected
+ * every ~1.2 s for 11 hours), or a stdio server that exits with code 0 after the handshake
+ * (oh-my-pi PR#1596: 127 spawns in 3 s, expectation ≤ 10). Computed by `simulateReconnectLoop`.
+ */
+export const reconnectLoopSchema = z
+  .object({
+    transport: z.enum(['streamable-http', 'stdio']).default('streamable-http').describe('streamable-http: a GET stream; stdio: a spawned server process.'),
+    serverGet: z
+      .enum(['stream-then-end', '200-empty', '405'])
+      .default('stream-then-end')
+      .describe('streamable-http: the server opens an SSE stream and later ends it; answers 200 with no stream (the bug: it should say 405); or answers 405 Method Not Allowed ("does not offer an SSE stream at this endpoint").'),
+    handshakeMs: ms.default(0).describe('Time from connect (or spawn) to a successful handshake / response headers.'),
+    lifetimeMs: ms.default(0).describe('Time the connection lives after the handshake before it ends normally (stream end, exit code 0).'),
+    reconnectDelayMs: ms.default(1000).describe('Delay before reconnect attempt 1 (the base of the backoff).'),
+    capMs: ms.default(30000).describe('Largest backoff delay (full-jitter).'),
+    maxAttempts: z.number().int().min(0).max(1000).default(2).describe('Reconnect attempts without a healthy connection before the client gives up (python-sdk: MAX_RECONNECTION_ATTEMPTS = 2).'),
+    counterResetsOn: z
+      .enum(['stream-end', 'handshake', 'healthy-connection'])
+      .default('healthy-connection')
+      .describe('When the attempt counter goes back to 0: on every normal stream end or every successful handshake (the bugs: the limit never trips), or only after a connection stayed up healthyAfterMs (correct: the counter is kept across disconnects).'),
+    healthyAfterMs: positiveMs.default(60000).describe('A connection that lived this long after its handshake counts as healthy.'),
+    backoff: z.enum(['flat', 'full-jitter']).default('full-jitter').describe('flat: every reconnect waits reconnectDelayMs (no jitter, the bug); full-jitter: uniform in [0, min(capMs, reconnectDelayMs · 2^attempt)].'),
+    burstCap: z
+      .object({ max: z.number().int().min(1).max(1000), windowMs: positiveMs })
+      .strict()
+      .nullable()
+      .default({ max: 5, windowMs: 10000 })
+      .describe('At most `max` connects in any windowMs: a reconnect that would exceed it waits (null: no cap, the bug).'),
+    horizonMs: z.number().int().min(1).max(100_000_000, 'must be ≤ 100,000,000 ms (about 28 hours)').default(60000).describe('The loop is followed until this time.'),
+  })
+  .strict();
+
+/**
+ * A 2025-11-25 request stream resumed with Last-Event-ID across two drops (typescript-sdk#2499,
+ * cited in issue 11): computed by `resumeAfterDrops`.
+ */
+export const resumptionSchema = z
+  .object({
+    requestId: z.number().int().min(0).default(7).describe('The tools/call whose response stream drops.'),
+    eventsAtMs: z.array(ms).max(1000).default([100, 200, 300]).describe('When the server writes the stream\'s SSE events (ids 1, 2, …), before the response.'),
+    responseAtMs: ms.default(1500).describe('When the server writes the final response (the last event id).'),
+    dropsAtMs: z.array(ms).max(20).default([350, 1400]).describe('When the stream drops (each drop: reconnect after reconnectDelayMs with GET + Last-Event-ID).'),
+    reconnectDelayMs: ms.default(1000),
+    cursor: z
+      .enum(['carried', 'per-stream'])
+      .default('carried')
+      .describe('carried: the last event id seen survives a reconnect (correct); per-stream: each resumed stream starts its cursor undefined, so a drop before its first event sends no Last-Event-ID (the bug).'),
+    horizonMs: positiveMs.default(60000),
+  })
+  .strict();
+
 /** Flow lab configuration. */
 export const flowConfigSchema = z
   .object({
@@ -83,6 +138,8 @@ export const flowConfigSchema = z
     horizonMs: positiveMs.default(120000).describe('Periodic timers (keep-alives, flushes, retries) stop after this time.'),
     bugs: flowBugsSchema.default({ keepAliveResetsIdle: false, omitAccelBufferingHeader: false }),
     fleet: fleetSchema.nullable().default(null),
+    reconnectLoop: reconnectLoopSchema.nullable().default(null).describe('One client\'s reconnect loop (counter resets, flat delays, burst caps); see simulateReconnectLoop.'),
+    resumption: resumptionSchema.nullable().default(null).describe('2025-11-25: a response stream resumed with Last-Event-ID across two drops; see resumeAfterDrops.'),
   })
   .strict();
 
@@ -106,4 +163,6 @@ export const flowEventSchema = z.discriminatedUnion('kind', [progress, final, ke
 
 export type FlowConfig = z.output<typeof flowConfigSchema>;
 export type FleetConfig = z.output<typeof fleetSchema>;
+export type ReconnectLoopConfig = z.output<typeof reconnectLoopSchema>;
+export type ResumptionConfig = z.output<typeof resumptionSchema>;
 export type FlowEvent = z.output<typeof flowEventSchema>;

@@ -136,7 +136,7 @@ export interface ChargeResult {
 export type ChargeReply =
   | { kind: 'executed'; result: ChargeResult }
   | { kind: 'replayed'; result: ChargeResult }
-  /** The key is claimed by a call still running (HTTP 409 in the lesson). */
+  /** The key is claimed by a call still running (HTTP 409, Stripe's `idempotency_key_in_use`). */
   | { kind: 'in-use'; message: string }
   /** The key was used before with different arguments. */
   | { kind: 'mismatch'; message: string }
@@ -230,7 +230,7 @@ export function beginCharge(db: SqlDatabase, call: ChargeCall, dedupe: boolean):
       }
       if (row.status === 'in_progress') {
         log(db, call.atMs, 'server', 'in-use', `key ${key} is in use (request ${JSON.stringify(call.requestId)})`);
-        return { kind: 'in-use', message: `409 key in use: "${key}" is still being processed; retry later` } as const;
+        return { kind: 'in-use', message: `409 idempotency_key_in_use: "${key}" is still being processed; retry later with the same key` } as const;
       }
       log(db, call.atMs, 'server', 'replay', `key ${key}: stored result returned to request ${JSON.stringify(call.requestId)}`);
       return { kind: 'replayed', result: parseResult(String(row.result)) } as const;

@@ -47,6 +47,19 @@ export interface CallState {
   responseLost: boolean;
   /** The client's timeout timer while it waits, or null. */
   timeoutHandle: number | null;
+  /**
+   * The key the upstream (the deduplicating database) sees: the client's key, or null when the MCP
+   * tool layer drops it (`toolLayer: 'drops-key'`, agentmail-mcp#49 as cited in issue 11).
+   */
+  upstreamKey: string | null;
+  /** `onInUse: 'wait-retry'`: how many 409-driven retries precede this call in its chain (0 for a call the scenario sent). */
+  inUseRetries: number;
+  /** The request id of the chain's first call (the base of automatic retry ids `<id>-r<n>`). */
+  inUseOrigin: string | number;
+  /** The JSON-encoded id of the automatic retry this call's 409 led to, or null. */
+  retriedAs: string | null;
+  /** True when the client took this call's 409 idempotency_key_in_use as the final answer. */
+  gaveUpOnInUse: boolean;
 }
 
 /** What a racing connection returns to its caller (`pending` until it is known). */
@@ -89,8 +102,8 @@ export interface LedgerState {
   executions: Record<string, number>;
 }
 
-/** Timer payloads: a slow call finishing, or the client's timeout. */
-export type LedgerTimer = { kind: 'finish'; call: string } | { kind: 'timeout'; call: string };
+/** Timer payloads: a slow call finishing, the client's timeout, or its retry after a 409 (`onInUse: 'wait-retry'`). */
+export type LedgerTimer = { kind: 'finish'; call: string } | { kind: 'timeout'; call: string } | { kind: 'in-use-retry'; call: string };
 
 /** Summary counts of a ledger trace (the numbers the scenarios' `expect` blocks check). */
 export interface LedgerSummary {
@@ -108,6 +121,12 @@ export interface LedgerSummary {
   timedOut: number;
   /** Operations that executed more than once. */
   doubleExecuted: number;
+  /** Retries the client sent on its own after a 409 idempotency_key_in_use (`onInUse: 'wait-retry'`). */
+  inUseRetries: number;
+  /** Calls whose 409 the client took as the final answer (`onInUse: 'give-up'`, or retries spent). */
+  gaveUpOnInUse: number;
+  /** Keyed calls that reached the upstream without their key (`toolLayer: 'drops-key'`). */
+  keysDropped: number;
   /** Connection replies (A, B) in the race. */
   connA: ConnReply;
   connB: ConnReply;
@@ -122,7 +141,7 @@ export interface LedgerOutcome {
 export const LEDGER_TIE_RULE = [
   { rank: 0, name: 'server finishes', why: 'A call whose work ends at this millisecond commits before anything new arrives at the same millisecond.' },
   { rank: 1, name: 'scripted events', why: 'Calls and connection steps, in scenario order (their order is the interleaving).' },
-  { rank: 2, name: 'client timeouts', why: 'A response arriving exactly at the deadline still counts as in time.' },
+  { rank: 2, name: 'client timeouts and 409 retries', why: 'A response arriving exactly at the deadline still counts as in time; a retry after a 409 due at the commit millisecond sees the commit.' },
 ];
 
 const EMPTY_CONN = (conn: ConnId): ConnState => ({ conn, phase: 'idle', resume: 'idle', backlog: [], snapshot: null, saw: null, pending: [], executed: false, result: null, reply: 'pending', error: null });
@@ -184,6 +203,7 @@ export function createLedgerModel(open: OpenDatabase): LedgerModel {
     applyTimer(state, timer, ctx) {
       const i = state.calls.findIndex((c) => c.key === timer.call);
       const c = state.calls[i];
+      if (timer.kind === 'in-use-retry') return snapshot(autoRetry(state, i, ctx));
       if (timer.kind === 'timeout') {
         if (c.client !== 'waiting') return state;
         ctx.why(`Request ${c.key}: the client's ${c.timeoutMs} ms timeout fired. The server may still finish: the outcome is unknown to the client.`);
@@ -225,24 +245,59 @@ export function createLedgerModel(open: OpenDatabase): LedgerModel {
         client: 'waiting',
         responseLost: false,
         timeoutHandle: null,
+        upstreamKey: null,
+        inUseRetries: 0,
+        inUseOrigin: c.requestId,
+        retriedAs: null,
+        gaveUpOnInUse: false,
       };
     } else {
       const attempt = state.calls.filter((x) => x.root === root.root).length;
       const idempotencyKey = config.clientKey === 'per-attempt' && usableKey(root.idempotencyKey) ? `${root.idempotencyKey}.retry${attempt}` : root.idempotencyKey;
-      call = { ...root, key, requestId: e.requestId, attempt, idempotencyKey, sentAtMs: ctx.now, reply: null, replyAtMs: null, client: 'waiting', responseLost: false, timeoutHandle: null };
+      call = { ...root, key, requestId: e.requestId, attempt, idempotencyKey, sentAtMs: ctx.now, reply: null, replyAtMs: null, client: 'waiting', responseLost: false, timeoutHandle: null, inUseRetries: 0, inUseOrigin: e.requestId, retriedAs: null, gaveUpOnInUse: false };
     }
+    const what = root === null ? `Request ${key} calls charge(${call.args.account}, ${call.args.cents})` : `Request ${key} retries ${root.key} with a new JSON-RPC id`;
+    return sendCall(state, call, ctx, what);
+  }
+
+  /**
+   * `onInUse: 'wait-retry'`: the client retries call `i` (answered 409) with the same key and a new
+   * JSON-RPC id `<origin>-r<n>` (Stripe: "retry later with the same key"; a new request under MCP).
+   */
+  function autoRetry(state: LedgerState, i: number, ctx: ApplyContext<LedgerTimer>): Omit<LedgerState, 'tables'> {
+    const c = state.calls[i];
+    const n = c.inUseRetries + 1;
+    let requestId: string = `${String(c.inUseOrigin)}-r${n}`;
+    for (let k = 2; state.calls.some((x) => x.key === JSON.stringify(requestId)); k++) requestId = `${String(c.inUseOrigin)}-r${n}.${k}`;
+    const key = JSON.stringify(requestId);
+    const attempt = state.calls.filter((x) => x.root === c.root).length;
+    const call: CallState = { ...c, key, requestId, attempt, sentAtMs: ctx.now, reply: null, replyAtMs: null, client: 'waiting', responseLost: false, timeoutHandle: null, inUseRetries: n, retriedAs: null, gaveUpOnInUse: false };
+    const calls = replaceAt(state.calls, i, { ...c, retriedAs: key });
+    return sendCall({ ...state, calls }, call, ctx, `Request ${key}: after ${config.inUseRetryMs} ms the client retries ${c.key}'s 409 with the same key "${c.idempotencyKey}" and a new JSON-RPC id (retry ${n} of at most ${config.inUseMaxRetries})`);
+  }
+
+  /** Sends `call` (new, appended to the calls): arms its timeout, emits the tools/call, and lets the server claim or answer. */
+  function sendCall(state: Omit<LedgerState, 'tables'>, call: CallState, ctx: ApplyContext<LedgerTimer>, what: string): Omit<LedgerState, 'tables'> {
+    const key = call.key;
+    call.upstreamKey = config.toolLayer === 'drops-key' ? null : call.idempotencyKey;
     if (call.timeoutMs !== null) call.timeoutHandle = ctx.schedule(ctx.now + call.timeoutMs, 2, 'client', `timeout ${key}`, { kind: 'timeout', call: key });
     const calls = [...state.calls, call];
     const i = calls.length - 1;
     const request = callToolRequest(config.revision as Revision, call.requestId, 'charge', null) as { params: { arguments: Record<string, Json> } };
     request.params.arguments = { account: call.args.account, cents: call.args.cents, ...(call.idempotencyKey !== null ? { idempotencyKey: call.idempotencyKey } : {}) };
     ctx.emit({ from: 'client', transport: 'streamable-http', message: request as unknown as Json, http: 'POST /mcp', arrivesAt: ctx.now, requestKey: key });
-    const what = root === null ? `Request ${key} calls charge(${call.args.account}, ${call.args.cents})` : `Request ${key} retries ${root.key} with a new JSON-RPC id`;
     const keyText = call.idempotencyKey === null || !usableKey(call.idempotencyKey) ? 'no idempotency key' : `key "${call.idempotencyKey}"`;
     const reply = beginCharge(db!, toCall(call, ctx.now), config.dedupe === 'key');
     if (reply !== null) return deliver({ ...state, calls }, i, reply, ctx, `${what} with ${keyText}`);
     ctx.schedule(ctx.now + call.durationMs, 0, 'server', `finish ${key}`, { kind: 'finish', call: key });
-    const claim = config.dedupe === 'key' && usableKey(call.idempotencyKey) ? ' The key is claimed (in_progress) in one transaction.' : config.dedupe === 'none' ? ' The server ignores keys (dedupe: none).' : ' Without a key nothing can recognise a repeat.';
+    const dropped = usableKey(call.idempotencyKey) && call.upstreamKey === null;
+    const claim = dropped
+      ? ' The MCP tool layer drops the key before calling the upstream (toolLayer: drops-key), so the upstream that would deduplicate sees a call without a key and runs it.'
+      : config.dedupe === 'key' && usableKey(call.idempotencyKey)
+        ? ' The key is claimed (in_progress) in one transaction.'
+        : config.dedupe === 'none'
+          ? ' The server ignores keys (dedupe: none).'
+          : ' Without a key nothing can recognise a repeat.';
     ctx.why(`${what} with ${keyText}.${claim} The charge commits after ${call.durationMs} ms of work.`);
     return { ...state, calls };
   }
@@ -254,6 +309,19 @@ export function createLedgerModel(open: OpenDatabase): LedgerModel {
     const ok = reply.kind === 'executed' || reply.kind === 'replayed';
     if (c.timeoutHandle !== null) ctx.cancel(c.timeoutHandle);
     const next: CallState = { ...c, reply, replyAtMs: ctx.now, client: lost ? 'timed-out' : ok ? 'ok' : 'error', responseLost: lost, timeoutHandle: null };
+    let after = '';
+    if (reply.kind === 'in-use' && !lost && config.onInUse !== 'scripted') {
+      if (config.onInUse === 'wait-retry' && c.inUseRetries < config.inUseMaxRetries) {
+        ctx.schedule(ctx.now + config.inUseRetryMs, 2, 'client', `retry ${c.key} after 409`, { kind: 'in-use-retry', call: c.key });
+        after = ` The client waits ${config.inUseRetryMs} ms and retries with the same key (the first execution is still running; after its commit the retry gets the stored result).`;
+      } else {
+        next.gaveUpOnInUse = true;
+        after =
+          config.onInUse === 'give-up'
+            ? ' The client takes the 409 as the final answer: the user sees a failure although the charge is about to succeed (and may try again with a new key).'
+            : ` The client has retried ${config.inUseMaxRetries} times and gives up.`;
+      }
+    }
     const text = ok ? `${reply.kind === 'replayed' ? 'replayed ' : ''}${reply.result.receipt}: ${reply.result.cents} cents from ${reply.result.account}` : reply.message;
     const response = toolResultResponse(config.revision as Revision, c.requestId, text, !ok) as { result: Record<string, Json> };
     if (ok) response.result.structuredContent = { ...reply.result, replayed: reply.kind === 'replayed' } as unknown as Json;
@@ -261,16 +329,16 @@ export function createLedgerModel(open: OpenDatabase): LedgerModel {
     const said: Record<ChargeReply['kind'], string> = {
       executed: 'executed',
       replayed: `returned the stored result of request ${ok ? JSON.stringify(reply.result.requestId) : ''} — nothing executed`,
-      'in-use': 'answered 409 "key in use" — nothing executed',
+      'in-use': 'answered 409 idempotency_key_in_use ("in progress") — nothing executed',
       mismatch: 'rejected: same key, different arguments — nothing executed',
       invalid: 'rejected before any transaction',
     };
-    ctx.why(`${what}: ${said[reply.kind]}${ok ? ` (${reply.result.receipt})` : ''}.${lost ? ' The client had already timed out, so this response is lost.' : ''}`);
+    ctx.why(`${what}: ${said[reply.kind]}${ok ? ` (${reply.result.receipt})` : ''}.${lost ? ' The client had already timed out, so this response is lost.' : ''}${after}`);
     return { ...state, calls: replaceAt(state.calls, i, next) };
   }
 
   function toCall(c: CallState, atMs = c.sentAtMs): ChargeCall {
-    return { requestId: c.requestId, key: c.idempotencyKey, args: c.args, atMs };
+    return { requestId: c.requestId, key: c.upstreamKey, args: c.args, atMs };
   }
 
   // ---- two racing connections ----
@@ -529,6 +597,9 @@ export function ledgerOutcome(state: LedgerState): LedgerOutcome {
       invalid: count('invalid'),
       timedOut: state.calls.filter((c) => c.client === 'timed-out').length,
       doubleExecuted: Object.values(state.executions).filter((n) => n > 1).length,
+      inUseRetries: state.calls.filter((c) => c.inUseRetries > 0).length,
+      gaveUpOnInUse: state.calls.filter((c) => c.gaveUpOnInUse).length,
+      keysDropped: state.calls.filter((c) => usableKey(c.idempotencyKey) && c.upstreamKey === null).length,
       connA: state.conns.A.reply,
       connB: state.conns.B.reply,
     },
@@ -558,6 +629,23 @@ export const LEDGER_INVARIANTS: Invariant<LedgerState>[] = [
     name: 'counter-matches-charges',
     description: 'The execution counter equals the number of charge rows (each execution is one atomic change).',
     check: (s) => (s.tables.executions === s.tables.charges.length ? null : `counter ${s.tables.executions} ≠ ${s.tables.charges.length} charges`),
+  },
+  {
+    name: 'in-progress-is-not-final',
+    description:
+      'A 409 idempotency_key_in_use ("in progress": the first execution is still running) is not the call\'s final answer: the client waits and retries with the same key, and after the commit gets the stored result (Stripe\'s idempotency_key_in_use, cited in issue 11).',
+    check: (s) => {
+      const gave = s.calls.filter((c) => c.gaveUpOnInUse);
+      return gave.length ? gave.map((c) => `request ${c.key} stopped at 409 for key "${c.idempotencyKey}"`).join('; ') : null;
+    },
+  },
+  {
+    name: 'key-reaches-upstream',
+    description: 'An idempotency key the client sends reaches the upstream that deduplicates; a tool layer that drops it turns every repeat into a new execution (agentmail-mcp#49, cited in issue 11).',
+    check: (s) => {
+      const dropped = s.calls.filter((c) => usableKey(c.idempotencyKey) && c.upstreamKey === null);
+      return dropped.length ? dropped.map((c) => `request ${c.key}: key "${c.idempotencyKey}" dropped before the upstream`).join('; ') : null;
+    },
   },
 ];
 

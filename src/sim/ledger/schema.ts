@@ -44,6 +44,18 @@ export const ledgerConfigSchema = z
     revision: z.enum(['2026-07-28', '2025-11-25']).default('2026-07-28').describe('MCP spec revision of the emitted tools/call messages.'),
     dedupe: z.enum(['key', 'none']).default('key').describe('Server: deduplicate keyed calls in one transaction (key) or execute every call (none, the bug).'),
     clientKey: z.enum(['stable', 'per-attempt']).default('stable').describe('Client: a retry reuses the first attempt\'s key (stable) or makes a new one (per-attempt, the bug).'),
+    onInUse: z
+      .enum(['scripted', 'give-up', 'wait-retry'])
+      .default('scripted')
+      .describe(
+        'Client, after a 409 idempotency_key_in_use: scripted (only the scenario\'s own retry events), give-up (the bug: the 409 is the call\'s final answer), wait-retry (waits inUseRetryMs and retries with the same key and a new JSON-RPC id until the stored result comes back).',
+      ),
+    inUseRetryMs: z.number().int('must be an integer number of milliseconds').min(1, 'must be ≥ 1 ms').max(1_000_000, 'must be ≤ 1,000,000 ms').default(1000).describe('wait-retry: the wait before each retry of a 409 (ms).'),
+    inUseMaxRetries: z.number().int('must be an integer').min(1, 'must be ≥ 1').max(50, 'must be ≤ 50').default(10).describe('wait-retry: retries of one call after 409s before the client gives up.'),
+    toolLayer: z
+      .enum(['forwards-key', 'drops-key'])
+      .default('forwards-key')
+      .describe('The MCP tool layer between the client and the deduplicating upstream: forwards the idempotency key (correct) or drops it (the bug of agentmail-mcp#49, cited in issue 11: the upstream never sees the key and executes every repeat).'),
     policy: z.enum(POLICIES).default('immediate').describe('How connections A and B check and claim the key.'),
     busy: z.enum(['wait', 'error']).default('wait').describe('A writer that finds the lock taken waits (busy_timeout) or fails at once with SQLITE_BUSY.'),
     race: z

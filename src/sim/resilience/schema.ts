@@ -133,6 +133,13 @@ const layerSchema = z
     timeoutMs: positiveMs.nullable().default(null).describe('Per-attempt timeout of this layer (ms); null = waits forever.'),
     maxRetries: z.number().int().min(0).max(10).default(3).describe('Retries after the first attempt.'),
     backoffMs: ms.default(0).describe('Fixed delay before each retry (ms).'),
+    process: z
+      .string()
+      .min(1)
+      .max(32)
+      .nullable()
+      .default(null)
+      .describe('The process this layer runs in; layers naming the same process are retry layers stacked inside one client, each unaware of the other (nanobot#2760: the application\'s retries around its SDK\'s retries). null = a process of its own.'),
   })
   .strict();
 
@@ -144,6 +151,10 @@ export const stormFixesSchema = z
     retryBudget: z.boolean().default(false).describe('Each layer caps retries at retryBudgetRatio × attempts it received (at least 1).'),
     cancelPropagation: z.boolean().default(false).describe('A cancel travels down, one hop per cancelPropagationMs; inner layers stop.'),
     idempotencyKeys: z.boolean().default(false).describe('Upstream deduplicates by key: a repeat joins the running or finished execution.'),
+    oneRetryLayerPerProcess: z
+      .boolean()
+      .default(false)
+      .describe('Inside one process only the outermost layer retries (the application turns its SDK\'s own retries off); layers in other processes keep theirs.'),
   })
   .strict();
 
@@ -155,15 +166,16 @@ export const stormConfigSchema = z
       .object({
         runMs: positiveMs.default(100).describe('How long one upstream execution takes (ms).'),
         failingAtStart: z.boolean().default(true).describe('Executions fail (503) until a "recover" event.'),
+        failStatus: z.union([z.literal(429), z.literal(500), z.literal(502), z.literal(503), z.literal(504)], { error: 'must be 429, 500, 502, 503 or 504' }).default(503).describe('The HTTP status a failing execution answers (429: rate limited, as in nanobot#2760).'),
         duplicateGuardMaxRuns: z.number().int().min(1).max(100).nullable().default(null).describe('A duplicate guard kills a new run of the same action when this many already run; null = no guard.'),
         receiptAfterMs: positiveMs.nullable().default(null).describe('Answer with a receipt after this long and let the caller poll, instead of holding the request (ms).'),
         pollIntervalMs: positiveMs.default(5000),
       })
       .strict()
-      .default({ runMs: 100, failingAtStart: true, duplicateGuardMaxRuns: null, receiptAfterMs: null, pollIntervalMs: 5000 }),
+      .default({ runMs: 100, failingAtStart: true, failStatus: 503, duplicateGuardMaxRuns: null, receiptAfterMs: null, pollIntervalMs: 5000 }),
     cancelPropagationMs: ms.default(320).describe('Time a cancellation takes to cross one hop (the postmortem: 320 ms).'),
     retryBudgetRatio: z.number().min(0).max(1).default(0.1),
-    fixes: stormFixesSchema.default({ retryAtOneLayerOnly: false, deadlinePropagation: false, retryBudget: false, cancelPropagation: false, idempotencyKeys: false }),
+    fixes: stormFixesSchema.default({ retryAtOneLayerOnly: false, deadlinePropagation: false, retryBudget: false, cancelPropagation: false, idempotencyKeys: false, oneRetryLayerPerProcess: false }),
   })
   .strict();
 

@@ -14,6 +14,13 @@ import type { ResilienceEvent, StormConfig } from './schema';
  * Upstream options for the gateway field case: a duplicate guard that kills a new run when
  * `duplicateGuardMaxRuns` already run, and a receipt answered after `receiptAfterMs` that the
  * caller then polls instead of holding the request.
+ *
+ * Stacked retry layers inside one client (issue 11; the thread number nanobot#2760 and its figures
+ * come from the issue text): layers that name the same `process` are two retry loops in one
+ * program — the application's loop around its SDK's loop — each unaware of the other. The
+ * application's 4 attempts × the SDK's 3 attempts = 12 upstream requests against a 429. The fix
+ * `oneRetryLayerPerProcess` keeps the outermost loop of each process and turns the inner ones off
+ * (4 requests); the invariant `one-retry-layer-per-process` names the stacking.
  */
 
 /** One attempt a layer sends to the next layer (or to the upstream API, from the last layer). */
@@ -117,8 +124,19 @@ export function initStorm(config: StormConfig): StormState {
   };
 }
 
+/**
+ * True when `layer` runs in the same process as a layer above it (`process` set and equal): an
+ * inner retry loop stacked inside one client.
+ */
+export function stackedInProcess(layers: StormConfig['layers'], layer: number): boolean {
+  const p = layers[layer].process;
+  return p !== null && layers.slice(0, layer).some((l) => l.process === p);
+}
+
 function maxRetries(s: StormState, layer: number): number {
-  return s.config.fixes.retryAtOneLayerOnly && layer > 0 ? 0 : s.config.layers[layer].maxRetries;
+  if (s.config.fixes.retryAtOneLayerOnly && layer > 0) return 0;
+  if (s.config.fixes.oneRetryLayerPerProcess && stackedInProcess(s.config.layers, layer)) return 0;
+  return s.config.layers[layer].maxRetries;
 }
 
 function setCall(s: StormState, c: StormCall): StormState {
@@ -167,6 +185,8 @@ function sendAttempt(s: StormState, callId: string, ctx: Ctx): StormState {
 
 function actorOf(s: StormState, layer: number): 'client' | 'proxy' | 'server' {
   if (layer === 0) return 'client';
+  const p = s.config.layers[layer].process;
+  if (p !== null && p === s.config.layers[0].process) return 'client';
   return layer === s.config.layers.length - 1 ? 'server' : 'proxy';
 }
 
@@ -331,7 +351,7 @@ export function applyStormTimer(s: StormState, t: StormTimer, ctx: Ctx): StormSt
       let next = setExec(s, { ...e, state: ok ? 'ok' : 'failed', endAt: ctx.now });
       const waiting = e.waiters.filter((w) => next.attempts[w].result === 'pending');
       for (const w of e.waiters) next = resolveAttempt(next, w, ok ? 'ok' : 'failed', ctx);
-      ctx.why(() => `${e.id} ${ok ? 'finishes' : 'fails (503)'}${waiting.length === 0 ? ' — nobody is waiting for it any more: wasted work' : ''}.`, 'storm.upstream');
+      ctx.why(() => `${e.id} ${ok ? 'finishes' : `fails (${s.config.upstream.failStatus})`}${waiting.length === 0 ? ' — nobody is waiting for it any more: wasted work' : ''}.`, 'storm.upstream');
       return next;
     }
     case 'storm.receipt': {
@@ -407,6 +427,18 @@ export const stormInvariants: Invariant<StormState>[] = [
       if (at === null) return null;
       const late = s.executions.filter((e) => e.startAt > at && e.state !== 'killed').length;
       return late > 0 ? `${late} upstream execution(s) started after the user cancelled at ${at} ms` : null;
+    },
+  },
+  {
+    name: 'one-retry-layer-per-process',
+    description: 'Inside one process at most one layer retries (stacked loops multiply: 4 application attempts × 3 SDK attempts = 12 requests, nanobot#2760 as cited in issue 11).',
+    check: (s) => {
+      const byProcess = new Map<string, string[]>();
+      s.config.layers.forEach((l, i) => {
+        if (l.process !== null && s.layerRetries[i] > 0) byProcess.set(l.process, [...(byProcess.get(l.process) ?? []), `${l.name} (${s.layerRetries[i]} retries)`]);
+      });
+      const stacked = [...byProcess.entries()].filter(([, names]) => names.length > 1);
+      return stacked.length ? stacked.map(([p, names]) => `process ${p}: ${names.join(' and ')} both retried, each unaware of the other`).join('; ') : null;
     },
   },
 ];
