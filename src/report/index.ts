@@ -10,3 +10,4 @@ export { inferInputs, mergeInputs, missingInputs, QUESTIONS, type AskedInput, ty
 export { replayEvidence, replayRun, runPractice, runMismatches, shareHref, builtinWith, type ReviewOpener } from './replay';
 export { buildReview, raceRows, verdictOf, RACE_CASES, REFUSALS, type BuildReviewOptions, type RaceRow, type RefusalId, type ReviewReport } from './build';
 export { renderMarkdown, renderHtml, escapeMarkdown, escapeHtml } from './render';
+export { parseReviewInputs, reviewInputsSchema } from './inputsSchema';

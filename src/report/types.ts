@@ -1,7 +1,10 @@
 import type { LabId } from '../sim/labIds';
 import type { Revision } from '../sim/mcp';
 import type { Json, Scenario } from '../sim/types';
-import type { RetryVerdict } from '../sim/resilience/classify';
+import type { classifyRetry } from '../sim/resilience';
+
+/** SAFE / CONDITIONAL / UNSAFE, as the lab's classifier (src/sim/resilience) returns it. */
+export type RetryVerdict = ReturnType<typeof classifyRetry>['verdict'];
 import type { Transcript } from '../wire/transcript';
 
 /**
