@@ -240,7 +240,7 @@ describe('the twelve required fixtures', () => {
   });
 
   it('any accepted correct policy passes fixture 11 (claim, BEGIN IMMEDIATE busy=error)', () => {
-    for (const o of [{ policy: 'claim' }, { policy: 'immediate', busy: 'error' }]) {
+    for (const o of [{ policy: 'claim' }, { policy: 'immediate', busy: 'error' }] as Record<string, Json>[]) {
       const rep = review(GOOD, [{ lab: 'ledger', scenario: builtinWith(builtins, 'ledger', 'B-race-interleaved', o) }]);
       expect(rep.fixtures[10].status).toBe('passed');
     }
