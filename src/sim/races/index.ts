@@ -1,4 +1,5 @@
-import { replay, stepIndexAt, type ReplayResult } from '../engine';
+import { replay, type ReplayResult } from '../engine';
+import { stateAtStep } from '../lab';
 import { subsetMismatches, violatesMismatch, type ExpectationMismatch } from '../expectation';
 import type { Expectation, Json, Scenario } from '../types';
 import { racesModel, racesOutcome, type RacesOutcome, type RacesState, type RequestState } from './model';
@@ -17,8 +18,7 @@ export function replayRaces(scenario: Scenario): RacesTrace {
 
 /** The model state when the playhead is at `atMs` (after every step at or before it). */
 export function racesStateAt(trace: RacesTrace, atMs: number): RacesState {
-  const i = stepIndexAt(trace.steps, atMs);
-  return i < 0 ? trace.initial : trace.steps[i].state;
+  return stateAtStep(trace, atMs);
 }
 
 /** The request with JSON-encoded id/instance key `key` in `state`, or undefined. */
