@@ -1,0 +1,7 @@
+/**
+ * The seeded chaos swarm: fault plans from one seed (faults.ts), the faults each lab applies
+ * (labFaults.ts), and the swarm over many seeds with safety and liveness apart (swarm.ts).
+ */
+export * from './faults';
+export * from './labFaults';
+export * from './swarm';
