@@ -5,3 +5,4 @@
 export * from './faults';
 export * from './labFaults';
 export * from './swarm';
+export * from './policies';
