@@ -6,3 +6,4 @@ export * from './faults';
 export * from './labFaults';
 export * from './swarm';
 export * from './policies';
+export * from './link';

@@ -143,3 +143,16 @@ describe('policies from the built-in expectations', () => {
     expect(policySignature('ledger', d)).not.toBe(policySignature('ledger', c));
   });
 });
+
+describe('the seed in a share link', () => {
+  it('writes and reads chaos=<seed>', async () => {
+    const { chaosParam, readChaosParam } = await import('../link');
+    expect(chaosParam(19)).toBe('chaos=19');
+    expect(readChaosParam('?lab=ledger&chaos=19')).toBe(19);
+    expect(readChaosParam('chaos=4294967295')).toBe(4294967295);
+    expect(readChaosParam('lab=ledger')).toBeNull();
+    expect(readChaosParam('chaos=4294967296')).toEqual({ error: 'chaos: must be a seed, an integer in [0, 4294967295], got "4294967296"' });
+    expect(readChaosParam('chaos=-1')).toEqual({ error: 'chaos: must be a seed, an integer in [0, 4294967295], got "-1"' });
+    expect(() => chaosParam(1.5)).toThrow(RangeError);
+  });
+});
