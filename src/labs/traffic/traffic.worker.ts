@@ -1,0 +1,30 @@
+/// <reference lib="webworker" />
+import { callSpans, checkTranscript, importTranscript } from '../../wire/transcript';
+import type { TrafficReply, TrafficRequest } from './trafficProtocol';
+
+/**
+ * The traffic page's worker: imports a transcript (format auto-detected), checks it and draws its
+ * calls as spans, off the main thread, so a 100k-line log leaves the page responsive. It reports
+ * the stage it is in; the page's Cancel terminates it.
+ */
+function reply(m: TrafficReply) {
+  (self as unknown as DedicatedWorkerGlobalScope).postMessage(m);
+}
+
+self.onmessage = (e: MessageEvent<TrafficRequest>) => {
+  const req = e.data;
+  try {
+    if (req.type === 'import') {
+      reply({ type: 'progress', job: req.job, stage: 'parsing' });
+      const result = importTranscript(req.text);
+      if (!result.ok) return reply({ type: 'imported', job: req.job, result, report: null, spans: [] });
+      reply({ type: 'progress', job: req.job, stage: 'checking' });
+      const report = checkTranscript(result.transcript, req.check);
+      reply({ type: 'imported', job: req.job, result, report, spans: callSpans(result.transcript) });
+    } else {
+      reply({ type: 'checked', job: req.job, report: checkTranscript(req.transcript, req.check) });
+    }
+  } catch (err) {
+    reply({ type: 'failed', job: req.job, error: `(transcript): the import failed (${(err as Error).message}) — report this file as a bug` });
+  }
+};

@@ -1,0 +1,17 @@
+import type { CallSpan, CheckReport, ImportResult, Transcript } from '../../store/trafficStore';
+
+/**
+ * Messages between the traffic page and its worker (`traffic.worker.ts`). A re-check with new
+ * options sends the loaded transcript back (no re-parse; the worker keeps no state). Every reply
+ * carries the job id of its request; the page ignores replies of a job it has cancelled (it also
+ * terminates the worker, so a cancelled parse stops at once).
+ */
+export type TrafficRequest =
+  | { type: 'import'; job: number; text: string; check: { allowanceMs: number; maxMs: number | null } }
+  | { type: 'check'; job: number; transcript: Transcript; check: { allowanceMs: number; maxMs: number | null } };
+
+export type TrafficReply =
+  | { type: 'progress'; job: number; stage: 'parsing' | 'checking' }
+  | { type: 'imported'; job: number; result: ImportResult; report: CheckReport | null; spans: CallSpan[] }
+  | { type: 'checked'; job: number; report: CheckReport }
+  | { type: 'failed'; job: number; error: string };
