@@ -228,7 +228,9 @@ export function createTrafficStore(): TrafficStore {
     stepFinding: (direction) => {
       const { report, cursorMs, currentFinding } = get();
       if (!report) return;
-      const i = stepFinding(report.findings, cursorMs, direction, currentFinding);
+      // From the playhead, a finding at the playhead itself counts as "next" (the first step from 0 ms).
+      const from = currentFinding === null && direction === 'next' ? cursorMs - 1 : cursorMs;
+      const i = stepFinding(report.findings, from, direction, currentFinding);
       get().selectFinding(i);
     },
     seek: (ms) => {

@@ -332,6 +332,7 @@ export function WhatIfPanel() {
     const r = scenarioLinkOf(t, requestId);
     if (!r.ok) return store.getState().setError({ title: 'This transcript cannot be opened as a races scenario', errors: r.errors });
     window.location.hash = r.href;
+    window.scrollTo({ top: 0 }); // the races lab opens at its top (its title and timeline)
   };
   const base = (source ?? 'transcript').replace(/^The (file|sample|pasted) /, '').replace(/\.[a-z]+$/i, '').replace(/^mcp-server-/, '').replace(/[^A-Za-z0-9_-]+/g, '-') || 'transcript';
   return (
