@@ -21,18 +21,18 @@ test.describe('Traffic page', () => {
     const late = traffic.finding('late-after-cancel');
     await expect(late).toHaveCount(1);
     await expect(late.getByTestId('finding-teaches')).toHaveAttribute('href', /#\/races\/A-cancel-then-complete/);
-    await lab.screenshot({ path: 'test-results/traffic-1280.png', fullPage: true });
+    await lab.screenshot({ path: '/tmp/traffic-shots/traffic-1280.png', fullPage: true });
 
-    // Clicking the finding selects its first message on the timeline and in the wire panel.
+    // Clicking the finding selects its offending message (the late result) on the timeline, in the list and in the wire panel, as received.
     await late.getByTestId('finding-select').click();
     await expect(late).toHaveAttribute('aria-current', 'true');
-    const first = await late.getByTestId('finding-entry').first().textContent();
-    expect(first).toMatch(/^0 ms → tools\/call #7/);
-    await expect(traffic.wireRaw).toHaveText(/"method":"tools\/call"/);
-    // The response (its second message) → the wire shows it as received.
-    await late.getByTestId('finding-entry').filter({ hasText: 'result #7' }).click();
     await expect(traffic.wireRaw).toHaveText('{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"1 row"}]}}');
-    await expect(lab.locator('[data-testid="msg-row"][aria-selected="true"]')).toContainText('result #7');
+    await expect(lab.locator('[data-testid="msg-row"][aria-selected="true"]')).toContainText('3000 ms← result #7');
+    await expect(lab.getByTestId('traffic-wire')).toHaveAttribute('data-mark', /^entry-\d+$/);
+    // Its other messages are listed with it; clicking one selects it.
+    await expect(late.getByTestId('finding-entry')).toHaveText(['0 ms → tools/call #7', '300 ms → cancel #7', '3000 ms ← result #7']);
+    await late.getByTestId('finding-entry').filter({ hasText: 'cancel #7' }).click();
+    await expect(traffic.wireRaw).toHaveText('{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7,"reason":"User pressed Stop"}}');
 
     // Open as a scenario: the races lab with the same times and ids.
     await lab.getByTestId('open-scenario').click();
@@ -42,7 +42,7 @@ test.describe('Traffic page', () => {
     const complete = lab.locator('[data-testid^="event-complete-"]');
     await expect(cancel).toHaveAttribute('aria-label', /at 300 ms/);
     await expect(complete).toHaveAttribute('aria-label', /at 3000 ms/);
-    await lab.screenshot({ path: 'test-results/traffic-races.png', fullPage: true });
+    await lab.screenshot({ path: '/tmp/traffic-shots/traffic-races.png', fullPage: true });
     const before = await lab.getByTestId('outcome-state').textContent();
     expect(before).toBe('cancelled');
     // Drag the cancel past the result: the result now reaches the client first.
@@ -109,6 +109,6 @@ test.describe('Traffic page', () => {
     await traffic.finding('late-after-cancel').getByTestId('finding-select').click();
     const overflow = await lab.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
-    await lab.screenshot({ path: 'test-results/traffic-390.png', fullPage: true });
+    await lab.screenshot({ path: '/tmp/traffic-shots/traffic-390.png', fullPage: true });
   });
 });

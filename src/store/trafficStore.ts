@@ -93,7 +93,7 @@ export interface TrafficActions {
   cancel(): void;
   setError(error: LabError | null): void;
   selectEntry(index: number | null): void;
-  /** Makes finding `i` current: selects its first entry and moves the playhead to it. */
+  /** Makes finding `i` current: selects the entry at the finding's time (the offending message; else its first) and moves the playhead there. */
   selectFinding(i: number | null): void;
   /** Next / previous finding from the current one (or from the playhead). */
   stepFinding(direction: 'next' | 'previous'): void;
@@ -222,8 +222,8 @@ export function createTrafficStore(): TrafficStore {
       const { report, transcript } = get();
       const f: Finding | undefined = i === null ? undefined : report?.findings[i];
       if (!f || !transcript) return set({ currentFinding: null });
-      const first = f.entries[0];
-      set({ currentFinding: i, selectedEntry: first ?? null, cursorMs: Math.max(0, f.atMs) });
+      const at = f.entries.find((ix) => transcript.entries[ix]?.atMs === f.atMs) ?? f.entries[0];
+      set({ currentFinding: i, selectedEntry: at ?? null, cursorMs: Math.max(0, at !== undefined ? transcript.entries[at].atMs : f.atMs) });
     },
     stepFinding: (direction) => {
       const { report, cursorMs, currentFinding } = get();

@@ -62,8 +62,15 @@ export function usePageTranscriptDrop(importFile: (f: File) => Promise<void>) {
 export function ImportTrafficPanel() {
   const { store, runner } = useTrafficApi();
   const progress = useTraffic((s) => s.progress);
-  const importFile = useTrafficFileImport();
+  const loadCount = useTraffic((s) => s.loadCount);
   const [text, setText] = useState('');
+  const [pastedAt, setPastedAt] = useState<number | null>(null);
+  // A pasted transcript that loaded empties the box (as the labs' Import panel does); a failed one stays to be fixed.
+  if (pastedAt !== null && loadCount > pastedAt) {
+    setPastedAt(null);
+    setText('');
+  }
+  const importFile = useTrafficFileImport();
   const [over, setOver] = useState(false);
   const [sample, setSample] = useState('');
   const fileRef = useRef<HTMLInputElement>(null);
@@ -135,6 +142,7 @@ export function ImportTrafficPanel() {
           data-testid="import-paste"
           disabled={text.trim() === '' || progress !== null}
           onClick={() => {
+            setPastedAt(loadCount);
             runner.importText(text, 'The pasted text', currentCheckOptions(store.getState()));
             showImportResult();
           }}

@@ -61,7 +61,7 @@ export function SummaryPanel() {
         </dd>
         <dt>Read</dt>
         <dd data-testid="traffic-counts">
-          {t.lineCount.toLocaleString('en')} lines · {t.messageIndices.length.toLocaleString('en')} messages · {report?.checked.requests ?? 0} requests · {t.entries.length - t.messageIndices.length} other
+          {t.lineCount.toLocaleString('en')} lines · {t.messageIndices.length.toLocaleString('en')} messages · {report?.checked.requests ?? 0} request{report?.checked.requests === 1 ? '' : 's'} · {t.entries.length - t.messageIndices.length} other
           entries
         </dd>
         {t.outOfOrder.count > 0 && (
@@ -256,7 +256,7 @@ export function MessagesPanel() {
         Messages <span className="muted small" data-testid="shown-count">{shown.length.toLocaleString('en')} shown</span>
       </h2>
       <div className="traffic-split">
-        <div className="msg-list" role="listbox" aria-label="Transcript entries" tabIndex={0} style={{ height: LIST_H }} onScroll={(ev) => setScrollTop(ev.currentTarget.scrollTop)} data-testid="msg-list"
+        <div className="msg-list" role="listbox" aria-label="Transcript entries" tabIndex={0} style={{ height: Math.min(LIST_H, Math.max(3, shown.length) * ROW_H + 2) }} onScroll={(ev) => setScrollTop(ev.currentTarget.scrollTop)} data-testid="msg-list"
           onKeyDown={(ev) => {
             if (ev.key !== 'ArrowDown' && ev.key !== 'ArrowUp') return;
             ev.preventDefault();

@@ -98,6 +98,27 @@ export function trafficMarks(t: Transcript, spans: readonly CallSpan[], shown: r
         title: `${s.method}${s.tool ? ` ${s.tool}` : ''} id ${JSON.stringify(s.id)}: ${s.startAtMs} ms → ${open ? 'no outcome in the transcript' : `${s.outcome} at ${s.endAtMs} ms`}${s.responseAtMs !== null && s.responseAtMs !== s.endAtMs ? `; response at ${s.responseAtMs} ms` : ''}`,
         future: s.startAtMs > cursorMs,
       });
+      // The other side's view: the peer worked from the request until its response (open when none
+      // came) — a response after the call ended (a late result after a cancel or timeout) shows here.
+      const peer = lane === 'client' ? 'server' : 'client';
+      const late = s.responseAtMs !== null && s.endAtMs !== null && s.responseAtMs > s.endAtMs;
+      if (s.responseAtMs === null || late) {
+        marks.push({
+          kind: 'span',
+          id: `work-${peer}-${s.entries[0]}`,
+          lane: peer,
+          row: 'calls',
+          at: s.startAtMs,
+          to: s.responseAtMs ?? d1,
+          open: s.responseAtMs === null,
+          tone: late ? 'warn' : 'muted',
+          thickness: 4,
+          endCap: s.responseAtMs === null ? 'none' : 'dot',
+          endLabel: late ? `#${JSON.stringify(s.id)} answered late` : undefined,
+          title: late ? `${s.method} id ${JSON.stringify(s.id)}: the ${peer} still answered at ${s.responseAtMs} ms, after the call ended (${s.outcome}) at ${s.endAtMs} ms` : `${s.method} id ${JSON.stringify(s.id)}: no response from the ${peer} in the transcript`,
+          future: s.startAtMs > cursorMs,
+        });
+      }
     }
     for (const i of shown) {
       const e = t.entries[i];
