@@ -93,6 +93,18 @@ test.describe('Traffic page', () => {
     const one = Number((await lab.getByTestId('shown-count').textContent())!.replace(/\D/g, ''));
     expect(one).toBeGreaterThan(0);
     expect(one).toBeLessThan(all);
+    // Export: the transcript in another format (redacted: values hashed, ids kept), and the review.
+    await lab.getByTestId('export-format').selectOption('capture-jsonl');
+    await lab.getByTestId('export-redact').check();
+    const [dl] = await Promise.all([lab.waitForEvent('download'), lab.getByTestId('export-transcript').click()]);
+    expect(dl.suggestedFilename()).toMatch(/-capture-jsonl-redacted\.jsonl$/);
+    const exported = await (await dl.createReadStream()).toArray().then((c) => Buffer.concat(c).toString('utf8'));
+    expect(exported.split('\n')[0]).toMatch(/"direction":"c2s"/);
+    expect(exported).toContain('sha256:');
+    const [review] = await Promise.all([lab.waitForEvent('download', { timeout: 20_000 }), lab.getByTestId('export-review').click()]);
+    expect(review.suggestedFilename()).toBe('reliability-review-redacted.md');
+    const md = await (await review.createReadStream()).toArray().then((c) => Buffer.concat(c).toString('utf8'));
+    expect(md).toMatch(/^# /);
     // A truncated last line is skipped (counted and listed), never fatal.
     await traffic.paste(`${LATE_AFTER_CANCEL}\n2026-01-01T00:00:04.000Z [demo] [info] Message from server: {"jsonrpc":"2.0","id":`);
     await expect(lab.getByTestId('traffic-source')).toHaveText('The pasted text');

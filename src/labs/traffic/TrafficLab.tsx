@@ -19,6 +19,13 @@ function TrafficPage() {
   usePageTranscriptDrop(useTrafficFileImport());
   return (
     <>
+      <div className="intro">
+        <h1>Traffic</h1>
+        <p className="summary">
+          Bring your own MCP traffic: import a transcript (or pick a sample) and the page checks the observed messages against the rules the labs teach, draws every call on the timeline, and opens any
+          call as a races scenario you can edit.
+        </p>
+      </div>
       <Banner />
       <div className="traffic-grid">
         <div className="traffic-main">

@@ -34,11 +34,7 @@ export function SummaryPanel() {
   if (!t) {
     return (
       <section className="panel traffic-summary" aria-label="Transcript">
-        <h1>Traffic</h1>
-        <p className="summary">
-          Bring your own MCP traffic: import a transcript (or pick a sample) and the page checks the observed messages against the rules the labs teach, draws every call on the timeline, and opens any
-          call as a races scenario you can edit.
-        </p>
+        <h2>Transcript</h2>
         <p className="muted small" data-testid="traffic-empty">
           No transcript loaded yet.
         </p>
@@ -47,7 +43,7 @@ export function SummaryPanel() {
   }
   return (
     <section className="panel traffic-summary" aria-label="Transcript" data-testid="traffic-summary">
-      <h1>Traffic</h1>
+      <h2>Transcript</h2>
       <dl className="traffic-facts">
         <dt>Source</dt>
         <dd data-testid="traffic-source">{source}</dd>
@@ -318,7 +314,7 @@ function spanOfEntry(spans: readonly CallSpan[], entry: number | null): CallSpan
 
 /** "Open as a scenario" (the whole transcript or the selected call) and export in the four formats. */
 export function WhatIfPanel() {
-  const { store } = useTrafficApi();
+  const { store, runner } = useTrafficApi();
   const t = useTraffic((s) => s.transcript);
   const spans = useTraffic((s) => s.spans);
   const selected = useTraffic((s) => s.selectedEntry);
@@ -371,6 +367,21 @@ export function WhatIfPanel() {
           }}
         >
           Export transcript
+        </button>
+        <button
+          type="button"
+          data-testid="export-review"
+          title="The reliability review report (Markdown) from this transcript; the inputs it cannot infer are asked in the report"
+          onClick={async () => {
+            try {
+              const { filename, text } = await runner.review(redact);
+              downloadText(filename, text, 'text/markdown');
+            } catch (err) {
+              store.getState().setError({ title: 'The review was not written', errors: [`(review): ${(err as Error).message}`] });
+            }
+          }}
+        >
+          Export review
         </button>
       </div>
     </section>

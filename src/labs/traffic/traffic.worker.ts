@@ -1,5 +1,6 @@
 /// <reference lib="webworker" />
 import { callSpans, checkTranscript, importTranscript } from '../../wire/transcript';
+import { reviewMarkdownOf } from '../../store/trafficReview';
 import type { TrafficReply, TrafficRequest } from './trafficProtocol';
 
 /**
@@ -11,10 +12,13 @@ function reply(m: TrafficReply) {
   (self as unknown as DedicatedWorkerGlobalScope).postMessage(m);
 }
 
-self.onmessage = (e: MessageEvent<TrafficRequest>) => {
+self.onmessage = async (e: MessageEvent<TrafficRequest>) => {
   const req = e.data;
   try {
-    if (req.type === 'import') {
+    if (req.type === 'review') {
+      const { filename, text } = await reviewMarkdownOf(req.transcript, req.redact);
+      reply({ type: 'review', job: req.job, filename, text });
+    } else if (req.type === 'import') {
       reply({ type: 'progress', job: req.job, stage: 'parsing' });
       const result = importTranscript(req.text);
       if (!result.ok) return reply({ type: 'imported', job: req.job, result, report: null, spans: [] });
@@ -25,6 +29,6 @@ self.onmessage = (e: MessageEvent<TrafficRequest>) => {
       reply({ type: 'checked', job: req.job, report: checkTranscript(req.transcript, req.check) });
     }
   } catch (err) {
-    reply({ type: 'failed', job: req.job, error: `(transcript): the import failed (${(err as Error).message}) — report this file as a bug` });
+    reply({ type: 'failed', job: req.job, error: `(${req.type}): failed (${(err as Error).message}) — report this transcript as a bug` });
   }
 };

@@ -8,10 +8,13 @@ import type { CallSpan, CheckReport, ImportResult, Transcript } from '../../stor
  */
 export type TrafficRequest =
   | { type: 'import'; job: number; text: string; check: { allowanceMs: number; maxMs: number | null } }
-  | { type: 'check'; job: number; transcript: Transcript; check: { allowanceMs: number; maxMs: number | null } };
+  | { type: 'check'; job: number; transcript: Transcript; check: { allowanceMs: number; maxMs: number | null } }
+  /** The reliability review report (Markdown) of the transcript; runs here because its schema check compiles code (ajv). */
+  | { type: 'review'; job: number; transcript: Transcript; redact: boolean };
 
 export type TrafficReply =
   | { type: 'progress'; job: number; stage: 'parsing' | 'checking' }
   | { type: 'imported'; job: number; result: ImportResult; report: CheckReport | null; spans: CallSpan[] }
   | { type: 'checked'; job: number; report: CheckReport }
+  | { type: 'review'; job: number; filename: string; text: string }
   | { type: 'failed'; job: number; error: string };

@@ -24,6 +24,7 @@ export function createTrafficRunner(store: TrafficStore, spawn: () => TrafficWor
     if (m.job !== job) return;
     const s = store.getState();
     if (m.type === 'progress') return s.advance(m.stage);
+    if (m.type === 'review') return;
     busy = false;
     if (m.type === 'imported') s.finishImport(source, m.result, m.report, m.spans);
     else if (m.type === 'checked') s.finishCheck(m.report);
@@ -66,6 +67,22 @@ export function createTrafficRunner(store: TrafficStore, spawn: () => TrafficWor
       source = store.getState().source ?? 'The transcript';
       store.getState().begin({ stage: 'checking', lines: 0, source });
       ensure().postMessage({ type: 'check', job, transcript, check });
+    },
+    /** The review report (Markdown) of the loaded transcript, made on a worker of its own (ended after). */
+    review(redact: boolean): Promise<{ filename: string; text: string }> {
+      const transcript = store.getState().transcript;
+      if (!transcript) return Promise.reject(new Error('nothing is loaded — import a transcript first'));
+      const w = spawn();
+      return new Promise<{ filename: string; text: string }>((resolve, reject) => {
+        w.onmessage = (e) => {
+          const m = e.data;
+          if (m.type === 'review') resolve({ filename: m.filename, text: m.text });
+          else if (m.type === 'failed') reject(new Error(m.error));
+          else return;
+          w.terminate();
+        };
+        w.postMessage({ type: 'review', job: 0, transcript, redact });
+      });
     },
     /** Stops the job in flight; the store keeps its transcript. */
     cancel() {
