@@ -113,6 +113,25 @@ test.describe('Traffic page', () => {
     await expect(lab.getByTestId('traffic-skipped')).toContainText('line 6: truncated last line');
   });
 
+  test('a 60,000-line file: loaded in the worker, the list windowed and the timeline grouped', async ({ lab }) => {
+    const traffic = await new TrafficDriver(lab).open();
+    const lines: string[] = [];
+    const t0 = Date.UTC(2026, 0, 1);
+    for (let i = 0; i < 30_000; i++) {
+      lines.push(`{"ts":"${new Date(t0 + i * 10).toISOString()}","dir":"req","jsonrpc":"2.0","id":${i},"method":"tools/call","params":{"name":"lookup","arguments":{"q":"${i}"}}}`);
+      lines.push(`{"ts":"${new Date(t0 + i * 10 + 25).toISOString()}","dir":"res","jsonrpc":"2.0","id":${i},"result":{"content":[{"type":"text","text":"ok"}]}}`);
+    }
+    await lab.getByTestId('import-file').setInputFiles({ name: 'big.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(lines.join('\n')) });
+    await expect(lab.getByTestId('traffic-source')).toHaveText('The file big.jsonl', { timeout: 60_000 });
+    await expect(lab.getByTestId('traffic-counts')).toContainText('60,000 messages');
+    await expect(lab.getByTestId('shown-count')).toHaveText('60,000 shown');
+    expect(await lab.getByTestId('msg-row').count()).toBeLessThan(60);
+    expect(Number(await lab.getByTestId('traffic-timeline').getAttribute('data-marks'))).toBeLessThan(400);
+    // Scrolling the list far down renders the rows there.
+    await lab.getByTestId('msg-list').evaluate((el) => (el.scrollTop = 26 * 50_000));
+    await expect(lab.getByTestId('msg-row').first()).toContainText(/#2[45]\d{3}/);
+  });
+
   test('phone width (390 px): the page does not scroll sideways', async ({ lab }) => {
     await lab.setViewportSize({ width: 390, height: 844 });
     const traffic = await new TrafficDriver(lab).open();
