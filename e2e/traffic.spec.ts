@@ -114,7 +114,7 @@ test.describe('Traffic page', () => {
   });
 
   test('a 60,000-line file: loaded in the worker, the list windowed and the timeline grouped', async ({ lab }) => {
-    const traffic = await new TrafficDriver(lab).open();
+    await new TrafficDriver(lab).open();
     const lines: string[] = [];
     const t0 = Date.UTC(2026, 0, 1);
     for (let i = 0; i < 30_000; i++) {

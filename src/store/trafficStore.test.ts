@@ -69,6 +69,16 @@ describe('traffic store', () => {
     expect(shownEntries(t, { id: '2', method: '', tool: '' })).toHaveLength(0);
     expect(shownEntries(t, { id: '', method: 'tools/call', tool: 'send_email' })).toHaveLength(3);
     expect(shownEntries(t, { id: '', method: '', tool: 'other' })).toHaveLength(0);
+    // With the store's spans: the same entries as filterEntries, for every filter of the sample.
+    const spans = store.getState().spans;
+    for (const f of [{ id: '1', method: '', tool: '' }, { id: '', method: 'notifications/cancelled', tool: '' }, { id: '', method: 'tools/call', tool: '' }, { id: '', method: '', tool: 'send_email' }, { id: '"1"', method: '', tool: '' }]) {
+      expect(shownEntries(t, f, spans)).toEqual(shownEntries(t, f));
+    }
+    const big = importTranscript(sample('jsonrpc-jsonl/jsonrpc-fifty-timeouts-no-cancel.jsonl'));
+    if (!big.ok) throw new Error(big.reason);
+    for (const f of [{ id: '7', method: '', tool: '' }, { id: '', method: 'tools/call', tool: 'crawl_site' }, { id: '', method: 'initialize', tool: '' }]) {
+      expect(shownEntries(big.transcript, f, callSpans(big.transcript))).toEqual(shownEntries(big.transcript, f));
+    }
     store.getState().seek(418);
     expect(store.getState().selectedEntry).toBe(t.entries.findIndex((e) => e.atMs === 420));
     expect(store.getState().cursorMs).toBe(418);

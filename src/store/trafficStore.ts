@@ -143,13 +143,36 @@ export function requestIdOfText(text: string): RequestId {
   return /^-?\d+$/.test(t) ? Number(t) : t;
 }
 
-/** The indices of the entries the filter shows (all when the filter is empty). */
-export function shownEntries(t: Transcript, filter: TrafficFilter): number[] {
+/**
+ * The indices of the entries the filter shows (all when the filter is empty), as `filterEntries`
+ * (src/wire/transcript/view.ts) decides them. With `spans` (the store's, computed once in the
+ * worker) the call spans are not rebuilt on every keystroke — the same rule, read from them.
+ */
+export function shownEntries(t: Transcript, filter: TrafficFilter, spans?: readonly CallSpan[]): number[] {
   const f: { id?: RequestId; method?: string; tool?: string } = {};
   if (filter.id.trim() !== '') f.id = requestIdOfText(filter.id);
   if (filter.method.trim() !== '') f.method = filter.method.trim();
   if (filter.tool.trim() !== '') f.tool = filter.tool.trim();
-  return filterEntries(t, f);
+  if (!spans || (f.id === undefined && f.method === undefined && f.tool === undefined)) return filterEntries(t, f);
+  const spanOf = new Map<number, CallSpan>();
+  for (const s of spans) for (const i of s.entries) spanOf.set(i, s);
+  const idKey = f.id === undefined ? null : JSON.stringify(f.id);
+  const out: number[] = [];
+  for (const e of t.entries) {
+    if (e.type === 'stderr') continue;
+    const s = spanOf.get(e.index);
+    if (idKey !== null) {
+      const named = e.type === 'meta' ? e.requestId : s?.id;
+      if (named === undefined || JSON.stringify(named) !== idKey) continue;
+    }
+    if (f.method !== undefined) {
+      const m = e.type === 'message' && e.message !== null && typeof e.message === 'object' && !Array.isArray(e.message) && typeof e.message.method === 'string' ? e.message.method : undefined;
+      if (m !== f.method && s?.method !== f.method) continue;
+    }
+    if (f.tool !== undefined && s?.tool !== f.tool) continue;
+    out.push(e.index);
+  }
+  return out;
 }
 
 /** The one line shown when an import gives nothing usable (the reason, and the skipped count). */
@@ -234,10 +257,10 @@ export function createTrafficStore(): TrafficStore {
       get().selectFinding(i);
     },
     seek: (ms) => {
-      const { transcript, filter } = get();
+      const { transcript, filter, spans } = get();
       if (!transcript) return set({ cursorMs: ms });
       // The nearest shown message to the playhead (the list is sorted by time).
-      const shown = shownEntries(transcript, filter).filter((i) => transcript.entries[i].type === 'message');
+      const shown = shownEntries(transcript, filter, spans).filter((i) => transcript.entries[i].type === 'message');
       let best: number | null = null;
       let bestGap = Infinity;
       for (const i of shown) {

@@ -21,7 +21,8 @@ const EMPTY: number[] = [];
 export function useShown(): number[] {
   const transcript = useTraffic((s) => s.transcript);
   const filter = useTraffic((s) => s.filter);
-  return useMemo(() => (transcript ? shownEntries(transcript, filter) : EMPTY), [transcript, filter]);
+  const spans = useTraffic((s) => s.spans);
+  return useMemo(() => (transcript ? shownEntries(transcript, filter, spans) : EMPTY), [transcript, filter, spans]);
 }
 
 const currentFindingOf = (s: TrafficState): Finding | null => (s.currentFinding !== null ? (s.report?.findings[s.currentFinding] ?? null) : null);
