@@ -74,6 +74,13 @@ test.describe('Traffic page', () => {
     await lab.getByTestId('option-allowance').fill('1s');
     await expect(lab.getByTestId('option-errors')).toHaveText(/allowanceMs: "1s" is not a whole number of milliseconds — type digits only/);
     await expect(traffic.findings).toHaveCount(findings);
+    // A valid allowance re-checks in the worker: a response 2.7 s after its cancel is within 5 s.
+    await expect(traffic.finding('late-after-cancel')).toHaveCount(1);
+    await lab.getByTestId('option-allowance').fill('5000');
+    await expect(lab.getByTestId('option-errors')).toHaveCount(0);
+    await expect(traffic.finding('late-after-cancel')).toHaveCount(0);
+    await lab.getByTestId('option-allowance').fill('1000');
+    await expect(traffic.finding('late-after-cancel')).toHaveCount(1);
   });
 
   test('skipped lines are counted; filters narrow the list; next/previous finding steps', async ({ lab }) => {

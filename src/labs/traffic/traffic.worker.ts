@@ -1,5 +1,5 @@
 /// <reference lib="webworker" />
-import { callSpans, checkTranscript, importTranscript } from '../../wire/transcript';
+import { callSpans, checkTranscript, importTranscript, type Transcript } from '../../wire/transcript';
 import { reviewMarkdownOf } from '../../store/trafficReview';
 import type { TrafficReply, TrafficRequest } from './trafficProtocol';
 
@@ -8,6 +8,9 @@ import type { TrafficReply, TrafficRequest } from './trafficProtocol';
  * calls as spans, off the main thread, so a 100k-line log leaves the page responsive. It reports
  * the stage it is in; the page's Cancel terminates it.
  */
+/** The transcript of the last good import (re-checks use it without a copy from the page). */
+let last: Transcript | null = null;
+
 function reply(m: TrafficReply) {
   (self as unknown as DedicatedWorkerGlobalScope).postMessage(m);
 }
@@ -24,9 +27,13 @@ self.onmessage = async (e: MessageEvent<TrafficRequest>) => {
       if (!result.ok) return reply({ type: 'imported', job: req.job, result, report: null, spans: [] });
       reply({ type: 'progress', job: req.job, stage: 'checking' });
       const report = checkTranscript(result.transcript, req.check);
+      last = result.transcript;
       reply({ type: 'imported', job: req.job, result, report, spans: callSpans(result.transcript) });
     } else {
-      reply({ type: 'checked', job: req.job, report: checkTranscript(req.transcript, req.check) });
+      const t = req.transcript ?? last;
+      if (!t) return reply({ type: 'failed', job: req.job, error: '(transcript): the worker holds no transcript — import it again' });
+      last = t;
+      reply({ type: 'checked', job: req.job, report: checkTranscript(t, req.check) });
     }
   } catch (err) {
     reply({ type: 'failed', job: req.job, error: `(${req.type}): failed (${(err as Error).message}) — report this transcript as a bug` });

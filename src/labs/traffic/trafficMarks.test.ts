@@ -83,4 +83,20 @@ describe('traffic runner', () => {
     expect(made).toHaveLength(2);
     expect(made[1].posted[0]).toMatchObject({ type: 'import', job: 3, text: 'x' });
   });
+
+  it('a re-check uses the transcript the worker holds; after a cancel the fresh worker gets it sent', () => {
+    const store = createTrafficStore();
+    const { made, spawn, reply } = fakeWorkers();
+    const runner = createTrafficRunner(store, spawn);
+    const t = load('{"ts":"2026-01-01T00:00:00.000Z","dir":"req","jsonrpc":"2.0","id":1,"method":"ping"}');
+    runner.importText('…', 'The pasted text', { allowanceMs: 1000, maxMs: null });
+    reply(0, { type: 'imported', job: 1, result: { ok: true, transcript: t }, report: null, spans: [] });
+    expect(store.getState().transcript).toBe(t);
+    runner.recheck({ allowanceMs: 200, maxMs: null });
+    expect(made[0].posted[1]).toEqual({ type: 'check', job: 2, transcript: null, check: { allowanceMs: 200, maxMs: null } });
+    runner.cancel();
+    runner.recheck({ allowanceMs: 300, maxMs: 5000 });
+    expect(made).toHaveLength(2);
+    expect(made[1].posted[0]).toEqual({ type: 'check', job: 4, transcript: t, check: { allowanceMs: 300, maxMs: 5000 } });
+  });
 });

@@ -18,6 +18,8 @@ export function createTrafficRunner(store: TrafficStore, spawn: () => TrafficWor
   let job = 0;
   let busy = false;
   let source = '';
+  /** The transcript the current worker holds (after its import or a re-check sent to it). */
+  let held: unknown = null;
 
   const onReply = (e: MessageEvent<TrafficReply>) => {
     const m = e.data;
@@ -26,7 +28,10 @@ export function createTrafficRunner(store: TrafficStore, spawn: () => TrafficWor
     if (m.type === 'progress') return s.advance(m.stage);
     if (m.type === 'review') return;
     busy = false;
-    if (m.type === 'imported') s.finishImport(source, m.result, m.report, m.spans);
+    if (m.type === 'imported') {
+      s.finishImport(source, m.result, m.report, m.spans);
+      if (m.result.ok) held = store.getState().transcript;
+    }
     else if (m.type === 'checked') s.finishCheck(m.report);
     else s.fail(`${source} was not loaded; the previous transcript is kept`, m.error);
   };
@@ -41,6 +46,7 @@ export function createTrafficRunner(store: TrafficStore, spawn: () => TrafficWor
     if (worker && busy) {
       worker.terminate();
       worker = null;
+      held = null;
     }
     busy = false;
   };
@@ -66,7 +72,9 @@ export function createTrafficRunner(store: TrafficStore, spawn: () => TrafficWor
       busy = true;
       source = store.getState().source ?? 'The transcript';
       store.getState().begin({ stage: 'checking', lines: 0, source });
-      ensure().postMessage({ type: 'check', job, transcript, check });
+      const w = ensure();
+      w.postMessage({ type: 'check', job, transcript: held === transcript ? null : transcript, check });
+      held = transcript;
     },
     /** The review report (Markdown) of the loaded transcript, made on a worker of its own (ended after). */
     review(redact: boolean): Promise<{ filename: string; text: string }> {
