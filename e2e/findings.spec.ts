@@ -209,6 +209,31 @@ test.describe('herd plot', () => {
   });
 });
 
+test.describe('flow reconnect plan', () => {
+  test('the event-store box refuses 0, -1, empty and 1e20 with the shared banner and keeps the previous value', async ({ lab }) => {
+    await lab.goto('./#/flow/F1-stalled-subscriber');
+    const box = lab.getByTestId('plan-store');
+    await expect(box).toHaveValue('1024', { timeout: 20_000 });
+    const banner = lab.getByTestId('plan-store-error');
+    for (const [typed, problem] of [
+      ['0', 'plan.eventStoreEvents: 0 is below 1'],
+      ['-1', 'plan.eventStoreEvents: -1 is below 1'],
+      ['', 'plan.eventStoreEvents: is empty'],
+      ['1e20', 'plan.eventStoreEvents: 100,000,000,000,000,000,000 is above the maximum (1,000,000)'],
+    ] as const) {
+      await box.fill(typed);
+      await box.blur();
+      await expect(banner).toContainText(`${problem} — enter a whole number of events from 1 to 1,000,000; the plan keeps 1,024`);
+      await expect(box).toHaveValue('1024');
+    }
+    // A good value is taken and the banner goes.
+    await box.fill('16');
+    await box.press('Enter');
+    await expect(banner).toHaveCount(0);
+    await expect(box).toHaveValue('16');
+  });
+});
+
 test.describe('resilience storm timeline', () => {
   test('the "N attempts" labels follow the playhead', async ({ lab }) => {
     await lab.goto('./#/resilience/S2-timeouts-cancel');

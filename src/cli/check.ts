@@ -78,7 +78,7 @@ export function runCheck(argv: readonly string[], readFile: (path: string) => st
     return { code: 1, stdout: '', stderr: `${file}: cannot read — ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n` };
   }
   const imported = importTranscript(body, { ...(format ? { format } : {}), ...(revision ? { revision } : {}) });
-  if (!imported.ok) return { code: 1, stdout: '', stderr: `${file}: ${imported.reason}\n` };
+  if (!imported.ok) return { code: 1, stdout: '', stderr: `${file}: ${scenarioHint(body) ?? imported.reason}\n` };
   const t = imported.transcript;
   const report = checkTranscript(t, { ...(allowanceMs !== undefined ? { allowanceMs } : {}), ...(maxMs !== undefined ? { maxMs } : {}) });
   const code = report.clean ? 0 : 3;
@@ -112,4 +112,17 @@ export async function checkCommand(argv: string[]): Promise<number> {
   if (r.stdout) process.stdout.write(r.stdout);
   if (r.stderr) process.stderr.write(r.stderr);
   return r.code;
+}
+
+/** When `text` is a lab scenario file rather than a transcript, the one line that says so and what to run instead. */
+export function scenarioHint(text: string): string | null {
+  try {
+    const value = JSON.parse(text) as { lab?: unknown; events?: unknown };
+    if (value !== null && typeof value === 'object' && typeof value.lab === 'string' && Array.isArray(value.events)) {
+      return `this is a ${value.lab} scenario, not a transcript — replay it with npm run replay -- FILE (check reads recorded MCP traffic; see "Bring your own traffic" in the README)`;
+    }
+  } catch {
+    // not JSON: not a scenario either
+  }
+  return null;
 }

@@ -87,6 +87,13 @@ describe('npm run check -- FILE', () => {
     expect((await cli([empty])).stderr).toMatch(/nothing usable/);
   });
 
+  it('a lab scenario file given to check says so and names the command that replays it', async () => {
+    const scenario = path.resolve(samples, '../scenarios/races/A-cancel-then-complete.json');
+    const r = await cli([scenario]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`${scenario}: this is a races scenario, not a transcript — replay it with npm run replay -- FILE (check reads recorded MCP traffic; see "Bring your own traffic" in the README)\n`);
+  });
+
   it('exits 2 with the usage on a bad command line', () => {
     for (const argv of [[], ['a', 'b'], ['f', '--max-ms', 'soon'], ['f', '--revision', '2024-11-05'], ['f', '--bogus'], ['f', '--format', 'pcap']]) {
       const r = runCheck(argv, () => '');

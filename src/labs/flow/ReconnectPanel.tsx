@@ -4,8 +4,27 @@ import type { FlowConfig } from '../../sim/flow';
 import type { PlanStep } from '../../sim/flow/reconnect';
 import { reconnectPlan, streamDrop } from '../../store/flowStore';
 import type { FlowStore } from '../../store/flowStore';
+import { ErrorBanner } from '../common/ErrorBanner';
 
 const fmt = (ms: number) => ms.toLocaleString('en-US');
+
+/** The largest event store the plan takes (events). */
+export const EVENT_STORE_MAX = 1_000_000;
+
+/**
+ * Why the event-store box refuses `text` (null when it takes it), in the labs' wording
+ * `field: what is wrong — what to do`: a whole number of events from 1 to EVENT_STORE_MAX.
+ */
+export function eventStoreProblem(text: string): string | null {
+  const range = `enter a whole number of events from 1 to ${fmt(EVENT_STORE_MAX)}`;
+  if (text.trim() === '') return `plan.eventStoreEvents: is empty — ${range}`;
+  const n = Number(text);
+  if (!Number.isFinite(n)) return `plan.eventStoreEvents: "${text}" is not a number — ${range}`;
+  if (!Number.isInteger(n)) return `plan.eventStoreEvents: ${text} is not a whole number — ${range}`;
+  if (n < 1) return `plan.eventStoreEvents: ${fmt(n)} is below 1 — ${range}`;
+  if (n > EVENT_STORE_MAX) return `plan.eventStoreEvents: ${fmt(n)} is above the maximum (${fmt(EVENT_STORE_MAX)}) — ${range}`;
+  return null;
+}
 
 function Steps({ steps, testId }: { steps: PlanStep[]; testId: string }) {
   return (
@@ -40,6 +59,18 @@ export function ReconnectPanel({ store }: { store: FlowStore }) {
   const [storeFor, setStoreFor] = useState<{ id: string; events: number } | null>(null);
   const storeEvents = storeFor && storeFor.id === trace.scenario.id ? storeFor.events : capacity;
   const [safe, setSafe] = useState(false);
+  const [storeDraft, setStoreDraft] = useState<string | null>(null);
+  const [storeError, setStoreError] = useState<string | null>(null);
+  const commitStore = () => {
+    if (storeDraft === null) return;
+    const problem = eventStoreProblem(storeDraft);
+    if (problem) setStoreError(`${problem}; the plan keeps ${fmt(storeEvents)}`);
+    else {
+      setStoreError(null);
+      setStoreFor({ id: trace.scenario.id, events: Number(storeDraft) });
+    }
+    setStoreDraft(null);
+  };
   const drop = useMemo(() => streamDrop(trace, cursorMs, { eventStoreEvents: storeEvents, inFlightSafe: safe }), [trace, cursorMs, storeEvents, safe]);
   if (!drop) {
     return (
@@ -77,12 +108,20 @@ export function ReconnectPanel({ store }: { store: FlowStore }) {
           <input
             type="number"
             min={1}
-            value={storeEvents}
+            max={EVENT_STORE_MAX}
+            step={1}
+            value={storeDraft ?? String(storeEvents)}
             data-testid="plan-store"
-            onChange={(e) => e.target.value !== '' && Number(e.target.value) >= 1 && setStoreFor({ id: trace.scenario.id, events: Math.floor(Number(e.target.value)) })}
+            aria-invalid={storeError !== null}
+            onChange={(e) => setStoreDraft(e.target.value)}
+            onBlur={commitStore}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') commitStore();
+            }}
           />
         </label>
       </div>
+      <ErrorBanner error={storeError ? { title: 'Event store size not applied', errors: [storeError] } : null} onDismiss={() => setStoreError(null)} testId="plan-store-error" />
       <div className="plan-grid">
         <div>
           <h3>2026-07-28 (no resumption)</h3>
