@@ -1,3 +1,4 @@
+import { outcomeKey } from '../labOrders';
 import { replay } from '../engine';
 import { parserFor, stateAtStep, type LabDefinition } from '../lab';
 import { checkFlowExpectation, flowOutcomeAt, type FlowTrace } from './index';
@@ -18,4 +19,16 @@ export const flowDefinition: LabDefinition<FlowState, FlowOutcome, FlowTrace> = 
   stateAt: stateAtStep,
   outcomeAt: flowOutcomeAt,
   checkExpectation: checkFlowExpectation,
+  explore: {
+    movable: (scenario) => scenario.events.map((e) => e.id),
+    // The server's own stream events keep their order (they are numbered as emitted); a client stall or a wire drop may move anywhere.
+    laneOf: (event) => (event.actor === 'server' ? 'server' : event.id),
+    classify: flowOrderClass,
+  },
 };
+
+/** The outcome class of a flow order: the buffer and delivery counts (not the config echoed in the summary), then the errors. */
+export function flowOrderClass(outcome: FlowOutcome): string {
+  const { policy: _policy, capacityEvents: _capacity, ...counts } = outcome.summary;
+  return `${outcomeKey(counts)}${outcome.errors.length ? ` · errors: ${outcome.errors.join('; ')}` : ''}`;
+}

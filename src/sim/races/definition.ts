@@ -3,6 +3,7 @@ import { parserFor, stateAtStep, zeroEventProblem, type LabDefinition } from '..
 import { checkExpectation, racesOutcomeAt, type RacesTrace } from './index';
 import { racesModel, type RacesOutcome, type RacesState } from './model';
 import { RACES_SCHEMAS, racesLengthProblem } from './schema';
+import { exploreRacesOrders, racesNaturalOrderEvents, racesOrderClass } from './explore';
 
 /**
  * The races lab's contract (request lifecycle: cancellation, timeouts, progress). The page refuses
@@ -21,4 +22,12 @@ export const racesDefinition: LabDefinition<RacesState, RacesOutcome, RacesTrace
   stateAt: stateAtStep,
   outcomeAt: racesOutcomeAt,
   checkExpectation,
+  explore: {
+    movable: (scenario) => scenario.events.map((e) => e.id),
+    // No lane constraint: any scripted event may pass any other (the model decides what each order means).
+    laneOf: (event) => event.id,
+    classify: (outcome) => racesOrderClass(outcome, []),
+    natural: racesNaturalOrderEvents,
+    orders: (scenario, events, hooks) => exploreRacesOrders(scenario, events, { ...hooks, prune: true }),
+  },
 };

@@ -1,3 +1,4 @@
+import { outcomeKey } from '../labOrders';
 import { replay } from '../engine';
 import { parserFor, stateAtStep, type LabDefinition } from '../lab';
 import { checkExpectation, type ResilienceTrace } from './index';
@@ -18,4 +19,10 @@ export const resilienceDefinition: LabDefinition<ResilienceState, ResilienceOutc
   stateAt: stateAtStep,
   outcomeAt: (trace, atMs) => resilienceModel.outcome(stateAtStep(trace, atMs), atMs),
   checkExpectation,
+  explore: {
+    movable: (scenario) => scenario.events.map((e) => e.id),
+    // One actor's own steps keep their order (a worker checkpoints before it finishes; a client calls before it aborts).
+    laneOf: (event) => event.actor,
+    classify: (outcome) => outcomeKey(outcome),
+  },
 };
