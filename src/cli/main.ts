@@ -7,6 +7,7 @@
 import { checkCommand } from './check';
 import { exploreCommand } from './explore';
 import { replayCommand } from './replay';
+import { reviewCommand } from './review';
 
 /** A subcommand: one line of help and its runner (argv after the command name → exit code). */
 export interface CliCommand {
@@ -18,6 +19,7 @@ export interface CliCommand {
 export const COMMANDS: Record<string, CliCommand> = {
   replay: { summary: 'replay FILE.json [--config JSON] [--expect] — replay a scenario of any lab and print its outcome as JSON', run: replayCommand },
   check: { summary: 'check FILE [--text] [--allowance-ms N] [--max-ms N] [--revision R] [--format F] — import a recorded MCP transcript and check it against the rules the labs teach (exit 3 when a rule is broken)', run: checkCommand },
+  review: { summary: 'review [--inputs FILE.json] [--transcript FILE] [--html] [--redact] — the reliability review report (Markdown, or print-friendly HTML) from lab runs and/or a transcript', run: (argv) => reviewCommand(argv) },
   explore: { summary: 'explore FILE.json [--events a,b,c] — replay every order of some events and group the outcomes', run: exploreCommand },
 };
 
