@@ -54,6 +54,7 @@ const labLayering = LABS.map((lab) => ({
 }));
 const commonLayering = {
   files: ['src/labs/common/**/*.{ts,tsx}'],
+  ignores: ['src/labs/**/*.worker.ts', 'src/labs/**/*.test.ts'],
   rules: {
     '@typescript-eslint/no-restricted-imports': [
       'error',
@@ -68,7 +69,7 @@ const commonLayering = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**'] },
+  { ignores: ['dist/**', 'dist-cli/**', 'node_modules/**', 'test-results/**', 'playwright-report/**'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.{ts,tsx}'],
