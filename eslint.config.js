@@ -36,35 +36,22 @@ const simPurity = {
 // the lab definition), never by importing src/sim or src/db values, and never from a sibling lab
 // (shared parts live in src/labs/common). Type imports are fine. Web Worker entry files run the
 // engine off the main thread and are the one exception; tests of marks may replay directly.
-const LABS = ['races', 'ledger', 'flow', 'resilience'];
-const labLayering = LABS.map((lab) => ({
-  files: [`src/labs/${lab}/**/*.{ts,tsx}`],
-  ignores: ['src/labs/**/*.worker.ts', 'src/labs/**/*.test.ts'],
+const noSimValues = { group: ['**/sim/*', '**/sim/**', '**/db/*', '**/db/**'], allowTypeImports: true, message: 'src/labs: no value imports from src/sim or src/db — read the model through the lab store (src/store) and its definition.' };
+const labLayering = {
+  files: ['src/labs/*/**/*.{ts,tsx}'],
+  ignores: ['src/labs/**/*.worker.ts', 'src/labs/**/*.test.ts', 'src/labs/common/**'],
   rules: {
     '@typescript-eslint/no-restricted-imports': [
       'error',
-      {
-        patterns: [
-          { group: ['**/sim/*', '**/sim/**', '**/db/*', '**/db/**'], allowTypeImports: true, message: 'src/labs: no value imports from src/sim or src/db — read the model through the lab store (src/store) and its definition.' },
-          { group: LABS.filter((l) => l !== lab).map((l) => `../${l}/*`), allowTypeImports: true, message: 'src/labs: no imports from a sibling lab — move shared parts to src/labs/common.' },
-        ],
-      },
+      { patterns: [noSimValues, { regex: '^\\.\\./(?!common/|\\.\\./)[^/]+/', allowTypeImports: true, message: 'src/labs: no imports from a sibling lab — move shared parts to src/labs/common.' }] },
     ],
   },
-}));
+};
 const commonLayering = {
   files: ['src/labs/common/**/*.{ts,tsx}'],
   ignores: ['src/labs/**/*.worker.ts', 'src/labs/**/*.test.ts'],
   rules: {
-    '@typescript-eslint/no-restricted-imports': [
-      'error',
-      {
-        patterns: [
-          { group: ['**/sim/*', '**/sim/**', '**/db/*', '**/db/**'], allowTypeImports: true, message: 'src/labs: no value imports from src/sim or src/db — read the model through the lab store (src/store).' },
-          { group: LABS.map((l) => `../${l}/*`), allowTypeImports: true, message: 'src/labs/common is shared by every lab and imports none of them.' },
-        ],
-      },
-    ],
+    '@typescript-eslint/no-restricted-imports': ['error', { patterns: [noSimValues, { regex: '^\\.\\./(?!\\.\\./)[^/]+/', allowTypeImports: true, message: 'src/labs/common is shared by every lab and imports none of them.' }] }],
   },
 };
 
@@ -86,6 +73,6 @@ export default tseslint.config(
     },
   },
   simPurity,
-  ...labLayering,
+  labLayering,
   commonLayering,
 );

@@ -41,7 +41,7 @@ async function openLedger(page: Page) {
 
 async function openFlow(page: Page) {
   await page.goto('./#/flow');
-  await expect(page.getByTestId('flow-scenario')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('scenario-picker')).toBeVisible({ timeout: 20_000 });
 }
 
 failing.describe('a worker that fails to start says so, with Retry', () => {

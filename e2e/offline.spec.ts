@@ -53,7 +53,7 @@ test('offline after the first visit: every lab, the SQL console, Explore and the
   await expect(lab.getByTestId('explore-naive')).toHaveAttribute('data-twice', '200');
 
   await lab.goto('./#/flow');
-  await expect(lab.getByTestId('flow-scenario')).toBeVisible({ timeout: 20_000 });
+  await expect(lab.getByTestId('scenario-picker')).toBeVisible({ timeout: 20_000 });
   // The herd's worker: the table carries the computed numbers.
   await expect(lab.getByTestId('herd-row-exponential').getByTestId('herd-peak')).toHaveText('10,000', { timeout: 30_000 });
 

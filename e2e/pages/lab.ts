@@ -115,3 +115,51 @@ export class LabDriver {
     return this;
   }
 }
+
+/**
+ * The Traffic page (issue 12) — not a lab (no scenario picker), but the same Import panel test
+ * ids (`import-text`, `import-paste`, `import-open`, `import-file`) and error banner.
+ */
+export class TrafficDriver {
+  constructor(readonly page: Page) {}
+
+  get banner(): Locator {
+    return this.page.getByTestId('error-banner');
+  }
+  get format(): Locator {
+    return this.page.getByTestId('traffic-format');
+  }
+  get findings(): Locator {
+    return this.page.getByTestId('finding');
+  }
+  get wireRaw(): Locator {
+    return this.page.getByTestId('wire-raw');
+  }
+  /** The finding of check `check` (e.g. `late-after-cancel`). */
+  finding(check: string): Locator {
+    return this.page.locator(`[data-testid="finding"][data-check="${check}"]`);
+  }
+
+  /** Opens `#/traffic` in a fresh document and waits for the Import panel. */
+  async open(): Promise<this> {
+    await this.page.goto('about:blank');
+    await this.page.goto('./#/traffic');
+    await expect(this.page.getByTestId('import-text')).toBeVisible({ timeout: 20_000 });
+    return this;
+  }
+
+  /** Pastes `text` into the Import panel, presses Import and waits for the job to end. */
+  async paste(text: string): Promise<this> {
+    await this.page.getByTestId('import-text').fill(text);
+    await this.page.getByTestId('import-paste').click();
+    await expect(this.page.getByTestId('traffic-progress')).toHaveCount(0, { timeout: 20_000 });
+    return this;
+  }
+
+  /** Picks sample `file` (a path under public/transcripts/) and waits for it to load. */
+  async pickSample(file: string): Promise<this> {
+    await this.page.getByTestId('traffic-sample').selectOption(file);
+    await expect(this.page.getByTestId('traffic-source')).toHaveText(`The sample ${file.split('/').pop()}`, { timeout: 20_000 });
+    return this;
+  }
+}

@@ -14,6 +14,7 @@ export const LAB_PAGES: Partial<Record<LabRoute, ComponentType | (() => Promise<
   ledger: () => import('../labs/ledger/LedgerLab').then((m) => m.LedgerLab),
   flow: () => import('../labs/flow/FlowLab').then((m) => m.FlowLab),
   resilience: () => import('../labs/resilience/ResilienceLab').then((m) => m.ResilienceLab),
+  traffic: () => import('../labs/traffic/TrafficLab').then((m) => m.TrafficLab),
 };
 
 /** The component a lab chunk exports, by the chunk's file name (`FlowLab-x1y2.js` → `FlowLab`). */

@@ -9,6 +9,7 @@ export const LABS = [
   { id: 'ledger', name: 'Ledger', blurb: 'idempotency keys in a real SQLite ledger', ready: true },
   { id: 'flow', name: 'Flow', blurb: 'SSE buffers, proxies, reconnects and jitter', ready: true },
   { id: 'resilience', name: 'Resilience', blurb: 'tasks, retries, budgets and circuit breakers', ready: true },
+  { id: 'traffic', name: 'Traffic', blurb: 'import your own MCP transcripts, check them and what-if them', ready: true },
 ] as const;
 
 export type LabRoute = (typeof LABS)[number]['id'];

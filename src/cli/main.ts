@@ -4,6 +4,7 @@
  * resolves to the exit code. To add one (e.g. `check`): export `checkCommand(argv: string[]):
  * Promise<number>` from its module and add `check: { summary, run: checkCommand }` below.
  */
+import { chaosCommand } from './chaos';
 import { checkCommand } from './check';
 import { exploreCommand } from './explore';
 import { replayCommand } from './replay';
@@ -20,6 +21,7 @@ export const COMMANDS: Record<string, CliCommand> = {
   replay: { summary: 'replay FILE.json [--config JSON] [--expect] — replay a scenario of any lab and print its outcome as JSON', run: replayCommand },
   check: { summary: 'check FILE [--text] [--allowance-ms N] [--max-ms N] [--revision R] [--format F] — import a recorded MCP transcript and check it against the rules the labs teach (exit 3 when a rule is broken)', run: checkCommand },
   review: { summary: 'review [--inputs FILE.json] [--transcript FILE] [--html] [--redact] — the reliability review report (Markdown, or print-friendly HTML) from lab runs and/or a transcript', run: (argv) => reviewCommand(argv) },
+  chaos: { summary: 'chaos FILE.json [--seeds N] [--first-seed S] [--json] [--expect] — run a scenario under seeded faults and check its safety invariants on every seed (exit 3 when one breaks)', run: (argv) => chaosCommand(argv) },
   explore: { summary: 'explore FILE.json [--events a,b,c] — replay every order of some events and group the outcomes', run: exploreCommand },
 };
 

@@ -1,4 +1,4 @@
-import { stepIndexAt, type ReplayOptions, type ReplayResult } from './engine';
+import { replay, stepIndexAt, type ReplayOptions, type ReplayResult } from './engine';
 import type { ExpectationMismatch } from './expectation';
 import { explore, type ExploreResult } from './explore';
 import type { OrdersResult } from './orders';
@@ -111,3 +111,23 @@ export function zeroEventProblem(scenario: Scenario): string | null {
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyLabDefinition = LabDefinition<any, any, any>;
+
+/**
+ * A definition for a lab run by one pure model: tie rule, invariants, `parse` (schema plus
+ * `limits`), `replay` and `stateAt` come from the model; the lab gives its id, title, schemas,
+ * `outcomeAt`, its expectation checker and what its page refuses.
+ */
+export function modelLab<C, S, O, Tm>(
+  model: Model<C, S, O, Tm>,
+  parts: Pick<LabDefinition<S, O>, 'id' | 'title' | 'schemas' | 'outcomeAt' | 'checkExpectation' | 'pageProblem' | 'explore'> & { limits?: ((scenario: Scenario) => string | null)[] },
+): LabDefinition<S, O> {
+  const { limits = [], ...rest } = parts;
+  return {
+    ...rest,
+    tieRule: model.tieRule,
+    invariants: model.invariants.map(({ name, description }) => ({ name, description })),
+    parse: parserFor(parts.id, parts.schemas, ...limits),
+    replay: (scenario, options) => replay(model, scenario, options),
+    stateAt: stateAtStep,
+  };
+}

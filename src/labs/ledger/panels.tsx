@@ -1,22 +1,17 @@
-import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { useMemo } from 'react';
 import {
-  bytesAtPlayhead,
   checkLedgerExpectation,
   classifyRetry,
-  INVENTORY_BUG_TEXT,
-  INVENTORY_BUGS,
   LEDGER_TIE_RULE,
-  practiceOpener,
-  PRACTICE_CHECKS,
   selectStateAt,
   selectStepIndex,
-  type InventoryVariant,
-  type PracticeCheck,
 } from '../../store/ledgerStore';
-import { CONSOLE_BUDGET_MS, CONSOLE_MAX_ROWS, createConsoleRunner, cutRowsText, type ConsoleWorker, type QueryResult } from '../../store/ledgerConsole';
 import { useLedger, useLedgerContext } from './context';
 import type { Json } from '../../sim/types';
 import { RowsTable } from './Tables';
+
+export { ConsolePanel } from './ConsolePanel';
+export { PracticePanel } from './PracticePanel';
 
 /** What happened at the playhead, in words. */
 export function NowPanel() {
@@ -217,175 +212,6 @@ export function ClassificationPanel() {
           </li>
         ))}
       </ul>
-    </section>
-  );
-}
-
-/**
- * Read-only SQL on a copy of the scenario's database at the playhead, or of the learner's ledger,
- * in a worker with a time budget. The worker is started (and SQLite loaded in it) when the panel
- * mounts and kept warm between statements; the section's `data-worker-starts` counts the workers
- * started (read by the browser tests). A worker that cannot start (offline before the site was
- * cached, a redeploy's missing file) says so with a Retry button.
- */
-export function ConsolePanel() {
-  const { store, db } = useLedgerContext();
-  const [sql, setSql] = useState('SELECT key, status, result FROM idempotency');
-  const [target, setTarget] = useState<'scenario' | 'mine'>('scenario');
-  const [result, setResult] = useState<QueryResult | null>(null);
-  const [running, setRunning] = useState(false);
-  const runner = useMemo(() => createConsoleRunner({ spawn: () => new Worker(new URL('./console.worker.ts', import.meta.url), { type: 'module' }) as unknown as ConsoleWorker }), []);
-  const worker = useSyncExternalStore(runner.subscribe, runner.status);
-  useEffect(() => {
-    runner.warm();
-    return () => runner.dispose();
-  }, [runner]);
-  const run = async () => {
-    if (running) return;
-    let bytes: Uint8Array;
-    try {
-      if (target === 'scenario') bytes = bytesAtPlayhead(store.getState());
-      else {
-        const live = db.getState().database();
-        if (!live) return setResult({ ok: false, error: 'your ledger is not loaded' });
-        bytes = live.export();
-      }
-    } catch (err) {
-      return setResult({ ok: false, error: (err as Error).message });
-    }
-    setRunning(true);
-    setResult(null);
-    const r = await runner.run(bytes, sql);
-    setRunning(false);
-    setResult(r);
-    // A statement stopped for its budget took its worker with it: start the next one now, not at the next Run.
-    if (runner.status().state === 'idle') runner.warm();
-  };
-  const workerError = worker.state === 'failed' ? worker.error : null;
-  return (
-    <section className="panel" aria-labelledby="ledger-console-h" data-testid="console-panel" data-worker-starts={runner.starts()} data-worker-state={worker.state}>
-      <h2 id="ledger-console-h">SQL console (read-only)</h2>
-      <div className="console-row">
-        <label className="field-inline">
-          <span>Database</span>
-          <select value={target} onChange={(e) => setTarget(e.currentTarget.value as 'scenario' | 'mine')} data-testid="console-target">
-            <option value="scenario">scenario, at the playhead</option>
-            <option value="mine">my ledger</option>
-          </select>
-        </label>
-        <button type="button" onClick={() => void run()} disabled={running || workerError !== null} data-testid="console-run">
-          Run
-        </button>
-        <button type="button" onClick={() => runner.cancel()} disabled={!running} data-testid="console-stop">
-          Stop
-        </button>
-        {running && (
-          <span className="small muted" role="status" data-testid="console-running">
-            running… (stopped after {CONSOLE_BUDGET_MS} ms)
-          </span>
-        )}
-      </div>
-      <label className="visually-hidden" htmlFor="ledger-sql">
-        SQL query
-      </label>
-      <textarea
-        id="ledger-sql"
-        className="console-sql mono"
-        rows={3}
-        value={sql}
-        onChange={(e) => setSql(e.currentTarget.value)}
-        onKeyDown={(e) => {
-          if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
-            e.preventDefault();
-            void run();
-          }
-        }}
-        data-testid="console-sql"
-      />
-      <p className="help">
-        Ctrl+Enter runs. The query runs on a copy, in a background worker: writes are refused (PRAGMA query_only, and PRAGMA writes are not run), a statement that runs longer than{' '}
-        {CONSOLE_BUDGET_MS} ms is stopped, at most {CONSOLE_MAX_ROWS} rows are shown, and the ledgers on this page never change.
-      </p>
-      {workerError && (
-        <div className="bad-text console-worker-error" role="alert" data-testid="console-worker-error">
-          <span>{workerError}</span>{' '}
-          <button type="button" className="small-btn" onClick={() => runner.retry()} data-testid="console-retry">
-            Retry
-          </button>
-        </div>
-      )}
-      {result && !result.ok && result.error !== workerError && (
-        <p className="bad-text" role="alert" data-testid="console-error">
-          {result.error}
-        </p>
-      )}
-      {result && result.ok && result.totalRows !== undefined && (
-        <p className="small" role="status" data-testid="console-cut">
-          {cutRowsText(result.rows.length, result.totalRows)}
-        </p>
-      )}
-      {result && result.ok && <RowsTable caption="result" columns={result.columns} rows={result.rows} testId="console-result" empty="no rows" />}
-    </section>
-  );
-}
-
-/** The practice lab: reserve_inventory's ten requirements, checked live on sql.js. */
-export function PracticePanel() {
-  const { SQL } = useLedgerContext();
-  const [variant, setVariant] = useState<InventoryVariant>('correct');
-  const [results, setResults] = useState<{ check: PracticeCheck; ok: boolean; detail: string }[] | null>(null);
-  const run = () => {
-    const open = practiceOpener(SQL);
-    setResults(PRACTICE_CHECKS.map((check) => ({ check, ...check.run(open, variant) })));
-  };
-  return (
-    <section className="panel" aria-labelledby="ledger-practice-h">
-      <h2 id="ledger-practice-h">Practice: reserve_inventory</h2>
-      <p className="small">
-        The lesson's practice tool reserves <code>quantity</code> of a <code>sku</code> for a <code>tenant</code>. Its idempotency key is bound to all four (with the operation
-        name) by the fingerprint; the key is claimed with one <code>INSERT … ON CONFLICT(key) DO NOTHING RETURNING</code>. Run the ten checks on real SQLite:
-      </p>
-      <div className="practice-controls">
-        <label>
-          Tool under test{' '}
-          <select
-            value={variant}
-            data-testid="practice-variant"
-            onChange={(e) => {
-              setVariant(e.target.value as InventoryVariant);
-              setResults(null);
-            }}
-          >
-            <option value="correct">the lesson's tool</option>
-            <option value="naive">naive (every bug below)</option>
-            {INVENTORY_BUGS.map((bug) => (
-              <option key={bug} value={bug}>
-                one bug: {INVENTORY_BUG_TEXT[bug]}
-              </option>
-            ))}
-          </select>
-        </label>{' '}
-        <button type="button" onClick={run} data-testid="practice-run">
-          Run the ten checks
-        </button>
-      </div>
-      <ol className="practice-list">
-        {PRACTICE_CHECKS.map((c, i) => {
-          const r = results?.[i];
-          return (
-            <li key={c.id} data-testid={`practice-${c.id}`} data-status={r ? (r.ok ? 'pass' : 'fail') : 'not-run'}>
-              {r && <span className={`badge ${r.ok ? 'badge-ok' : 'badge-bad'}`}>{r.ok ? 'pass' : 'fail'}</span>} {c.requirement}
-              {r && <div className="small muted">{r.detail}</div>}
-            </li>
-          );
-        })}
-      </ol>
-      <h3>When the inventory lives in another service</h3>
-      <p className="small">
-        A local transaction cannot include a remote call. Either pass <strong>the same idempotency key upstream</strong> (the inventory service deduplicates it too, so a retry
-        of the whole tool replays there as well), or write the reservation request into an <strong>outbox</strong> table in the same SQLite transaction that claims the key,
-        and let a relay deliver it with that key until the service acknowledges — at least once, deduplicated by key at the far end.
-      </p>
     </section>
   );
 }

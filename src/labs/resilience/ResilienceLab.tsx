@@ -1,17 +1,17 @@
-import { useDeferredValue, useMemo, useState, type ReactNode, use } from 'react';
+import { useMemo, useState, type ReactNode, use } from 'react';
 import { Timeline } from '../../charts/Timeline';
 import { formatMs, formatTime } from '../../charts/format';
-import type { Json, Scenario } from '../../sim/types';
+import type { Scenario } from '../../sim/types';
 import type { ResilienceState } from '../../sim/resilience';
 import { builtinResilience } from '../../store/builtinResilience';
 import { linkCodecReady } from '../../store/labLink';
 import { labStoreFor } from '../../store/labStores';
 import {
-  BACKOFF_STRATEGIES,
-  checkResilienceExpectation,
+
+
   classifyRetry,
   downstreamOrigin,
-  RESILIENCE_TIE_RULE,
+
   selectStateAt,
   selectStepIndex,
   stepsAtSameMs,
@@ -29,6 +29,7 @@ import { resilienceView, stormAggregated } from './marks';
 import { StormTree } from './StormTree';
 import { TaskWirePanel } from './TaskWirePanel';
 import { TimeoutsPanel } from './TimeoutsPanel';
+import { InvariantsPanel, LessonPanel, SettingsPanel, TieRule } from './SidePanels';
 import './resilience.css';
 
 
@@ -277,179 +278,6 @@ function OutcomePanel() {
         </dl>
       )}
     </section>
-  );
-}
-
-function LessonPanel() {
-  const store = useResilienceStore();
-  const original = useR((s) => s.original);
-  const trace = useDeferredValue(useR((s) => s.trace));
-  const expectations = original.expect ?? [];
-  return (
-    <section className="panel lesson" aria-labelledby="lesson-h">
-      <h2 id="lesson-h">The lesson says</h2>
-      <ul className="lesson-list">
-        {expectations.map((e, i) => {
-          const { overrides: _o, ...rest } = e;
-          void _o;
-          const met = checkResilienceExpectation(trace, rest).length === 0;
-          return (
-            <li key={i} data-testid={`expectation-${i}`} data-met={met ? 'yes' : 'no'}>
-              <span className={met ? 'check-yes' : 'check-no'} aria-hidden="true">
-                {met ? '✓' : '○'}
-              </span>{' '}
-              {e.label}{' '}
-              <button type="button" className="small-btn" onClick={() => store.getState().applyExpectation(i)} aria-label={`Show: ${e.label}`}>
-                show
-              </button>
-            </li>
-          );
-        })}
-      </ul>
-    </section>
-  );
-}
-
-function Toggle({ label, path, value, hint }: { label: string; path: string[]; value: boolean; hint?: string }) {
-  const store = useResilienceStore();
-  const patch = path.reduceRight<Json>((acc, key) => ({ [key]: acc }), !value) as Record<string, Json>;
-  return (
-    <label className="toggle" title={hint}>
-      <input type="checkbox" checked={value} data-testid={`toggle-${path.join('.')}`} onChange={() => store.getState().setConfig(patch)} /> {label}
-    </label>
-  );
-}
-
-function Choice({ label, path, value, options }: { label: string; path: string[]; value: string; options: string[] }) {
-  const store = useResilienceStore();
-  return (
-    <label className="field-inline">
-      <span>{label}</span>
-      <select value={value} data-testid={`choice-${path.join('.')}`} onChange={(e) => {
-          const raw = e.currentTarget.value;
-          const value: Json = /^\d+$/.test(raw) ? Number(raw) : raw;
-          store.getState().setConfig(path.reduceRight<Json>((acc, key) => ({ [key]: acc }), value) as Record<string, Json>);
-        }}>
-        {options.map((o) => (
-          <option key={o}>{o}</option>
-        ))}
-      </select>
-    </label>
-  );
-}
-
-function SettingsPanel() {
-  const config = useR((s) => s.scenario.config) as Record<string, Json> & { mechanism: string };
-  const c = config as Record<string, Record<string, Json>> & { mechanism: string };
-  return (
-    <section className="panel settings" aria-labelledby="set-h">
-      <h2 id="set-h">Settings</h2>
-      {config.mechanism === 'tasks' && (
-        <>
-          <Choice label="Revision" path={['revision']} value={config.revision as string} options={['2026-07-28', '2025-11-25']} />
-          <Toggle label="Bug: store overwrites a terminal task" path={['policy', 'cancelOverwritesTerminal']} value={c.policy.cancelOverwritesTerminal as boolean} />
-          <Toggle label="Bug: drop an abort made before the task id is known" path={['policy', 'forgetEarlyAbort']} value={c.policy.forgetEarlyAbort as boolean} />
-          <Toggle label="Bug: cancel the task with notifications/cancelled" path={['policy', 'cancelWithNotification']} value={c.policy.cancelWithNotification as boolean} />
-          <Toggle label="Bug: hand out the task id before it is durable" path={['policy', 'handleBeforeDurable']} value={c.policy.handleBeforeDurable as boolean} />
-          <Choice label="Transport" path={['transport']} value={config.transport as string} options={['stdio', 'streamable-http']} />
-        </>
-      )}
-      {config.mechanism === 'breaker' && (
-        <>
-          <Choice label="Composition" path={['composition']} value={config.composition as string} options={['retry-around-breaker', 'breaker-around-retry']} />
-          <Choice label="Attempts per call" path={['retry', 'maxAttempts']} value={String(c.retry.maxAttempts)} options={['1', '2', '3', '4', '5']} />
-          <Choice label="Backoff" path={['retry', 'strategy']} value={c.retry.strategy as string} options={[...BACKOFF_STRATEGIES]} />
-          <Choice label="Retry budget" path={['retry', 'budget']} value={c.retry.budget as string} options={['none', 'token-bucket', 'ratio']} />
-          <Choice label="After a breaker rejection" path={['retry', 'onRejection']} value={c.retry.onRejection as string} options={['wait-for-reset', 'fail-fast', 'backoff']} />
-          <p className="help" data-testid="rejection-rule">
-            {config.composition === 'breaker-around-retry'
-              ? 'Breaker around retry: the breaker rejects a call before its retry loop starts, so a rejection is final whatever this says.'
-              : c.retry.onRejection === 'wait-for-reset'
-                ? 'Retry around breaker: a rejected attempt sent nothing, so it is safe to retry — but no sooner than the breaker’s reset (then the half-open probe limit applies).'
-                : c.retry.onRejection === 'fail-fast'
-                  ? 'Retry around breaker: a rejection ends the call at once (the caller’s fallback runs).'
-                  : 'Naive: a rejection is retried on the normal backoff, so the attempts burn against the still-open breaker.'}
-          </p>
-          <Choice label="Downstream fails with" path={['downstream', 'failWith']} value={c.downstream.failWith as string} options={['http-503', 'http-429', 'http-500', 'http-502', 'http-504', 'http-408', 'http-400', 'http-422', 'jsonrpc-32603', 'jsonrpc-32602', 'tool-error', 'network', 'partial-stream', 'client-timeout']} />
-          <Toggle label="Tool has a side effect" path={['operation', 'sideEffect']} value={c.operation.sideEffect as boolean} />
-          <h3>Naive breaker switches</h3>
-          <Toggle label="Consecutive count that never decays" path={['policy', 'consecutiveNeverDecays']} value={c.policy.consecutiveNeverDecays as boolean} />
-          <Toggle label="Half-open lets every caller through" path={['policy', 'halfOpenAdmitsAll']} value={c.policy.halfOpenAdmitsAll as boolean} />
-          <Toggle label="Stale results counted (no generation)" path={['policy', 'staleResultsCounted']} value={c.policy.staleResultsCounted as boolean} />
-          <Toggle label="Library bug: reset timer lost on a repeat trip" path={['policy', 'resetTimerLostOnRepeatOpen']} value={c.policy.resetTimerLostOnRepeatOpen as boolean} />
-        </>
-      )}
-      {config.mechanism === 'storm' && (
-        <>
-          <h3>Fixes, one by one</h3>
-          <Toggle label="Retry at one layer only" path={['fixes', 'retryAtOneLayerOnly']} value={c.fixes.retryAtOneLayerOnly as boolean} />
-          <Toggle label="Deadlines passed down" path={['fixes', 'deadlinePropagation']} value={c.fixes.deadlinePropagation as boolean} />
-          <Toggle label="Retry budget per layer" path={['fixes', 'retryBudget']} value={c.fixes.retryBudget as boolean} />
-          <Toggle label="Cancellation propagated" path={['fixes', 'cancelPropagation']} value={c.fixes.cancelPropagation as boolean} />
-          <Toggle label="Idempotency keys upstream" path={['fixes', 'idempotencyKeys']} value={c.fixes.idempotencyKeys as boolean} />
-        </>
-      )}
-    </section>
-  );
-}
-
-/**
- * The mechanism's invariants over the whole trace (the races lab's panel layout). The section is
- * not classed `.invariants`: other labs use that name for their own lists, and ledger.css once
- * styled it globally (padding-left: 0), which left this panel flush against its edge.
- */
-function InvariantsPanel() {
-  const store = useResilienceStore();
-  const trace = useDeferredValue(useR((s) => s.trace));
-  const cursorMs = useR((s) => s.cursorMs);
-  const mechanism = trace.initial.mechanism;
-  const list = trace.invariants.filter((i) => i.description.startsWith(`${mechanism}:`));
-  const violated = list.filter((i) => i.firstViolation !== null).length;
-  return (
-    <section className="panel res-invariants" aria-labelledby="inv-h" data-testid="invariants-panel">
-      <h2 id="inv-h">
-        Invariants <span className="muted small">— {violated === 0 ? 'all hold' : `${violated} violated`}</span>
-      </h2>
-      <ul className="inv-list">
-        {list.map((inv) => {
-          const f = inv.firstViolation;
-          return (
-            <li key={inv.name} data-testid={`invariant-${inv.name}`} data-status={f ? 'violated' : 'holds'} className={f ? 'is-violated' : 'is-holding'}>
-              <div className="inv-head">
-                <span className={f ? 'badge badge-bad' : 'badge badge-ok'}>{f ? '✗ violated' : '✓ holds'}</span> <code>{inv.name}</code>
-              </div>
-              <p className="small">{inv.description.slice(mechanism.length + 2)}</p>
-              {f && (
-                <p className="small inv-violation">
-                  <button type="button" className="link-btn" onClick={() => {
-                      store.getState().seek(f.at);
-                      document.getElementById('timeline-panel')?.scrollIntoView({ block: 'start' });
-                    }} aria-label={`Go to the first violation of ${inv.name} at ${f.at} ms`}>
-                    at {formatMs(f.at)} ms
-                  </button>
-                  {f.at <= cursorMs ? '' : ' (after the playhead)'}: {f.message}
-                </p>
-              )}
-            </li>
-          );
-        })}
-      </ul>
-    </section>
-  );
-}
-
-function TieRule() {
-  return (
-    <details className="panel">
-      <summary>Same-millisecond order</summary>
-      <ol className="small">
-        {RESILIENCE_TIE_RULE.map((r) => (
-          <li key={r.rank}>
-            <strong>{r.name}</strong> — {r.why}
-          </li>
-        ))}
-      </ol>
-    </details>
   );
 }
 

@@ -1,4 +1,5 @@
-import { replay, stepIndexAt, type ReplayResult } from '../engine';
+import { replay, type ReplayResult } from '../engine';
+import { stateAtStep } from '../lab';
 import { subsetMismatches as subset, violatesMismatch, withOverrides, type ExpectationMismatch } from '../expectation';
 import type { Expectation, Json, Scenario } from '../types';
 import { flowModel, flowOutcome, type FlowOutcome, type FlowState } from './model';
@@ -21,8 +22,7 @@ export function replayFlow(scenario: Scenario): FlowTrace {
 
 /** The model state when the playhead is at `atMs` (after every step at or before it). */
 export function flowStateAt(trace: FlowTrace, atMs: number): FlowState {
-  const i = stepIndexAt(trace.steps, atMs);
-  return i < 0 ? trace.initial : trace.steps[i].state;
+  return stateAtStep(trace, atMs);
 }
 
 /** The outcome as of the playhead. */

@@ -1,5 +1,4 @@
-import { replay } from '../engine';
-import { parserFor, stateAtStep, zeroEventProblem, type LabDefinition } from '../lab';
+import { modelLab, zeroEventProblem, type LabDefinition } from '../lab';
 import { checkExpectation, racesOutcomeAt, type RacesTrace } from './index';
 import { racesModel, type RacesOutcome, type RacesState } from './model';
 import { RACES_SCHEMAS, racesLengthProblem } from './schema';
@@ -10,18 +9,13 @@ import { exploreRacesOrders, racesNaturalOrderEvents, racesOrderClass } from './
  * a scenario with no events (nothing would happen; the outcome would only read "none") and draws at
  * most 2,000 events.
  */
-export const racesDefinition: LabDefinition<RacesState, RacesOutcome, RacesTrace> = {
+export const racesDefinition = modelLab(racesModel, {
   id: 'races',
   title: 'Races',
   schemas: RACES_SCHEMAS,
-  tieRule: racesModel.tieRule,
-  invariants: racesModel.invariants.map(({ name, description }) => ({ name, description })),
-  parse: parserFor('races', RACES_SCHEMAS),
   pageProblem: (s) => zeroEventProblem(s) ?? racesLengthProblem(s.events),
-  replay: (scenario, options) => replay(racesModel, scenario, options),
-  stateAt: stateAtStep,
-  outcomeAt: racesOutcomeAt,
-  checkExpectation,
+  outcomeAt: (trace, atMs) => racesOutcomeAt(trace as RacesTrace, atMs),
+  checkExpectation: (trace, e) => checkExpectation(trace as RacesTrace, e),
   explore: {
     movable: (scenario) => scenario.events.map((e) => e.id),
     // No lane constraint: any scripted event may pass any other (the model decides what each order means).
@@ -30,4 +24,4 @@ export const racesDefinition: LabDefinition<RacesState, RacesOutcome, RacesTrace
     natural: racesNaturalOrderEvents,
     orders: (scenario, events, hooks) => exploreRacesOrders(scenario, events, { ...hooks, prune: true }),
   },
-};
+}) as LabDefinition<RacesState, RacesOutcome, RacesTrace>;

@@ -1,0 +1,390 @@
+import { useId, useMemo, useState } from 'react';
+import { Timeline } from '../../charts/Timeline';
+import { downloadText } from '../common/download';
+import {
+  exportLoaded,
+  scenarioLinkOf,
+  shownEntries,
+  TRANSCRIPT_FORMAT_NAMES,
+  TRANSCRIPT_FORMATS,
+  type CallSpan,
+  type Finding,
+  type TrafficState,
+  type TranscriptFormat,
+} from '../../store/trafficStore';
+import { useTraffic, useTrafficApi } from './context';
+import { entryLabel, entryMarkId, TRAFFIC_LANES, trafficDomain, trafficMarks } from './trafficMarks';
+
+const EMPTY: number[] = [];
+
+/** The entries the filter shows (memoised on transcript and filter). */
+export function useShown(): number[] {
+  const transcript = useTraffic((s) => s.transcript);
+  const filter = useTraffic((s) => s.filter);
+  const spans = useTraffic((s) => s.spans);
+  return useMemo(() => (transcript ? shownEntries(transcript, filter, spans) : EMPTY), [transcript, filter, spans]);
+}
+
+const currentFindingOf = (s: TrafficState): Finding | null => (s.currentFinding !== null ? (s.report?.findings[s.currentFinding] ?? null) : null);
+
+/** What was loaded: the format (named), the revision and how it was found, counts, skipped lines. */
+export function SummaryPanel() {
+  const t = useTraffic((s) => s.transcript);
+  const report = useTraffic((s) => s.report);
+  const source = useTraffic((s) => s.source);
+  if (!t) {
+    return (
+      <section className="panel traffic-summary" aria-label="Transcript">
+        <h2>Transcript</h2>
+        <p className="muted small" data-testid="traffic-empty">
+          No transcript loaded yet.
+        </p>
+      </section>
+    );
+  }
+  return (
+    <section className="panel traffic-summary" aria-label="Transcript" data-testid="traffic-summary">
+      <h2>Transcript</h2>
+      <dl className="traffic-facts">
+        <dt>Source</dt>
+        <dd data-testid="traffic-source">{source}</dd>
+        <dt>Format</dt>
+        <dd data-testid="traffic-format" data-format={t.format}>
+          {t.formatName}
+        </dd>
+        <dt>Revision</dt>
+        <dd data-testid="traffic-revision">
+          {t.revision} <span className="muted small">({t.revisionNote})</span>
+        </dd>
+        <dt>Read</dt>
+        <dd data-testid="traffic-counts">
+          {t.lineCount.toLocaleString('en')} lines · {t.messageIndices.length.toLocaleString('en')} messages · {report?.checked.requests ?? 0} request{report?.checked.requests === 1 ? '' : 's'} · {t.entries.length - t.messageIndices.length} other
+          entries
+        </dd>
+        {t.outOfOrder.count > 0 && (
+          <>
+            <dt>Order</dt>
+            <dd>
+              {t.outOfOrder.count} entries were earlier than the line before them (first at line {t.outOfOrder.firstLine}); sorted by time
+            </dd>
+          </>
+        )}
+      </dl>
+      <details className="traffic-skipped" data-testid="traffic-skipped">
+        <summary>
+          <span data-testid="traffic-skipped-count">{t.skipped.length}</span> line{t.skipped.length === 1 ? '' : 's'} skipped
+        </summary>
+        {t.skipped.length > 0 && (
+          <ul className="small">
+            {t.skipped.slice(0, 200).map((k) => (
+              <li key={k.line}>
+                line {k.line}: {k.reason} — <code>{k.text}</code>
+              </li>
+            ))}
+            {t.skipped.length > 200 && <li>… and {t.skipped.length - 200} more</li>}
+          </ul>
+        )}
+      </details>
+    </section>
+  );
+}
+
+/** The transcript on the shared Timeline: client and server lanes, calls as spans, messages as marks. */
+export function TrafficTimeline() {
+  const { store } = useTrafficApi();
+  const t = useTraffic((s) => s.transcript);
+  const spans = useTraffic((s) => s.spans);
+  const cursorMs = useTraffic((s) => s.cursorMs);
+  const selected = useTraffic((s) => s.selectedEntry);
+  const finding = useTraffic(currentFindingOf);
+  const loadCount = useTraffic((s) => s.loadCount);
+  const shown = useShown();
+  const domain = useMemo(() => trafficDomain(t), [t]);
+  const marks = useMemo(() => (t ? trafficMarks(t, spans, shown, finding?.entries ?? EMPTY, selected, cursorMs) : []), [t, spans, shown, finding, selected, cursorMs]);
+  const onSeek = useMemo(() => (ms: number) => store.getState().seek(ms), [store]);
+  if (!t) return null;
+  return (
+    <section className="panel timeline-panel" aria-labelledby="traffic-tl-h" data-testid="traffic-timeline" data-marks={marks.length}>
+      <h2 id="traffic-tl-h">
+        Timeline <span className="muted small">— click or drag on it to select the nearest message; {shown.length > 600 ? 'zoomed out: entries grouped, calls in flight as steps' : 'open-ended bars: no outcome in the transcript'}</span>
+      </h2>
+      <Timeline lanes={TRAFFIC_LANES} marks={marks} domain={domain} cursorMs={cursorMs} label="The imported transcript: client and server lanes" onSeek={onSeek} resetKey={loadCount} snapMs={1} />
+    </section>
+  );
+}
+
+/** Filters by id, method and tool, and the check options (latency allowance, optional maximum). */
+export function OptionsPanel() {
+  const { store, runner } = useTrafficApi();
+  const filter = useTraffic((s) => s.filter);
+  const allowance = useTraffic((s) => s.allowanceText);
+  const max = useTraffic((s) => s.maxText);
+  const errors = useTraffic((s) => s.fieldErrors);
+  const spans = useTraffic((s) => s.spans);
+  const methods = useMemo(() => [...new Set(spans.map((s) => s.method))].sort(), [spans]);
+  const tools = useMemo(() => [...new Set(spans.map((s) => s.tool).filter((x): x is string => x !== null))].sort(), [spans]);
+  const ids = { id: useId(), method: useId(), tool: useId(), allowance: useId(), max: useId(), ml: useId(), tl: useId() };
+  const setOption = (kind: 'allowance' | 'max', text: string) => {
+    const s = store.getState();
+    const options = kind === 'allowance' ? s.setAllowanceText(text) : s.setMaxText(text);
+    if (options) runner.recheck(options);
+  };
+  return (
+    <section className="panel traffic-options" aria-label="Filter and check options">
+      <h2>Filter</h2>
+      <div className="traffic-fields">
+        <label htmlFor={ids.id}>id</label>
+        <input id={ids.id} data-testid="filter-id" value={filter.id} placeholder="any" onChange={(e) => store.getState().setFilter('id', e.currentTarget.value)} />
+        <label htmlFor={ids.method}>method</label>
+        <input id={ids.method} data-testid="filter-method" list={ids.ml} value={filter.method} placeholder="any" onChange={(e) => store.getState().setFilter('method', e.currentTarget.value)} />
+        <datalist id={ids.ml}>{methods.map((m) => <option key={m} value={m} />)}</datalist>
+        <label htmlFor={ids.tool}>tool</label>
+        <input id={ids.tool} data-testid="filter-tool" list={ids.tl} value={filter.tool} placeholder="any" onChange={(e) => store.getState().setFilter('tool', e.currentTarget.value)} />
+        <datalist id={ids.tl}>{tools.map((m) => <option key={m} value={m} />)}</datalist>
+      </div>
+      <h2>Check options</h2>
+      <div className="traffic-fields">
+        <label htmlFor={ids.allowance}>latency allowance (ms)</label>
+        <input id={ids.allowance} data-testid="option-allowance" inputMode="numeric" value={allowance} aria-invalid={errors.allowanceMs ? true : undefined} onChange={(e) => setOption('allowance', e.currentTarget.value)} />
+        <label htmlFor={ids.max}>maximum call time (ms)</label>
+        <input id={ids.max} data-testid="option-max" inputMode="numeric" value={max} placeholder="none" aria-invalid={errors.maxMs ? true : undefined} onChange={(e) => setOption('max', e.currentTarget.value)} />
+      </div>
+      {(errors.allowanceMs || errors.maxMs) && (
+        <ul className="field-errors" role="alert" data-testid="option-errors">
+          {errors.allowanceMs && <li>{errors.allowanceMs}</li>}
+          {errors.maxMs && <li>{errors.maxMs}</li>}
+        </ul>
+      )}
+      <p className="small muted">A response or progress more than the allowance after its cancellation means the server kept working. The maximum flags every call that lived longer.</p>
+    </section>
+  );
+}
+
+/** The findings, with next/previous stepping; a finding's messages select on click. */
+export function FindingsPanel() {
+  const { store } = useTrafficApi();
+  const report = useTraffic((s) => s.report);
+  const current = useTraffic((s) => s.currentFinding);
+  const t = useTraffic((s) => s.transcript);
+  if (!report || !t) return null;
+  const { findings, counts } = report;
+  return (
+    <section className="panel traffic-findings" aria-labelledby="findings-h" data-testid="traffic-findings">
+      <div className="findings-head">
+        <h2 id="findings-h">
+          Findings <span data-testid="findings-count">{findings.length}</span>
+        </h2>
+        <span className="small muted">
+          {counts.error} error · {counts.warning} warning · {counts.info} info
+        </span>
+        <div className="button-row">
+          <button type="button" className="small-btn" data-testid="finding-prev" disabled={findings.length === 0} onClick={() => store.getState().stepFinding('previous')}>
+            ← Previous finding
+          </button>
+          <button type="button" className="small-btn" data-testid="finding-next" disabled={findings.length === 0} onClick={() => store.getState().stepFinding('next')}>
+            Next finding →
+          </button>
+        </div>
+      </div>
+      {findings.length === 0 ? (
+        <p data-testid="findings-clean">No rule broken in the observed messages{report.options.maxMs === null ? ' (set a maximum to check call lengths)' : ''}.</p>
+      ) : (
+        <ol className="findings-list">
+          {findings.map((f, i) => (
+            <li key={i} className={`finding sev-${f.severity}${i === current ? ' is-current' : ''}`} data-testid="finding" data-check={f.check} aria-current={i === current ? 'true' : undefined}>
+              <div className="finding-head">
+                <span className={`badge sev-${f.severity}`}>{f.severity}</span>
+                <button type="button" className="link-btn finding-title" data-testid="finding-select" onClick={() => store.getState().selectFinding(i)}>
+                  {f.title}
+                </button>
+                <span className="muted small">at {f.atMs} ms</span>
+              </div>
+              <p className="small">{f.message}</p>
+              <p className="small finding-meta">
+                rule <code data-testid="finding-rule">{f.rule || f.check}</code> · taught by{' '}
+                <a href={f.teaches.href} data-testid="finding-teaches">
+                  {f.teaches.lab} {f.teaches.scenario}
+                </a>
+              </p>
+              <div className="finding-entries">
+                {f.entries.slice(0, 12).map((ix) => (
+                  <button
+                    key={ix}
+                    type="button"
+                    className="small-btn"
+                    data-testid="finding-entry"
+                    onClick={() => {
+                      store.getState().selectFinding(i);
+                      store.getState().selectEntry(ix);
+                    }}
+                  >
+                    {t.entries[ix].atMs} ms {entryLabel(t.entries[ix])}
+                  </button>
+                ))}
+                {f.entries.length > 12 && <span className="small muted">… {f.entries.length - 12} more</span>}
+              </div>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}
+
+const ROW_H = 26;
+const LIST_H = 312;
+
+/** The message list (windowed: only the rows in view are in the DOM) beside the wire panel. */
+export function MessagesPanel() {
+  const { store } = useTrafficApi();
+  const t = useTraffic((s) => s.transcript);
+  const selected = useTraffic((s) => s.selectedEntry);
+  const finding = useTraffic(currentFindingOf);
+  const shown = useShown();
+  const [scrollTop, setScrollTop] = useState(0);
+  if (!t) return null;
+  const first = Math.max(0, Math.floor(scrollTop / ROW_H) - 5);
+  const last = Math.min(shown.length, first + Math.ceil(LIST_H / ROW_H) + 10);
+  const inFinding = new Set(finding?.entries ?? EMPTY);
+  const e = selected !== null ? t.entries[selected] : undefined;
+  return (
+    <section className="panel traffic-messages" aria-labelledby="msgs-h">
+      <h2 id="msgs-h">
+        Messages <span className="muted small" data-testid="shown-count">{shown.length.toLocaleString('en')} shown</span>
+      </h2>
+      <div className="traffic-split">
+        <div className="msg-list" role="listbox" aria-label="Transcript entries" tabIndex={0} style={{ height: Math.min(LIST_H, Math.max(3, shown.length) * ROW_H + 2) }} onScroll={(ev) => setScrollTop(ev.currentTarget.scrollTop)} data-testid="msg-list"
+          onKeyDown={(ev) => {
+            if (ev.key !== 'ArrowDown' && ev.key !== 'ArrowUp') return;
+            ev.preventDefault();
+            const pos = selected === null ? -1 : shown.indexOf(selected);
+            const next = shown[Math.max(0, Math.min(shown.length - 1, pos + (ev.key === 'ArrowDown' ? 1 : -1)))];
+            if (next !== undefined) store.getState().selectEntry(next);
+          }}
+        >
+          <div style={{ height: shown.length * ROW_H, position: 'relative' }}>
+            {shown.slice(first, last).map((ix, k) => {
+              const en = t.entries[ix];
+              return (
+                <div
+                  key={ix}
+                  role="option"
+                  aria-selected={ix === selected}
+                  className={`msg-row${ix === selected ? ' is-selected' : ''}${inFinding.has(ix) ? ' in-finding' : ''} msg-${en.type}`}
+                  style={{ top: (first + k) * ROW_H, height: ROW_H }}
+                  data-testid="msg-row"
+                  data-entry={ix}
+                  onClick={() => store.getState().selectEntry(ix)}
+                >
+                  <span className="msg-time">{en.atMs} ms</span>
+                  <span className="msg-label">{entryLabel(en)}</span>
+                </div>
+              );
+            })}
+          </div>
+        </div>
+        <div className="wire-view" data-testid="traffic-wire" data-entry={selected ?? ''} data-mark={selected !== null ? entryMarkId(selected) : ''}>
+          {e ? (
+            <>
+              <p className="small">
+                <strong>{entryLabel(e)}</strong> · {e.atMs} ms · line {e.line}
+                {e.type === 'message' && (
+                  <>
+                    {' '}
+                    · {e.direction === 'c2s' ? 'client → server' : 'server → client'} · {e.transport}
+                    {e.status !== undefined && ` · HTTP ${e.status}`}
+                  </>
+                )}
+              </p>
+              <p className="small muted">As received:</p>
+              <pre className="wire-raw" data-testid="wire-raw">{e.type === 'message' ? e.raw : e.text}</pre>
+            </>
+          ) : (
+            <p className="muted small">Select a message (in the list, a finding or on the timeline) to see it as received.</p>
+          )}
+        </div>
+      </div>
+    </section>
+  );
+}
+
+function spanOfEntry(spans: readonly CallSpan[], entry: number | null): CallSpan | null {
+  if (entry === null) return null;
+  return spans.find((s) => s.direction === 'c2s' && s.entries.includes(entry)) ?? null;
+}
+
+/** "Open as a scenario" (the whole transcript or the selected call) and export in the four formats. */
+export function WhatIfPanel() {
+  const { store, runner } = useTrafficApi();
+  const t = useTraffic((s) => s.transcript);
+  const spans = useTraffic((s) => s.spans);
+  const selected = useTraffic((s) => s.selectedEntry);
+  const source = useTraffic((s) => s.source);
+  const [format, setFormat] = useState<TranscriptFormat>('jsonrpc-jsonl');
+  const [redact, setRedact] = useState(false);
+  const formatId = useId();
+  if (!t) return null;
+  const call = spanOfEntry(spans, selected);
+  const open = (requestId?: CallSpan['id']) => {
+    const r = scenarioLinkOf(t, requestId);
+    if (!r.ok) return store.getState().setError({ title: 'This transcript cannot be opened as a races scenario', errors: r.errors });
+    window.location.hash = r.href;
+    window.scrollTo({ top: 0 }); // the races lab opens at its top (its title and timeline)
+  };
+  const base = (source ?? 'transcript').replace(/^The (file|sample|pasted) /, '').replace(/\.[a-z]+$/i, '').replace(/^mcp-server-/, '').replace(/[^A-Za-z0-9_-]+/g, '-') || 'transcript';
+  return (
+    <section className="panel traffic-whatif" aria-label="What if, and export">
+      <h2>What if</h2>
+      <p className="small muted">The races lab replays the calls with the same times and ids: drag the cancel, switch the client&apos;s policy and see the other outcome.</p>
+      <div className="button-row">
+        <button type="button" data-testid="open-scenario" onClick={() => open()}>
+          Open as a scenario
+        </button>
+        <button type="button" data-testid="open-call-scenario" disabled={!call} onClick={() => call && open(call.id)} title={call ? undefined : 'Select a message of a client call first'}>
+          {call ? `Open call #${JSON.stringify(call.id)} as a scenario` : 'Open the selected call'}
+        </button>
+      </div>
+      <h2>Export</h2>
+      <div className="traffic-fields">
+        <label htmlFor={formatId}>format</label>
+        <select id={formatId} data-testid="export-format" value={format} onChange={(e) => setFormat(e.currentTarget.value as TranscriptFormat)}>
+          {TRANSCRIPT_FORMATS.map((f) => (
+            <option key={f} value={f}>
+              {TRANSCRIPT_FORMAT_NAMES[f]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <label className="small check-row">
+        <input type="checkbox" data-testid="export-redact" checked={redact} onChange={(e) => setRedact(e.currentTarget.checked)} /> redact arguments and results (keys and ids kept, values hashed)
+      </label>
+      <div className="button-row">
+        <button
+          type="button"
+          data-testid="export-transcript"
+          onClick={() => {
+            const { filename, text } = exportLoaded(t, format, redact, base);
+            downloadText(filename, text, format === 'inspector-v2' ? 'application/json' : 'text/plain');
+          }}
+        >
+          Export transcript
+        </button>
+        <button
+          type="button"
+          data-testid="export-review"
+          title="The reliability review report (Markdown) from this transcript; the inputs it cannot infer are asked in the report"
+          onClick={async () => {
+            try {
+              const { filename, text } = await runner.review(redact);
+              downloadText(filename, text, 'text/markdown');
+            } catch (err) {
+              store.getState().setError({ title: 'The review was not written', errors: [`(review): ${(err as Error).message}`] });
+            }
+          }}
+        >
+          Export review
+        </button>
+      </div>
+    </section>
+  );
+}

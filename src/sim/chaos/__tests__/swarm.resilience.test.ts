@@ -1,0 +1,3 @@
+import { describeSwarmOverBuiltins } from './builtinSwarm';
+
+describeSwarmOverBuiltins('resilience');
