@@ -49,13 +49,14 @@ const labLayering = {
 };
 const commonLayering = {
   files: ['src/labs/common/**/*.{ts,tsx}'],
+  ignores: ['src/labs/**/*.worker.ts', 'src/labs/**/*.test.ts'],
   rules: {
     '@typescript-eslint/no-restricted-imports': ['error', { patterns: [noSimValues, { regex: '^\\.\\./(?!\\.\\./)[^/]+/', allowTypeImports: true, message: 'src/labs/common is shared by every lab and imports none of them.' }] }],
   },
 };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**'] },
+  { ignores: ['dist/**', 'dist-cli/**', 'node_modules/**', 'test-results/**', 'playwright-report/**'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.{ts,tsx}'],

@@ -15,6 +15,16 @@ const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFracti
   await runIssue10();
 }
 
+try {
+  const { benchCli } = await import('./cli.bench');
+  const c = benchCli();
+  console.log(`races CLI, whole process (node dist-cli/mcp-lab.mjs replay FILE, ${fmt(c.events)} events; /usr/bin/time -v, median of 7; load ${fmt(c.load[0], 1)} → ${fmt(c.load[1], 1)})`);
+  console.log(`  wall       ${fmt(c.wallS, 2)} s (CPU ${fmt(c.cpuS, 2)} s)   (target ≤ 0.25 s: ratio ${fmt(c.wallS / 0.25, 2)} of budget)`);
+  console.log(`  peak RSS   ${fmt(c.rssMb, 0)} MB   (target ≤ 100 MB: ratio ${fmt(c.rssMb / 100, 2)} of budget)`);
+} catch (err) {
+  console.log(`races CLI benchmark could not run: ${(err as Error).message}`);
+}
+
 const dist = path.resolve(import.meta.dirname ?? '.', '../dist');
 if (existsSync(path.join(dist, 'index.html'))) {
   const html = readFileSync(path.join(dist, 'index.html'), 'utf8');

@@ -1,7 +1,10 @@
 // Makes a fresh machine ready: `--deps` installs npm dependencies when node_modules is missing or
 // older than package-lock.json; `--chromium` checks for Debian's Chromium and, as root, installs it
-// with apt-get when missing (Playwright cannot download browsers on this network).
-import { existsSync, statSync } from 'node:fs';
+// with apt-get when missing (Playwright cannot download browsers on this network); `--cli` builds
+// the bundled command line (dist-cli/mcp-lab.mjs) when it is missing or older than a file under src/
+// or the build script.
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { execSync } from 'node:child_process';
 
 const args = new Set(process.argv.slice(2));
@@ -12,6 +15,22 @@ if (args.has('--deps')) {
   if (stale) {
     console.log('› installing dependencies (npm ci)…');
     run('npm ci --no-audit --no-fund');
+  }
+}
+
+if (args.has('--cli')) {
+  const out = 'dist-cli/mcp-lab.mjs';
+  const newest = (dir) => {
+    let t = 0;
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, e.name);
+      t = Math.max(t, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
+    }
+    return t;
+  };
+  if (!existsSync(out) || statSync(out).mtimeMs < Math.max(newest('src'), statSync('scripts/build-cli.mjs').mtimeMs, statSync('package-lock.json').mtimeMs)) {
+    const { buildCli } = await import('./build-cli.mjs');
+    await buildCli();
   }
 }
 

@@ -79,6 +79,41 @@ export class LabDriver {
   async hash(): Promise<string> {
     return this.page.evaluate(() => window.location.hash);
   }
+
+  /** The "All orders" panel (every lab). */
+  get allOrders(): Locator {
+    return this.page.getByTestId('all-orders');
+  }
+  /** The outcome classes listed by "All orders". */
+  get orderClasses(): Locator {
+    return this.allOrders.getByTestId('all-orders-class');
+  }
+
+  /** Ticks `events` (none: the lab's own set), runs "Explore all orders" and waits for its classes. */
+  async exploreAllOrders(events: string[] = []): Promise<this> {
+    if (events.length) {
+      await this.allOrders.locator('summary').click();
+      for (const id of events) await this.allOrders.getByTestId(`all-orders-event-${id}`).check();
+    }
+    // By keyboard: a sticky timeline panel may cover the button where the page has scrolled.
+    await this.allOrders.getByTestId('all-orders-run').focus();
+    await this.page.keyboard.press('Enter');
+    await expect(this.allOrders.getByTestId('all-orders-classes')).toBeVisible({ timeout: 60_000 });
+    return this;
+  }
+
+  /** Index of the first class whose shortest counterexample differs from the scenario as written (inversions > 0), or -1. */
+  async firstMovedClass(): Promise<number> {
+    const inversions = await this.orderClasses.evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-inversions'))));
+    return inversions.findIndex((n) => n > 0);
+  }
+
+  /** Presses "Open the shortest counterexample" of class `index` (0 = the most orders). */
+  async openCounterexample(index: number): Promise<this> {
+    await this.allOrders.getByTestId(`all-orders-open-${index}`).focus();
+    await this.page.keyboard.press('Enter');
+    return this;
+  }
 }
 
 /**

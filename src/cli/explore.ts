@@ -1,16 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { exploreLab } from '../sim/lab';
+import { exploreLabOrders, naturalOrderEvents } from '../sim/labOrders';
 import { LAB_DEFINITIONS, parseAnyScenarioText } from '../sim/labs';
 import type { Json } from '../sim/types';
 
-const USAGE = 'usage: npm run explore -- FILE.json [--events a,b,c]';
+const USAGE = 'usage: npm run explore -- FILE.json [--events a,b,c] (1 to 8 event ids)';
 
 /**
- * The `explore` subcommand: every order of the lab's movable events (or `--events a,b,c`), each
- * replayed through the lab's definition, printed as `{ scenario, total, classes[] }` with the
- * count and the simplest example order of each outcome class. Exit 0 done; 1 bad input or a lab
- * without an explorer; 2 bad command line. (Exit 3 for an order that breaks an invariant comes with
- * the engine issue's explorer, which reports invariants per class.)
+ * The `explore` subcommand ("All orders"): every order of `--events a,b,c` (1–8 ids; without it,
+ * the lab's natural set), each replayed through the lab's definition, printed as `{ scenario,
+ * events, total, evaluated, rejected, pruned, classes[{ key, count, example, inversions, broken }],
+ * invariants, canBreak }` — `example` is the order closest to the file (fewest inversions), the
+ * "shortest counterexample" of its class. A ledger file without `--events` explores its two
+ * connection lanes as before (`{ scenario, total, classes[{ key, count, example, switches }] }`).
+ * Exit 0 done; 3 when some order breaks an invariant; 1 bad input; 2 bad command line.
  */
 export async function exploreCommand(argv: string[], readFile: (p: string) => string = (p) => readFileSync(p, 'utf8')): Promise<number> {
   const eventsAt = argv.indexOf('--events');
@@ -51,8 +54,32 @@ export async function exploreCommand(argv: string[], readFile: (p: string) => st
     process.stderr.write(`error: --events: no event is called ${missing.map((m) => JSON.stringify(m)).join(', ')} — use ids from the file's events\n`);
     return 1;
   }
-  const result = exploreLab(definition, parsed.scenario, {}, movable);
   const invariantNames = definition.invariants.map((i) => i.name);
+  const natural = movable ?? naturalOrderEvents(definition, parsed.scenario);
+  if (movable !== undefined || (definition.explore.natural !== undefined || definition.explore.movable(parsed.scenario).length <= 8)) {
+    let orders;
+    try {
+      orders = exploreLabOrders(definition, parsed.scenario, natural);
+    } catch (err) {
+      process.stderr.write(`error: ${(err as Error).message}\n`);
+      return 1;
+    }
+    const canBreak = orders.classes.some((c) => c.broken.length > 0);
+    const doc = {
+      scenario: { id: parsed.scenario.id, lab },
+      events: natural,
+      total: orders.total,
+      evaluated: orders.evaluated,
+      rejected: orders.rejected,
+      pruned: orders.pruned,
+      classes: orders.classes.map((c) => ({ key: c.key, count: c.count, example: c.example, inversions: c.inversions, broken: c.broken })),
+      invariants: invariantNames,
+      canBreak,
+    };
+    process.stdout.write(JSON.stringify(doc, null, 2) + '\n');
+    return canBreak ? 3 : 0;
+  }
+  const result = exploreLab(definition, parsed.scenario, {}, movable);
   const doc = {
     scenario: { id: parsed.scenario.id, lab },
     total: result.total,

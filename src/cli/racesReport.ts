@@ -7,25 +7,25 @@ import { checkMessage } from '../wire/schemaCheck';
 /**
  * The CLI report of a races scenario: `{ scenario, requests[], summary, wire[], invariants[], steps,
  * endAtMs }`, each wire message with its check against the official MCP schema of the revision.
+ * Reads only the outcome, the wire effects (each carries its step's time) and the step count, so
+ * an effects-only trace (`keep: 'effects'`, the fast path) gives the same document as a full one.
  */
-export function report(scenario: Scenario, trace: RacesTrace): Record<string, Json> {
+export function report(scenario: Scenario, trace: Pick<RacesTrace, 'outcome' | 'effects' | 'invariants' | 'stepCount' | 'endAt'>): Record<string, Json> {
   const revision = (scenario.config as { revision: Revision }).revision;
-  const final = trace.steps.length ? trace.steps[trace.steps.length - 1].state : trace.initial;
-  const methodOf = (key: string | undefined) => (key === undefined ? undefined : final.requests[final.indexOf[key]]?.method);
+  const methods = new Map(trace.outcome.requests.map((r) => [r.key, r.method]));
+  const methodOf = (key: string | undefined) => (key === undefined ? undefined : methods.get(key));
   const wire: Json[] = [];
-  for (const step of trace.steps) {
-    for (const e of step.effects) {
-      const item: Record<string, Json> = { atMs: step.at, from: e.from, transport: e.transport };
-      if (e.arrivesAt !== undefined) item.arrivesAtMs = e.arrivesAt;
-      if (e.http !== undefined) item.http = e.http;
-      if (e.message !== undefined) {
-        item.message = e.message;
-        const check = checkMessage(revision, e.message, methodOf(e.requestKey));
-        item.schema = check.valid ? `valid ${check.def}` : `invalid ${check.def}: ${check.errors.join('; ')}`;
-      }
-      if (e.malformed) item.malformed = true;
-      wire.push(item);
+  for (const e of trace.effects) {
+    const item: Record<string, Json> = { atMs: e.at, from: e.from, transport: e.transport };
+    if (e.arrivesAt !== undefined) item.arrivesAtMs = e.arrivesAt;
+    if (e.http !== undefined) item.http = e.http;
+    if (e.message !== undefined) {
+      item.message = e.message;
+      const check = checkMessage(revision, e.message, methodOf(e.requestKey));
+      item.schema = check.valid ? `valid ${check.def}` : `invalid ${check.def}: ${check.errors.join('; ')}`;
     }
+    if (e.malformed) item.malformed = true;
+    wire.push(item);
   }
   return {
     scenario: { id: scenario.id, lab: scenario.lab, title: scenario.title, config: scenario.config as Json },
@@ -43,7 +43,7 @@ export function report(scenario: Scenario, trace: RacesTrace): Record<string, Js
     summary: trace.outcome.summary as unknown as Json,
     wire,
     invariants: trace.invariants.map((i) => ({ name: i.name, holds: i.firstViolation === null, firstViolation: i.firstViolation })),
-    steps: trace.steps.length,
+    steps: trace.stepCount,
     endAtMs: trace.endAt,
   };
 }
@@ -51,5 +51,5 @@ export function report(scenario: Scenario, trace: RacesTrace): Record<string, Js
 
 /** The races report over the lab's definition (registered by lab id in `reports.ts`). */
 export function racesReport(definition: LabDefinition<unknown, unknown, RacesTrace>, scenario: Scenario): Record<string, Json> {
-  return report(scenario, definition.replay(scenario));
+  return report(scenario, definition.replay(scenario, { keep: 'effects' }));
 }

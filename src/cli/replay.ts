@@ -1,15 +1,19 @@
 /**
- * `npm run replay -- FILE.json [--config JSON] [--expect]`
+ * `npm run replay -- FILE.json [--config JSON] [--expect] [--trace OUT.json]`
  *
  * Replays a scenario file headlessly and prints one JSON document on stdout:
  * `{ scenario, requests[], summary, wire[], invariants[], expectations? }` where each request has its
  * terminal state, reason, time (ms) and whether a final response exists, and each wire message
  * carries its schema check against the official MCP schema of the scenario's revision.
  *
+ * The replay runs on the fast path (`keep: 'effects'`: no per-step states or notes); `--trace
+ * OUT.json` also writes the per-step trace `{ steps: [{ index, at, entry, why, rule, effects,
+ * ignored, violations }] }` to OUT.json (a second, full replay — only when asked).
+ *
  * Exit codes: 0 replayed; 1 bad input (unreadable file, invalid JSON or scenario — the error names
  * the field); 2 bad command line; 3 with --expect when an expectation of the file is not met.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { LAB_DEFINITIONS, parseAnyScenarioText as parseAny } from '../sim/labs';
 import { withOverrides } from '../sim/expectation';
 import type { OpenDatabase } from '../sim/ledger/sql';
@@ -24,15 +28,27 @@ export interface CliResult {
   stderr: string;
 }
 
-const USAGE = 'usage: npm run replay -- FILE.json [--config \'{"transport":"stdio"}\'] [--expect]';
+const USAGE = 'usage: npm run replay -- FILE.json [--config \'{"transport":"stdio"}\'] [--expect] [--trace OUT.json]';
 
-/** Runs the CLI on `argv` (without node and script) and returns exit code and output. Never throws. */
-export function main(argv: string[], readFile: (p: string) => string = (p) => readFileSync(p, 'utf8'), ledgerOpen?: OpenDatabase): CliResult {
-  const files = argv.filter((a, i) => !a.startsWith('--') && argv[i - 1] !== '--config');
+const VALUE_OPTIONS = new Set(['--config', '--trace']);
+
+/**
+ * Runs the CLI on `argv` (without node and script) and returns exit code and output. Never throws
+ * for bad input. `writeFile` receives the `--trace` document (path, text).
+ */
+export function main(
+  argv: string[],
+  readFile: (p: string) => string = (p) => readFileSync(p, 'utf8'),
+  ledgerOpen?: OpenDatabase,
+  writeFile: (p: string, text: string) => void = (p, text) => writeFileSync(p, text),
+): CliResult {
+  const files = argv.filter((a, i) => !a.startsWith('--') && !VALUE_OPTIONS.has(argv[i - 1]));
   const configIndex = argv.indexOf('--config');
+  const traceIndex = argv.indexOf('--trace');
   const wantExpect = argv.includes('--expect');
-  const unknown = argv.filter((a) => a.startsWith('--') && a !== '--config' && a !== '--expect');
-  if (files.length !== 1 || unknown.length > 0 || (configIndex >= 0 && argv[configIndex + 1] === undefined)) {
+  const unknown = argv.filter((a) => a.startsWith('--') && !VALUE_OPTIONS.has(a) && a !== '--expect');
+  const missingValue = [configIndex, traceIndex].some((i) => i >= 0 && (argv[i + 1] === undefined || argv[i + 1].startsWith('--')));
+  if (files.length !== 1 || unknown.length > 0 || missingValue) {
     return { code: 2, stdout: '', stderr: `${unknown.length ? `unknown option ${unknown[0]}\n` : ''}${USAGE}\n` };
   }
   let text: string;
@@ -69,14 +85,34 @@ export function main(argv: string[], readFile: (p: string) => string = (p) => re
     doc.expectations = results;
     if (!allMet) code = 3;
   }
+  if (traceIndex >= 0) {
+    const full = definition.replay(scenario, { keep: 'steps' }) as { steps: { state?: unknown }[] };
+    const steps = full.steps.map(({ state: _state, ...rest }) => rest);
+    try {
+      writeFile(argv[traceIndex + 1], JSON.stringify({ scenario: { id: scenario.id, lab }, steps }) + '\n');
+    } catch (err) {
+      return { code: 1, stdout: '', stderr: `error: --trace: cannot write ${argv[traceIndex + 1]}: ${(err as Error).message}\n` };
+    }
+  }
   return { code, stdout: JSON.stringify(doc, null, 2) + '\n', stderr: '' };
 }
 
-/** The `replay` subcommand of `src/cli/main.ts`: loads sql.js's Node build (for ledger files), runs `main`, prints. */
+/**
+ * The `replay` subcommand of `src/cli/main.ts`: runs `main` and prints. sql.js's Node build is
+ * loaded only for a ledger file (it costs startup time every other lab does not need).
+ */
 export async function replayCommand(argv: string[]): Promise<number> {
-  const { loadSqlJsNode } = await import('../db/node');
-  const { memoryOpener } = await import('../db/sqljs');
-  const result = main(argv, undefined, memoryOpener(await loadSqlJsNode()));
+  const texts = new Map<string, string>();
+  const readFile = (p: string) => {
+    if (!texts.has(p)) texts.set(p, readFileSync(p, 'utf8'));
+    return texts.get(p)!;
+  };
+  let result = main(argv, readFile);
+  if (result.code === 1 && result.stderr.startsWith('error: ledger scenarios need SQLite')) {
+    const { loadSqlJsNode } = await import('../db/node');
+    const { memoryOpener } = await import('../db/sqljs');
+    result = main(argv, readFile, memoryOpener(await loadSqlJsNode()));
+  }
   if (result.stdout) process.stdout.write(result.stdout);
   if (result.stderr) process.stderr.write(result.stderr);
   return result.code;

@@ -14,7 +14,7 @@
  * Exit codes: 0 written; 1 unreadable input (a missing file, bad JSON, a field that is wrong — named —,
  * an unusable transcript) with the reason on stderr; 2 a bad command line (the usage on stderr).
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LAB_IDS, isLabId, type LabId } from '../sim/labIds';
@@ -35,8 +35,15 @@ export interface ReviewIo {
   open?: ReviewOpener;
 }
 
+/** The repo's `public/scenarios`, from this module in `src/cli/` or from the bundle in `dist-cli/`. */
+function scenariosRoot(): string {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const fromSource = path.resolve(here, '../../public/scenarios');
+  return existsSync(fromSource) ? fromSource : path.resolve(here, '../public/scenarios');
+}
+
 /** Every built-in scenario of every lab, read from `public/scenarios/<lab>/*.json` and validated. Throws naming the file when one is invalid. */
-export function loadBuiltinsFromDisk(root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../public/scenarios')): Builtins {
+export function loadBuiltinsFromDisk(root = scenariosRoot()): Builtins {
   const out = {} as Record<LabId, Scenario[]>;
   for (const lab of LAB_IDS) {
     const dir = path.join(root, lab);

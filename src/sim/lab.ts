@@ -1,6 +1,7 @@
 import { replay, stepIndexAt, type ReplayOptions, type ReplayResult } from './engine';
 import type { ExpectationMismatch } from './expectation';
 import { explore, type ExploreResult } from './explore';
+import type { OrdersResult } from './orders';
 import type { LabId } from './labIds';
 import { parseScenario, type LabSchemas, type ParseResult } from './scenario';
 import type { Expectation, Model, Scenario, ScriptedEvent } from './types';
@@ -45,13 +46,20 @@ export interface LabDefinition<S = unknown, O = unknown, T extends ReplayResult<
   explore?: LabExplorer<O>;
 }
 
-/** The explorer capability of a lab (the engine issue generalises it to every lab). */
+/** The explorer capability of a lab ("All orders"; every lab has one — see `labOrders.ts`). */
 export interface LabExplorer<O> {
   /** The events that move by default (ids), and the lane of each (a lane keeps its own order). */
   movable(scenario: Scenario): string[];
   laneOf(event: ScriptedEvent): string;
-  /** Names an outcome class; orders with the same name form one group. */
+  /** Names an outcome class (terminal state per call); orders with the same name form one group. */
   classify(outcome: O): string;
+  /** Optional: the lab's natural set for "All orders" (≤ 8 ids), e.g. the cancel vs completion of one call. */
+  natural?(scenario: Scenario): string[];
+  /**
+   * Optional: every order of `events` on the lab's own fast path (labs on the checkpointed core);
+   * without it `exploreLabOrders` replays each order through `replay`. Throws as `exploreOrders`.
+   */
+  orders?(scenario: Scenario, events: readonly string[], hooks: { onProgress?(done: number, total: number): void; shouldStop?(): boolean }): OrdersResult<O>;
 }
 
 /**

@@ -16,6 +16,32 @@ const SCHEMAS: Record<Revision, object> = { '2025-11-25': schema20251125, '2026-
 
 const validators = new Map<string, ValidateFunction>();
 
+/** The `$defs` types `checkMessage` validates against (the bundled CLI precompiles exactly these). */
+export const CHECKED_DEFS = [
+  'JSONRPCMessage',
+  'CallToolRequest',
+  'SubscriptionsListenRequest',
+  'CancelledNotification',
+  'ProgressNotification',
+  'JSONRPCErrorResponse',
+  'SubscriptionsListenResultResponse',
+  'CallToolResultResponse',
+  'JSONRPCResultResponse',
+  'CallToolResult',
+] as const;
+
+/** The revisions and their vendored schemas (the CLI build precompiles validators from them). */
+export const MCP_SCHEMAS: Readonly<Record<Revision, object>> = SCHEMAS;
+
+/**
+ * Installs validators compiled ahead of time (ajv standalone code, keyed `revision#Def`), so a
+ * process does not compile the MCP schemas at startup (the bundled CLI does this). Types missing
+ * from `precompiled` are still compiled on first use.
+ */
+export function installPrecompiledValidators(precompiled: Readonly<Record<string, ValidateFunction>>): void {
+  for (const [key, v] of Object.entries(precompiled)) validators.set(key, v);
+}
+
 function validator(revision: Revision, def: string): ValidateFunction {
   const key = `${revision}#${def}`;
   let v = validators.get(key);

@@ -3,7 +3,11 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { main } from '../replay';
+import { main, report } from '../replay';
+import { readdirSync } from 'node:fs';
+import { parseAnyScenarioText } from '../../sim/labs';
+import { replay } from '../../sim/engine';
+import { racesModel } from '../../sim/races';
 import { scenarioJsonSchema } from '../../sim/jsonSchema';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -60,6 +64,49 @@ describe('replay CLI', () => {
     const bad = spawnSync('npm', ['run', '-s', 'replay', '--', path.join(root, 'package.json')], { cwd: root, encoding: 'utf8' });
     expect(bad.status).toBe(1);
     expect(bad.stderr).toContain('lab: must be one of "races"');
+  }, 300_000);
+});
+
+describe('replay CLI fast path', () => {
+  it('the effects-only report equals the report built from the full per-step trace, for every built-in races scenario', () => {
+    const dir = path.join(root, 'public/scenarios/races');
+    const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
+    expect(files.length).toBeGreaterThanOrEqual(11);
+    for (const f of files) {
+      const parsed = parseAnyScenarioText(readFileSync(path.join(dir, f), 'utf8'));
+      if (!parsed.ok) throw new Error(`${f}: ${parsed.errors.join('; ')}`);
+      const full = replay(racesModel, parsed.scenario, { keep: 'steps' });
+      const fast = replay(racesModel, parsed.scenario, { keep: 'effects' });
+      expect(fast.steps).toEqual([]);
+      expect(report(parsed.scenario, fast), f).toEqual(report(parsed.scenario, full));
+      expect(main([path.join(dir, f)]).stdout, f).toBe(JSON.stringify(report(parsed.scenario, full), null, 2) + '\n');
+    }
+  });
+
+  it('--trace FILE writes the per-step trace (time, entry, note, effects) only when asked', () => {
+    const written = new Map<string, string>();
+    const r = main([scenario('A-cancel-then-complete'), '--trace', 'a-trace.json'], undefined, undefined, (p, text) => written.set(p, text));
+    expect(r.code).toBe(0);
+    const steps = JSON.parse(written.get('a-trace.json')!).steps;
+    expect(steps.length).toBe(JSON.parse(r.stdout).steps);
+    expect(steps[0]).toMatchObject({ index: 0, at: 0, entry: expect.any(Object), why: expect.any(String) });
+    const plain = new Map<string, string>();
+    main([scenario('A-cancel-then-complete')], undefined, undefined, (p, text) => plain.set(p, text));
+    expect(plain.size).toBe(0);
+    expect(main([scenario('A-cancel-then-complete'), '--trace']).code).toBe(2);
+  });
+});
+
+describe('bundled CLI (dist-cli/mcp-lab.mjs)', () => {
+  it('prints exactly what main() prints for every built-in races scenario (its precompiled schema validators agree with ajv at run time)', () => {
+    execFileSync('node', ['scripts/ensure.mjs', '--cli'], { cwd: root });
+    const dir = path.join(root, 'public/scenarios/races');
+    const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
+    const outputs = files.map((f) => main([path.join(dir, f)]).stdout);
+    expect(outputs.some((o) => o.includes('"schema": "invalid'))).toBe(true);
+    files.forEach((f, i) => {
+      expect(execFileSync('node', ['dist-cli/mcp-lab.mjs', 'replay', path.join(dir, f)], { cwd: root, encoding: 'utf8' }), f).toBe(outputs[i]);
+    });
   }, 300_000);
 });
 

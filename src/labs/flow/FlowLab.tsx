@@ -21,6 +21,7 @@ import { labStoreFor } from '../../store/labStores';
 import { ErrorBanner } from '../common/ErrorBanner';
 import { ImportPanel } from '../common/ImportPanel';
 import { LabPage } from '../common/LabPage';
+import { AllOrdersPanel } from '../common/AllOrdersPanel';
 import { PlaybackBar } from '../common/PlaybackBar';
 import { useTimelineBinding } from '../common/useTimelineBinding';
 import { flowLanes, flowMarks, flowSeries } from './flowMarks';
@@ -56,6 +57,7 @@ export function FlowLab() {
         <div className="flow-main">
           <QueuePanel store={store} />
           <TimelinePanel store={store} />
+          <AllOrdersPanel lab="flow" />
         </div>
         <div className="flow-side">
           <Controls store={store} />

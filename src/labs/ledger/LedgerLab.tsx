@@ -9,6 +9,7 @@ import { LedgerContext, useLedger, useLedgerContext, type LedgerLabContext } fro
 import { ErrorBanner } from '../common/ErrorBanner';
 import { ImportPanel } from '../common/ImportPanel';
 import { LabPage } from '../common/LabPage';
+import { AllOrdersPanel } from '../common/AllOrdersPanel';
 import { PlaybackBar } from '../common/PlaybackBar';
 import { useTimelineBinding } from '../common/useTimelineBinding';
 import { ExplorerPanel } from './ExplorerPanel';
@@ -199,6 +200,7 @@ function LedgerPage() {
           <TablesPanel />
           <WirePanel />
           {hasSteps && <ExplorerPanel key={scenarioId} />}
+          {hasSteps && <AllOrdersPanel lab="ledger" />}
           <ConsolePanel />
           <MyLedgerPanel />
           <PracticePanel />

@@ -4,6 +4,7 @@ import { linkCodecReady } from '../../store/labLink';
 import { labStoreFor } from '../../store/labStores';
 import { racesStoreFromLink, type RacesStore } from '../../store/racesStore';
 import { LabPage } from '../common/LabPage';
+import { AllOrdersPanel } from '../common/AllOrdersPanel';
 import { useRaces } from './context';
 import { ErrorBanner } from './ErrorBanner';
 import { ImportPanel } from './ImportPanel';
@@ -54,6 +55,7 @@ function RacesPage() {
           <NowPanel />
           <OutcomePanel />
           <WirePanel />
+          <AllOrdersPanel lab="races" />
         </div>
         <aside className="races-side" aria-label="Settings, lesson and checks">
           <LessonPanel />

@@ -21,6 +21,7 @@ import {
 import { useR, useResilienceStore } from './context';
 import { ErrorBanner } from '../common/ErrorBanner';
 import { ImportPanel } from '../common/ImportPanel';
+import { AllOrdersPanel } from '../common/AllOrdersPanel';
 import { LabPage } from '../common/LabPage';
 import { PlaybackBar } from '../common/PlaybackBar';
 import { useTimelineBinding } from '../common/useTimelineBinding';
@@ -307,6 +308,7 @@ function Page() {
           <NowPanel />
           <OutcomePanel />
           {mechanism === 'tasks' && <TaskWirePanel />}
+          <AllOrdersPanel lab="resilience" />
           {mechanism === 'storm' && <StormTree />}
           {mechanism === 'breaker' && <TimeoutsPanel />}
         </div>

@@ -2,6 +2,7 @@ import { modelLab, zeroEventProblem, type LabDefinition } from '../lab';
 import { checkExpectation, racesOutcomeAt, type RacesTrace } from './index';
 import { racesModel, type RacesOutcome, type RacesState } from './model';
 import { RACES_SCHEMAS, racesLengthProblem } from './schema';
+import { exploreRacesOrders, racesNaturalOrderEvents, racesOrderClass } from './explore';
 
 /**
  * The races lab's contract (request lifecycle: cancellation, timeouts, progress). The page refuses
@@ -15,4 +16,12 @@ export const racesDefinition = modelLab(racesModel, {
   pageProblem: (s) => zeroEventProblem(s) ?? racesLengthProblem(s.events),
   outcomeAt: (trace, atMs) => racesOutcomeAt(trace as RacesTrace, atMs),
   checkExpectation: (trace, e) => checkExpectation(trace as RacesTrace, e),
+  explore: {
+    movable: (scenario) => scenario.events.map((e) => e.id),
+    // No lane constraint: any scripted event may pass any other (the model decides what each order means).
+    laneOf: (event) => event.id,
+    classify: (outcome) => racesOrderClass(outcome, []),
+    natural: racesNaturalOrderEvents,
+    orders: (scenario, events, hooks) => exploreRacesOrders(scenario, events, { ...hooks, prune: true }),
+  },
 }) as LabDefinition<RacesState, RacesOutcome, RacesTrace>;

@@ -15,6 +15,23 @@ export function racesOrderClass(outcome: RacesOutcome, broken: readonly string[]
   return broken.length === 0 ? calls : `${calls} | broken: ${broken.join(', ')}`;
 }
 
+/**
+ * The races lab's natural "All orders" set: the cancel vs completion (vs error, disconnect, late
+ * progress) of one call — the scripted events, other than its start, of the first request that a
+ * client cancels (else the first request with more than one such event), at most 8, in file order.
+ */
+export function racesNaturalOrderEvents(scenario: Scenario): string[] {
+  const key = (e: ScriptedEvent) => JSON.stringify((e as { requestId?: unknown }).requestId ?? null);
+  const own = (k: string) => scenario.events.filter((e) => e.kind !== 'start' && key(e) === k);
+  const cancelled = scenario.events.find((e) => e.kind === 'cancel');
+  const candidates = cancelled ? [key(cancelled)] : [...new Set(scenario.events.map(key))];
+  for (const k of candidates) {
+    const events = own(k);
+    if (events.length > 1) return events.slice(0, 8).map((e) => e.id);
+  }
+  return scenario.events.filter((e) => e.kind !== 'start').slice(0, 8).map((e) => e.id);
+}
+
 /** True when `a` and `b` touch different requests and so commute within one millisecond. */
 export function racesCommute(a: ScriptedEvent, b: ScriptedEvent): boolean {
   if (a.kind === 'start' || b.kind === 'start' || a.kind === 'inject' || b.kind === 'inject') return false;

@@ -1,3 +1,4 @@
+import { outcomeKey } from '../labOrders';
 import { modelLab, stateAtStep, type LabDefinition } from '../lab';
 import { checkExpectation, type ResilienceTrace } from './index';
 import { resilienceModel, type ResilienceOutcome, type ResilienceState } from './model';
@@ -10,4 +11,10 @@ export const resilienceDefinition = modelLab(resilienceModel, {
   schemas: { config: resilienceConfigSchema, event: resilienceEventSchema },
   outcomeAt: (trace, atMs) => resilienceModel.outcome(stateAtStep(trace, atMs), atMs),
   checkExpectation: (trace, e) => checkExpectation(trace as ResilienceTrace, e),
+  explore: {
+    movable: (scenario) => scenario.events.map((e) => e.id),
+    // One actor's own steps keep their order (a worker checkpoints before it finishes; a client calls before it aborts).
+    laneOf: (event) => event.actor,
+    classify: (outcome) => outcomeKey(outcome),
+  },
 }) as LabDefinition<ResilienceState, ResilienceOutcome, ResilienceTrace>;

@@ -1,0 +1,187 @@
+import { useEffect, useRef, useState } from 'react';
+import type { LabId } from '../../sim/labIds';
+import type { Scenario } from '../../sim/types';
+import { selectScenario, selectSelectedEventId } from '../../store/labSelectors';
+import type { LabStoreState } from '../../store/labStore';
+import { useLab, useLabStore } from './LabContext';
+import type { AllOrdersClass, AllOrdersReply, AllOrdersRequest } from './allOrdersProtocol';
+
+/** Most events one exploration orders (8! = 40,320 orders). */
+export const MAX_ORDER_EVENTS = 8;
+
+type Status = 'idle' | 'running' | 'done' | 'cancelled' | 'error';
+
+interface Result {
+  /** The scenario explored. */
+  of: Scenario;
+  events: string[];
+  total: number;
+  evaluated: number;
+  rejected: number;
+  pruned: number;
+  classes: AllOrdersClass[];
+}
+
+/**
+ * "All orders" (every lab): the learner ticks up to 8 events (or adds the timeline's selection;
+ * with none ticked the lab's natural set is used), the lab's explorer replays every order in a
+ * Web Worker with progress and Cancel, and each outcome class (terminal state per call, broken
+ * invariants) is listed with its count and "Open the shortest counterexample", which loads that
+ * order as an undoable edit. Results are cleared when the scenario changes.
+ */
+export function AllOrdersPanel({ lab }: { lab: LabId }) {
+  const store = useLabStore<LabStoreState>();
+  const scenario = useLab(selectScenario) as Scenario;
+  const selectedOnTimeline = useLab(selectSelectedEventId);
+  const [ticked, setPicked] = useState<string[]>([]);
+  const [status, setStatus] = useState<Status>('idle');
+  const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
+  const [result, setResult] = useState<Result | null>(null);
+  const [message, setMessage] = useState('');
+  const worker = useRef<Worker | null>(null);
+
+  useEffect(() => () => worker.current?.terminate(), []);
+  // Ticks of events the scenario no longer has are ignored; a result belongs to the scenario it
+  // was computed for (and stays shown while one of its counterexamples is open).
+  const picked = ticked.filter((id) => scenario.events.some((e) => e.id === id));
+  const shown = result && (result.of === scenario || result.classes.some((c) => c.scenario === scenario)) ? result : null;
+
+  const toggle = (id: string) => setPicked((p) => (p.includes(id) ? p.filter((x) => x !== id) : p.length >= MAX_ORDER_EVENTS ? p : [...p, id]));
+
+  const start = () => {
+    worker.current?.terminate();
+    const w = new Worker(new URL('./allOrders.worker.ts', import.meta.url), { type: 'module' });
+    worker.current = w;
+    const current = store.getState().scenario;
+    setResult(null);
+    setStatus('running');
+    setProgress({ done: 0, total: 0 });
+    let heard = false;
+    w.onmessage = (e: MessageEvent<AllOrdersReply>) => {
+      heard = true;
+      const m = e.data;
+      if (m.type === 'progress') setProgress({ done: m.done, total: m.total });
+      else if (m.type === 'result') {
+        setResult({ ...m, of: current });
+        setPicked(m.events);
+        setStatus('done');
+        w.terminate();
+        worker.current = null;
+      } else {
+        setStatus('error');
+        setMessage(`All orders: ${m.message}`);
+        w.terminate();
+        worker.current = null;
+      }
+    };
+    w.onerror = (e) => {
+      e.preventDefault();
+      if (worker.current !== w) return;
+      w.terminate();
+      worker.current = null;
+      setStatus('error');
+      setMessage(`All orders: ${heard ? `it failed: ${e.message || 'unknown error'}` : `its worker did not start (${e.message || 'its script did not load'})`} — check the connection, then press Retry`);
+    };
+    const request: AllOrdersRequest = { lab, scenario: current, events: picked.length ? picked : null };
+    w.postMessage(request);
+  };
+  const cancel = () => {
+    worker.current?.terminate();
+    worker.current = null;
+    setStatus('cancelled');
+  };
+  const open = (c: AllOrdersClass) => {
+    store.getState().showScenario(c.scenario);
+  };
+
+  const listed = scenario.events.slice(0, 200);
+  if (scenario.events.length === 0) {
+    return (
+      <section className="panel" aria-labelledby={`${lab}-all-orders-h`} data-testid="all-orders">
+        <h2 id={`${lab}-all-orders-h`}>All orders</h2>
+        <p className="small muted">This scenario has no scripted events to order (its story is in its settings).</p>
+      </section>
+    );
+  }
+  return (
+    <section className="panel" aria-labelledby={`${lab}-all-orders-h`} data-testid="all-orders">
+      <h2 id={`${lab}-all-orders-h`}>All orders</h2>
+      <p className="small">
+        Tick up to {MAX_ORDER_EVENTS} events (none: the lab&apos;s own set). Every order of them over the same time slots is replayed in a background worker; orders the lab
+        forbids (one lane&apos;s own steps out of order) are skipped.
+      </p>
+      <details>
+        <summary>
+          Events to order ({picked.length ? `${picked.length} ticked` : 'the lab\u2019s set'})
+        </summary>
+        <div className="all-orders-events">
+          {listed.map((e) => (
+            <label key={e.id} className="field-inline small">
+              <input type="checkbox" checked={picked.includes(e.id)} onChange={() => toggle(e.id)} disabled={!picked.includes(e.id) && picked.length >= MAX_ORDER_EVENTS} data-testid={`all-orders-event-${e.id}`} />
+              <span>
+                {e.id} · {e.kind} @ {e.at} ms
+              </span>
+            </label>
+          ))}
+        </div>
+      </details>
+      <div className="button-row">
+        <button type="button" className="small-btn" onClick={() => selectedOnTimeline && !picked.includes(selectedOnTimeline) && toggle(selectedOnTimeline)} disabled={!selectedOnTimeline || picked.includes(selectedOnTimeline) || picked.length >= MAX_ORDER_EVENTS} data-testid="all-orders-add-selected">
+          Add the selected event{selectedOnTimeline ? ` (${selectedOnTimeline})` : ''}
+        </button>
+        <button type="button" onClick={start} disabled={status === 'running'} data-testid="all-orders-run">
+          Explore all orders
+        </button>
+        <button type="button" onClick={cancel} disabled={status !== 'running'} data-testid="all-orders-cancel">
+          Cancel
+        </button>
+        {progress && (
+          <label className="field-inline small">
+            <progress max={progress.total || 1} value={progress.done} data-testid="all-orders-progress" />
+            <span data-testid="all-orders-status" data-status={status}>
+              {progress.done} / {progress.total || '…'}
+              {status === 'cancelled' ? ' — cancelled' : status === 'error' ? ' — failed' : ''}
+            </span>
+          </label>
+        )}
+      </div>
+      {status === 'error' && (
+        <p className="bad-text" role="alert" data-testid="all-orders-error">
+          <span>{message}</span>{' '}
+          <button type="button" className="small-btn" onClick={start} data-testid="all-orders-retry">
+            Retry
+          </button>
+        </p>
+      )}
+      {shown && (
+        <table className="sql-table" data-testid="all-orders-classes">
+          <caption>
+            {shown.events.join(', ')}: {shown.total} orders, {shown.evaluated} replayed, {shown.rejected} forbidden by the lab, {shown.pruned} pruned as equivalent
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">orders</th>
+              <th scope="col">outcome (terminal state per call)</th>
+              <th scope="col">broken invariants</th>
+              <th scope="col">on the timeline</th>
+            </tr>
+          </thead>
+          <tbody>
+            {shown.classes.map((c, i) => (
+              <tr key={c.key} data-testid="all-orders-class" data-count={c.count} data-broken={c.broken.join(',')} data-inversions={c.inversions}>
+                <td>{c.count}</td>
+                <td className="small">{c.key.split(' | broken:')[0]}</td>
+                <td>{c.broken.length ? <span className="badge badge-bad">{c.broken.join(', ')}</span> : <span className="badge badge-ok">none</span>}</td>
+                <td>
+                  <button type="button" className="small-btn" onClick={() => open(c)} data-testid={`all-orders-open-${i}`} title={c.example.join(' → ')}>
+                    Open the shortest counterexample
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
