@@ -214,6 +214,9 @@ test.describe('flow reconnect plan', () => {
     await lab.goto('./#/flow/F1-stalled-subscriber');
     const box = lab.getByTestId('plan-store');
     await expect(box).toHaveValue('1024', { timeout: 20_000 });
+    // The disconnect policy drops the stream at 11,240 ms, after event 100: the store size matters.
+    await lab.getByTestId('flow-policy').selectOption('disconnect');
+    await expect(lab.getByTestId('plan-2025')).toContainText('evicted 101–4976');
     const banner = lab.getByTestId('plan-store-error');
     for (const [typed, problem] of [
       ['0', 'plan.eventStoreEvents: 0 is below 1'],
@@ -226,10 +229,11 @@ test.describe('flow reconnect plan', () => {
       await expect(banner).toContainText(`${problem} — enter a whole number of events from 1 to 1,000,000; the plan keeps 1,024`);
       await expect(box).toHaveValue('1024');
     }
-    // A good value is taken and the banner goes.
+    // A good value is taken as it is typed and the banner goes.
     await box.fill('16');
-    await box.press('Enter');
     await expect(banner).toHaveCount(0);
+    await expect(lab.getByTestId('plan-2025')).toContainText('evicted 101–5984');
+    await box.blur();
     await expect(box).toHaveValue('16');
   });
 });

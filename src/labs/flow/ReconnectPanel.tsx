@@ -61,16 +61,18 @@ export function ReconnectPanel({ store }: { store: FlowStore }) {
   const [safe, setSafe] = useState(false);
   const [storeDraft, setStoreDraft] = useState<string | null>(null);
   const [storeError, setStoreError] = useState<string | null>(null);
-  const commitStore = () => {
-    if (storeDraft === null) return;
-    const problem = eventStoreProblem(storeDraft);
+  // Like the herd's boxes: a good value applies as it is typed; a bad one is refused in the shared
+  // banner, and leaving the box shows the kept value again.
+  const typeStore = (text: string) => {
+    setStoreDraft(text);
+    const problem = eventStoreProblem(text);
     if (problem) setStoreError(`${problem}; the plan keeps ${fmt(storeEvents)}`);
     else {
       setStoreError(null);
-      setStoreFor({ id: trace.scenario.id, events: Number(storeDraft) });
+      setStoreFor({ id: trace.scenario.id, events: Number(text) });
     }
-    setStoreDraft(null);
   };
+  const leaveStore = () => setStoreDraft(null);
   const drop = useMemo(() => streamDrop(trace, cursorMs, { eventStoreEvents: storeEvents, inFlightSafe: safe }), [trace, cursorMs, storeEvents, safe]);
   if (!drop) {
     return (
@@ -113,11 +115,8 @@ export function ReconnectPanel({ store }: { store: FlowStore }) {
             value={storeDraft ?? String(storeEvents)}
             data-testid="plan-store"
             aria-invalid={storeError !== null}
-            onChange={(e) => setStoreDraft(e.target.value)}
-            onBlur={commitStore}
-            onKeyDown={(e) => {
-              if (e.key === 'Enter') commitStore();
-            }}
+            onChange={(e) => typeStore(e.target.value)}
+            onBlur={leaveStore}
           />
         </label>
       </div>
