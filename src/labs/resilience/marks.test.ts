@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { builtinResilience } from '../../store/builtinResilience';
-import { replayResilience, withOverrides } from '../../sim/resilience';
+import { replayResilience, withOverrides } from '../../store/resilienceStore';
 import type { Json } from '../../sim/types';
 import type { MarkerMark, SpanMark, StepsMark, TimelineMark } from '../../charts/timelineTypes';
 import type { StormState } from '../../sim/resilience/storm';
