@@ -1,6 +1,6 @@
 /**
  * Issue 10 figures: the races replay on the checkpointed core beside the old engine (the oracle
- * copy in src/sim/__oracle__), in the same process, interleaved rounds, medians. Workloads: 100,000
+ * copy in oracle/), in the same process, interleaved rounds, medians. Workloads: 100,000
  * scripted events over Streamable HTTP (2026-07-28), each call: start, progress every 10 ms, then
  * complete, cancel or silence until the idle timeout (200 ms) fires; every invariant on.
  *   (a) 100 concurrent calls of 1,000 events;  (b) 1,000 calls of 100 events in sequence, a new one
@@ -8,7 +8,7 @@
  * Prints; never fails on speed.
  */
 import { performance } from 'node:perf_hooks';
-import { oracleReplayRaces } from '../src/sim/__oracle__';
+import { oracleReplayRaces } from '../oracle';
 import { replay } from '../src/sim/engine';
 import { racesCore, racesModel } from '../src/sim/races';
 import { SeekableTrace } from '../src/sim/trace';

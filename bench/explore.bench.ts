@@ -4,7 +4,7 @@
  * a scenario (`scenarioForOrder`) and replayed whole by the old engine (the oracle copy).
  */
 import { performance } from 'node:perf_hooks';
-import { oracleReplayRaces } from '../src/sim/__oracle__';
+import { oracleReplayRaces } from '../oracle';
 import { scenarioForOrder } from '../src/sim/explore';
 import { exploreRacesOrders } from '../src/sim/races';
 import { loadBuiltinScenario } from '../src/sim/__tests__/builtinScenarios';

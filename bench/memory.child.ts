@@ -5,7 +5,7 @@
  * this process (`process.resourceUsage().maxRSS`).
  */
 import { getHeapStatistics } from 'node:v8';
-import { oracleReplayRaces } from '../src/sim/__oracle__';
+import { oracleReplayRaces } from '../oracle';
 import { replay } from '../src/sim/engine';
 import { racesCore, racesModel } from '../src/sim/races';
 import { SeekableTrace } from '../src/sim/trace';

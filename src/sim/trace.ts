@@ -13,7 +13,7 @@ export type CoreReplayResult<V, O> = Trace<V, O> & { truncated: boolean; stepCou
 /**
  * Replays with the core on the fast path (`keep: 'effects'`: no steps, no notes, no ignored items)
  * or with the full trace (`keep: 'steps'`: every step with a frozen state view and its note).
- * Same scenario → same result as the old engine (proven against `__oracle__` in the tests).
+ * Same scenario → same result as the old engine (proven against `oracle/` in the tests).
  */
 export function replayCore<C, S, V, O, T>(
   model: CoreModel<C, S, V, O, T>,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { oracleReplayRaces } from '../__oracle__';
+import { oracleReplayRaces } from '../../../oracle';
 import { replay } from '../engine';
 import { racesCore, racesModel, withOverrides } from '../races';
 import { SeekableTrace } from '../trace';
@@ -10,7 +10,7 @@ import { racesScenarioArb } from './racesArb';
 
 /**
  * The new checkpointed core against the oracle (the engine and races model of main at 3802fb5,
- * verbatim in `src/sim/__oracle__`): same steps (entry, state, effects, ignored, note, rule,
+ * verbatim in `oracle/`): same steps (entry, state, effects, ignored, note, rule,
  * violations), same effects, outcome and invariant results, on the fast path, the full trace and
  * the seekable trace (every state and note rebuilt from checkpoints), and after a fork-on-edit.
  */

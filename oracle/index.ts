@@ -4,7 +4,7 @@
  */
 import { replay, type ReplayResult } from './engine';
 import { racesModel, type RacesOutcome, type RacesState } from './races/model';
-import type { Scenario } from '../types';
+import type { Scenario } from '../src/sim/types';
 
 export { replay as oracleReplay } from './engine';
 export { racesModel as oracleRacesModel } from './races/model';

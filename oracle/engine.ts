@@ -1,7 +1,7 @@
 // TEST-ONLY ORACLE: verbatim copy of src/sim/engine.ts at 3802fb5 (import paths adjusted). Never import from app code.
 import { EventQueue, compareEntries } from './queue';
 import { mulberry32 } from './rng';
-import type { ApplyContext, Model, QueueEntry, Scenario, ScriptedEvent, Step, Trace, WireEffect, Ignored, Json } from '../types';
+import type { ApplyContext, Model, QueueEntry, Scenario, ScriptedEvent, Step, Trace, WireEffect, Ignored, Json } from '../src/sim/types';
 
 /** Shared empty list for steps without effects, ignored events or violations (never mutated). */
 const NONE: never[] = [];

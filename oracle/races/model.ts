@@ -1,5 +1,5 @@
 // TEST-ONLY ORACLE: verbatim copy of src/sim/races/model.ts at 3802fb5 (import paths adjusted). Never import from app code.
-import type { ApplyContext, Invariant, Json, Model, ScriptedEvent, Step } from '../../types';
+import type { ApplyContext, Invariant, Json, Model, ScriptedEvent, Step } from '../../src/sim/types';
 import {
   callToolRequest,
   cancelledNotification,
@@ -11,8 +11,8 @@ import {
   progressNotification,
   toolResultResponse,
   type RequestId,
-} from '../../mcp';
-import type { RacesConfig, RacesEvent } from '../../races/schema';
+} from '../../src/sim/mcp';
+import type { RacesConfig, RacesEvent } from '../../src/sim/races/schema';
 
 /**
  * The request lifecycle model: one MCP client and one server exchanging `tools/call` and

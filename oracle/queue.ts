@@ -1,5 +1,5 @@
 // TEST-ONLY ORACLE: verbatim copy of src/sim/queue.ts at 3802fb5 (import paths adjusted). Never import from app code.
-import type { QueueEntry } from '../types';
+import type { QueueEntry } from '../src/sim/types';
 
 /**
  * The tie rule of every lab, in one place: entries leave the queue ordered by
