@@ -59,7 +59,6 @@ export async function buildCli() {
     target: 'node20',
     external: ['sql.js'],
     legalComments: 'none',
-    minify: true,
     plugins: [
       {
         name: 'mcp-lab-validators',
