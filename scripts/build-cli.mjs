@@ -1,5 +1,5 @@
-// Builds the one command line (`src/cli/bin.ts`) into a single JavaScript file,
-// dist-cli/mcp-lab.mjs (the `mcp-lab` bin; gitignored), so no TypeScript is transpiled when a user
+// Builds the one command line (`src/cli/bin.ts`) into JavaScript: the entry
+// dist-cli/mcp-lab.mjs plus one lazily imported chunk per subcommand in dist-cli/chunks/ (the `mcp-lab` bin; gitignored), so no TypeScript is transpiled when a user
 // runs it. The MCP schema validators the wire check uses are compiled here with ajv standalone
 // (the virtual module `mcp-lab:validators`), so startup does not compile them. sql.js stays external: its Node build finds its wasm next to its own module.
 // Usage: node scripts/build-cli.mjs
@@ -9,7 +9,7 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { _ } from 'ajv/dist/compile/codegen/index.js';
-import { chmodSync } from 'node:fs';
+import { chmodSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -44,9 +44,15 @@ function validatorsSource() {
 
 /** Bundles the CLI; resolves when dist-cli/mcp-lab.mjs is written. */
 export async function buildCli() {
+  // Chunks are content-hashed: clear the old ones so dist-cli/ holds one build.
+  rmSync(path.join(path.dirname(CLI_OUT), 'chunks'), { recursive: true, force: true });
   await build({
     entryPoints: [path.join(root, 'src/cli/bin.ts')],
-    outfile: CLI_OUT,
+    outdir: path.dirname(CLI_OUT),
+    entryNames: 'mcp-lab',
+    chunkNames: 'chunks/[name]-[hash]',
+    splitting: true,
+    outExtension: { '.js': '.mjs' },
     bundle: true,
     platform: 'node',
     format: 'esm',
