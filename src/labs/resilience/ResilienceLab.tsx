@@ -29,6 +29,7 @@ import { resilienceView, stormAggregated } from './marks';
 import { StormTree } from './StormTree';
 import { TaskWirePanel } from './TaskWirePanel';
 import { TimeoutsPanel } from './TimeoutsPanel';
+import { SeedPanels } from './SeedPanels';
 import { InvariantsPanel, LessonPanel, SettingsPanel, TieRule } from './SidePanels';
 import './resilience.css';
 
@@ -311,6 +312,7 @@ function Page() {
           <AllOrdersPanel lab="resilience" />
           {mechanism === 'storm' && <StormTree />}
           {mechanism === 'breaker' && <TimeoutsPanel />}
+          <SeedPanels />
         </div>
         <aside className="races-side" aria-label="Settings, lesson and checks">
           <LessonPanel />
