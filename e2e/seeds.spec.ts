@@ -141,3 +141,61 @@ test.describe('Resilience lab: the seed documents', () => {
     });
   }
 });
+
+test.describe('Chaos panel (every lab)', () => {
+  test('resilience: a correct policy holds over 30 seeds; the terminal-overwrite bug fails, its smallest seed opens and travels in a link', async ({ lab }) => {
+    await new LabDriver(lab, 'resilience').open('T2-cancel-after-completion');
+    const chaos = lab.getByTestId('chaos');
+    await chaos.getByTestId('chaos-seeds').fill('30');
+    await chaos.getByTestId('chaos-run').focus();
+    await lab.keyboard.press('Enter');
+    await expect(chaos.getByTestId('chaos-result')).toHaveAttribute('data-safety', '0', { timeout: 60_000 });
+    await expect(chaos.getByTestId('chaos-none')).toBeVisible();
+    await lab.getByTestId('toggle-policy.cancelOverwritesTerminal').check();
+    await expect(chaos.getByTestId('chaos-result')).toHaveCount(0); // a result belongs to the scenario it ran on
+    await chaos.getByTestId('chaos-run').focus();
+    await lab.keyboard.press('Enter');
+    const result = chaos.getByTestId('chaos-result');
+    await expect(result).toBeVisible({ timeout: 60_000 });
+    const smallest = Number(await result.getAttribute('data-smallest'));
+    expect(Number(await result.getAttribute('data-safety'))).toBeGreaterThan(0);
+    expect(Number.isInteger(smallest)).toBe(true);
+    await expect(chaos.getByTestId('chaos-seed').first()).toHaveAttribute('data-seed', String(smallest));
+    await expect(chaos.getByTestId('chaos-seed').first()).toContainText('terminal-never-changes');
+    const href = await chaos.getByTestId('chaos-link').getAttribute('href');
+    expect(href).toContain(`chaos=${smallest}`);
+    await chaos.getByTestId('chaos-open-smallest').click();
+    await expect(chaos.getByTestId('chaos-opened')).toContainText(`seed ${smallest}`);
+    await expect(lab.getByTestId('invariant-terminal-never-changes')).toHaveAttribute('data-status', 'violated');
+    if (shots) await chaos.screenshot({ path: `${shots}/chaos-resilience-1280.png` });
+    // the link opens the same seed in a fresh page, without a warning
+    await lab.goto('about:blank');
+    await lab.goto(href!);
+    await expect(lab.getByTestId('chaos-opened')).toContainText(`seed ${smallest}`, { timeout: 30_000 });
+    await expect(lab.getByTestId('invariant-terminal-never-changes')).toHaveAttribute('data-status', 'violated');
+    await expect(lab.getByTestId('error-banner')).toHaveCount(0);
+  });
+
+  test('ledger: the naive check-then-act breaks at-most-once first at seed 19 (sql.js in the worker)', async ({ lab }) => {
+    await new LabDriver(lab, 'ledger').open('A-race-two-connections');
+    const chaos = lab.getByTestId('chaos');
+    await chaos.getByTestId('chaos-seeds').fill('30');
+    await chaos.getByTestId('chaos-run').focus();
+    await lab.keyboard.press('Enter');
+    await expect(chaos.getByTestId('chaos-result')).toHaveAttribute('data-smallest', '19', { timeout: 90_000 });
+    await expect(chaos.getByTestId('chaos-summary')).toContainText('at-most-once (1)');
+    await chaos.getByTestId('chaos-seeds').fill('0');
+    await expect(chaos.getByTestId('chaos-error')).toContainText('Seeds: "0" is not a whole number from 1 to 2000');
+  });
+
+  for (const l of ['races', 'flow'] as const) {
+    test(`${l}: the panel is on the page and runs`, async ({ lab }) => {
+      await new LabDriver(lab, l).open();
+      const chaos = lab.getByTestId('chaos');
+      await chaos.getByTestId('chaos-seeds').fill('10');
+      await chaos.getByTestId('chaos-run').focus();
+      await lab.keyboard.press('Enter');
+      await expect(chaos.getByTestId('chaos-status')).toHaveText('10 / 10', { timeout: 60_000 });
+    });
+  }
+});

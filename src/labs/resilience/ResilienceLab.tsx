@@ -22,6 +22,7 @@ import { useR, useResilienceStore } from './context';
 import { ErrorBanner } from '../common/ErrorBanner';
 import { ImportPanel } from '../common/ImportPanel';
 import { AllOrdersPanel } from '../common/AllOrdersPanel';
+import { ChaosPanel } from '../common/ChaosPanel';
 import { LabPage } from '../common/LabPage';
 import { PlaybackBar } from '../common/PlaybackBar';
 import { useTimelineBinding } from '../common/useTimelineBinding';
@@ -310,6 +311,7 @@ function Page() {
           <OutcomePanel />
           {mechanism === 'tasks' && <TaskWirePanel />}
           <AllOrdersPanel lab="resilience" />
+          <ChaosPanel lab="resilience" />
           {mechanism === 'storm' && <StormTree />}
           {mechanism === 'breaker' && <TimeoutsPanel />}
           <SeedPanels />
