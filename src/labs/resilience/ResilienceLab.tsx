@@ -31,6 +31,7 @@ import { StormTree } from './StormTree';
 import { TaskWirePanel } from './TaskWirePanel';
 import { TimeoutsPanel } from './TimeoutsPanel';
 import { SeedPanels } from './SeedPanels';
+import { FAILURE_ORIGIN_WORDS } from '../../store/resilienceSeeds';
 import { InvariantsPanel, LessonPanel, SettingsPanel, TieRule } from './SidePanels';
 import './resilience.css';
 
@@ -262,7 +263,8 @@ function OutcomePanel() {
             const c = classifyRetry({ sideEffect: now.config.operation.sideEffect, idempotencyKey: now.config.operation.idempotencyKey, origin: downstreamOrigin(now.config) });
             return (
               <>
-                <strong>Retry classification of a failed attempt:</strong> <span className={c.verdict === 'SAFE' ? 'badge badge-ok' : c.verdict === 'UNSAFE' ? 'badge badge-bad' : 'badge badge-warn'}>{c.verdict}</span> {c.reason}
+                <strong>Retry classification of a failed attempt:</strong> <span className={c.verdict === 'SAFE' ? 'badge badge-ok' : c.verdict === 'UNSAFE' ? 'badge badge-bad' : 'badge badge-warn'}>{c.verdict}</span>{' '}
+                <span data-testid="retry-origin">origin: {c.failureOrigin === null ? 'none of the five' : FAILURE_ORIGIN_WORDS[c.failureOrigin]}</span> — {c.reason}
                 {c.retry ? ' — retried.' : ' — not retried.'}
               </>
             );
