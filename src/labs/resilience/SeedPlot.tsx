@@ -64,7 +64,7 @@ export function SeedPlot({ label, lines, bands = [], lanes = [], guides = [], xD
   const box = useRef<HTMLDivElement>(null);
   const width = Math.min(760, useElementWidth(box));
   const lanesH = lanes.length * (LANE_H + 2);
-  const m = { top: 20 + lanesH + (lanes.length ? 6 : 0), right: 12, bottom: 34, left: 48 };
+  const m = { top: 20 + lanesH + (lanes.length ? 6 : 0), right: 12, bottom: 34, left: lanes.length ? 58 : 48 };
   const w = width - m.left - m.right;
   const h = height - 20 - m.bottom;
   const x = scaleLinear().domain(xDomain).range([0, w]);
