@@ -19,6 +19,12 @@ import { base64UrlToBytes, bytesToBase64Url, configDiff, fromBase64Url, parseQue
  * not valid is ignored and reported as a warning ending in "(ignored)". Decoding never throws.
  */
 
+/**
+ * `chaos=<seed>`: a chaos-swarm seed (src/sim/chaos/link.ts `CHAOS_PARAM`), read by the page's
+ * Chaos panel, which rebuilds that seed's faulted scenario; the link decoder leaves it alone.
+ */
+export const CHAOS_LINK_PARAM = 'chaos';
+
 /** Which parts a lab's address carries beyond the scenario. */
 export interface LinkOptions {
   /** Config overrides of a built-in as query parameters (races). */
@@ -181,7 +187,7 @@ export function decodeLink(lab: string, hash: string, builtins: readonly Scenari
     if (encoded === null) return { kind: 'none' };
     const parsed = decodeScenarioPayload(encoded, builtins, parse);
     if (!parsed.ok) return { kind: 'bad', errors: parsed.errors };
-    for (const k of new Set(query.keys())) if (k !== 'scenario' && !(k === 't' && options.playhead)) warnings.push(notAParameter(k));
+    for (const k of new Set(query.keys())) if (k !== 'scenario' && k !== CHAOS_LINK_PARAM && !(k === 't' && options.playhead)) warnings.push(notAParameter(k));
     const original = builtins.find((b) => b.id === parsed.scenario.id) ?? parsed.scenario;
     return { kind: 'ok', scenario: parsed.scenario, original, builtinId: null, cursorMs, warnings };
   }
@@ -195,12 +201,13 @@ export function decodeLink(lab: string, hash: string, builtins: readonly Scenari
   const builtin = builtins.find((b) => b.id === id);
   if (!builtin) {
     const unknownId = `scenario id (in the link): no built-in scenario is called ${JSON.stringify(id)}; known: ${builtins.map((b) => b.id).join(', ')}`;
-    const params = options.configParams ? [] : [...new Set(query.keys())].filter((k) => k !== 'scenario' && !(k === 't' && options.playhead)).map(notAParameter);
+    const params = options.configParams ? [] : [...new Set(query.keys())].filter((k) => k !== 'scenario' && k !== CHAOS_LINK_PARAM && !(k === 't' && options.playhead)).map(notAParameter);
     return { kind: 'bad', errors: [unknownId, ...params] };
   }
   let scenario = builtin;
   for (const [key, raw] of query) {
     if (key === 't' && options.playhead) continue;
+    if (key === CHAOS_LINK_PARAM) continue;
     if (key === 'scenario') {
       warnings.push(ignored('scenario (in the link): give either a scenario id in the path or ?scenario=…, not both; the scenario the path names is shown'));
       continue;

@@ -22,6 +22,7 @@ import { ErrorBanner } from '../common/ErrorBanner';
 import { ImportPanel } from '../common/ImportPanel';
 import { LabPage } from '../common/LabPage';
 import { AllOrdersPanel } from '../common/AllOrdersPanel';
+import { ChaosPanel } from '../common/ChaosPanel';
 import { PlaybackBar } from '../common/PlaybackBar';
 import { useTimelineBinding } from '../common/useTimelineBinding';
 import { flowLanes, flowMarks, flowSeries } from './flowMarks';
@@ -58,6 +59,7 @@ export function FlowLab() {
           <QueuePanel store={store} />
           <TimelinePanel store={store} />
           <AllOrdersPanel lab="flow" />
+          <ChaosPanel lab="flow" />
         </div>
         <div className="flow-side">
           <Controls store={store} />

@@ -10,6 +10,7 @@ import { ErrorBanner } from '../common/ErrorBanner';
 import { ImportPanel } from '../common/ImportPanel';
 import { LabPage } from '../common/LabPage';
 import { AllOrdersPanel } from '../common/AllOrdersPanel';
+import { ChaosPanel } from '../common/ChaosPanel';
 import { PlaybackBar } from '../common/PlaybackBar';
 import { useTimelineBinding } from '../common/useTimelineBinding';
 import { ExplorerPanel } from './ExplorerPanel';
@@ -201,6 +202,7 @@ function LedgerPage() {
           <WirePanel />
           {hasSteps && <ExplorerPanel key={scenarioId} />}
           {hasSteps && <AllOrdersPanel lab="ledger" />}
+          {hasSteps && <ChaosPanel lab="ledger" />}
           <ConsolePanel />
           <MyLedgerPanel />
           <PracticePanel />

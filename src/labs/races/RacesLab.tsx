@@ -5,6 +5,7 @@ import { labStoreFor } from '../../store/labStores';
 import { racesStoreFromLink, type RacesStore } from '../../store/racesStore';
 import { LabPage } from '../common/LabPage';
 import { AllOrdersPanel } from '../common/AllOrdersPanel';
+import { ChaosPanel } from '../common/ChaosPanel';
 import { useRaces } from './context';
 import { ErrorBanner } from './ErrorBanner';
 import { ImportPanel } from './ImportPanel';
@@ -56,6 +57,7 @@ function RacesPage() {
           <OutcomePanel />
           <WirePanel />
           <AllOrdersPanel lab="races" />
+          <ChaosPanel lab="races" />
         </div>
         <aside className="races-side" aria-label="Settings, lesson and checks">
           <LessonPanel />

@@ -22,6 +22,7 @@ import { useR, useResilienceStore } from './context';
 import { ErrorBanner } from '../common/ErrorBanner';
 import { ImportPanel } from '../common/ImportPanel';
 import { AllOrdersPanel } from '../common/AllOrdersPanel';
+import { ChaosPanel } from '../common/ChaosPanel';
 import { LabPage } from '../common/LabPage';
 import { PlaybackBar } from '../common/PlaybackBar';
 import { useTimelineBinding } from '../common/useTimelineBinding';
@@ -29,6 +30,8 @@ import { resilienceView, stormAggregated } from './marks';
 import { StormTree } from './StormTree';
 import { TaskWirePanel } from './TaskWirePanel';
 import { TimeoutsPanel } from './TimeoutsPanel';
+import { SeedPanels } from './SeedPanels';
+import { FAILURE_ORIGIN_WORDS } from '../../store/resilienceSeeds';
 import { InvariantsPanel, LessonPanel, SettingsPanel, TieRule } from './SidePanels';
 import './resilience.css';
 
@@ -260,7 +263,8 @@ function OutcomePanel() {
             const c = classifyRetry({ sideEffect: now.config.operation.sideEffect, idempotencyKey: now.config.operation.idempotencyKey, origin: downstreamOrigin(now.config) });
             return (
               <>
-                <strong>Retry classification of a failed attempt:</strong> <span className={c.verdict === 'SAFE' ? 'badge badge-ok' : c.verdict === 'UNSAFE' ? 'badge badge-bad' : 'badge badge-warn'}>{c.verdict}</span> {c.reason}
+                <strong>Retry classification of a failed attempt:</strong> <span className={c.verdict === 'SAFE' ? 'badge badge-ok' : c.verdict === 'UNSAFE' ? 'badge badge-bad' : 'badge badge-warn'}>{c.verdict}</span>{' '}
+                <span data-testid="retry-origin">origin: {c.failureOrigin === null ? 'none of the five' : FAILURE_ORIGIN_WORDS[c.failureOrigin]}</span> — {c.reason}
                 {c.retry ? ' — retried.' : ' — not retried.'}
               </>
             );
@@ -309,8 +313,10 @@ function Page() {
           <OutcomePanel />
           {mechanism === 'tasks' && <TaskWirePanel />}
           <AllOrdersPanel lab="resilience" />
+          <ChaosPanel lab="resilience" />
           {mechanism === 'storm' && <StormTree />}
           {mechanism === 'breaker' && <TimeoutsPanel />}
+          <SeedPanels />
         </div>
         <aside className="races-side" aria-label="Settings, lesson and checks">
           <LessonPanel />

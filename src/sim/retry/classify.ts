@@ -15,8 +15,31 @@
  *   not as JSON-RPC errors, so the classifier takes both paths; hints never decide alone;
  * - HTTP semantics (RFC 9110 §15): 408/429/503 mean the request was not processed (429 and 503
  *   may carry `Retry-After`, honoured as a floor for the next delay); 500/502/504 leave the
- *   outcome unknown; 400/401/403/404/422 fail the same way again.
+ *   outcome unknown; 400/401/403/404/422 fail the same way again;
+ * - the retry-storm postmortem's five error origins ("错误溯源" `ErrorOrigin`: USER_CANCEL,
+ *   CLIENT_TIMEOUT, SERVER_OVERLOAD, NETWORK_ISSUE, PARTIAL_SUCCESS): every classification names
+ *   the one its failure belongs to (`failureOrigin`, worded by `FAILURE_ORIGIN_WORDS`), so the
+ *   ledger, races and resilience labs say "user cancel", "client timeout", "server overload",
+ *   "network issue" and "partial success" alike.
  */
+
+/**
+ * The postmortem's five error origins (`class ErrorOrigin(Enum)`, USER_CANCEL = 1 …
+ * PARTIAL_SUCCESS = 5), spelled as the lab spells them.
+ */
+export type FailureOrigin = 'user-cancel' | 'client-timeout' | 'server-overload' | 'network' | 'partial-success';
+
+/** All five, in the postmortem's order. */
+export const FAILURE_ORIGINS: readonly FailureOrigin[] = ['user-cancel', 'client-timeout', 'server-overload', 'network', 'partial-success'];
+
+/** The words every lab shows for the five origins (the postmortem's comments, in English). */
+export const FAILURE_ORIGIN_WORDS: Readonly<Record<FailureOrigin, string>> = {
+  'user-cancel': 'user cancel',
+  'client-timeout': 'client timeout',
+  'server-overload': 'server overload',
+  network: 'network issue',
+  'partial-success': 'partial success (stream)',
+};
 
 /** The verdict shown in the lab: safe to repeat, safe only under a condition, or not safe. */
 export type RetryVerdict = 'SAFE' | 'CONDITIONAL' | 'UNSAFE';
@@ -41,7 +64,18 @@ export type ErrorOrigin =
    * never left (connection refused, DNS failure); otherwise the outcome is unknown.
    */
   | { kind: 'network'; requestSent?: boolean }
-  /** A streamed response broke after partial output: the work started, its end is unknown. */
+  /**
+   * The server said it is overloaded (the postmortem's SERVER_OVERLOAD): 503 by default, or 429
+   * when rate limited; not executed, so a repeat duplicates nothing (`Retry-After` as a floor).
+   */
+  | { kind: 'server-overload'; status?: 429 | 503; retryAfterMs?: number }
+  /**
+   * A streamed response broke after partial output (the postmortem's PARTIAL_SUCCESS, "部分成功
+   * (流式特有)"): the work started, its end is unknown. `streamedFraction` (0–1) is how much
+   * arrived, when known.
+   */
+  | { kind: 'partial-success'; streamedFraction?: number }
+  /** The earlier name of `partial-success`, kept for scenarios and models that still use it. */
   | { kind: 'partial-stream' };
 
 /** What the classifier needs about one request. */
@@ -85,6 +119,8 @@ export interface RetryClassification {
   originClass: OriginClass;
   /** Lower bound for the next delay (ms) from `Retry-After`, when the server sent one. */
   retryAfterFloorMs?: number;
+  /** Which of the postmortem's five origins the failure is; null without a failure or for one outside the five (a 4xx, a tool error, …). */
+  failureOrigin: FailureOrigin | null;
 }
 
 /** HTTP statuses whose repeat fails the same way (the issue's list). */
@@ -129,7 +165,7 @@ export function hasIdempotencyKey(key: string | null | undefined): boolean {
 export function describeOrigin(origin: ErrorOrigin): string {
   switch (origin.kind) {
     case 'user-cancel':
-      return 'user cancellation';
+      return 'user cancel';
     case 'client-timeout':
       return 'client timeout';
     case 'http':
@@ -140,8 +176,41 @@ export function describeOrigin(origin: ErrorOrigin): string {
       return 'tool result with isError: true';
     case 'network':
       return origin.requestSent === false ? 'network error before the request was sent' : 'network error before any response';
+    case 'server-overload':
+      return `server overload (HTTP ${origin.status ?? 503}${HTTP_NAMES[origin.status ?? 503] ? ` ${HTTP_NAMES[origin.status ?? 503]}` : ''})`;
+    case 'partial-success':
+      return origin.streamedFraction === undefined
+        ? 'partial success: stream broken after partial output'
+        : `partial success: stream broken after ${Math.round(origin.streamedFraction * 1000) / 10} % of its output`;
     case 'partial-stream':
       return 'stream broken after partial output';
+  }
+}
+
+/**
+ * Which of the postmortem's five origins `origin` is: user-cancel and client-timeout as given (the
+ * SDK's -32001 request timeout is a client timeout); server-overload for `server-overload` and HTTP
+ * 429 / 503; network for a network error, HTTP 502 / 504 (a gateway that lost or timed out its
+ * upstream) and the SDK's -32000 connection closed; partial-success for a broken stream. Anything
+ * else (4xx, 500, other JSON-RPC errors, `isError` results) is none of the five: null.
+ */
+export function failureOriginOf(origin: ErrorOrigin | undefined): FailureOrigin | null {
+  if (origin === undefined) return null;
+  switch (origin.kind) {
+    case 'user-cancel':
+    case 'client-timeout':
+    case 'server-overload':
+    case 'network':
+      return origin.kind;
+    case 'partial-success':
+    case 'partial-stream':
+      return 'partial-success';
+    case 'http':
+      return origin.status === 429 || origin.status === 503 ? 'server-overload' : origin.status === 502 || origin.status === 504 ? 'network' : null;
+    case 'jsonrpc':
+      return origin.code === -32001 ? 'client-timeout' : origin.code === -32000 ? 'network' : null;
+    case 'tool-error':
+      return null;
   }
 }
 
@@ -156,7 +225,10 @@ export function originClass(origin: ErrorOrigin | undefined): OriginClass {
       return 'cancelled';
     case 'client-timeout':
     case 'partial-stream':
+    case 'partial-success':
       return 'unknown';
+    case 'server-overload':
+      return 'not-executed';
     case 'tool-error':
       return 'executed';
     case 'network':
@@ -178,15 +250,24 @@ export function originClass(origin: ErrorOrigin | undefined): OriginClass {
  * Without an origin: SAFE when there is no side effect, CONDITIONAL with a side effect and a
  * non-empty key and identical arguments, otherwise UNSAFE. With an origin:
  * - user cancellation, 4xx in the permanent list, -32700/-32600/-32601/-32602: UNSAFE, no retry;
- * - 408/429/503 or a request that never left: SAFE (nothing executed), `Retry-After` as a floor;
+ * - 408/429/503, a server overload or a request that never left: SAFE (nothing executed),
+ *   `Retry-After` as a floor;
  * - client timeout, network error after sending, 500/502/504, -32603, -32001, -32000, a broken
- *   stream: the operation's own verdict; retried only when SAFE or CONDITIONAL (keyed);
+ *   stream (partial success): the operation's own verdict; retried only when SAFE or CONDITIONAL
+ *   (keyed) — whether to hand back the partial result instead is the postmortem's decision tree
+ *   (src/sim/seeds/origins.ts `decideByOriginTree`);
+ * Every answer names its postmortem origin (`failureOrigin`, see `failureOriginOf`).
  * - `isError: true`: the tool ran; its own verdict, but never retried automatically (the error
  *   goes back to the model, a blind repeat sends the same arguments again).
  *
  * Never throws.
  */
 export function classifyRetry(question: RetryQuestion): RetryClassification {
+  const c = classifyWithoutWord(question);
+  return { ...c, failureOrigin: failureOriginOf(question.origin) };
+}
+
+function classifyWithoutWord(question: RetryQuestion): Omit<RetryClassification, 'failureOrigin'> {
   const base = classifyOperation(question);
   const cls = originClass(question.origin);
   const origin = question.origin;
@@ -198,7 +279,7 @@ export function classifyRetry(question: RetryQuestion): RetryClassification {
     case 'permanent':
       return { verdict: 'UNSAFE', reason: `${what}: the same request fails the same way again — fix it, do not retry`, retry: false, originClass: cls };
     case 'not-executed': {
-      const floor = origin.kind === 'http' && origin.retryAfterMs !== undefined && origin.retryAfterMs >= 0 ? Math.ceil(origin.retryAfterMs) : undefined;
+      const floor = (origin.kind === 'http' || origin.kind === 'server-overload') && origin.retryAfterMs !== undefined && origin.retryAfterMs >= 0 ? Math.ceil(origin.retryAfterMs) : undefined;
       const wait = floor === undefined ? '' : `, not before Retry-After (${floor} ms)`;
       return {
         verdict: 'SAFE',

@@ -1,3 +1,4 @@
+import { FAILURE_ORIGINS, type FailureOrigin } from '../retry/classify';
 import { checkBoolean, checkNumber } from './validate';
 
 /**
@@ -10,16 +11,12 @@ import { checkBoolean, checkNumber } from './validate';
  * user-cancel (USER_CANCEL), client-timeout (CLIENT_TIMEOUT), server-overload (SERVER_OVERLOAD),
  * network (NETWORK_ISSUE), partial-success (PARTIAL_SUCCESS, streams only).
  *
- * This is a new, standalone model: it does not change src/sim/resilience/classify.ts (which
- * already names user-cancel, client-timeout, network and partial-stream origins); the merge maps
- * one onto the other (see docs/seeds-notes.md). Pure: no clock, no randomness.
+ * The five origins are the shared retry classifier's (src/sim/retry/classify.ts `FailureOrigin`,
+ * `failureOriginOf`): every lab's classification names them with the same words. Pure: no clock,
+ * no randomness.
  */
 
-/** The postmortem's five error origins (`class ErrorOrigin(Enum)`). */
-export type FailureOrigin = 'user-cancel' | 'client-timeout' | 'server-overload' | 'network' | 'partial-success';
-
-/** All five, in the postmortem's order (USER_CANCEL = 1 … PARTIAL_SUCCESS = 5). */
-export const FAILURE_ORIGINS: readonly FailureOrigin[] = ['user-cancel', 'client-timeout', 'server-overload', 'network', 'partial-success'];
+export { FAILURE_ORIGINS, type FailureOrigin };
 
 /** HTTP statuses the tree lets retry: "错误码在[502,503,504] → 允许重试". */
 export const TREE_RETRYABLE_STATUSES: readonly number[] = [502, 503, 504];
