@@ -10,6 +10,7 @@ export * from './ledger';
 export * from './sql';
 export * from './locks';
 export * from './lanes';
+export * from './bulk';
 
 /** A replayed ledger trace. */
 export type LedgerTrace = ReplayResult<LedgerState, LedgerOutcome>;
