@@ -16,6 +16,7 @@ import { useTimelineBinding } from '../common/useTimelineBinding';
 import { ExplorerPanel } from './ExplorerPanel';
 import { ledgerLanes, ledgerMarks } from './marks';
 import { MyLedgerPanel } from './MyLedgerPanel';
+import { ReplicaPanel } from './ReplicaPanel';
 import { ClassificationPanel, ConnectionsPanel, ConsolePanel, LessonPanel, NowPanel, OutcomePanel, PracticePanel, TablesPanel, TieRulePanel, WirePanel } from './panels';
 import './ledger.css';
 
@@ -204,6 +205,7 @@ function LedgerPage() {
           {hasSteps && <AllOrdersPanel lab="ledger" />}
           <ConsolePanel />
           <MyLedgerPanel />
+          <ReplicaPanel />
           <PracticePanel />
         </div>
         <aside className="races-side" aria-label="Outcome, connections, retry classification and import">

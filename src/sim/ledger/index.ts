@@ -11,6 +11,7 @@ export * from './sql';
 export * from './locks';
 export * from './lanes';
 export * from './bulk';
+export * from './replicas';
 
 /** A replayed ledger trace. */
 export type LedgerTrace = ReplayResult<LedgerState, LedgerOutcome>;
