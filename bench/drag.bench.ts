@@ -22,7 +22,8 @@ const quantile = (xs: number[], q: number) => {
   return s[Math.min(s.length - 1, Math.floor(q * s.length))];
 };
 
-async function startServer(port: number): Promise<ChildProcess> {
+/** Serves `dist/` (e2e/serve.mjs) under `/bench/` on `port`; resolves once it listens. */
+export async function startServer(port: number): Promise<ChildProcess> {
   const server = spawn(process.execPath, [path.resolve(import.meta.dirname ?? '.', '../e2e/serve.mjs'), String(port), '/bench/'], { stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise<void>((resolve, reject) => {
     server.stdout!.once('data', () => resolve());

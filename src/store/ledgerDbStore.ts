@@ -1,17 +1,22 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { SqlJsStatic } from 'sql.js';
-import { memoryOpener, openBytes, type SqlJsDatabase } from '../db/sqljs';
 import { PersistError, type LedgerPersistence } from '../db/persist';
-import { charge, createLedger, MAX_CHARGE_CENTS, ledgerSchemaProblem, readTables, type ChargeReply, type LedgerTables } from '../sim/ledger';
+import { MAX_CHARGE_CENTS, type ChargeReply } from '../sim/ledger';
+import { localLedgerBackend, type LedgerDbBackend, type LedgerDbEngine, type LedgerDbSnapshot, type LedgerDbView, type LedgerPagedTable } from './ledgerDbHost';
 
 /**
  * The learner's own ledger: a real SQLite database (sql.js) that the "Try it" form charges
  * against, saved to IndexedDB after every change, downloadable as `.sqlite` and replaceable by an
- * upload. A rejected upload or a failed save never replaces or loses the current ledger.
+ * upload. A rejected upload or a failed save never replaces or loses the current ledger. Every SQL
+ * statement runs in the store's {@link LedgerDbBackend} (in the page: a Web Worker); the store
+ * holds one page of each table, the counts from SQL and the file image for saving and download.
  */
 export interface LedgerDbData {
   status: 'loading' | 'ready';
-  tables: LedgerTables | null;
+  /** One page of each table with SQL counts (see {@link LedgerDbView}); null before `init`. */
+  tables: LedgerDbView | null;
+  /** Where the ledger's SQLite runs and how many databases it opened there (the page shows it). */
+  engine: LedgerDbEngine | null;
   /** Last call's reply, for the form. */
   lastReply: { requestId: number; reply: ChargeReply } | null;
   /** What happened last (plain sentence), e.g. "Restored the saved ledger (3 charges)." */
@@ -44,33 +49,41 @@ export interface LedgerDbActions {
    */
   charge(input: { account: string; cents: number | string; key: string }): Promise<void>;
   reset(): Promise<void>;
-  /** The ledger's bytes for download. */
+  /** The ledger's bytes (SQLite file image) as of the last change, for download and the console; empty before `init`. */
   exportBytes(): Uint8Array;
-  /** Replaces the ledger with an uploaded file after checking it; on any problem keeps the current one. */
+  /**
+   * Replaces the ledger with an uploaded file after checking it; on any problem keeps the current
+   * one. Takes the bytes over: a worker backend transfers them (pass a copy to keep using them).
+   */
   upload(bytes: Uint8Array, name: string): Promise<void>;
-  /** The live database (for the console). */
-  database(): SqlJsDatabase | null;
+  /** Shows the page of `table` that starts at row `offset` (0-based; clamped to the table, rounded down to a page). */
+  page(table: LedgerPagedTable, offset: number): Promise<void>;
 }
 
 export type LedgerDbState = LedgerDbData & LedgerDbActions;
 export type LedgerDbStore = StoreApi<LedgerDbState>;
 
-/** Largest upload accepted (bytes). */
-export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
+/**
+ * Largest upload accepted (bytes): 64 MiB. A ledger of 100,000 keyed charges written by `charge()`
+ * is about 37–45 MB (each key record holds a 64-hex fingerprint and the result as JSON), and the
+ * worker holds the current ledger and the candidate side by side while it checks an upload.
+ */
+export const MAX_UPLOAD_BYTES = 64 * 1024 * 1024;
 
-export function createLedgerDbStore(SQL: SqlJsStatic, persistence: LedgerPersistence): LedgerDbStore {
-  let db: SqlJsDatabase | null = null;
-  const fresh = () => {
-    const d = memoryOpener(SQL)();
-    createLedger(d);
-    return d;
-  };
-  const nextId = (d: SqlJsDatabase) => Number(d.query(`SELECT count(*) AS n FROM op_log`)[0].n) + 1;
+/**
+ * The learner's ledger store over `persistence`. `options.backend` runs its SQL (default: on this
+ * thread, on `SQL`; the page passes the Web Worker backend). A backend that fails (its worker did
+ * not start) shows its reason in `error` and keeps the last state.
+ */
+export function createLedgerDbStore(SQL: SqlJsStatic, persistence: LedgerPersistence, options: { backend?: LedgerDbBackend } = {}): LedgerDbStore {
+  const backend = options.backend ?? localLedgerBackend(SQL);
+  let bytes: Uint8Array = new Uint8Array();
+  const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
 
   return createStore<LedgerDbState>()((set, get) => {
     const save = async (): Promise<boolean> => {
       try {
-        await persistence.save(db!.export());
+        await persistence.save(bytes);
         return true;
       } catch (err) {
         const why = err instanceof PersistError ? err.message : `the ledger could not be saved: ${(err as Error).message}`;
@@ -78,106 +91,101 @@ export function createLedgerDbStore(SQL: SqlJsStatic, persistence: LedgerPersist
         return false;
       }
     };
+    const take = (s: LedgerDbSnapshot) => {
+      bytes = s.bytes;
+      return { tables: s.view, nextRequestId: s.nextRequestId, engine: s.engine };
+    };
+    /** Runs `body`; a backend failure (its worker died) becomes the error the learner sees. */
+    const guarded = async (body: () => Promise<void>) => {
+      try {
+        await body();
+      } catch (err) {
+        set({ status: 'ready', error: `SQLite error: ${(err as Error).message}` });
+      }
+    };
     return {
       status: 'loading',
       tables: null,
+      engine: null,
       lastReply: null,
       notice: null,
       error: null,
       nextRequestId: 1,
 
-      async init() {
-        let restored: SqlJsDatabase | null = null;
-        let problem: string | null = null;
-        try {
-          const bytes = await persistence.load();
-          if (bytes) {
-            restored = openBytes(SQL, bytes);
-            problem = ledgerSchemaProblem(restored);
-            if (problem) {
-              restored.close();
-              restored = null;
-            }
+      init: () =>
+        guarded(async () => {
+          let saved: Uint8Array | null = null;
+          let loadProblem: string | null = null;
+          try {
+            saved = await persistence.load();
+          } catch (err) {
+            loadProblem = (err as Error).message;
           }
-        } catch (err) {
-          problem = (err as Error).message;
-        }
-        db = restored ?? fresh();
-        const tables = readTables(db);
-        set({
-          status: 'ready',
-          tables,
-          nextRequestId: nextId(db),
-          notice: restored ? `Restored your saved ledger (${tables.charges.length} charge${tables.charges.length === 1 ? '' : 's'}, ${tables.idempotency.length} key record${tables.idempotency.length === 1 ? '' : 's'}).` : 'A new, empty ledger.',
-          error: problem ? `The saved ledger could not be used (${problem}); started a new one. Nothing was overwritten yet.` : null,
-        });
-      },
+          const r = await backend.call({ op: 'open', bytes: saved });
+          const problem = loadProblem ?? r.problem;
+          const { counts } = r.view;
+          set({
+            status: 'ready',
+            ...take(r),
+            notice: r.restored ? `Restored your saved ledger (${plural(counts.charges, 'charge')}, ${plural(counts.idempotency, 'key record')}).` : 'A new, empty ledger.',
+            error: problem ? `The saved ledger could not be used (${problem}); started a new one. Nothing was overwritten yet.` : null,
+          });
+        }),
 
-      async charge({ account, cents: centsInput, key }) {
-        if (!db) return;
-        const parsed = typeof centsInput === 'number' ? { ok: true as const, cents: centsInput } : centsFromText(centsInput);
-        if (!parsed.ok) return set({ error: parsed.error });
-        const cents = parsed.cents;
-        const requestId = get().nextRequestId;
-        let reply: ChargeReply;
-        try {
-          reply = charge(db, { requestId, key: key === '' ? null : key, args: { account, cents }, atMs: 0 });
-        } catch (err) {
-          set({ error: `SQLite error: ${(err as Error).message}` });
-          return;
-        }
-        set({ lastReply: { requestId, reply }, tables: readTables(db), nextRequestId: requestId + 1, error: null, notice: null });
-        await save();
-      },
+      charge: ({ account, cents: centsInput, key }) =>
+        guarded(async () => {
+          if (!get().tables) return;
+          const parsed = typeof centsInput === 'number' ? { ok: true as const, cents: centsInput } : centsFromText(centsInput);
+          if (!parsed.ok) return set({ error: parsed.error });
+          const cents = parsed.cents;
+          const requestId = get().nextRequestId;
+          const r = await backend.call({ op: 'charge', call: { requestId, key: key === '' ? null : key, args: { account, cents }, atMs: 0 } });
+          if (!r.ok) return set({ error: r.error });
+          set({ lastReply: { requestId, reply: r.reply }, ...take(r), nextRequestId: requestId + 1, error: null, notice: null });
+          await save();
+        }),
 
-      async reset() {
-        const previous = db;
-        db = fresh();
-        try {
-          await persistence.clear();
-        } catch (err) {
-          db.close();
-          db = previous;
-          set({ error: `Reset failed: ${(err as Error).message}. The ledger is unchanged.` });
-          return;
-        }
-        previous?.close();
-        set({ tables: readTables(db), lastReply: null, nextRequestId: 1, error: null, notice: 'The ledger was reset: every charge and key record is gone.' });
-      },
+      reset: () =>
+        guarded(async () => {
+          await backend.call({ op: 'stage', bytes: null });
+          try {
+            await persistence.clear();
+          } catch (err) {
+            await backend.call({ op: 'drop' });
+            set({ error: `Reset failed: ${(err as Error).message}. The ledger is unchanged.` });
+            return;
+          }
+          const r = await backend.call({ op: 'adopt' });
+          set({ ...take(r), nextRequestId: 1, lastReply: null, error: null, notice: 'The ledger was reset: every charge and key record is gone.' });
+        }),
 
       exportBytes() {
-        return db ? db.export() : new Uint8Array();
+        return bytes;
       },
 
-      async upload(bytes, name) {
-        const refuse = (why: string) => set({ error: `${name} was not loaded: ${why}. Your current ledger is unchanged.` });
-        if (bytes.length > MAX_UPLOAD_BYTES) return refuse(`it is ${bytes.length} bytes, more than the ${MAX_UPLOAD_BYTES} allowed`);
-        let candidate: SqlJsDatabase;
-        try {
-          candidate = openBytes(SQL, bytes);
-        } catch (err) {
-          return refuse((err as Error).message);
-        }
-        const problem = ledgerSchemaProblem(candidate);
-        if (problem) {
-          candidate.close();
-          return refuse(`it is a SQLite database but not a ledger of this lab: ${problem}`);
-        }
-        try {
-          await persistence.save(candidate.export());
-        } catch (err) {
-          candidate.close();
-          return refuse(err instanceof PersistError ? err.message : (err as Error).message);
-        }
-        db?.close();
-        db = candidate;
-        const tables = readTables(db);
-        set({ tables, lastReply: null, nextRequestId: nextId(db), error: null, notice: `Loaded ${name}: ${tables.charges.length} charge(s), ${tables.idempotency.length} key record(s). Charges continue from it.` });
-      },
+      upload: (file, name) =>
+        guarded(async () => {
+          const refuse = (why: string) => set({ error: `${name} was not loaded: ${why}. Your current ledger is unchanged.` });
+          if (file.length > MAX_UPLOAD_BYTES) return refuse(`it is ${file.length} bytes, more than the ${MAX_UPLOAD_BYTES} allowed`);
+          const staged = await backend.call({ op: 'stage', bytes: file });
+          if (!staged.ok) return refuse(staged.error);
+          try {
+            await persistence.save(staged.bytes);
+          } catch (err) {
+            await backend.call({ op: 'drop' });
+            return refuse(err instanceof PersistError ? err.message : (err as Error).message);
+          }
+          const r = await backend.call({ op: 'adopt' });
+          const { counts } = r.view;
+          set({ ...take(r), lastReply: null, error: null, notice: `Loaded ${name}: ${counts.charges.toLocaleString('en-US')} charge(s), ${counts.idempotency.toLocaleString('en-US')} key record(s). Charges continue from it.` });
+        }),
 
-      database() {
-        return db;
-      },
+      page: (table, offset) =>
+        guarded(async () => {
+          if (!get().tables) return;
+          const r = await backend.call({ op: 'page', table, offset });
+          set({ tables: r.view });
+        }),
     };
   });
 }

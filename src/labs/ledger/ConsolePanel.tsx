@@ -29,9 +29,8 @@ export function ConsolePanel() {
     try {
       if (target === 'scenario') bytes = bytesAtPlayhead(store.getState());
       else {
-        const live = db.getState().database();
-        if (!live) return setResult({ ok: false, error: 'your ledger is not loaded' });
-        bytes = live.export();
+        bytes = db.getState().exportBytes();
+        if (bytes.length === 0) return setResult({ ok: false, error: 'your ledger is not loaded' });
       }
     } catch (err) {
       return setResult({ ok: false, error: (err as Error).message });

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Timeline } from '../../charts/Timeline';
 import { bootLedgerDatabase } from '../../store/ledgerBoot';
+import type { LedgerDbWorkerPort } from '../../store/ledgerDbHost';
 import { builtinLedger } from '../../store/builtinLedger';
 import { linkCodecReady } from '../../store/labLink';
 import { labStoreFor } from '../../store/labStores';
@@ -16,6 +17,7 @@ import { useTimelineBinding } from '../common/useTimelineBinding';
 import { ExplorerPanel } from './ExplorerPanel';
 import { ledgerLanes, ledgerMarks } from './marks';
 import { MyLedgerPanel } from './MyLedgerPanel';
+import { ReplicaPanel } from './ReplicaPanel';
 import { ClassificationPanel, ConnectionsPanel, ConsolePanel, LessonPanel, NowPanel, OutcomePanel, PracticePanel, TablesPanel, TieRulePanel, WirePanel } from './panels';
 import './ledger.css';
 
@@ -205,6 +207,7 @@ function LedgerPage() {
           {hasSteps && <ChaosPanel lab="ledger" />}
           <ConsolePanel />
           <MyLedgerPanel />
+          <ReplicaPanel />
           <PracticePanel />
         </div>
         <aside className="races-side" aria-label="Outcome, connections, retry classification and import">
@@ -223,7 +226,7 @@ function LedgerPage() {
 /** Loads sql.js (only when this lab opens), then builds the lab's stores — once per tab: a later visit finds them kept. */
 let booting: Promise<LedgerLabContext> | null = null;
 function boot(): Promise<LedgerLabContext> {
-  booting ??= Promise.all([bootLedgerDatabase(), linkCodecReady]).then(
+  booting ??= Promise.all([bootLedgerDatabase(() => new Worker(new URL('./ledgerDb.worker.ts', import.meta.url), { type: 'module' }) as unknown as LedgerDbWorkerPort), linkCodecReady]).then(
     ([{ SQL, open, db }]) => {
       const store = labStoreFor('ledger', () => {
         const { scenarios, errors } = builtinLedger();

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { useLedgerContext, useLedgerDb } from './context';
-import { RowsTable } from './Tables';
+import { Pager, RowsTable } from './Tables';
 import { MAX_CHARGE_CENTS } from '../../store/ledgerStore';
+import { LEDGER_PAGE_ROWS, type LedgerPagedTable } from '../../store/ledgerDbHost';
 
 /** The learner's own persistent ledger: charge, download, upload, reset. */
 export function MyLedgerPanel() {
@@ -10,6 +11,7 @@ export function MyLedgerPanel() {
   const lastReply = useLedgerDb((s) => s.lastReply);
   const notice = useLedgerDb((s) => s.notice);
   const error = useLedgerDb((s) => s.error);
+  const engine = useLedgerDb((s) => s.engine);
   const [account, setAccount] = useState('acct-1');
   const [cents, setCents] = useState('500');
   const [key, setKey] = useState('order-1');
@@ -94,10 +96,24 @@ export function MyLedgerPanel() {
           Reset ledger
         </button>
       </div>
+      {engine && (
+        <p className="small muted" data-testid="my-engine" data-thread={engine.thread} data-opens={engine.opens}>
+          {engine.thread === 'worker' ? 'SQLite runs in a background worker' : 'SQLite runs on this page\'s thread'}: it opened {engine.opens} database{engine.opens === 1 ? '' : 's'} there; the tables show {LEDGER_PAGE_ROWS} rows a page, counted by SQL.
+        </p>
+      )}
       {tables && (
         <div className="tables-grid">
-          <RowsTable caption="charges" testId="my-charges" columns={['receipt', 'account', 'cents', 'request_id', 'key']} rows={tables.charges} />
-          <RowsTable caption="idempotency" testId="my-idempotency" columns={['key', 'status', 'result']} rows={tables.idempotency} />
+          {(
+            [
+              ['charges', ['receipt', 'account', 'cents', 'request_id', 'key']],
+              ['idempotency', ['key', 'status', 'result']],
+            ] as [LedgerPagedTable, string[]][]
+          ).map(([table, columns]) => (
+            <div key={table}>
+              <RowsTable caption={table} testId={`my-${table}`} columns={columns} rows={tables[table]} total={tables.counts[table]} />
+              <Pager offset={tables.offsets[table]} shown={tables[table].length} total={tables.counts[table]} pageRows={LEDGER_PAGE_ROWS} testId={`my-${table}-pager`} onPage={(offset) => void a().page(table, offset)} />
+            </div>
+          ))}
         </div>
       )}
     </section>

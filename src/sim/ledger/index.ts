@@ -10,6 +10,8 @@ export * from './ledger';
 export * from './sql';
 export * from './locks';
 export * from './lanes';
+export * from './bulk';
+export * from './replicas';
 
 /** A replayed ledger trace. */
 export type LedgerTrace = ReplayResult<LedgerState, LedgerOutcome>;
