@@ -5,6 +5,7 @@ import { selectScenario } from '../../store/labSelectors';
 import type { LabStoreState } from '../../store/labStore';
 import { useLab, useLabStore } from './LabContext';
 import type { ChaosReply, ChaosRequest, ChaosSeedRow } from './chaosProtocol';
+import { forgetChaosSeed, showChaosSeed, withChaosSeed } from './chaosAddress';
 
 /** Most seeds one run takes (the CLI, `npm run chaos`, runs more). */
 export const MAX_CHAOS_SEEDS = 2000;
@@ -25,15 +26,7 @@ interface Result {
   liveness: Record<string, number>;
 }
 
-/** The address `hash` with `chaos=<seed>` added to its query (any old `chaos` replaced). */
-export function withChaosSeed(hash: string, seed: number): string {
-  const q = hash.indexOf('?');
-  const path = q < 0 ? hash : hash.slice(0, q);
-  const query = new URLSearchParams(q < 0 ? '' : hash.slice(q + 1));
-  query.delete('chaos');
-  query.set('chaos', String(seed));
-  return `${path}?${query.toString()}`;
-}
+export { withChaosSeed } from './chaosAddress';
 
 /**
  * "Chaos" (every lab; issue 13 item 6, docs/chaos.md): runs N seeds of the current scenario under
@@ -85,17 +78,20 @@ export function ChaosPanel({ lab }: { lab: LabId }) {
     w.terminate();
     if (worker.current === w) worker.current = null;
   };
-  const showOpened = (m: Extract<ChaosReply, { type: 'opened' }>) => {
+  const showOpened = (m: Extract<ChaosReply, { type: 'opened' }>, baseAddress: string) => {
     setOpened({ seed: m.seed, faults: m.faults, scenario: m.scenario });
+    // the address names the seed, not the faulted copy (useHashSync asks chaosAddress)
+    showChaosSeed(lab, m.scenario, baseAddress, m.seed);
     store.getState().showScenario(m.scenario);
   };
 
   useEffect(() => {
     if (!/(^|&)chaos=/.test(linkQuery)) return;
     const base = store.getState().scenario;
+    const baseAddress = store.getState().address();
     spawn(
       (m, w) => {
-        if (m.type === 'opened') showOpened(m);
+        if (m.type === 'opened') showOpened(m, baseAddress);
         else if (m.type === 'error') store.getState().setError({ title: 'The chaos seed in the link was not used', errors: [m.message] });
         finish(w);
       },
@@ -127,6 +123,7 @@ export function ChaosPanel({ lab }: { lab: LabId }) {
     const address = store.getState().address();
     setResult(null);
     setOpened(null);
+    forgetChaosSeed(lab);
     setStatus('running');
     setProgress({ done: 0, total: seeds });
     spawn(
@@ -153,9 +150,10 @@ export function ChaosPanel({ lab }: { lab: LabId }) {
   };
   const openSeed = (seed: number) => {
     if (!result) return;
+    const baseAddress = result.address;
     spawn(
       (m, w) => {
-        if (m.type === 'opened') showOpened(m);
+        if (m.type === 'opened') showOpened(m, baseAddress);
         else if (m.type === 'error') {
           setStatus('error');
           setMessage(`Chaos: ${m.message}`);

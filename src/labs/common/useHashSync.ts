@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { rememberAddress, takeFresh } from '../../store/labStores';
+import { chaosAddress } from './chaosAddress';
 
 /** What `useHashSync` watches: a lab store (see `createLabStore`). */
 interface SyncedStore {
@@ -15,7 +16,8 @@ interface SyncedStore {
  * a pending write is flushed when the page is hidden, so a reload right after an edit keeps it. A
  * link opened in the tab (pasted, Back/Forward, a nav link) goes to `followLink`, and the address
  * is then rewritten from the store, so a refused link never stays where a reload would lose the
- * scenario. Other labs' hashes are ignored; each write is remembered for the nav links.
+ * scenario. While a chaos seed's faulted scenario is shown, the address is that seed's link
+ * (`chaosAddress`). Other labs' hashes are ignored; each write is remembered for the nav links.
  */
 export function useHashSync(store: SyncedStore): void {
   useEffect(() => {
@@ -31,7 +33,8 @@ export function useHashSync(store: SyncedStore): void {
       // A write still pending when the learner opened another lab must not take the address back.
       if (!ours(window.location.hash)) return;
       const start = performance.now();
-      const hash = store.getState().address();
+      const state = store.getState();
+      const hash = chaosAddress(lab, state.scenario) ?? state.address();
       if (hash !== window.location.hash) history.replaceState(history.state, '', hash);
       written = hash;
       rememberAddress(lab, hash);

@@ -6,6 +6,7 @@ import {
   selectStateAt,
   selectStepIndex,
 } from '../../store/ledgerStore';
+import { ledgerFailingCases } from '../../store/failureOrigins';
 import { useLedger, useLedgerContext } from './context';
 import type { Json } from '../../sim/types';
 import { RowsTable } from './Tables';
@@ -200,6 +201,8 @@ export function ClassificationPanel() {
     out.push({ op: 'charge(acct-1, 500) with key "" (empty)', sideEffect: true, key: '', sameArguments: true });
     return out.map((r) => ({ ...r, verdict: classifyRetry({ sideEffect: r.sideEffect, idempotencyKey: r.key, sameArguments: r.sameArguments }) }));
   }, [scenario]);
+  const outcome = useLedger((s) => s.trace.outcome);
+  const failing = useMemo(() => ledgerFailingCases(outcome), [outcome]);
   return (
     <section className="panel" aria-labelledby="ledger-classify-h">
       <h2 id="ledger-classify-h">May it be retried?</h2>
@@ -212,6 +215,23 @@ export function ClassificationPanel() {
           </li>
         ))}
       </ul>
+      {failing.length > 0 && (
+        <>
+          <h3 className="subhead">Failed calls, by origin</h3>
+          <ul className="classify-list" data-testid="failing-origins">
+            {failing.map((f) => (
+              <li key={JSON.stringify(f.requestId)}>
+                <span className={`badge ${f.classification.verdict === 'SAFE' ? 'badge-ok' : f.classification.verdict === 'CONDITIONAL' ? 'badge-warn' : 'badge-bad'}`}>{f.classification.verdict}</span>{' '}
+                <span className="mono small">
+                  id {JSON.stringify(f.requestId)} {f.client}
+                </span>{' '}
+                — origin: <span data-testid="failing-origin">{f.originWord ?? 'none of the five (tool error)'}</span>
+                <div className="small muted">{f.classification.reason}</div>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
     </section>
   );
 }

@@ -3,6 +3,7 @@ import { formatMs } from '../../charts/format';
 import { stepIndexAt } from '../../store/racesStore';
 import type { RacesTrace, RequestOutcome } from '../../sim/races';
 import { racesOutcomeAt } from '../../store/racesStore';
+import { racesOriginWord } from '../../store/failureOrigins';
 import type { Revision } from '../../sim/mcp';
 import { selectConfig, selectCursor, selectTrace } from '../../store/racesStore';
 import { useRaces } from './context';
@@ -83,6 +84,10 @@ function RequestFacts({ r, testIds, revision }: { r: RequestOutcome | undefined;
         </span>
         {r.atMs !== null && <span className="muted small"> at {formatMs(r.atMs)} ms</span>}
       </dd>
+      <dt>Failure origin</dt>
+      <dd>
+        <OriginWord r={r} testId={tid('outcome-origin')} />
+      </dd>
       <dt>Final response</dt>
       <dd>
         <span data-testid={tid('final-response')}>{r.finalResponse ? 'yes' : 'no'}</span>
@@ -108,6 +113,18 @@ function RequestFacts({ r, testIds, revision }: { r: RequestOutcome | undefined;
         )}
       </dd>
     </dl>
+  );
+}
+
+/** The postmortem's origin of a terminal state ("user cancel", "client timeout", …), or a muted "none". */
+function OriginWord({ r, testId }: { r: RequestOutcome; testId?: string }) {
+  const word = racesOriginWord(r);
+  return word === null ? (
+    <span className="muted small" data-testid={testId}>
+      none{r.state === 'failed' && r.isError ? ' of the five (the tool ran and reported isError)' : ''}
+    </span>
+  ) : (
+    <span data-testid={testId}>{word}</span>
   );
 }
 
@@ -169,6 +186,7 @@ export function OutcomePanel() {
                 <tr>
                   <th scope="col">Request</th>
                   <th scope="col">Final state</th>
+                  <th scope="col">Origin</th>
                   <th scope="col">At playhead</th>
                   <th scope="col">Final response</th>
                   <th scope="col">Cancel signal</th>
@@ -188,6 +206,9 @@ export function OutcomePanel() {
                           {i === 0 ? <span data-testid="outcome-state">{r.state}</span> : r.state}
                         </span>
                         {r.atMs !== null && <span className="muted small"> {formatMs(r.atMs)} ms</span>}
+                      </td>
+                      <td>
+                        <OriginWord r={r} testId={i === 0 ? 'outcome-origin' : `outcome-origin-${r.key}`} />
                       </td>
                       <td>{now ? <span className={stateBadgeClass(now.state)}>{now.state}</span> : <span className="muted small">not started</span>}</td>
                       <td data-testid={i === 0 ? 'final-response' : undefined}>{r.finalResponse ? 'yes' : 'no'}</td>

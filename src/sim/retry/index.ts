@@ -7,3 +7,4 @@
 export * from './backoff';
 export * from './classify';
 export * from './budget';
+export * from './labOrigins';
