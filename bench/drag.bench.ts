@@ -156,7 +156,7 @@ async function measureWorkerOrders(page: Page, port: number, runs = 3): Promise<
   let classes = 0;
   for (let r = 0; r < runs; r++) {
     const out = await page.evaluate(
-      ({ url, scenario, events }) =>
+      ({ url, scenarioJson, events }) =>
         new Promise<{ ms: number; evaluated: number; classes: number; error?: string }>((resolve) => {
           const w = new Worker(url, { type: 'module' });
           const t0 = performance.now();
@@ -166,9 +166,9 @@ async function measureWorkerOrders(page: Page, port: number, runs = 3): Promise<
             w.terminate();
             resolve(e.data.type === 'result' ? { ms, evaluated: e.data.evaluated, classes: e.data.classes.length } : { ms, evaluated: 0, classes: 0, error: e.data.message });
           };
-          w.postMessage({ lab: 'races', scenario, events, prune: false });
+          w.postMessage({ lab: 'races', scenario: JSON.parse(scenarioJson) as unknown, events, prune: false });
         }),
-      { url: `http://127.0.0.1:${port}/bench/assets/${file}`, scenario, events },
+      { url: `http://127.0.0.1:${port}/bench/assets/${file}`, scenarioJson: JSON.stringify(scenario), events },
     );
     if (out.error) throw new Error(`the All orders worker failed: ${out.error}`);
     times.push(out.ms);
