@@ -145,7 +145,7 @@ async function measureDrag(page: Page, port: number, n: number): Promise<DragFig
  * the first 8 events of E-invalid-cancels with pruning off (40,320 orders).
  */
 async function measureWorkerOrders(page: Page, port: number, runs = 3): Promise<WorkerOrdersFigures> {
-  const dist = path.resolve(import.meta.dirname ?? '.', '../dist/assets');
+  const dist = path.resolve(process.env.LAB_DIST ?? path.resolve(import.meta.dirname ?? '.', '../dist'), 'assets');
   const file = readdirSync(dist).find((f) => /^allOrders\.worker-.*\.js$/.test(f));
   if (!file) throw new Error('dist/assets has no allOrders.worker-*.js — run npm run build');
   const scenario = loadBuiltinScenario('races', 'E-invalid-cancels');
