@@ -377,10 +377,12 @@ export function playheadSelectors<S, O, T extends ReplayResult<S, O>>(definition
   return {
     selectStateAt: (s: LabData<T, unknown>): S => definition.stateAt(s.trace, s.cursorMs),
     selectOutcomeAt: (s: LabData<T, unknown>): O => {
-      const state = definition.stateAt(s.trace, s.cursorMs);
       if (outcomeKey.trace !== s.trace || outcomeKey.atMs !== s.cursorMs || outcome === undefined) {
-        // Same state object (the playhead moved within one step) → same outcome object.
-        if (outcome === undefined || outcomeKey.trace !== s.trace || definition.stateAt(s.trace, outcomeKey.atMs) !== state) outcome = definition.outcomeAt(s.trace, s.cursorMs);
+        // Same step (the playhead moved within one step) → same outcome object. A seekable trace
+        // rebuilds its state views, so it is compared by step index rather than by state object.
+        const t = s.trace;
+        const sameStep = isLabTrace(t) ? t.indexAt(s.cursorMs) === t.indexAt(outcomeKey.atMs) : definition.stateAt(t, outcomeKey.atMs) === definition.stateAt(t, s.cursorMs);
+        if (outcome === undefined || outcomeKey.trace !== s.trace || !sameStep) outcome = definition.outcomeAt(s.trace, s.cursorMs);
         outcomeKey = { trace: s.trace, atMs: s.cursorMs };
       }
       return outcome;
