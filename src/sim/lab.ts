@@ -4,7 +4,7 @@ import { explore, type ExploreResult } from './explore';
 import type { OrdersResult } from './orders';
 import type { LabId } from './labIds';
 import { parseScenario, type LabSchemas, type ParseResult } from './scenario';
-import type { Expectation, Model, Scenario, ScriptedEvent } from './types';
+import type { Expectation, Ignored, Model, Scenario, ScriptedEvent, Step, Violation, WireEffect } from './types';
 
 /**
  * The lab contract: everything the floors above `src/sim` (store, CLI, pages) need to know about a
@@ -44,6 +44,111 @@ export interface LabDefinition<S = unknown, O = unknown, T extends ReplayResult<
   checkExpectation(trace: T, expectation: Expectation): ExpectationMismatch[];
   /** Optional: every order of some events at once (today the ledger's two connection lanes). */
   explore?: LabExplorer<O>;
+  /**
+   * Optional: replays keeping a seekable trace (checkpoints, no per-step states; see `LabTrace`),
+   * which the store keeps instead of `replay`'s and forks on every edit (a drag replays from the
+   * last checkpoint before the moved event, not the whole scenario). The result is also a `T`
+   * (its `steps` are built on first read, for code not yet moved to the accessors). Without it the
+   * store keeps `replay(scenario)` as before.
+   */
+  seekable?(scenario: Scenario): T & LabTrace<S, O>;
+}
+
+/**
+ * Read access to a replayed trace without per-step states (issue 10 item 4), implemented by the
+ * checkpointed core's `SeekableTrace` (`trace.ts`). Step indices run 0…stepCount-1 (-1: before the
+ * first step); times are virtual ms. States and notes are rebuilt from the nearest checkpoint
+ * (fewer than K steps re-run); the other per-step accessors are O(1). Immutable from the outside.
+ */
+export interface LabTraceView<S> {
+  readonly scenario: Scenario;
+  /** The state after `init`, before any step. */
+  readonly initial: S;
+  readonly stepCount: number;
+  /** Time of the last step (ms). */
+  readonly endAt: number;
+  /** Every wire effect in order. */
+  readonly effects: WireEffect[];
+  /** Time of step `i` (ms). */
+  atOf(i: number): number;
+  /** Index of the last step at or before `atMs`, or -1. */
+  indexAt(atMs: number): number;
+  /** The state after step `i` (-1: the initial state). RangeError outside the trace. */
+  stateAt(i: number): S;
+  /** The state with the playhead at `atMs`. */
+  stateAtMs(atMs: number): S;
+  effectsOf(i: number): WireEffect[];
+  ignoredOf(i: number): Ignored[];
+  violationsOf(i: number): Violation[];
+  ruleOf(i: number): string | undefined;
+  /** The entry record of step `i` (what ran: script or timer, label, actor, kind). */
+  entryOf(i: number): Step<S>['entry'];
+  /** The first entity the step touched of the lab's key kind (races: the request key), or null. */
+  keyOf(i: number): string | null;
+  /** The note ("why") of step `i`, built on demand. */
+  noteOf(i: number): string;
+  /** Every step's note, in one pass (cached): for views that show them all. */
+  notes(): string[];
+  /** Step `i` in the historic `Step` shape (its note and state built now). */
+  stepAt(i: number): Step<S>;
+}
+
+/** A seekable trace: the read accessors plus the outcome at a step and fork-on-edit. */
+export interface LabTrace<S, O> extends LabTraceView<S> {
+  /** The outcome after the last step. */
+  readonly outcome: O;
+  readonly truncated: boolean;
+  readonly invariants: { name: string; description: string; firstViolation: { step: number; at: number; message: string } | null }[];
+  /** The outcome after step `i` (-1: before any step). */
+  outcomeAt(i: number): O;
+  /** The trace of `edited`, resumed from the last checkpoint before the first time the edit changes. */
+  fork(edited: Scenario): LabTrace<S, O>;
+}
+
+const views = new WeakMap<object, LabTraceView<unknown>>();
+
+/**
+ * The read accessors over any trace: a seekable trace as it is, a trace that keeps its `steps`
+ * through an adapter (made once per trace). `keyOf` names a step's key entity for the adapter
+ * (the seekable trace records its own). Views read a trace through this, whichever kind the store holds.
+ */
+export function labTraceView<S>(trace: ReplayResult<S, unknown>, keyOf: (step: Step<S>) => string | null = () => null): LabTraceView<S> {
+  if (isLabTrace<S, unknown>(trace)) return trace;
+  const known = views.get(trace) as LabTraceView<S> | undefined;
+  if (known) return known;
+  const steps = trace.steps;
+  const at = (i: number) => {
+    if (!Number.isInteger(i) || i < 0 || i >= steps.length) throw new RangeError(`step ${i} is outside 0…${steps.length - 1}`);
+    return steps[i];
+  };
+  const view: LabTraceView<S> = {
+    scenario: trace.scenario,
+    initial: trace.initial,
+    stepCount: steps.length,
+    endAt: trace.endAt,
+    effects: trace.effects,
+    atOf: (i) => at(i).at,
+    indexAt: (atMs) => stepIndexAt(steps, atMs),
+    stateAt: (i) => (i === -1 ? trace.initial : at(i).state),
+    stateAtMs: (atMs) => stateAtStep(trace, atMs),
+    effectsOf: (i) => at(i).effects,
+    ignoredOf: (i) => at(i).ignored,
+    violationsOf: (i) => at(i).violations,
+    ruleOf: (i) => at(i).rule,
+    entryOf: (i) => at(i).entry,
+    keyOf: (i) => keyOf(at(i)),
+    noteOf: (i) => at(i).why,
+    notes: () => steps.map((s) => s.why),
+    stepAt: at,
+  };
+  views.set(trace, view as LabTraceView<unknown>);
+  return view;
+}
+
+/** Whether `trace` offers the `LabTrace` accessors (a seekable trace) rather than only `steps`. */
+export function isLabTrace<S, O>(trace: unknown): trace is LabTrace<S, O> {
+  const t = trace as Partial<LabTrace<S, O>> | null;
+  return t !== null && typeof t === 'object' && typeof t.fork === 'function' && typeof t.stateAtMs === 'function' && typeof t.atOf === 'function';
 }
 
 /** The explorer capability of a lab ("All orders"; every lab has one — see `labOrders.ts`). */
@@ -59,7 +164,7 @@ export interface LabExplorer<O> {
    * Optional: every order of `events` on the lab's own fast path (labs on the checkpointed core);
    * without it `exploreLabOrders` replays each order through `replay`. Throws as `exploreOrders`.
    */
-  orders?(scenario: Scenario, events: readonly string[], hooks: { onProgress?(done: number, total: number): void; shouldStop?(): boolean }): OrdersResult<O>;
+  orders?(scenario: Scenario, events: readonly string[], hooks: { onProgress?(done: number, total: number): void; shouldStop?(): boolean; prune?: boolean }): OrdersResult<O>;
 }
 
 /**
@@ -78,8 +183,12 @@ export function exploreLab<S, O, T extends ReplayResult<S, O>>(
   return explore<O>({ scenario, movable: movable ?? ex.movable(scenario), laneOf: ex.laneOf, run: (x) => definition.replay(x, { keep: 'effects' }).outcome, classify: ex.classify }, hooks);
 }
 
-/** `stateAt` for any trace that keeps its steps: the state after the last step at or before `atMs`. */
+/**
+ * `stateAt` for any trace that keeps its steps: the state after the last step at or before `atMs`.
+ * A seekable trace (`isLabTrace`) answers from its checkpoints instead of building its steps.
+ */
 export function stateAtStep<S>(trace: ReplayResult<S, unknown>, atMs: number): S {
+  if (isLabTrace<S, unknown>(trace)) return trace.stateAtMs(atMs);
   const i = stepIndexAt(trace.steps, atMs);
   return i < 0 ? trace.initial : trace.steps[i].state;
 }

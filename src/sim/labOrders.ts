@@ -20,6 +20,8 @@ import type { Scenario } from './types';
 export interface OrdersHooks {
   onProgress?(done: number, total: number): void;
   shouldStop?(): boolean;
+  /** Labs with their own `explore.orders`: skip orders equivalent by commuting events (default: the lab's choice). */
+  prune?: boolean;
 }
 
 /** n! for n ≤ 8. */

@@ -70,6 +70,14 @@ export interface SeekableOptions {
   maxSteps?: number;
   /** Called after each checkpoint is taken (e.g. to sample memory in the bench). */
   onCheckpoint?(step: number): void;
+  /**
+   * Also keep each step's entry record (`entryOf`) and, when `keyKind` is given, the first entity
+   * of that kind the step touched (`keyOf`): what a page draws per step without its state. Off by
+   * default (the CLI and the bench keep neither). A fork keeps the setting of its base.
+   */
+  keepEntries?: boolean;
+  /** Entity kind whose first touched id `keyOf` returns (races: 'request'); needs `keepEntries`. */
+  keyKind?: string;
 }
 
 /**
@@ -96,6 +104,14 @@ export class SeekableTrace<C, S, V, O, T> {
   private readonly ignoredAt: Map<number, Ignored[]>;
   private readonly violationsAt: Map<number, Violation[]>;
   private readonly checkpoints: Checkpoint<V>[];
+  /** Per-step entry records and first touched ids (only with `keepEntries`). */
+  private readonly entries: Step<V>['entry'][] | undefined;
+  private readonly keys: (string | null)[] | undefined;
+  private readonly keyKind: string | undefined;
+  private allNotes: string[] | undefined;
+  /** Notes of the steps before the checkpoint this trace was forked at (equal by construction), when its base had built them. */
+  private readonly notePrefix: { notes: string[]; checkpoint: number } | undefined;
+  private allSteps: Step<V>[] | undefined;
   /** A run positioned after `cached.run.stepCount` steps, reused by forward scrubbing. */
   private cached: CoreRun<C, S, V, O, T> | undefined;
 
@@ -107,6 +123,8 @@ export class SeekableTrace<C, S, V, O, T> {
   ) {
     const K = (this.checkpointEvery = Math.max(1, Math.floor(options.checkpointEvery ?? base?.from.checkpointEvery ?? 512)));
     const maxSteps = options.maxSteps ?? 2_000_000;
+    const keepEntries = options.keepEntries ?? base?.from.entries !== undefined;
+    this.keyKind = options.keyKind ?? base?.from.keyKind;
     let run: CoreRun<C, S, V, O, T>;
     if (base) {
       const from = base.from;
@@ -119,6 +137,9 @@ export class SeekableTrace<C, S, V, O, T> {
       this.ignoredAt = new Map([...from.ignoredAt].filter(([i]) => i < n));
       this.violationsAt = new Map([...from.violationsAt].filter(([i]) => i < n));
       this.checkpoints = from.checkpoints.slice(0, base.checkpoint + 1);
+      this.entries = keepEntries ? (from.entries?.slice(0, n) ?? undefined) : undefined;
+      this.notePrefix = from.allNotes !== undefined ? { notes: from.allNotes.slice(0, n), checkpoint: base.checkpoint } : undefined;
+      this.keys = keepEntries ? (from.keys?.slice(0, n) ?? undefined) : undefined;
       this.initial = from.initial;
       this.reusedSteps = n;
       run = CoreRun.resume(this.model, this.scripted, cp, from.effects.slice(0, cp.effects), 'seekable');
@@ -130,6 +151,9 @@ export class SeekableTrace<C, S, V, O, T> {
       this.ignoredAt = new Map();
       this.violationsAt = new Map();
       this.checkpoints = [];
+      this.entries = keepEntries ? [] : undefined;
+      this.keys = keepEntries ? [] : undefined;
+      this.notePrefix = undefined;
       this.reusedSteps = 0;
       run = CoreRun.start(this.model, scenario, this.scripted, 'seekable');
       this.initial = this.model.view(run.state);
@@ -137,7 +161,7 @@ export class SeekableTrace<C, S, V, O, T> {
       options.onCheckpoint?.(0);
     }
     let truncated = false;
-    const { ats, effectEnd, rules } = this;
+    const { ats, effectEnd, rules, entries, keys, keyKind } = this;
     for (;;) {
       if (run.stepCount >= maxSteps) {
         truncated = run.peek() !== undefined;
@@ -148,6 +172,10 @@ export class SeekableTrace<C, S, V, O, T> {
       ats.push(run.lastAt);
       effectEnd.push(run.effects.length);
       rules.push(run.stepRule);
+      if (entries !== undefined && keys !== undefined) {
+        entries.push(stepEntry(run.stepEntry as QueueEntry));
+        keys.push(keyKind === undefined ? null : (this.model.touched(run.state, keyKind)[0] ?? null));
+      }
       if (run.stepIgnored !== NONE) this.ignoredAt.set(i, run.stepIgnored);
       if (run.stepViolations !== NONE) this.violationsAt.set(i, run.stepViolations);
       if (run.stepCount % K === 0) {
@@ -197,6 +225,60 @@ export class SeekableTrace<C, S, V, O, T> {
   effectsOf(i: number): WireEffect[] {
     const start = i === 0 ? this.checkpoints[0].effects : this.effectEnd[i - 1];
     return this.effectEnd[i] === start ? NONE : this.effects.slice(start, this.effectEnd[i]);
+  }
+
+  /** Events of step `i` ignored by a side (empty when none). */
+  ignoredOf(i: number): Ignored[] {
+    return this.ignoredAt.get(i) ?? NONE;
+  }
+
+  /** Invariants step `i` broke (empty when none). */
+  violationsOf(i: number): Violation[] {
+    return this.violationsAt.get(i) ?? NONE;
+  }
+
+  /** The spec rule step `i` applied, if any. */
+  ruleOf(i: number): string | undefined {
+    return this.rules[i];
+  }
+
+  /** The entry record of step `i`: kept with `keepEntries`, else rebuilt by re-running < K steps. */
+  entryOf(i: number): Step<V>['entry'] {
+    return this.entries?.[i] ?? this.stepAt(i).entry;
+  }
+
+  /** The first entity of `keyKind` step `i` touched, or null (none, or no `keyKind` kept). */
+  keyOf(i: number): string | null {
+    return this.keys?.[i] ?? null;
+  }
+
+  /** The note ("why") of step `i`, built now by re-running < K steps from a checkpoint. */
+  noteOf(i: number): string {
+    return this.allNotes?.[i] ?? this.stepAt(i).why;
+  }
+
+  /**
+   * Every step's note in one pass (cached): for views that list them all. A fork whose base had
+   * built its notes re-runs only from the checkpoint it was forked at.
+   */
+  notes(): string[] {
+    if (this.allNotes === undefined) {
+      const prefix = this.notePrefix;
+      const out: string[] = prefix ? prefix.notes.slice() : [];
+      const run = CoreRun.resume(this.model, this.scripted, this.checkpoints[prefix?.checkpoint ?? 0], [], 'steps');
+      for (let i = out.length; i < this.stepCount && run.step(); i++) out.push(run.stepWhy);
+      this.allNotes = out;
+    }
+    return this.allNotes;
+  }
+
+  /**
+   * Every step in the historic shape, built once on first read (`toSteps`, cached): the trace then
+   * also reads as a `ReplayResult`, for code not yet moved to the accessors. O(steps × entities).
+   */
+  get steps(): Step<V>[] {
+    this.allSteps ??= this.toSteps();
+    return this.allSteps;
   }
 
   /** A run positioned after `done` steps: the cached run when it is behind by < K, else a checkpoint. */

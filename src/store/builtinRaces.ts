@@ -1,4 +1,4 @@
-import { racesDefinition } from '../sim/races/definition';
+import { racesPageDefinition as racesDefinition } from '../sim/races/definition';
 import { loadBuiltins, type BuiltinLoad } from './builtins';
 
 export type { BuiltinLoad } from './builtins';

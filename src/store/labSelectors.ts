@@ -1,4 +1,5 @@
 import { stepIndexAt } from '../sim/engine';
+import { isLabTrace } from '../sim/lab';
 import type { LabData } from './labStore';
 import { scenarioEquals } from './scenarioEquals';
 
@@ -22,7 +23,17 @@ export const selectIsModified = (s: LabData<unknown, unknown>) => !scenarioEqual
 
 
 /** Index of the last trace step at or before the playhead (-1 before the first), for panels that list the steps around it. */
-export const selectStepIndex = (s: LabData<{ steps: readonly { at: number }[] }, unknown>) => stepIndexAt(s.trace.steps as Parameters<typeof stepIndexAt>[0], s.cursorMs);
+export const selectStepIndex = (s: LabData<{ steps: readonly { at: number }[] }, unknown>) =>
+  isLabTrace(s.trace) ? s.trace.indexAt(s.cursorMs) : stepIndexAt(s.trace.steps as Parameters<typeof stepIndexAt>[0], s.cursorMs);
+
+/** Index of the first step at the same millisecond as step `index` of a seekable trace (`index` itself when it is the first; -1 → -1). */
+export function firstStepAtSameMs(trace: { atOf(i: number): number }, index: number): number {
+  if (index < 0) return -1;
+  const at = trace.atOf(index);
+  let first = index;
+  while (first > 0 && trace.atOf(first - 1) === at) first--;
+  return first;
+}
 
 /** The steps at the same millisecond as step `index`, up to it (the "now" panels list them); empty before the first step. */
 export function stepsAtSameMs<St extends { at: number }>(steps: readonly St[], index: number): St[] {

@@ -1,7 +1,7 @@
 import { createStore } from 'zustand/vanilla';
 import { mergeConfig } from '../sim/engine';
 import { withOverrides } from '../sim/expectation';
-import type { LabDefinition } from '../sim/lab';
+import { isLabTrace, type LabDefinition } from '../sim/lab';
 import { isLabId } from '../sim/labIds';
 import type { ReplayResult } from '../sim/engine';
 import type { Json, Scenario } from '../sim/types';
@@ -42,13 +42,29 @@ export function createLabStore<S, O, T extends ReplayResult<S, O>, X = null>(spe
       for (const e of scenario.events) last = Math.max(last, e.at);
       return timeRangeEnd(last);
     });
-  const playEnd = spec.playEnd ?? ((s: LabData<T, X>) => (s.trace.steps.length > 0 ? s.trace.endAt : s.rangeEndMs));
+  const playEnd = spec.playEnd ?? ((s: LabData<T, X>) => ((s.trace.stepCount ?? s.trace.steps.length) > 0 ? s.trace.endAt : s.rangeEndMs));
   const builtinOf = (scenario: Scenario) => builtins.find((b) => b.id === scenario.id);
 
-  const derive = (scenario: Scenario) => {
-    const trace = definition.replay(scenario);
+  /**
+   * The trace of `scenario`. With a seekable definition, an edit forks the current trace (it
+   * resumes from the last checkpoint before the first changed time; a drag never replays the whole
+   * scenario); else the definition replays it whole, as before.
+   */
+  const traceOf = (scenario: Scenario, from: T | undefined): T => {
+    if (!definition.seekable) return definition.replay(scenario);
+    if (from !== undefined && isLabTrace<S, O>(from)) return from.fork(scenario) as unknown as T;
+    return definition.seekable(scenario);
+  };
+
+  const derive = (scenario: Scenario, from?: T) => {
+    const trace = traceOf(scenario, from);
     const stepTimes: number[] = [];
-    for (const step of trace.steps) if (stepTimes.length === 0 || stepTimes[stepTimes.length - 1] !== step.at) stepTimes.push(step.at);
+    if (isLabTrace<S, O>(trace)) {
+      for (let i = 0; i < trace.stepCount; i++) {
+        const at = trace.atOf(i);
+        if (stepTimes.length === 0 || stepTimes[stepTimes.length - 1] !== at) stepTimes.push(at);
+      }
+    } else for (const step of trace.steps) if (stepTimes.length === 0 || stepTimes[stepTimes.length - 1] !== step.at) stepTimes.push(step.at);
     return { scenario, trace, stepTimes, rangeEndMs: rangeEnd(scenario, trace) };
   };
 
@@ -56,7 +72,7 @@ export function createLabStore<S, O, T extends ReplayResult<S, O>, X = null>(spe
     const snap = (s: LabData<T, X>): LabSnapshot<X> => ({ scenario: s.scenario, original: s.original, extra: s.extra });
     const tryDerive = (scenario: Scenario, title: string) => {
       try {
-        return derive(scenario);
+        return derive(scenario, get()?.trace);
       } catch (err) {
         set({ error: { title, errors: [`(model): ${(err as Error).message}`] } });
         return null;
@@ -75,7 +91,7 @@ export function createLabStore<S, O, T extends ReplayResult<S, O>, X = null>(spe
     };
 
     const restore = (value: LabSnapshot<X>, history: History<LabSnapshot<X>>) => {
-      const derived = derive(value.scenario);
+      const derived = derive(value.scenario, get().trace);
       const s = get();
       set({
         ...derived,
@@ -361,10 +377,12 @@ export function playheadSelectors<S, O, T extends ReplayResult<S, O>>(definition
   return {
     selectStateAt: (s: LabData<T, unknown>): S => definition.stateAt(s.trace, s.cursorMs),
     selectOutcomeAt: (s: LabData<T, unknown>): O => {
-      const state = definition.stateAt(s.trace, s.cursorMs);
       if (outcomeKey.trace !== s.trace || outcomeKey.atMs !== s.cursorMs || outcome === undefined) {
-        // Same state object (the playhead moved within one step) → same outcome object.
-        if (outcome === undefined || outcomeKey.trace !== s.trace || definition.stateAt(s.trace, outcomeKey.atMs) !== state) outcome = definition.outcomeAt(s.trace, s.cursorMs);
+        // Same step (the playhead moved within one step) → same outcome object. A seekable trace
+        // rebuilds its state views, so it is compared by step index rather than by state object.
+        const t = s.trace;
+        const sameStep = isLabTrace(t) ? t.indexAt(s.cursorMs) === t.indexAt(outcomeKey.atMs) : definition.stateAt(t, outcomeKey.atMs) === definition.stateAt(t, s.cursorMs);
+        if (outcome === undefined || outcomeKey.trace !== s.trace || !sameStep) outcome = definition.outcomeAt(s.trace, s.cursorMs);
         outcomeKey = { trace: s.trace, atMs: s.cursorMs };
       }
       return outcome;

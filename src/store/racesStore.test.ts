@@ -147,3 +147,27 @@ describe('races store', () => {
     expect(other.getState().original.id).toBe('C-progress-idle-maximum');
   });
 });
+
+describe('races store: the seekable trace forks on a drag (issue 10 item 4)', () => {
+  it('a move of the last event resumes from a checkpoint and ends as a fresh replay would', async () => {
+    const { replayRaces } = await import('../sim/races');
+    const store = make('F5-fifty-timeouts');
+    const s0 = store.getState();
+    const last = s0.scenario.events[s0.scenario.events.length - 1];
+    const trace0 = s0.trace as unknown as { stepCount: number; reusedSteps: number };
+    expect(trace0.stepCount).toBeGreaterThan(64); // more than one checkpoint of the page's trace
+    store.getState().beginDrag();
+    store.getState().moveEvent(last.id, last.at + 3);
+    store.getState().moveEvent(last.id, last.at + 7);
+    store.getState().endDrag();
+    const s1 = store.getState();
+    const fresh = replayRaces(s1.scenario);
+    expect((s1.trace as unknown as { reusedSteps: number }).reusedSteps).toBeGreaterThan(0);
+    expect(s1.trace.outcome).toEqual(fresh.outcome);
+    expect(s1.trace.invariants).toEqual(fresh.invariants);
+    expect(s1.stepTimes).toEqual([...new Set(fresh.steps.map((x) => x.at))]);
+    expect(s1.trace.steps).toEqual(fresh.steps);
+    store.getState().undo();
+    expect(store.getState().trace.outcome).toEqual(replayRaces(s0.scenario).outcome);
+  });
+});

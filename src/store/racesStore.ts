@@ -1,5 +1,6 @@
-import { racesDefinition } from '../sim/races/definition';
-import type { RacesConfig, RacesTrace } from '../sim/races';
+import { racesPageDefinition as racesDefinition } from '../sim/races/definition';
+import { labTraceView, type LabTraceView } from '../sim/lab';
+import type { RacesConfig, RacesState, RacesTrace } from '../sim/races';
 import type { Scenario } from '../sim/types';
 import { createLabStore, playheadSelectors, storeFromLink, type LabError, type LabStore, type LabStoreSpec, type LabStoreState } from './labStore';
 
@@ -52,3 +53,11 @@ export const checkRacesExpectation = racesDefinition.checkExpectation;
 export const racesStateAt = racesDefinition.stateAt;
 export const racesOutcomeAt = racesDefinition.outcomeAt;
 export { stepIndexAt } from '../sim/engine';
+
+/**
+ * The store's trace read through the accessors (`LabTraceView`): the seekable trace the races store
+ * keeps, or an adapter over a trace with `steps`. Views read only the steps they draw through it.
+ */
+export function racesTraceView(trace: RacesTrace): LabTraceView<RacesState> {
+  return labTraceView(trace, (step) => step.state.touched[0] ?? null);
+}

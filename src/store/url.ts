@@ -1,5 +1,5 @@
 import type { ParseResult } from '../sim/scenario';
-import { racesDefinition } from '../sim/races/definition';
+import { racesPageDefinition as racesDefinition } from '../sim/races/definition';
 import { decodeLink, encodeLink } from './labLink';
 import type { Json, Scenario } from '../sim/types';
 import { jsonEqual } from './stableJson';

@@ -14,7 +14,7 @@ import type { AllOrdersReply, AllOrdersRequest } from './allOrdersProtocol';
 const ctx = self as unknown as DedicatedWorkerGlobalScope;
 
 ctx.onmessage = async (message: MessageEvent<AllOrdersRequest>) => {
-  const { lab, scenario, events } = message.data;
+  const { lab, scenario, events, prune } = message.data;
   const post = (reply: AllOrdersReply) => ctx.postMessage(reply);
   try {
     let open;
@@ -25,7 +25,7 @@ ctx.onmessage = async (message: MessageEvent<AllOrdersRequest>) => {
     }
     const definition = LAB_DEFINITIONS[lab]({ open });
     const selected = events ?? naturalOrderEvents(definition, scenario);
-    const r = exploreLabOrders(definition, scenario, selected, { onProgress: (done, total) => post({ type: 'progress', done, total }) });
+    const r = exploreLabOrders(definition, scenario, selected, { onProgress: (done, total) => post({ type: 'progress', done, total }), prune });
     post({
       type: 'result',
       events: selected,

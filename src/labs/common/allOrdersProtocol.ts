@@ -9,6 +9,8 @@ export interface AllOrdersRequest {
   lab: LabId;
   scenario: Scenario;
   events: string[] | null;
+  /** Skip orders equivalent to one already run (events that commute), where the lab can tell. Default true; the bench sends false. */
+  prune?: boolean;
 }
 
 /** One outcome class as the panel shows it; `scenario` is its shortest counterexample, ready to open. */

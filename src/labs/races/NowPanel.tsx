@@ -1,6 +1,5 @@
 import { formatMs } from '../../charts/format';
-import { stepIndexAt } from '../../store/racesStore';
-import { selectConfig, selectCursor, selectTrace } from '../../store/racesStore';
+import { firstStepAtSameMs, racesTraceView, selectConfig, selectCursor, selectTrace } from '../../store/racesStore';
 import { useRaces, useRacesStore } from './context';
 import { RuleRef } from './RuleRef';
 
@@ -9,10 +8,11 @@ const SOURCE_TEXT: Record<string, string> = { script: 'scripted', timer: 'timer 
 /** What happened at the playhead and why — the main teaching text. */
 export function NowPanel() {
   const store = useRacesStore();
-  const trace = useRaces(selectTrace);
+  const trace = racesTraceView(useRaces(selectTrace));
   const cursorMs = useRaces(selectCursor);
   const config = useRaces(selectConfig);
-  const idx = stepIndexAt(trace.steps, cursorMs);
+  // Only the steps this panel shows are built (with their notes), not the whole trace.
+  const idx = trace.indexAt(cursorMs);
 
   if (idx < 0) {
     return (
@@ -22,17 +22,21 @@ export function NowPanel() {
       </section>
     );
   }
-  const at = trace.steps[idx].at;
-  let first = idx;
-  while (first > 0 && trace.steps[first - 1].at === at) first--;
+  const at = trace.atOf(idx);
+  const first = firstStepAtSameMs(trace, idx);
   const count = idx - first + 1;
   // Many steps in one millisecond (e.g. 50 calls at once): show the last few, summarise the rest.
   const SHOWN = 4;
-  const same = trace.steps.slice(Math.max(first, idx - SHOWN + 1), idx + 1);
-  const hidden = trace.steps.slice(first, Math.max(first, idx - SHOWN + 1));
+  const shownFrom = Math.max(first, idx - SHOWN + 1);
+  const same = [];
+  for (let i = shownFrom; i <= idx; i++) same.push(trace.stepAt(i));
+  const hiddenCount = shownFrom - first;
   const hiddenKinds = new Map<string, number>();
-  for (const h of hidden) hiddenKinds.set(h.entry.kind, (hiddenKinds.get(h.entry.kind) ?? 0) + 1);
-  const next = trace.steps[idx + 1];
+  for (let i = first; i < shownFrom; i++) {
+    const kind = trace.entryOf(i).kind;
+    hiddenKinds.set(kind, (hiddenKinds.get(kind) ?? 0) + 1);
+  }
+  const next = idx + 1 < trace.stepCount ? { at: trace.atOf(idx + 1) } : undefined;
   const main = same[same.length - 1];
   const cursorFloor = Math.floor(cursorMs);
 
@@ -43,9 +47,9 @@ export function NowPanel() {
         {cursorFloor !== at && <span className="muted small"> · the last step at or before the playhead ({formatMs(cursorFloor)} ms)</span>}
         {count > 1 && <span className="muted small"> · {count} steps in this millisecond, in tie-rule order</span>}
       </h2>
-      {hidden.length > 0 && (
+      {hiddenCount > 0 && (
         <p className="muted small">
-          {hidden.length} earlier steps at this millisecond:{' '}
+          {hiddenCount} earlier steps at this millisecond:{' '}
           {[...hiddenKinds].map(([k, n]) => `${n}× ${k}`).join(', ')} …
         </p>
       )}

@@ -1,11 +1,11 @@
 import { useMemo } from 'react';
 import { formatMs } from '../../charts/format';
-import { stepIndexAt } from '../../store/racesStore';
-import type { RacesTrace, RequestOutcome } from '../../sim/races';
+import type { LabTraceView } from '../../sim/lab';
+import type { RacesState, RacesTrace, RequestOutcome } from '../../sim/races';
 import { racesOutcomeAt } from '../../store/racesStore';
 import { racesOriginWord } from '../../store/failureOrigins';
 import type { Revision } from '../../sim/mcp';
-import { selectConfig, selectCursor, selectTrace } from '../../store/racesStore';
+import { racesTraceView, selectConfig, selectCursor, selectTrace } from '../../store/racesStore';
 import { useRaces } from './context';
 import { RuleRef } from './RuleRef';
 import { requestLabel } from './timelineMarks';
@@ -33,10 +33,11 @@ interface IgnoredItem {
   rule?: string;
 }
 
-function ignoredUpTo(trace: RacesTrace, uptoIndex: number): IgnoredItem[] {
+/** Every ignored event of steps 0…`uptoIndex`, read through the trace's per-step accessors (no states built). */
+function ignoredUpTo(trace: LabTraceView<RacesState>, uptoIndex: number): IgnoredItem[] {
   const out: IgnoredItem[] = [];
-  for (let i = 0; i <= uptoIndex && i < trace.steps.length; i++) {
-    for (const ig of trace.steps[i].ignored) out.push({ at: trace.steps[i].at, ...ig });
+  for (let i = 0; i <= uptoIndex && i < trace.stepCount; i++) {
+    for (const ig of trace.ignoredOf(i)) out.push({ at: trace.atOf(i), ...ig });
   }
   return out;
 }
@@ -135,9 +136,10 @@ export function OutcomePanel() {
   const config = useRaces(selectConfig);
   const atCursor = useMemo(() => racesOutcomeAt(trace, cursorMs), [trace, cursorMs]);
   const final = trace.outcome;
-  const idx = stepIndexAt(trace.steps, cursorMs);
-  const ignoredNow = useMemo(() => ignoredUpTo(trace, idx), [trace, idx]);
-  const ignoredAll = useMemo(() => ignoredUpTo(trace, trace.steps.length - 1), [trace]);
+  const view = racesTraceView(trace);
+  const idx = view.indexAt(cursorMs);
+  const ignoredNow = useMemo(() => ignoredUpTo(view, idx), [view, idx]);
+  const ignoredAll = useMemo(() => ignoredUpTo(view, view.stepCount - 1), [view]);
   const many = final.requests.length > 2;
   const first = final.requests[0];
   const byKeyNow = new Map(atCursor.requests.map((r) => [r.key, r]));

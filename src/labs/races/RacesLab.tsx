@@ -1,11 +1,9 @@
-import { useState, use } from 'react';
+import { lazy, Suspense, useState, use } from 'react';
 import { builtinRaces } from '../../store/builtinRaces';
 import { linkCodecReady } from '../../store/labLink';
 import { labStoreFor } from '../../store/labStores';
 import { racesStoreFromLink, type RacesStore } from '../../store/racesStore';
 import { LabPage } from '../common/LabPage';
-import { AllOrdersPanel } from '../common/AllOrdersPanel';
-import { ChaosPanel } from '../common/ChaosPanel';
 import { useRaces } from './context';
 import { ErrorBanner } from './ErrorBanner';
 import { ImportPanel } from './ImportPanel';
@@ -21,6 +19,13 @@ import { TieRulePanel } from './TieRulePanel';
 import { WirePanel } from './WirePanel';
 import { selectScenario } from '../../store/racesStore';
 import './races.css';
+
+/**
+ * "All orders" is not part of the first paint: its panel (and the worker it starts) is a lazy chunk
+ * fetched once the page is up, so the initial JavaScript stays within its budget.
+ */
+const AllOrdersPanel = lazy(() => import('../common/AllOrdersPanel').then((m) => ({ default: m.AllOrdersPanel })));
+const ChaosPanel = lazy(() => import('../common/ChaosPanel').then((m) => ({ default: m.ChaosPanel })));
 
 /** The races store of this tab: made once from the address (a bad link falls back with the error shown), then kept. */
 function bootStore(): RacesStore {
@@ -56,8 +61,10 @@ function RacesPage() {
           <NowPanel />
           <OutcomePanel />
           <WirePanel />
-          <AllOrdersPanel lab="races" />
-          <ChaosPanel lab="races" />
+          <Suspense fallback={null}>
+            <AllOrdersPanel lab="races" />
+            <ChaosPanel lab="races" />
+          </Suspense>
         </div>
         <aside className="races-side" aria-label="Settings, lesson and checks">
           <LessonPanel />

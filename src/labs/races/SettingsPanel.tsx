@@ -1,4 +1,4 @@
-import { useDeferredValue, useId, useMemo } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import type { RacesPolicy } from '../../sim/races';
 import { racesConfigSchema, racesPolicySchema } from '../../store/racesStore';
 import { policyEffects } from '../../store/policyEffect';
@@ -7,6 +7,20 @@ import { useRaces, useRacesStore } from './context';
 
 const POLICY_KEYS = Object.keys(racesPolicySchema.shape) as (keyof RacesPolicy)[];
 const policyText = (key: keyof RacesPolicy) => racesPolicySchema.shape[key].description ?? key;
+
+/**
+ * `value` once it has stayed the same for `waitMs` (the first value at once): work that replays
+ * the scenario several times runs after a drag or a run of key presses, not on every move.
+ */
+function useSettled<V>(value: V, waitMs: number): V {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    if (settled === value) return;
+    const timer = window.setTimeout(() => setSettled(value), waitMs);
+    return () => window.clearTimeout(timer);
+  }, [value, settled, waitMs]);
+  return settled;
+}
 
 function LatencyInput({ name, label, value }: { name: 'clientToServer' | 'serverToClient'; label: string; value: number }) {
   const store = useRacesStore();
@@ -51,10 +65,12 @@ export function SettingsPanel() {
   const set = (patch: Record<string, unknown>) => store.getState().setConfig(patch as never);
   const revId = useId();
   const trId = useId();
-  // Which switches would change this run: the others are marked "no effect here" (deferred: nine replays).
-  const scenario = useDeferredValue(useRaces(selectScenario));
+  // Which switches would change this run: the others are marked "no effect here". Nine replays,
+  // so they run once the scenario has settled (250 ms without an edit), not on every drag move.
+  const scenario = useRaces(selectScenario);
   const trace = useRaces(selectTrace);
-  const effects = useMemo(() => (trace.scenario === scenario ? policyEffects(scenario, trace, POLICY_KEYS) : null), [scenario, trace]);
+  const settled = useSettled(useMemo(() => ({ scenario, trace }), [scenario, trace]), 250);
+  const effects = useMemo(() => (settled.trace.scenario === settled.scenario ? policyEffects(settled.scenario, settled.trace, POLICY_KEYS) : null), [settled]);
 
   return (
     <section className="panel settings" aria-labelledby="settings-h">

@@ -1,7 +1,6 @@
 import { memo, useDeferredValue, useEffect, useMemo, useRef } from 'react';
 import { formatMs } from '../../charts/format';
-import { stepIndexAt } from '../../store/racesStore';
-import { selectCursor, selectTrace } from '../../store/racesStore';
+import { racesTraceView, selectCursor, selectTrace } from '../../store/racesStore';
 import { useRaces } from './context';
 import { effectLabel } from './timelineMarks';
 
@@ -14,7 +13,8 @@ interface WireItem {
   arrivesAt: number | null;
   label: string;
   http: string | null;
-  json: string | null;
+  /** The JSON-RPC message (stringified only when the entry is shown). */
+  message: unknown;
   malformed: boolean;
   transport: string;
 }
@@ -37,28 +37,29 @@ const WireEntry = memo(function WireEntry(item: WireItem & { newest: boolean; in
         </span>
       </div>
       {item.http && <p className="wire-http">HTTP: {item.http}</p>}
-      {item.json && <pre className="wire-json">{item.json}</pre>}
+      {item.message !== undefined && <pre className="wire-json">{JSON.stringify(item.message, null, 2)}</pre>}
     </li>
   );
 });
 
 /** JSON-RPC messages and HTTP actions put on the wire up to the playhead, newest last and highlighted. */
 export function WirePanel() {
-  const trace = useDeferredValue(useRaces(selectTrace));
+  const trace = racesTraceView(useDeferredValue(useRaces(selectTrace)));
   const cursorMs = useDeferredValue(useRaces(selectCursor));
-  const idx = stepIndexAt(trace.steps, cursorMs);
+  const idx = trace.indexAt(cursorMs);
   const all = useMemo(() => {
     const out: WireItem[] = [];
-    for (const step of trace.steps) {
-      step.effects.forEach((e, i) => {
+    for (let s = 0; s < trace.stepCount; s++) {
+      const sentAt = trace.atOf(s);
+      trace.effectsOf(s).forEach((e, i) => {
         out.push({
-          key: `${step.index}-${i}`,
+          key: `${s}-${i}`,
           from: e.from,
-          sentAt: step.at,
+          sentAt,
           arrivesAt: e.arrivesAt ?? null,
           label: effectLabel(e),
           http: e.http ?? null,
-          json: e.message === undefined ? null : JSON.stringify(e.message, null, 2),
+          message: e.message,
           malformed: !!e.malformed,
           transport: e.transport,
         });
@@ -66,7 +67,7 @@ export function WirePanel() {
     }
     return out;
   }, [trace]);
-  const lastSentIndex = idx < 0 ? -1 : trace.steps[idx].index;
+  const lastSentIndex = idx;
   const upto = useMemo(() => all.filter((it) => Number(it.key.split('-')[0]) <= lastSentIndex), [all, lastSentIndex]);
   const shown = upto.slice(-LIMIT);
   const newestStep = upto.length ? upto[upto.length - 1].key.split('-')[0] : null;

@@ -1,7 +1,7 @@
 import { formatMs } from '../../charts/format';
 import type { ArrowMark, HandleMark, TimelineLane, TimelineMark, TimelineRow, Tone } from '../../charts/timelineTypes';
 import type { ClientState, RacesTrace, RequestState } from '../../sim/races';
-import { racesStateAt } from '../../store/racesStore';
+import { racesStateAt, racesTraceView } from '../../store/racesStore';
 import type { Json, ScriptedEvent, WireEffect } from '../../sim/types';
 
 /**
@@ -30,11 +30,6 @@ export function requestLabel(r: { method: string; requestId?: Json; id?: Json })
   return `${r.method === 'subscriptions/listen' ? 'listen' : 'call'} ${short}`;
 }
 
-/** The request key a step belongs to (the first request it touched), or null. */
-function stepKey(step: RacesTrace['steps'][number]): string | null {
-  return step.state.touched[0] ?? null;
-}
-
 export function racesLayout(trace: RacesTrace): RacesTimelineLayout {
   const requests = trace.outcome.requests;
   const compact = requests.length > COMPACT_AFTER;
@@ -54,11 +49,13 @@ export function racesLayout(trace: RacesTrace): RacesTimelineLayout {
     };
   }
 
-  // Which lanes need an "other" row (items not tied to a request).
+  // Which lanes need an "other" row (items not tied to a request): the request a step belongs to
+  // is the first one it touched (`keyOf`).
   const needOther = { client: requests.length === 0, server: requests.length === 0 };
-  for (const step of trace.steps) {
-    if (stepKey(step) !== null) continue;
-    const lane = step.entry.actor === 'server' ? 'server' : 'client';
+  const view = racesTraceView(trace);
+  for (let i = 0; i < view.stepCount; i++) {
+    if (view.keyOf(i) !== null) continue;
+    const lane = view.entryOf(i).actor === 'server' ? 'server' : 'client';
     needOther[lane] = true;
   }
   const rows = (height: number): TimelineRow[] => requests.map((r) => ({ id: `r:${r.key}`, height, label: requestLabel(r) }));
@@ -148,11 +145,21 @@ export interface RacesStatic {
   maxBusy: number;
 }
 
+/**
+ * The marks that depend on the trace only. Reads the trace through its per-step accessors
+ * (`racesTraceView`: times, entries, effects, ignored, request keys, notes), so a seekable trace
+ * builds no per-step states — except the compact busy-workers curve, which reads `steps`.
+ */
 export function racesStatic(trace: RacesTrace): RacesStatic {
   const layout = racesLayout(trace);
   const { scenario } = trace;
-  const stepOfEvent = new Map<string, RacesTrace['steps'][number]>();
-  for (const step of trace.steps) if (step.entry.source === 'script') stepOfEvent.set(step.entry.label, step);
+  const view = racesTraceView(trace);
+  const n = view.stepCount;
+  const stepOfEvent = new Map<string, number>();
+  for (let i = 0; i < n; i++) {
+    const entry = view.entryOf(i);
+    if (entry.source === 'script') stepOfEvent.set(entry.label, i);
+  }
 
   // Tie order of scripted events sharing a millisecond (list order decides who goes first).
   const byMs = new Map<number, ScriptedEvent[]>();
@@ -164,13 +171,14 @@ export function racesStatic(trace: RacesTrace): RacesStatic {
 
   const handles: RacesStatic['handles'] = scenario.events.map((ev) => {
     const step = stepOfEvent.get(ev.id);
-    const key = step ? stepKey(step) : null;
+    const key = step !== undefined ? view.keyOf(step) : null;
     const lane = ev.actor === 'server' || ev.actor === 'worker' ? 'server' : 'client';
     const style = EVENT_STYLE[ev.kind] ?? { tone: 'neutral' as Tone, shape: 'circle' as const };
-    const ignored = step ? step.ignored.length > 0 : false;
+    const stepIgnored = step !== undefined ? view.ignoredOf(step) : [];
+    const ignored = stepIgnored.length > 0;
     const same = byMs.get(ev.at) ?? [];
     const tieOrder = same.length > 1 && same.length <= 8 ? same.indexOf(ev) + 1 : undefined;
-    const reasons = step?.ignored.map((i) => `ignored by the ${i.by}: ${i.reason}`).join('; ');
+    const reasons = stepIgnored.map((i) => `ignored by the ${i.by}: ${i.reason}`).join('; ');
     const title = `${ev.id} — ${ev.actor} ${ev.kind} at ${formatMs(ev.at)} ms${tieOrder ? ` (${tieOrder} of ${same.length} at this ms)` : ''}${reasons ? `. ${reasons}` : ''}. Drag, or focus and use the arrow keys.`;
     return {
       kind: 'handle' as const,
@@ -194,12 +202,15 @@ export function racesStatic(trace: RacesTrace): RacesStatic {
   const points: StaticPoint[] = [];
   // Keys stay stable across edits (entry label + occurrence, not step index), so React updates marks in place.
   const seen = new Map<string, number>();
-  for (const step of trace.steps) {
-    const base = `${step.entry.source}:${step.entry.label}`;
-    const n = (seen.get(base) ?? 0) + 1;
-    seen.set(base, n);
-    const stableId = `${base}#${n}`;
-    step.effects.forEach((e, i) => {
+  let notes: string[] | undefined;
+  for (let s = 0; s < n; s++) {
+    const entry = view.entryOf(s);
+    const step = { at: view.atOf(s), entry };
+    const base = `${entry.source}:${entry.label}`;
+    const count = (seen.get(base) ?? 0) + 1;
+    seen.set(base, count);
+    const stableId = `${base}#${count}`;
+    view.effectsOf(s).forEach((e, i) => {
       const from = e.from;
       const to = from === 'client' ? 'server' : 'client';
       const key = e.requestKey ?? null;
@@ -222,11 +233,13 @@ export function racesStatic(trace: RacesTrace): RacesStatic {
         },
       });
     });
-    if (step.entry.source !== 'timer') continue;
-    const kind = step.entry.kind;
-    const lane = step.entry.actor === 'server' ? 'server' : 'client';
-    const key = stepKey(step);
-    const ignored = step.ignored.length > 0;
+    if (entry.source !== 'timer') continue;
+    const kind = entry.kind;
+    const lane = entry.actor === 'server' ? 'server' : 'client';
+    const key = view.keyOf(s);
+    const stepIgnored = view.ignoredOf(s);
+    const ignored = stepIgnored.length > 0;
+    notes ??= view.notes();
     const isDeadline = kind === 'deadline.idle' || kind === 'deadline.max';
     points.push({
       id: `p:${stableId}`,
@@ -237,7 +250,7 @@ export function racesStatic(trace: RacesTrace): RacesStatic {
       tone: isDeadline ? (kind === 'deadline.max' ? 'bad' : 'warn') : ignored ? 'muted' : lane === 'server' ? 'server' : 'client',
       hollow: ignored,
       struck: ignored,
-      title: `${formatMs(step.at)} ms · ${step.entry.label}: ${step.why}${ignored ? ` (ignored: ${step.ignored.map((x) => x.reason).join('; ')})` : ''}`,
+      title: `${formatMs(step.at)} ms · ${entry.label}: ${notes[s]}${ignored ? ` (ignored: ${stepIgnored.map((x) => x.reason).join('; ')})` : ''}`,
     });
   }
 
