@@ -71,9 +71,9 @@ export function ScenarioBar({ groups, children }: { groups?: PickerGroups; child
     <div className="scenario-bar">
       <div className="field-inline picker">
         <label htmlFor={pickerId}>Scenario</label>
-        <select id={pickerId} data-testid="scenario-picker" value={isBuiltin ? scenario.id : ''} onChange={(e) => store.getState().loadBuiltin(e.currentTarget.value)}>
+        <select id={pickerId} data-testid="scenario-picker" value={scenario.id} onChange={(e) => store.getState().loadBuiltin(e.currentTarget.value)}>
           {!isBuiltin && (
-            <option value="" disabled>
+            <option value={scenario.id} disabled>
               {scenario.title} (imported)
             </option>
           )}
