@@ -26,21 +26,22 @@ export function requestMarks(r: RequestState, cursorMs: number, endAt: number, l
   const out: TimelineMark[] = [];
   const row = layout.rowFor('client', r.key, 'bar');
   const c = r.client;
+  /** The request bar from its start to `to` (the one span both states draw). */
+  const bar = (to: number, tone: Tone, rest: { open?: boolean; endCap?: 'dot' | 'x'; endLabel?: string; title: string }): TimelineMark => ({
+    kind: 'span',
+    id: `bar-${r.key}`,
+    lane: 'client',
+    row,
+    at: r.startAt,
+    to,
+    tone,
+    thickness: layout.compact ? 2 : 6,
+    ...rest,
+  });
   const pending = c.state === 'pending';
   if (pending) {
     const never = cursorMs >= endAt;
-    out.push({
-      kind: 'span',
-      id: `bar-${r.key}`,
-      lane: 'client',
-      row,
-      at: r.startAt,
-      to: Math.max(cursorMs, r.startAt),
-      open: true,
-      tone: 'client',
-      thickness: layout.compact ? 2 : 6,
-      title: never ? `${requestLabel(r)}: still pending when nothing more happens — it never settles` : `${requestLabel(r)}: pending — its outcome is not known yet at ${formatMs(cursorMs)} ms`,
-    });
+    out.push(bar(Math.max(cursorMs, r.startAt), 'client', { open: true, title: never ? `${requestLabel(r)}: still pending when nothing more happens — it never settles` : `${requestLabel(r)}: pending — its outcome is not known yet at ${formatMs(cursorMs)} ms` }));
     // Deadlines as of the playhead.
     const idle = r.idleTimeoutMs !== null && r.idleDeadlineAt !== null && r.idleHandle !== -1 ? r.idleDeadlineAt : null;
     const max = r.maxDeadlineAt;
@@ -78,19 +79,13 @@ export function requestMarks(r: RequestState, cursorMs: number, endAt: number, l
     }
   } else {
     const at = c.atMs ?? r.startAt;
-    out.push({
-      kind: 'span',
-      id: `bar-${r.key}`,
-      lane: 'client',
-      row,
-      at: r.startAt,
-      to: at,
-      tone: stateTone(c.state),
-      thickness: layout.compact ? 2 : 6,
-      endCap: c.state === 'completed' || c.state === 'ended-by-server' ? 'dot' : 'x',
-      endLabel: withLabels ? `${c.state} · ${formatMs(at)} ms` : undefined,
-      title: `${requestLabel(r)}: ${c.state} at ${formatMs(at)} ms — ${c.reason}`,
-    });
+    out.push(
+      bar(at, stateTone(c.state), {
+        endCap: c.state === 'completed' || c.state === 'ended-by-server' ? 'dot' : 'x',
+        endLabel: withLabels ? `${c.state} · ${formatMs(at)} ms` : undefined,
+        title: `${requestLabel(r)}: ${c.state} at ${formatMs(at)} ms — ${c.reason}`,
+      }),
+    );
   }
   return out;
 }
