@@ -19,7 +19,7 @@ import { resilienceModel as oracleResilienceModel, type ResilienceOutcome, type 
 
 export { oracleResilienceModel };
 
-/** The old `replayResilience` (old engine, old immutable resilience model): full per-step trace, or effects only. */
-export function oracleReplayResilience(scenario: Scenario, keep: 'steps' | 'effects' = 'steps'): ReplayResult<ResilienceState, ResilienceOutcome> {
-  return replay(oracleResilienceModel, scenario, { keep });
+/** The old `replayResilience` (old engine, old immutable resilience model): full per-step trace, or effects only; `maxSteps` as in `replay`. */
+export function oracleReplayResilience(scenario: Scenario, keep: 'steps' | 'effects' = 'steps', maxSteps?: number): ReplayResult<ResilienceState, ResilienceOutcome> {
+  return replay(oracleResilienceModel, scenario, { keep, maxSteps });
 }
