@@ -1,9 +1,9 @@
 import type { Json } from '../types';
 import { callToolRequest, errorResponse, toolResultResponse, ERROR_CODES } from '../mcp';
-import { backoffDelayMs } from '../flow/backoff';
+import { backoffDelayMs } from '../retry/backoff';
 import type { BreakerConfig, ResilienceEvent } from './schema';
-import { classifyRetry, type ErrorOrigin } from './classify';
-import { bucketAfter, bucketAllowsRetry, ratioAllowsRetry } from './budget';
+import { classifyRetry, type ErrorOrigin } from '../retry/classify';
+import { bucketAfter, bucketAllowsRetry, ratioAllowsRetry } from '../retry/budget';
 import { BREAKER_RANK, type AttemptRecord, type BreakerCore, type BreakerTimer, type CallRecord, type LiveCall } from './breakerTypes';
 import { admit, halfOpen, record, type BreakerCtx } from './breakerWindow';
 
@@ -71,7 +71,7 @@ function scheduleRetry(s: BreakerCore, call: LiveCall, delayMs: number, ctx: Bre
   s.retries++;
   s.ratio.retries++;
   call.attempt++;
-  s.live.set(call.key, call);
+  if (s.live.get(call.key) !== call) s.live.set(call.key, call);
 }
 
 /** The backoff before retry `attempt` (1-based attempt that failed) of `key`. */
@@ -139,9 +139,10 @@ function startAttempt(s: BreakerCore, call: LiveCall, ctx: BreakerCtx): void {
   call.attemptGen = gen;
   call.attemptStartAt = ctx.now;
   call.attemptMode = mode;
-  s.live.set(call.key, call);
+  if (s.live.get(call.key) !== call) s.live.set(call.key, call);
   s.wireAttempts++;
-  ctx.why(() => `${call.key} sends attempt ${call.attempt}${config.composition === 'retry-around-breaker' ? ` (admitted by the ${mode} breaker, generation ${gen})` : ''}.`, 'retry.attempt');
+  // The note's closure is made only when notes are kept (the fast path builds none).
+  ctx.why(ctx.keepsNotes ? () => `${call.key} sends attempt ${call.attempt}${config.composition === 'retry-around-breaker' ? ` (admitted by the ${mode} breaker, generation ${gen})` : ''}.` : '', 'retry.attempt');
 }
 
 /** Applies one scripted event of the breaker mechanism. */
@@ -199,6 +200,13 @@ function failureMessage(s: BreakerCore, id: string): { message?: Json; http?: st
   return { http: `client timeout (${ERROR_CODES.requestTimeout} locally), outcome unknown` };
 }
 
+/** What the result did to the breaker, for the note (" The breaker goes open.", a stale result, or nothing). */
+function modeNote(before: BreakerCore['mode'], after: BreakerCore['mode'], stale: boolean, config: BreakerConfig): string {
+  if (after !== before) return ` The breaker goes ${after}.`;
+  if (!stale) return '';
+  return config.policy.staleResultsCounted ? ' (a stale result, counted: naive)' : ' (a stale result from an earlier generation: ignored)';
+}
+
 const capitalized = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 
 /** Applies one timer of the breaker mechanism. */
@@ -225,10 +233,9 @@ export function applyBreakerTimer(s: BreakerCore, t: BreakerTimer, ctx: BreakerC
   const modeBefore = s.mode;
   if (composedPerAttempt) record(s, ok, call.attemptGen, ctx);
   const modeAfter = s.mode;
-  const modeNote = () => (modeAfter !== modeBefore ? ` The breaker goes ${modeAfter}.` : stale ? (config.policy.staleResultsCounted ? ' (a stale result, counted: naive)' : ' (a stale result from an earlier generation: ignored)') : '');
   if (ok) {
     if (!composedPerAttempt) record(s, true, call.loopGen, ctx);
-    ctx.why(() => `${call.key} attempt ${call.attempt} succeeds.${s.mode !== modeBefore ? ` The breaker goes ${s.mode}.` : modeNote()}`, 'retry.attempt');
+    ctx.why(ctx.keepsNotes ? () => `${call.key} attempt ${call.attempt} succeeds.${s.mode !== modeBefore ? ` The breaker goes ${s.mode}.` : modeNote(modeBefore, modeAfter, stale, config)}` : '', 'retry.attempt');
     endCall(s, call, ctx.now, 'succeeded', `succeeded on attempt ${call.attempt}`);
     return;
   }
@@ -243,12 +250,12 @@ export function applyBreakerTimer(s: BreakerCore, t: BreakerTimer, ctx: BreakerC
       if (s.mode !== before) stop += `; the breaker counts this exhausted loop and goes ${s.mode}`;
     }
     const text = stop;
-    ctx.why(() => `${call.key} attempt ${call.attempt} fails (${config.downstream.failWith}).${modeNote()} ${capitalized(text)}.`, 'retry.stop');
+    ctx.why(ctx.keepsNotes ? () => `${call.key} attempt ${call.attempt} fails (${config.downstream.failWith}).${modeNote(modeBefore, modeAfter, stale, config)} ${capitalized(text)}.` : '', 'retry.stop');
     endCall(s, call, ctx.now, 'failed', text);
     return;
   }
   const backoff = backoffOf(config, call.key, call.attempt);
   const delay = Math.max(backoff, c.retryAfterFloorMs ?? 0);
-  ctx.why(() => `${call.key} attempt ${call.attempt} fails (${config.downstream.failWith}).${modeNote()} ${c.verdict}: retry in ${delay} ms (${config.retry.strategy}${c.retryAfterFloorMs !== undefined ? `, Retry-After floor ${c.retryAfterFloorMs} ms` : ''}).`, 'retry.backoff');
+  ctx.why(ctx.keepsNotes ? () => `${call.key} attempt ${call.attempt} fails (${config.downstream.failWith}).${modeNote(modeBefore, modeAfter, stale, config)} ${c.verdict}: retry in ${delay} ms (${config.retry.strategy}${c.retryAfterFloorMs !== undefined ? `, Retry-After floor ${c.retryAfterFloorMs} ms` : ''}).` : '', 'retry.backoff');
   scheduleRetry(s, call, delay, ctx);
 }

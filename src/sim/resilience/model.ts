@@ -3,9 +3,17 @@ import { NONE } from '../core';
 import type { ApplyContext, Invariant, Model, ScriptedEvent } from '../types';
 import type { ResilienceConfig, ResilienceEvent } from './schema';
 import type { MechanismCheck } from './mechanism';
-import { applyTasksScripted, applyTasksTimer, initTasks, tasksInvariants, tasksOutcome, tasksThaw, tasksView, TASKS_RANK, type TasksCore, type TasksOutcome, type TasksState, type TasksTimer } from './tasks';
-import { applyBreakerScripted, applyBreakerTimer, breakerInvariants, breakerOutcome, breakerThaw, breakerView, initBreakerCore, BREAKER_RANK, type BreakerCore, type BreakerOutcome, type BreakerState, type BreakerTimer } from './breaker';
-import { applyStormScripted, applyStormTimer, initStorm, stormInvariants, stormOutcome, stormThaw, stormView, STORM_RANK, type StormCore, type StormOutcome, type StormState, type StormTimer } from './storm';
+// Imported from the implementation files, not the barrels (a barrel's re-export is a getter call per use in some module loaders).
+import { initTasks, tasksThaw, tasksView, TASKS_RANK, type TasksCore, type TasksOutcome, type TasksState, type TasksTimer } from './tasksTypes';
+import { applyTasksScripted } from './tasksScripted';
+import { applyTasksTimer } from './tasksTimer';
+import { tasksInvariants, tasksOutcome } from './tasksOutcome';
+import { breakerThaw, breakerView, initBreakerCore, BREAKER_RANK, type BreakerCore, type BreakerOutcome, type BreakerState, type BreakerTimer } from './breakerTypes';
+import { applyBreakerScripted, applyBreakerTimer } from './breakerCalls';
+import { breakerInvariants, breakerOutcome } from './breakerOutcome';
+import { initStorm, stormThaw, stormView, STORM_RANK, type StormCore, type StormOutcome, type StormState, type StormTimer } from './stormTypes';
+import { applyStormScripted, applyStormTimer } from './stormRules';
+import { stormInvariants, stormOutcome } from './stormOutcome';
 
 /**
  * The resilience lab's model: runs the mechanism named by `config.mechanism` (durable tasks,
