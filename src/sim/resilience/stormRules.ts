@@ -1,6 +1,6 @@
 import type { CoreContext } from '../core';
 import type { ResilienceEvent } from './schema';
-import { STORM_RANK, stackedInProcess, type StormCore, type StormTimer } from './stormTypes';
+import { cancelHopMs, STORM_RANK, stackedInProcess, type StormCore, type StormTimer } from './stormTypes';
 
 /**
  * The rules of the retry storm on the checkpointed core: layers calling layers with their own
@@ -143,7 +143,7 @@ function finishCall(s: StormCore, callId: string, result: 'ok' | 'receipt' | 'fa
 
 /** A cancel leaves for `childId` (a call one layer down, or an upstream execution): it arrives one hop later. */
 function propagateCancel(s: StormCore, childId: string, ctx: Ctx): void {
-  const at = ctx.now + s.config.cancelPropagationMs;
+  const at = ctx.now + cancelHopMs(s.config);
   if (childId.startsWith('E')) ctx.schedule(at, STORM_RANK.timeout, 'upstream', `cancel reaches ${childId}`, { kind: 'storm.cancel-exec', execId: childId });
   else ctx.schedule(at, STORM_RANK.timeout, 'server', `cancel reaches ${childId}`, { kind: 'storm.cancel-arrives', callId: childId });
 }
@@ -196,7 +196,7 @@ export function applyStormScripted(s: StormCore, ev: ResilienceEvent, ctx: Ctx):
       const running = runningCount(s);
       ctx.why(() =>
         s.config.fixes.cancelPropagation
-          ? `The user cancels: the client stops now; the cancel reaches each layer below ${s.config.cancelPropagationMs} ms per hop (${running} upstream execution(s) still running meanwhile).`
+          ? `The user cancels: the client stops now; the cancel crosses the chain below in ${s.config.cancelPropagationMs} ms, ${cancelHopMs(s.config)} ms a hop (${running} upstream execution(s) still running meanwhile).`
           : `The user cancels: the client stops, but nothing tells the layers below — their retries and ${running} running upstream execution(s) go on.`,
         'storm.cancel',
       );

@@ -7,7 +7,9 @@ import type { StormConfig } from './schema';
  * 3 times, one action reaches the upstream up to 4 × 4 × 4 = 64 times.
  *
  * A timed-out attempt is abandoned, not stopped: its subtree keeps running unless cancellation is
- * propagated (one hop per `cancelPropagationMs`, the postmortem's 320 ms). The fixes, one by one:
+ * propagated: the postmortem's "取消信号平均需要320ms才能穿透整个调用链" — 320 ms on average to cross the
+ * WHOLE chain — is `cancelPropagationMs`, split evenly over the hops below the user (one per layer,
+ * the last reaching the upstream), each rounded to an integer ms (`cancelHopMs`). The fixes, one by one:
  * retry at one layer only, deadlines passed down, per-layer retry budgets, cancellation
  * propagated, idempotency keys upstream (a repeat joins the running or finished execution).
  * Upstream options for the gateway field case: a duplicate guard that kills a new run when
@@ -105,6 +107,15 @@ export interface StormOutcome {
     executionsRunningAtEnd: number;
     lastExecutionEndAtMs: number | null;
   };
+}
+
+/**
+ * The time a propagated cancel takes to cross one hop (integer ms): the whole-chain time
+ * `cancelPropagationMs` split evenly over the `layers.length` hops from the client down to the
+ * upstream, rounded (S2: round(320 / 3) = 107 ms, so the upstream hears it 321 ms after the user).
+ */
+export function cancelHopMs(config: StormConfig): number {
+  return Math.round(config.cancelPropagationMs / config.layers.length);
 }
 
 /** Initial state: no action yet. */
