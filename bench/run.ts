@@ -98,6 +98,24 @@ if (existsSync(path.join(dist, 'index.html'))) {
       console.log(`  ${composition.padEnd(21)}  ${keep.padEnd(8)}  ${fmt(r.steps).padStart(7)}  ${fmt(r.wireAttempts).padStart(13)}  ${fmt(r.medianMs, 1).padStart(10)}  ${fmt(r.callsPerSecond).padStart(10)}   ratio ${fmt(r.callsPerSecond / 100_000, 2)}×`);
     }
   }
+  // Issue 10: the new core beside the old engine (oracle copy of the old model), same run, interleaved rounds, medians.
+  const { benchResilienceEngines } = await import('./resilience.bench');
+  const { loadavg } = await import('node:os');
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
+  console.log(`resilience replay, old engine vs new core (breaker workload above; ${rounds} interleaved rounds, medians; load average ${loadavg().map((x) => x.toFixed(2)).join(', ')})`);
+  console.log('  composition            engine          steps     median ms     steps/s   vs old (same keep)   target ≥ 5× the old engine');
+  for (const composition of ['retry-around-breaker', 'breaker-around-retry']) {
+    const figures = benchResilienceEngines(composition, 100_000, rounds);
+    const oldEffects = figures.find((f) => f.engine === 'old effects')!;
+    const oldSteps = figures.find((f) => f.engine === 'old steps')!;
+    for (const f of figures) {
+      const base = f.engine === 'new steps' ? oldSteps : f.engine.startsWith('new') ? oldEffects : f;
+      const ratio = base.medianMs / f.medianMs;
+      const target = f.engine.startsWith('new') ? `ratio ${fmt(ratio / 5, 2)} of target` : '';
+      console.log(`  ${composition.padEnd(21)}  ${f.engine.padEnd(14)}  ${fmt(f.steps).padStart(7)}  ${fmt(f.medianMs, 1).padStart(10)}  ${fmt(f.stepsPerSecond).padStart(10)}   ${`${fmt(ratio, 2)}×`.padStart(8)}             ${target}`);
+    }
+  }
+  console.log(`  load average after: ${loadavg().map((x) => x.toFixed(2)).join(', ')}`);
 }
 
 // ── Flow lab: the reconnect herd (Node) and its redraw while the client slider moves (Chromium) ──

@@ -13,3 +13,13 @@ export { racesModel as oracleRacesModel } from './races/model';
 export function oracleReplayRaces(scenario: Scenario, keep: 'steps' | 'effects' = 'steps'): ReplayResult<RacesState, RacesOutcome> {
   return replay(racesModel, scenario, { keep });
 }
+
+// ── resilience (verbatim copies in oracle/resilience/, taken before the port onto the core) ──
+import { resilienceModel as oracleResilienceModel, type ResilienceOutcome, type ResilienceState } from './resilience/model';
+
+export { oracleResilienceModel };
+
+/** The old `replayResilience` (old engine, old immutable resilience model): full per-step trace, or effects only; `maxSteps` as in `replay`. */
+export function oracleReplayResilience(scenario: Scenario, keep: 'steps' | 'effects' = 'steps', maxSteps?: number): ReplayResult<ResilienceState, ResilienceOutcome> {
+  return replay(oracleResilienceModel, scenario, { keep, maxSteps });
+}
