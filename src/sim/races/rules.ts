@@ -1,4 +1,5 @@
 import type { Revision } from '../mcp';
+import { SDK_RULES } from './sdkProfile';
 
 /**
  * A rule the races lab cites: what it says and where, per revision. `section` is the path under
@@ -138,6 +139,7 @@ export const RULES: Record<string, Rule> = {
     text: 'stdio carries newline-delimited JSON-RPC: there are no SSE streams, comments or per-request disconnects.',
     section: both('basic/transports#stdio', 'basic/transports/stdio'),
   },
+  ...SDK_RULES,
 };
 
 /** The spec section of a rule for a revision, as text (empty when the rule has none for it). */

@@ -71,6 +71,8 @@ export interface RequestState {
     responseFate: ResponseFate;
     isError: boolean;
   };
+  /** TypeScript SDK v1 profile only: the idle timeout is the SDK's 60 s default (absent otherwise, so other traces keep their shape). */
+  sdkDefaultIdle?: true;
   server: {
     state: ServerState;
     atMs: number | null;
