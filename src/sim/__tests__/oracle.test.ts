@@ -8,6 +8,7 @@ import type { Scenario } from '../types';
 import { loadBuiltinScenarios } from './builtinScenarios';
 import { racesScenarioArb } from './racesArb';
 import { beyondOracle } from './oracleScope';
+import { MECHANICS_INVARIANT_NAMES } from '../races/mechanics/invariants';
 
 /**
  * The new checkpointed core against the oracle (the engine and races model of main at 3802fb5,
@@ -18,11 +19,14 @@ import { beyondOracle } from './oracleScope';
 
 const json = (v: unknown) => JSON.stringify(v);
 
-function fullOf(t: { steps: unknown; initial: unknown; outcome: unknown; invariants: unknown; effects: unknown; endAt: number; stepCount: number; truncated: boolean }) {
-  return json({ initial: t.initial, steps: t.steps, outcome: t.outcome, invariants: t.invariants, effects: t.effects, endAt: t.endAt, stepCount: t.stepCount, truncated: t.truncated });
+// Invariants added after the oracle (the failure mechanics') are left out of the comparison; their
+// violations would still show in the steps, and with their switches off they always hold.
+const known = (invariants: { name: string }[]) => invariants.filter((i) => !MECHANICS_INVARIANT_NAMES.has(i.name));
+function fullOf(t: { steps: unknown; initial: unknown; outcome: unknown; invariants: { name: string }[]; effects: unknown; endAt: number; stepCount: number; truncated: boolean }) {
+  return json({ initial: t.initial, steps: t.steps, outcome: t.outcome, invariants: known(t.invariants), effects: t.effects, endAt: t.endAt, stepCount: t.stepCount, truncated: t.truncated });
 }
-function summaryOf(t: { outcome: unknown; invariants: unknown; effects: unknown; endAt: number; stepCount: number; truncated: boolean }) {
-  return json({ outcome: t.outcome, invariants: t.invariants, effects: t.effects, endAt: t.endAt, stepCount: t.stepCount, truncated: t.truncated });
+function summaryOf(t: { outcome: unknown; invariants: { name: string }[]; effects: unknown; endAt: number; stepCount: number; truncated: boolean }) {
+  return json({ outcome: t.outcome, invariants: known(t.invariants), effects: t.effects, endAt: t.endAt, stepCount: t.stepCount, truncated: t.truncated });
 }
 
 /**

@@ -20,6 +20,8 @@ import {
 } from './state';
 import { isSdkV1, SDK_TIMEOUT_CANCEL_REASON, sdkIdleTimeoutMs, sdkIdleTimeoutRules, sdkStaleIdleTimer } from './sdkProfile';
 import { sdkAbortAfterEnd, sdkClientProgress, sdkStaleIdleFires } from './sdkClient';
+import { hostTearsDown } from './mechanics/strayProgress';
+import { silentResend } from './mechanics/silentRetry';
 
 /**
  * Client-side rules of the races model (the caller's view of each request): start, cancel,
@@ -219,6 +221,7 @@ export function deadline(state: RacesCore, key: string, which: 'idle' | 'max', c
   if (req && which === 'idle' && sdkStaleIdleTimer(req) && isSdkV1(state.config)) return sdkStaleIdleFires(state, req, ctx);
   if (!req || req.client.state !== 'pending') return touch(state, NO_KEYS);
   const { config } = state;
+  if (config.policy.silentRetryOnTimeout && req.client.cancelRequestedAt === null && req.mech?.resendOf === undefined) return silentResend(state, req, which, ctx, clientStart);
   const abandoned = req.client.cancelRequestedAt !== null; // only when the client never settles its cancel
   if (which === 'idle') req.idleHandle = -1;
   else req.maxHandle = -1;
@@ -242,6 +245,7 @@ export function clientProgress(state: RacesCore, key: string, progress: number, 
   const { config } = state;
   const c = req.client;
   if (c.state !== 'pending') {
+    if (config.policy.strayProgressKillsConnection) return hostTearsDown(state, req, progress, ctx);
     ctx.ignore(() => ({ by: 'client', what: `progress ${progress} for ${req.key}`, reason: `the call already ended ${c.state}`, rule: 'progress.after-end' }));
     ctx.why(() => `Progress ${progress} for ${describeId(req.id)} arrives after the call ended (${c.state}); the client drops it.`, 'progress.after-end');
     return touch(state, req.self);

@@ -1,5 +1,6 @@
 import type { Revision } from '../mcp';
 import { SDK_RULES } from './sdkProfile';
+import { MECHANICS_RULES } from './mechanics/rules';
 
 /**
  * A rule the races lab cites: what it says and where, per revision. `section` is the path under
@@ -140,6 +141,7 @@ export const RULES: Record<string, Rule> = {
     section: both('basic/transports#stdio', 'basic/transports/stdio'),
   },
   ...SDK_RULES,
+  ...MECHANICS_RULES,
 };
 
 /** The spec section of a rule for a revision, as text (empty when the rule has none for it). */

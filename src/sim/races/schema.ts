@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { LabSchemas } from '../scenario';
 import { RACES_CLIENT_PROFILES } from './sdkProfile';
+import { MECHANICS_POLICY, MECHANICS_POLICY_OFF } from './mechanics/policy';
 
 /** JSON values (for fields the model validates itself, such as a request id a learner may break on purpose). */
 const json: z.ZodType<unknown> = z.unknown();
@@ -19,6 +20,7 @@ export const racesPolicySchema = z
     clientNeverSettles: z.boolean().default(false).describe('Bug: the client sends its cancellation but never settles its own call.'),
     timeoutWithoutCancel: z.boolean().default(false).describe('Bug: on timeout the client stops waiting but sends no cancellation signal.'),
     httpPostsCancel: z.boolean().default(false).describe('Bug: under 2026-07-28 the Streamable HTTP client also POSTs notifications/cancelled.'),
+    ...MECHANICS_POLICY,
   })
   .strict();
 
@@ -52,6 +54,7 @@ export const racesConfigSchema = z
       clientNeverSettles: false,
       timeoutWithoutCancel: false,
       httpPostsCancel: false,
+      ...MECHANICS_POLICY_OFF,
     }),
   })
   .strict();

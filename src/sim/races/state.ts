@@ -190,6 +190,7 @@ export function copyRequest(r: RequestState): RequestState {
     },
   };
   if (r.sdkDefaultIdle) copy.sdkDefaultIdle = true;
+  if (r.mech) copy.mech = r.mech;
   return copy;
 }
 
