@@ -62,11 +62,13 @@ export const SDK_BEHAVIOURS: Record<string, SdkBehaviour> = {
     id: 'sdk.default-timeout',
     title: 'SDK v1: a 60 s timeout is always armed',
     text: 'The SDK client arms a 60 000 ms idle timer on every request whose timeout option is omitted; the lab\'s client waits without one (its F4 scenario has no timeout at all).',
+    thread: 'modelcontextprotocol/typescript-sdk#245',
   },
   'sdk.maximum-on-progress': {
     id: 'sdk.maximum-on-progress',
     title: 'SDK v1: the maximum is checked only when progress resets the timer',
     text: 'maxTotalTimeout has no timer: the SDK compares elapsed time with it only inside its timer reset, i.e. when progress arrives and the reset-timeout-on-progress option is on. The spec: "implementations SHOULD always enforce a maximum timeout, regardless of progress notifications".',
+    thread: 'modelcontextprotocol/typescript-sdk#2695',
   },
   'sdk.no-cancel-at-maximum': {
     id: 'sdk.no-cancel-at-maximum',
