@@ -20,7 +20,7 @@ import {
 } from './state';
 import { isSdkV1, SDK_TIMEOUT_CANCEL_REASON, sdkIdleTimeoutMs, sdkIdleTimeoutRules, sdkStaleIdleTimer } from './sdkProfile';
 import { sdkAbortAfterEnd, sdkClientProgress, sdkStaleIdleFires } from './sdkClient';
-import { hostTearsDown } from './mechanics/strayProgress';
+import { clientReconnectsOnLateResponse, hostTearsDown } from './mechanics/strayProgress';
 import { silentResend } from './mechanics/silentRetry';
 
 /**
@@ -300,6 +300,7 @@ export function clientResponse(state: RacesCore, key: string, ok: boolean, ctx: 
   if (!req) return touch(state, NO_KEYS);
   const c = req.client;
   if (c.state !== 'pending') {
+    if (state.config.policy.lateResponseReconnects) return clientReconnectsOnLateResponse(state, req, ctx);
     c.responseFate = 'ignored-late';
     ctx.ignore(() => ({ by: 'client', what: `response to ${req.key}`, reason: `the call already ended ${c.state} at ${c.atMs} ms`, rule: 'cancel.late-response' }));
     ctx.why(() => `The response to ${describeId(req.id)} arrives after the call ended ${c.state}: it is logged and dropped, never shown as success.`, 'cancel.late-response');

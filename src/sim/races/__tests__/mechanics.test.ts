@@ -96,3 +96,19 @@ describe('timeout without a cancel plus a silent re-send (ruby-mcp-client PR#178
     expect(schemaErrors(run(s, { policy: { receiveLoopDiesOnCancel: true } }), '2026-07-28')).toEqual([]);
   });
 });
+
+describe('a response for an abandoned id (ignore = spec; reconnect = bug)', () => {
+  const i4 = loadScenario('I4-late-response-reconnect');
+  it('correct: call 1 times out at 1000 ms, its 1500 ms response is dropped, call 2 completes at 3000 ms', () => {
+    const t = run(i4);
+    expect(req(t, '1')).toMatchObject({ state: 'timeout-idle', atMs: 1000, responseFate: 'ignored-late' });
+    expect(req(t, '2')).toMatchObject({ state: 'completed', atMs: 3000 });
+    expect(violated(t)).toEqual([]);
+  });
+  it('bug: the client reconnects at 1500 ms: call 2 fails with connection closed and its work is lost — the cost of the reconnect is every call in flight', () => {
+    const t = run(i4, { policy: { lateResponseReconnects: true } });
+    expect(req(t, '2')).toMatchObject({ state: 'connection-closed', atMs: 1500, serverState: 'failed', workEndedAtMs: 1500, finalResponse: false });
+    expect(t.outcome.summary.states).toEqual({ 'timeout-idle': 1, 'connection-closed': 1 });
+    expect(violated(t)).toEqual(['late-response-harmless']);
+  });
+});

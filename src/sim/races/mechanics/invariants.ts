@@ -34,6 +34,11 @@ export const MECHANICS_CHECKS: MechanicsCheck[] = [
     check: (r) => (r.mech?.killedByStrayProgressAt !== undefined ? `${r.key} failed at ${r.mech.killedByStrayProgressAt} ms because the host killed a healthy server over a stray progress` : null),
   },
   {
+    name: 'late-response-harmless',
+    description: 'A response for an abandoned id is ignored (at most logged): it never fails another call in flight.',
+    check: (r) => (r.mech?.killedByLateResponseAt !== undefined ? `${r.key} failed at ${r.mech.killedByLateResponseAt} ms because the client reconnected over a response for an abandoned id` : null),
+  },
+  {
     name: 'no-silent-resend',
     description: 'A timed-out call is cancelled, never re-sent behind the caller\'s back under a new id (ruby-mcp-client PR#178).',
     check: (r) => (r.mech?.resentAs !== undefined ? `${r.key} timed out at ${r.client.atMs} ms and was silently re-sent as ${r.mech.resentAs}` : null),

@@ -16,6 +16,8 @@ export interface MechanicsMarks {
   progressAfterResultAt?: number;
   /** claude-code#53617: this call was failed by the host tearing the server down on a stray progress. */
   killedByStrayProgressAt?: number;
+  /** This call was failed by a client that reconnects on a response for an abandoned id. */
+  killedByLateResponseAt?: number;
   /** ruby-mcp-client PR#178: this request timed out and was re-sent silently as `resentAs` (instance key). */
   resentAs?: string;
   /** The instance key of the timed-out request this one silently re-sends. */

@@ -12,6 +12,11 @@ export const MECHANICS_RULES: Record<string, Rule> = {
     text: 'Progress notifications MUST stop after completion; a receiver drops a progress for a call that already ended and keeps the connection. Incident: claude-code#53617 (the host tore down a healthy stdio server over a progress that arrived after the result).',
     section: { '2026-07-28': 'basic/patterns/progress', '2025-11-25': 'basic/utilities/progress' },
   },
+  'mech.late-response': {
+    id: 'mech.late-response',
+    text: 'A sender that cancelled or timed out SHOULD ignore a response that arrives afterwards (log and drop it); it is not a protocol error, and reconnecting for it fails every other call in flight.',
+    section: { '2026-07-28': 'basic/patterns/cancellation', '2025-11-25': 'basic/utilities/cancellation' },
+  },
   'mech.silent-resend': {
     id: 'mech.silent-resend',
     text: 'On timeout the sender SHOULD issue a cancellation and stop waiting; a timed-out call that is not idempotent is never re-sent silently under a new id. Incident: ruby-mcp-client PR#178 (no cancel, a silent re-send, the tool ran twice).',
