@@ -7,6 +7,8 @@ import { SeekableTrace } from '../trace';
 import type { Scenario } from '../types';
 import { loadBuiltinScenarios } from './builtinScenarios';
 import { racesScenarioArb } from './racesArb';
+import { beyondOracle } from './oracleScope';
+import { MECHANICS_INVARIANT_NAMES } from '../races/mechanics/invariants';
 
 /**
  * The new checkpointed core against the oracle (the engine and races model of main at 3802fb5,
@@ -17,11 +19,14 @@ import { racesScenarioArb } from './racesArb';
 
 const json = (v: unknown) => JSON.stringify(v);
 
-function fullOf(t: { steps: unknown; initial: unknown; outcome: unknown; invariants: unknown; effects: unknown; endAt: number; stepCount: number; truncated: boolean }) {
-  return json({ initial: t.initial, steps: t.steps, outcome: t.outcome, invariants: t.invariants, effects: t.effects, endAt: t.endAt, stepCount: t.stepCount, truncated: t.truncated });
+// Invariants added after the oracle (the failure mechanics') are left out of the comparison; their
+// violations would still show in the steps, and with their switches off they always hold.
+const known = (invariants: { name: string }[]) => invariants.filter((i) => !MECHANICS_INVARIANT_NAMES.has(i.name));
+function fullOf(t: { steps: unknown; initial: unknown; outcome: unknown; invariants: { name: string }[]; effects: unknown; endAt: number; stepCount: number; truncated: boolean }) {
+  return json({ initial: t.initial, steps: t.steps, outcome: t.outcome, invariants: known(t.invariants), effects: t.effects, endAt: t.endAt, stepCount: t.stepCount, truncated: t.truncated });
 }
-function summaryOf(t: { outcome: unknown; invariants: unknown; effects: unknown; endAt: number; stepCount: number; truncated: boolean }) {
-  return json({ outcome: t.outcome, invariants: t.invariants, effects: t.effects, endAt: t.endAt, stepCount: t.stepCount, truncated: t.truncated });
+function summaryOf(t: { outcome: unknown; invariants: { name: string }[]; effects: unknown; endAt: number; stepCount: number; truncated: boolean }) {
+  return json({ outcome: t.outcome, invariants: known(t.invariants), effects: t.effects, endAt: t.endAt, stepCount: t.stepCount, truncated: t.truncated });
 }
 
 /**
@@ -54,6 +59,8 @@ describe('new core = oracle on every built-in races scenario and expectation ove
   for (const { file, scenario } of loadBuiltinScenarios('races')) {
     const variants = [{ label: 'as written', overrides: undefined }, ...(scenario.expect ?? []).map((e) => ({ label: e.label, overrides: e.overrides }))];
     for (const v of variants) {
+      // A variant using a feature newer than the oracle is pinned by its golden trace instead.
+      if (beyondOracle(withOverrides(scenario, v.overrides)) !== null) continue;
       it(`${file}: ${v.label}`, () => {
         const s = withOverrides(scenario, v.overrides);
         const steps = agree(s, 4, true);

@@ -3,6 +3,7 @@ import type { Invariant, Step } from '../types';
 import type { RacesConfig } from './schema';
 import type { CancelSignal, RacesState, RequestState } from './types';
 import type { RacesCore } from './state';
+import { MECHANICS_CHECKS } from './mechanics/invariants';
 
 /**
  * The races invariants, each over one request. They read only the entity kind 'request', so the
@@ -103,6 +104,7 @@ const CHECKS: RacesCheck[] = [
     description: 'The cancellation signal matches the transport: stdio and 2025-11-25 HTTP send notifications/cancelled; 2026-07-28 HTTP only closes the stream.',
     check: transportSignal,
   },
+  ...MECHANICS_CHECKS.map((c) => ({ name: c.name, description: c.description, check: ((r, state) => c.check(r, state as unknown as Parameters<typeof c.check>[1])) as Check })),
 ];
 
 /** The invariants for the checkpointed core: per request, run on touched requests only. */

@@ -1,4 +1,6 @@
 import type { Revision } from '../mcp';
+import { SDK_RULES } from './sdkProfile';
+import { MECHANICS_RULES } from './mechanics/rules';
 
 /**
  * A rule the races lab cites: what it says and where, per revision. `section` is the path under
@@ -138,6 +140,8 @@ export const RULES: Record<string, Rule> = {
     text: 'stdio carries newline-delimited JSON-RPC: there are no SSE streams, comments or per-request disconnects.',
     section: both('basic/transports#stdio', 'basic/transports/stdio'),
   },
+  ...SDK_RULES,
+  ...MECHANICS_RULES,
 };
 
 /** The spec section of a rule for a revision, as text (empty when the rule has none for it). */

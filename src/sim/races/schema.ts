@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import type { LabSchemas } from '../scenario';
+import { RACES_CLIENT_PROFILES } from './sdkProfile';
+import { MECHANICS_POLICY, MECHANICS_POLICY_OFF } from './mechanics/policy';
 
 /** JSON values (for fields the model validates itself, such as a request id a learner may break on purpose). */
 const json: z.ZodType<unknown> = z.unknown();
@@ -18,6 +20,7 @@ export const racesPolicySchema = z
     clientNeverSettles: z.boolean().default(false).describe('Bug: the client sends its cancellation but never settles its own call.'),
     timeoutWithoutCancel: z.boolean().default(false).describe('Bug: on timeout the client stops waiting but sends no cancellation signal.'),
     httpPostsCancel: z.boolean().default(false).describe('Bug: under 2026-07-28 the Streamable HTTP client also POSTs notifications/cancelled.'),
+    ...MECHANICS_POLICY,
   })
   .strict();
 
@@ -32,6 +35,16 @@ export const racesConfigSchema = z
       .default({ clientToServer: 0, serverToClient: 0 })
       .describe('One-way message latency, each direction (ms).'),
     progressResetsIdleTimeout: z.boolean().default(true).describe('Progress resets the idle timeout (the reset-timeout-on-progress request option of the TypeScript SDK).'),
+    client: z
+      .object({
+        profile: z
+          .enum(RACES_CLIENT_PROFILES, { error: `must be one of ${RACES_CLIENT_PROFILES.join(', ')}` })
+          .default('lab')
+          .describe("'lab': the spec-correct client and server. 'typescript-sdk-v1': the official TypeScript SDK v1 Client and McpServer, as the differential oracle observes them (sdkProfile.ts)."),
+      })
+      .strict()
+      .optional()
+      .describe('Which implementation the client (and its server) behaves like; omitted: the lab.'),
     policy: racesPolicySchema.default({
       progressResetsMaximum: false,
       idleTimeoutOnly: false,
@@ -41,6 +54,7 @@ export const racesConfigSchema = z
       clientNeverSettles: false,
       timeoutWithoutCancel: false,
       httpPostsCancel: false,
+      ...MECHANICS_POLICY_OFF,
     }),
   })
   .strict();

@@ -3,6 +3,10 @@ import { cancelledNotification, errorResponse, idProblem, listenResultResponse, 
 import type { RacesEvent } from './schema';
 import { RANK, type ServerState } from './types';
 import { byKey, changed, describeId, findLatest, hotLabels, NO_KEYS, TERMINAL_SERVER, touch, type Ctx, type RacesCore } from './state';
+import { isSdkV1, sdkServerIgnoresCancel } from './sdkProfile';
+import { ignoredBySdk, sdkAbortsUncancellable } from './sdkClient';
+import { receiveLoopDeadSince, receiveLoopDiesOnCancel, unreadCancel, unreadRequest } from './mechanics/receiveLoop';
+import { strayProgressSent } from './mechanics/strayProgress';
 
 /**
  * Server-side rules of the races model: receiving a request, the worker's progress, keep-alives,
@@ -14,6 +18,8 @@ export function serverReceive(state: RacesCore, key: string, ctx: Ctx): void {
   const req = byKey(state, key);
   if (!req) return touch(state, NO_KEYS);
   if (req.server.streamClosed) return touch(state, NO_KEYS);
+  const dead = receiveLoopDeadSince(state);
+  if (dead !== null && dead <= ctx.now) return unreadRequest(state, req, dead, ctx);
   const s = req.server;
   s.state = 'working';
   s.atMs = ctx.now;
@@ -43,6 +49,7 @@ export function serverWorkEvent(
   const http = config.transport === 'streamable-http';
 
   if (ev.kind === 'progress') {
+    if (ended && config.policy.progressAfterResult && serverState !== 'cancelled' && req.wireToken !== null) return strayProgressSent(state, req, ev, ctx);
     if (ended) {
       const rule = serverState === 'cancelled' ? 'cancel.receiver-stops' : 'progress.after-end';
       ctx.ignore(() => ({ by: 'server', what: `progress ${ev.progress} for ${req.key}`, reason: `the request already ended (${serverState})`, rule }));
@@ -168,6 +175,10 @@ export function serverCancelNotification(state: RacesCore, message: Json, posted
     touch(state, NO_KEYS);
   };
   if (message === null || typeof message !== 'object' || Array.isArray(message)) return malformed('the message is not a JSON object');
+  const dead = receiveLoopDeadSince(state);
+  if (dead !== null) return unreadCancel(state, dead, ctx);
+  const sdkIgnores = isSdkV1(config) ? sdkServerIgnoresCancel(message) : null;
+  if (sdkIgnores !== null) return ignoredBySdk(state, sdkIgnores, ctx);
   if (message.method !== 'notifications/cancelled') return malformed(`unsupported method ${JSON.stringify(message.method) ?? '(none)'}`);
   const params = message.params;
   if (params === null || typeof params !== 'object' || Array.isArray(params)) return malformed('params is missing or not an object');
@@ -193,7 +204,7 @@ export function serverCancelNotification(state: RacesCore, message: Json, posted
     rule);
     return touch(state, req.self);
   }
-  if (!req.cancellable) {
+  if (!req.cancellable && !isSdkV1(config)) {
     ctx.ignore({ by: 'server', what: `${what} ${req.key}`, reason: 'this work cannot be stopped; the receiver MAY ignore the cancellation', rule: 'cancel.ignore-invalid' });
     ctx.why(() => `The server cannot stop ${describeId(req.id)} (uncancellable work) and ignores the cancellation: its response will still come, and the client must drop it.`, 'cancel.ignore-invalid');
     return touch(state, req.self);
@@ -202,10 +213,12 @@ export function serverCancelNotification(state: RacesCore, message: Json, posted
   s.atMs = ctx.now;
   s.cancelAcceptedAt = ctx.now;
   s.workEndedAt = ctx.now;
+  if (!req.cancellable) return sdkAbortsUncancellable(state, req, ctx); // only under the SDK profile (checked above)
   const via = posted ? ' (POSTed over HTTP)' : '';
   const unexpected = posted && config.revision === '2026-07-28' ? ' Under 2026-07-28 this POST is not expected: closing the stream was the signal.' : '';
   ctx.why(() => `The server accepts the cancellation of ${describeId(req.id)}${via}: it stops the work and will send no response.${unexpected}`, 'cancel.receiver-stops');
   changed(state, req);
+  if (config.policy.receiveLoopDiesOnCancel) receiveLoopDiesOnCancel(state, req, ctx);
 }
 
 export function serverStreamClose(state: RacesCore, key: string, cause: 'cancel' | 'network', ctx: Ctx): void {

@@ -147,7 +147,7 @@ export function signalText(config: RacesConfig): string {
 export function copyRequest(r: RequestState): RequestState {
   const c = r.client;
   const s = r.server;
-  return {
+  const copy: RequestState = {
     key: r.key,
     self: r.self,
     id: r.id,
@@ -189,6 +189,9 @@ export function copyRequest(r: RequestState): RequestState {
       streamClosed: s.streamClosed,
     },
   };
+  if (r.sdkDefaultIdle) copy.sdkDefaultIdle = true;
+  if (r.mech) copy.mech = r.mech;
+  return copy;
 }
 
 function frozenRequest(r: RequestState): RequestState {

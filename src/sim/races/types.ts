@@ -1,6 +1,7 @@
 import type { Json } from '../types';
 import type { RequestId } from '../mcp';
 import type { RacesConfig } from './schema';
+import type { MechanicsMarks } from './mechanics/marks';
 
 /**
  * The request lifecycle model: one MCP client and one server exchanging `tools/call` and
@@ -71,6 +72,10 @@ export interface RequestState {
     responseFate: ResponseFate;
     isError: boolean;
   };
+  /** Marks of the failure mechanics (issue 11); absent unless a mechanic touched this request. */
+  mech?: MechanicsMarks;
+  /** TypeScript SDK v1 profile only: the idle timeout is the SDK's 60 s default (absent otherwise, so other traces keep their shape). */
+  sdkDefaultIdle?: true;
   server: {
     state: ServerState;
     atMs: number | null;
