@@ -5,7 +5,7 @@ import type { FlowConfig, FlowEvent } from './schema';
 import { FLOW_RANK, proxyBuffersConfig, sentSseHeaders, type FlowCtx as Ctx, type FlowState, type FlowTimer } from './modelTypes';
 import { armIdle, armProxyRead, deliver, disarmProxyRead, goDown, NO_HELD, pump, serverWrites, http, TIMER } from './stream';
 import { fleetConnect, fleetInit, fleetRestart } from './fleet';
-import { bufferChanged, freshHeld, opChanged, thaw, viewOf, type FlowCore } from './state';
+import { bufferChanged, freshHeld, heldChanged, opChanged, thaw, viewOf, type FlowCore } from './state';
 import { FLOW_ENTITY_INVARIANTS, FLOW_INVARIANTS, flowEntity, flowOutcome, flowTouched, type FlowOutcome } from './outcome';
 
 export * from './modelTypes';
@@ -87,6 +87,7 @@ function applyTimer(s: FlowCore, t: FlowTimer, ctx: Ctx): void {
       }
       ctx.why(() => `The proxy flushes ${h.progress} progress, ${h.finals} final and ${h.keepalives} keep-alive events it held back.`, 'proxy.flush');
       s.proxyHeld = freshHeld();
+      heldChanged(s);
       return deliver(s, h, ctx);
     }
     case 'keepalive': {
@@ -162,6 +163,7 @@ function keepAlive(s: FlowCore, ctx: Ctx): void {
   if (s.proxyBuffering) {
     ctx.why(() => 'A keep-alive comment: the proxy\'s read timeout resets, but the proxy holds the comment until it flushes.', 'sse.keepalive');
     s.proxyHeld.keepalives++;
+    heldChanged(s);
     return;
   }
   if (s.stalledUntil !== null) {
@@ -239,6 +241,9 @@ function init(config: FlowConfig, ctx: Ctx): FlowCore {
     touchedBuffer: false,
     touchedOp: false,
     bufferView: null,
+    heldView: null,
+    opView: null,
+    deliveredView: null,
     finishedView: [],
     errorsView: [],
   };

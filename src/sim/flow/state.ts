@@ -107,6 +107,9 @@ export interface FlowCore {
   touchedOp: boolean;
   /** Cached frozen views (null: changed since). Append-only lists are cached with their length. */
   bufferView: BufferState | null;
+  heldView: ProxyHeld | null;
+  opView: FlowState['op'] | null;
+  deliveredView: FlowState['delivered'] | null;
   finishedView: readonly string[];
   errorsView: readonly string[];
 }
@@ -122,9 +125,20 @@ export function bufferChanged(s: FlowCore): void {
   s.touchedBuffer = true;
 }
 
-/** The step changed the operation (marked touched for the invariants). */
+/** The step changed the operation (its view is dropped and it is marked touched for the invariants). */
 export function opChanged(s: FlowCore): void {
+  s.opView = null;
   s.touchedOp = true;
+}
+
+/** The proxy's batch changed or was replaced (its view is dropped). */
+export function heldChanged(s: FlowCore): void {
+  s.heldView = null;
+}
+
+/** The delivered counters changed (their view is dropped). */
+export function deliveredChanged(s: FlowCore): void {
+  s.deliveredView = null;
 }
 
 /** The fleet's `fields` changed (their views and the fleet's are dropped). */
@@ -199,15 +213,15 @@ export function viewOf(s: FlowCore): FlowState {
     statusReason: s.statusReason,
     stalledUntil: s.stalledUntil,
     readPending: s.readPending,
-    proxyHeld: heldViewOf(s.proxyHeld),
+    proxyHeld: s.heldView ?? (s.heldView = heldViewOf(s.proxyHeld)),
     proxyReadDeadlineAt: s.proxyReadDeadlineAt,
     proxyReadHandle: s.proxyReadHandle,
     proxyFlushes: s.proxyFlushes,
     proxyTimeouts: s.proxyTimeouts,
-    delivered: Object.freeze({ progress: s.delivered.progress, finals: s.delivered.finals, keepalives: s.delivered.keepalives }),
+    delivered: s.deliveredView ?? (s.deliveredView = Object.freeze({ progress: s.delivered.progress, finals: s.delivered.finals, keepalives: s.delivered.keepalives })),
     lastDeliveredSeq: s.lastDeliveredSeq,
     finishedTokens: s.finishedView,
-    op: Object.freeze({ token: op.token, state: op.state, atMs: op.atMs, idleDeadlineAt: op.idleDeadlineAt, idleHandle: op.idleHandle, idleResetsByKeepalive: op.idleResetsByKeepalive }),
+    op: s.opView ?? (s.opView = Object.freeze({ token: op.token, state: op.state, atMs: op.atMs, idleDeadlineAt: op.idleDeadlineAt, idleHandle: op.idleHandle, idleResetsByKeepalive: op.idleResetsByKeepalive })),
     disconnects: s.disconnects,
     firstDisconnectAtMs: s.firstDisconnectAtMs,
     reconnects: s.reconnects,
@@ -302,6 +316,9 @@ export function thaw(v: FlowState): FlowCore {
     touchedBuffer: false,
     touchedOp: false,
     bufferView: frozen && Object.isFrozen(b) ? b : null,
+    heldView: frozen && Object.isFrozen(h) ? h : null,
+    opView: frozen && Object.isFrozen(v.op) ? v.op : null,
+    deliveredView: frozen && Object.isFrozen(v.delivered) ? v.delivered : null,
     finishedView: frozen ? v.finishedTokens : EMPTY,
     errorsView: frozen ? v.errors : EMPTY,
   };

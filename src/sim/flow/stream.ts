@@ -3,7 +3,7 @@ import { progressNotification, toolResultResponse } from '../mcp';
 import type { BufferRun } from './buffer';
 import { lastLoss, pushInto } from './bufferCore';
 import { FLOW_RANK, type FlowCtx as Ctx, type FlowTimer, type ProxyHeld } from './modelTypes';
-import { bufferChanged, freshHeld, opChanged, type FlowCore, type HeldCore } from './state';
+import { bufferChanged, deliveredChanged, freshHeld, heldChanged, opChanged, type FlowCore, type HeldCore } from './state';
 
 /**
  * The flow model's stream machinery: proxy buffering and read timeout, delivery, drops, server
@@ -110,6 +110,7 @@ export function deliver(s: FlowCore, batch: ProxyHeld, ctx: Ctx): void {
   d.progress += batch.progress;
   d.finals += batch.finals;
   d.keepalives += batch.keepalives;
+  deliveredChanged(s);
   if (batch.lastSeq > s.lastDeliveredSeq) s.lastDeliveredSeq = batch.lastSeq;
   const ft = batch.finalTokens;
   if (ft.length > 0) {
@@ -156,10 +157,12 @@ export function pump(s: FlowCore, ctx: Ctx): void {
     h.opFinal = h.opFinal || batch.opFinal;
     if (batch.lastSeq > h.lastSeq) h.lastSeq = batch.lastSeq;
     for (const t of batch.finalTokens) h.finalTokens.push(t);
+    heldChanged(s);
     const full = s.config.proxy.bufferEvents;
     if (full !== null && h.progress + h.finals + h.keepalives >= full && s.stalledUntil === null) {
       ctx.why(() => `The proxy's buffer is full (${full} events): it flushes ${h.progress} progress, ${h.finals} final and ${h.keepalives} keep-alive events.`, 'proxy.flush');
       s.proxyHeld = freshHeld();
+      heldChanged(s);
       s.proxyFlushes++;
       deliver(s, h, ctx);
     }
@@ -193,6 +196,7 @@ export function goDown(s: FlowCore, reason: string, ctx: Ctx): void {
   s.statusReason = reason;
   takeAll(s);
   s.proxyHeld = freshHeld();
+  heldChanged(s);
   s.lostWhileDown += lost;
   s.disconnects++;
   s.firstDisconnectAtMs ??= ctx.now;
