@@ -151,16 +151,12 @@ const EMPTY: readonly string[] = Object.freeze([]);
 
 const freezeList = <T>(xs: readonly T[]): readonly T[] => Object.freeze(xs.slice());
 
-function bufferViewOf(b: BufferCore): BufferState {
-  const runs = new Array<BufferRun>(b.runs.length);
-  for (let i = 0; i < runs.length; i++) {
-    const r = b.runs[i];
-    runs[i] = Object.freeze({ kind: r.kind, token: r.token, from: r.from, to: r.to });
-  }
-  return Object.freeze({
+/** A buffer with `b`'s policy and counters and the given queue and marks. */
+function bufferWith<R extends readonly BufferRun[], F extends readonly string[]>(b: BufferState | BufferCore, runs: R, refetch: F) {
+  return {
     policy: b.policy,
     capacityEvents: b.capacityEvents,
-    runs: Object.freeze(runs),
+    runs,
     size: b.size,
     peak: b.peak,
     dropped: b.dropped,
@@ -171,8 +167,17 @@ function bufferViewOf(b: BufferCore): BufferState {
     finalsDropped: b.finalsDropped,
     lostOnDisconnect: b.lostOnDisconnect,
     silentlyLost: b.silentlyLost,
-    refetch: freezeList(b.refetch),
-  });
+    refetch,
+  };
+}
+
+function bufferViewOf(b: BufferCore): BufferState {
+  const runs = new Array<BufferRun>(b.runs.length);
+  for (let i = 0; i < runs.length; i++) {
+    const r = b.runs[i];
+    runs[i] = Object.freeze({ kind: r.kind, token: r.token, from: r.from, to: r.to });
+  }
+  return Object.freeze(bufferWith(b, Object.freeze(runs) as readonly BufferRun[], freezeList(b.refetch)));
 }
 
 function fleetViewOf(fl: FleetCore): FleetState {
@@ -270,22 +275,7 @@ export function thaw(v: FlowState): FlowCore {
   const frozen = Object.isFrozen(v);
   return {
     config: v.config,
-    buffer: {
-      policy: b.policy,
-      capacityEvents: b.capacityEvents,
-      runs: b.runs.map((r) => ({ kind: r.kind, token: r.token, from: r.from, to: r.to })),
-      size: b.size,
-      peak: b.peak,
-      dropped: b.dropped,
-      coalesced: b.coalesced,
-      droppedOldest: b.droppedOldest,
-      discarded: b.discarded,
-      finalsRefused: b.finalsRefused,
-      finalsDropped: b.finalsDropped,
-      lostOnDisconnect: b.lostOnDisconnect,
-      silentlyLost: b.silentlyLost,
-      refetch: b.refetch.slice(),
-    },
+    buffer: bufferWith(b, b.runs.map((r) => ({ kind: r.kind, token: r.token, from: r.from, to: r.to })), b.refetch.slice()),
     seq: v.seq,
     lastWriteToken: v.lastWriteToken,
     status: v.status,
