@@ -120,7 +120,17 @@ if (existsSync(path.join(dist, 'index.html'))) {
 
 // ── Flow lab: the reconnect herd (Node) and its redraw while the client slider moves (Chromium) ──
 {
-  const { benchHerd } = await import('./flow.bench');
+  const { benchHerd, benchFlowReplay } = await import('./flow.bench');
+  const { loadavg } = await import('node:os');
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 7);
+  console.log(`flow replay: new core vs the old engine (oracle copy), ${rounds} interleaved rounds, medians (Node; load average ${loadavg().map((x) => x.toFixed(2)).join(', ')})`);
+  console.log('  workload  engine          steps     median ms     steps/s   vs old   (target ≥ 5× the old engine)');
+  for (const w of ['stream', 'stalled', 'fleet'] as const) {
+    for (const f of benchFlowReplay(w, rounds)) {
+      const target = f.engine === 'old effects' ? '' : `ratio ${fmt(f.speedup / 5, 2)} of target`;
+      console.log(`  ${w.padEnd(8)}  ${f.engine.padEnd(14)}  ${fmt(f.steps).padStart(7)}  ${fmt(f.medianMs, 1).padStart(10)}  ${fmt(f.stepsPerSecond).padStart(10)}   ${fmt(f.speedup, 2).padStart(5)}×   ${target}`);
+    }
+  }
   console.log('flow: reconnect herd, 100,000 clients × up to 8 attempts (Node, median of 7 runs; target < 100 ms each)');
   for (const f of benchHerd()) {
     console.log(`  ${f.label.padEnd(24)} ${fmt(f.medianMs, 1).padStart(8)} ms   ${fmt(f.attempts).padStart(9)} attempts   ratio ${fmt(f.ratioToTarget, 2)} of budget`);

@@ -1,5 +1,5 @@
-import type { CoreContext, CoreModel } from '../core';
-import type { ApplyContext, Model, ScriptedEvent, Step } from '../types';
+import { asCoreContext, type CoreContext, type CoreModel } from '../core';
+import type { Model, ScriptedEvent, Step } from '../types';
 import type { RacesConfig, RacesEvent } from './schema';
 import { RANK, type RacesOutcome, type RacesState, type RacesTimer } from './types';
 import { byKey, initialCore, thaw, viewOf, type RacesCore } from './state';
@@ -89,23 +89,6 @@ export const racesCore: CoreModel<RacesConfig, RacesCore, RacesState, RacesOutco
   thaw,
   outcome: (state) => racesOutcome(state),
 };
-
-/** An `ApplyContext` seen as a `CoreContext` (for the historic one-step interface below). */
-function asCoreContext(ctx: ApplyContext<RacesTimer>): Ctx {
-  return {
-    get now() {
-      return ctx.now;
-    },
-    random: () => ctx.random(),
-    schedule: (at, rank, actor, label, payload) => ctx.schedule(at, rank, actor, label, payload),
-    cancel: (handle) => ctx.cancel(handle),
-    emit: (effect) => ctx.emit(effect),
-    keepsIgnored: true,
-    keepsNotes: true,
-    ignore: (item) => ctx.ignore(typeof item === 'function' ? item() : item),
-    why: (text, rule) => ctx.why(text, rule),
-  };
-}
 
 /**
  * The races lab model (request lifecycle). `replay(racesModel, …)` runs it on the checkpointed core
