@@ -52,6 +52,8 @@ export function notExpressible(s: RacesScenarioFile): string | null {
   if ((s.config.transport ?? 'stdio') !== 'stdio') return `transport ${s.config.transport}: the oracle links Client and McpServer in memory (stdio semantics); a 2026-07-28 HTTP stream close has no SDK v1 counterpart`;
   const other = s.events.find((e) => !DRIVEN.has(e.kind));
   if (other) return `event kind "${other.kind}" (${other.id}) has no SDK v1 action`;
+  const malformed = s.events.find((e) => e.kind === 'cancel' && e.malformed !== undefined);
+  if (malformed) return `cancel "${malformed.id}" is malformed (${String(malformed.malformed)}): the SDK v1 client only sends well-formed cancellations`;
   return null;
 }
 

@@ -14,6 +14,8 @@ interface WireItem {
   arrivesAt: number | null;
   label: string;
   http: string | null;
+  /** 2026-07-28 HTTP request headers as `Name: value` lines joined by "; " (null when none). */
+  headers: string | null;
   json: string | null;
   malformed: boolean;
   transport: string;
@@ -37,6 +39,7 @@ const WireEntry = memo(function WireEntry(item: WireItem & { newest: boolean; in
         </span>
       </div>
       {item.http && <p className="wire-http">HTTP: {item.http}</p>}
+      {item.headers && <p className="wire-http wire-headers">Headers: <code>{item.headers}</code></p>}
       {item.json && <pre className="wire-json">{item.json}</pre>}
     </li>
   );
@@ -58,6 +61,7 @@ export function WirePanel() {
           arrivesAt: e.arrivesAt ?? null,
           label: effectLabel(e),
           http: e.http ?? null,
+          headers: e.headers === undefined ? null : Object.entries(e.headers).map(([k, v]) => `${k}: ${v}`).join('; '),
           json: e.message === undefined ? null : JSON.stringify(e.message, null, 2),
           malformed: !!e.malformed,
           transport: e.transport,

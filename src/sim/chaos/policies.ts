@@ -14,7 +14,7 @@ import type { Json, Scenario } from '../types';
 
 /**
  * The config fields that choose the policy, per lab, as one JSON string:
- * - races: `policy` (the broken-policy switches);
+ * - races: `policy` (the broken-policy switches), and whether a scripted cancel is malformed;
  * - ledger: `policy`, `dedupe`, `clientKey`, `onInUse`, `toolLayer`, and whether every call carries
  *   an idempotency key;
  * - flow: `policy` (the buffer policy), `bugs`, and the single-client `reconnectLoop` / `resumption`
@@ -24,8 +24,13 @@ import type { Json, Scenario } from '../types';
 export function policySignature(lab: LabId, scenario: Scenario): string {
   const c = scenario.config as Record<string, Json>;
   switch (lab) {
-    case 'races':
-      return JSON.stringify({ policy: c.policy });
+    case 'races': {
+      // A client whose scripted cancel is malformed (issue 11) is a broken policy carried by the events.
+      // Under 2026-07-28 HTTP the cancel is a stream close, so the malformation never reaches the wire.
+      const onWire = c.transport !== 'streamable-http' || c.revision !== '2026-07-28' || (c.policy as Record<string, Json> | undefined)?.httpPostsCancel === true;
+      const malformedCancel = onWire && scenario.events.some((e) => e.kind === 'cancel' && e.malformed !== undefined);
+      return JSON.stringify(malformedCancel ? { policy: c.policy, malformedCancel } : { policy: c.policy });
+    }
     case 'ledger': {
       const keyed = scenario.events.filter((e) => e.kind === 'call').every((e) => typeof e.key === 'string' && e.key !== '');
       return JSON.stringify({ policy: c.policy, dedupe: c.dedupe, clientKey: c.clientKey, onInUse: c.onInUse ?? null, toolLayer: c.toolLayer ?? null, keyed });
