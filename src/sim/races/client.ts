@@ -4,6 +4,7 @@ import { clientInputRequired, reissueLost } from './retry';
 import type { RacesEvent } from './schema';
 import { idKey, RANK, type RequestState } from './types';
 import {
+  addRequest,
   byKey,
   changed,
   clearDeadlines,
@@ -149,14 +150,7 @@ export function clientStart(state: RacesCore, ev: Extract<RacesEvent, { kind: 's
     return parts.join(', ') + '.';
   }, token !== null ? 'progress.resets-idle' : 'timeout.idle');
 
-  const index = state.requests.length;
-  state.requests.push(req);
-  state.views.push(null);
-  state.latest[idKey(id)] = index;
-  state.indexOf[key] = index;
-  state.latestView = null;
-  state.indexOfView = null;
-  state.touched = req.self;
+  addRequest(state, req);
 }
 
 export function clientCancel(state: RacesCore, ev: Extract<RacesEvent, { kind: 'cancel' }>, ctx: Ctx): void {

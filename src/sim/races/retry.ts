@@ -2,7 +2,7 @@ import { callToolRequest, elicitResult, ERROR_CODES, errorResponse, inputRequire
 import type { Json } from '../types';
 import type { RacesEvent } from './schema';
 import { idKey, RANK, type RequestState } from './types';
-import { changed, clearDeadlines, describeId, findLatest, NO_KEYS, setLedger, settle, touch, type Ctx, type RacesCore } from './state';
+import { addRequest, changed, clearDeadlines, describeId, findLatest, NO_KEYS, setLedger, settle, touch, type Ctx, type RacesCore } from './state';
 
 /**
  * Re-issues, MRTR retries and the server's side-effect ledger (issue 11), kept apart from the
@@ -99,13 +99,7 @@ export function issueRetry(state: RacesCore, from: RequestState, newId: RequestI
   from.op = from.op ?? from.key;
   from.retriedAs = key;
   state.views[state.indexOf[from.key]] = null;
-  const index = state.requests.length;
-  state.requests.push(req);
-  state.views.push(null);
-  state.latest[idKey(id)] = index;
-  state.indexOf[key] = index;
-  state.latestView = null;
-  state.indexOfView = null;
+  addRequest(state, req);
   state.touched = Object.freeze([from.key, key]);
   return req;
 }
@@ -190,6 +184,16 @@ export function clientInputResponse(state: RacesCore, ev: Extract<RacesEvent, { 
   );
 }
 
+/** The server answers `req` the moment it arrives (no work runs): received, answered and done at `now`. */
+function answeredOnArrival(req: RequestState, state: 'completed' | 'failed', now: number): void {
+  const s = req.server;
+  s.state = state;
+  s.atMs = now;
+  s.receivedAt = now;
+  s.responseSentAt = now;
+  s.workEndedAt = now;
+}
+
 /**
  * When a keyed request reaches the server and its key already committed a result, the server
  * answers with the stored result (no second execution). Returns true when it did.
@@ -199,13 +203,8 @@ export function answerFromLedger(state: RacesCore, req: RequestState, ctx: Ctx):
   const entry = state.ledger[ledgerName(req)];
   if (entry === undefined || entry.result === null) return false;
   const { config } = state;
-  const s = req.server;
-  s.state = 'completed';
-  s.atMs = ctx.now;
-  s.receivedAt = ctx.now;
-  s.responseSentAt = ctx.now;
-  s.workEndedAt = ctx.now;
-  s.dedupedAt = ctx.now;
+  answeredOnArrival(req, 'completed', ctx.now);
+  req.server.dedupedAt = ctx.now;
   const arrivesAt = ctx.now + config.latencyMs.serverToClient;
   const http = config.transport === 'streamable-http';
   ctx.emit({ from: 'server', transport: config.transport, message: toolResultResponse(config.revision, req.id, entry.result, false), http: http ? 'SSE event with the stored result; the server then closes the stream' : undefined, arrivesAt, requestKey: req.key });
@@ -237,12 +236,7 @@ export function rejectMissingHeaders(state: RacesCore, req: RequestState, ctx: C
   const missing = req.missingHeaders;
   if (missing === undefined || missing.length === 0) return false;
   const { config } = state;
-  const s = req.server;
-  s.state = 'failed';
-  s.atMs = ctx.now;
-  s.receivedAt = ctx.now;
-  s.responseSentAt = ctx.now;
-  s.workEndedAt = ctx.now;
+  answeredOnArrival(req, 'failed', ctx.now);
   const arrivesAt = ctx.now + config.latencyMs.serverToClient;
   const text = `Header mismatch: required header ${missing.join(', ')} is missing`;
   ctx.emit({ from: 'server', transport: config.transport, message: errorResponse(req.id, ERROR_CODES.headerMismatch, text), http: 'HTTP 400 Bad Request with the JSON-RPC error', arrivesAt, requestKey: req.key });

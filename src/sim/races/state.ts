@@ -80,6 +80,18 @@ export function findLatest(state: RacesCore, id: unknown): RequestState | undefi
   return index === undefined ? undefined : state.requests[index];
 }
 
+/** Appends a new request instance `req` (its id's latest) to the state and marks it touched. */
+export function addRequest(state: RacesCore, req: RequestState): void {
+  const index = state.requests.length;
+  state.requests.push(req);
+  state.views.push(null);
+  state.latest[idKey(req.id)] = index;
+  state.indexOf[req.key] = index;
+  state.latestView = null;
+  state.indexOfView = null;
+  state.touched = req.self;
+}
+
 /** Sets the client's terminal state (counting how often, for `one-terminal-state`). */
 export function settle(req: RequestState, now: number, clientState: ClientState, reason: string, rule: string | undefined): void {
   const c = req.client;
