@@ -59,6 +59,8 @@ export function notExpressible(s: RacesScenarioFile): string | null {
   if (orphan) return `${orphan.kind} ${orphan.id} names request ${JSON.stringify(orphan.requestId)}, which no start event sends (the lab's client makes it: a re-send)`;
   const zero = s.events.find((e) => e.kind === 'start' && (e.requestId === 0 || e.requestId === ''));
   if (zero) return `request id ${JSON.stringify(zero.requestId)} (${zero.id}): the SDK client numbers its own requests from 1 (0 is initialize); the id-0 server bug is driven by the raw server probe instead`;
+  const malformed = s.events.find((e) => e.kind === 'cancel' && e.malformed !== undefined);
+  if (malformed) return `cancel "${malformed.id}" is malformed (${String(malformed.malformed)}): the SDK v1 client only sends well-formed cancellations`;
   return null;
 }
 

@@ -253,6 +253,7 @@ export class CoreRun<C, S, V, O, T> implements CoreContext<T> {
       transport: effect.transport,
       message: effect.message,
       http: effect.http,
+      headers: effect.headers,
       malformed: effect.malformed,
       arrivesAt: effect.arrivesAt,
       requestKey: effect.requestKey,

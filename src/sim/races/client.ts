@@ -1,8 +1,10 @@
 import type { Json } from '../types';
-import { callToolRequest, ERROR_CODES, idProblem, listenRequest, type RequestId } from '../mcp';
+import { callToolRequest, ERROR_CODES, idProblem, listenRequest, requestHeaders2026, type RequestId } from '../mcp';
+import { clientInputRequired, reissueLost } from './retry';
 import type { RacesEvent } from './schema';
 import { idKey, RANK, type RequestState } from './types';
 import {
+  addRequest,
   byKey,
   changed,
   clearDeadlines,
@@ -80,12 +82,15 @@ export function clientStart(state: RacesCore, ev: Extract<RacesEvent, { kind: 's
     idleHandle = ctx.schedule(idleDeadlineAt, RANK.idleDeadline, 'client', `idle deadline ${key}`, { kind: 'deadline.idle', key });
   }
 
-  const message = isListen ? listenRequest(id) : callToolRequest(config.revision, id, ev.tool, wireToken);
+  const idempotencyKey = ev.idempotencyKey !== undefined && !config.policy.idempotencyKeyOmitted && !isListen ? ev.idempotencyKey : undefined;
+  const message = isListen ? listenRequest(id) : callToolRequest(config.revision, id, ev.tool, wireToken, idempotencyKey !== undefined ? { idempotencyKey } : undefined);
   const arrivesAt = ctx.now + config.latencyMs.clientToServer;
   const http = config.transport === 'streamable-http'
     ? `POST /mcp (MCP-Protocol-Version: ${config.revision}) → 200 Content-Type: text/event-stream; this request's SSE response stream opens`
     : undefined;
-  ctx.emit({ from: 'client', transport: config.transport, message, http, arrivesAt, requestKey: key });
+  const http2026 = http !== undefined && config.revision === '2026-07-28';
+  const omitName = http2026 && !isListen && config.policy.mcpNameHeaderOmitted;
+  ctx.emit({ from: 'client', transport: config.transport, message, http, headers: http2026 ? requestHeaders2026(message, omitName) : undefined, arrivesAt, requestKey: key });
   ctx.schedule(arrivesAt, RANK.arrival, 'server', `request ${key} arrives`, { kind: 'arrive.request', key });
 
   const req: RequestState = {
@@ -130,8 +135,17 @@ export function clientStart(state: RacesCore, ev: Extract<RacesEvent, { kind: 's
       streamClosed: false,
     },
   };
+  if (ev.sideEffect !== undefined || ev.idempotencyKey !== undefined || omitName) {
+    req.op = key;
+    if (ev.sideEffect !== undefined) req.sideEffect = ev.sideEffect;
+    if (idempotencyKey !== undefined) req.idempotencyKey = idempotencyKey;
+    if (omitName) req.missingHeaders = Object.freeze(['Mcp-Name']);
+  }
   ctx.why(() => {
     const parts: string[] = [`Client sends ${ev.method} ${describeId(id)}`];
+    if (idempotencyKey !== undefined) parts.push(`with idempotency key ${JSON.stringify(idempotencyKey)}`);
+    else if (ev.idempotencyKey !== undefined) parts.push('without its idempotency key (bug: key omitted)');
+    if (omitName) parts.push('without the Mcp-Name header (bug)');
     if (token !== null && wireToken === null) parts.push(`without its progressToken (bug: token omitted), so progress can never reset the idle clock`);
     else if (wireToken !== null) parts.push(`with progressToken ${describeId(wireToken)}`);
     if (idle !== null) parts.push(`idle timeout ${idle} ms (deadline ${idleDeadlineAt}${sdk && ev.idleTimeoutMs === null ? ': the TypeScript SDK v1 default, always armed' : ''})`);
@@ -142,14 +156,7 @@ export function clientStart(state: RacesCore, ev: Extract<RacesEvent, { kind: 's
   }, sdk && !isListen && idle !== null && max === null && ev.idleTimeoutMs !== null ? 'sdk.maximum-optional' : token !== null ? 'progress.resets-idle' : 'timeout.idle');
 
   if (sdk && !isListen && ev.idleTimeoutMs === null) req.sdkDefaultIdle = true;
-  const index = state.requests.length;
-  state.requests.push(req);
-  state.views.push(null);
-  state.latest[idKey(id)] = index;
-  state.indexOf[key] = index;
-  state.latestView = null;
-  state.indexOfView = null;
-  state.touched = req.self;
+  addRequest(state, req);
 }
 
 export function clientCancel(state: RacesCore, ev: Extract<RacesEvent, { kind: 'cancel' }>, ctx: Ctx): void {
@@ -167,7 +174,8 @@ export function clientCancel(state: RacesCore, ev: Extract<RacesEvent, { kind: '
     return touch(state, req.self);
   }
   const { config } = state;
-  sendCancelSignal(state, req, ev.reason, ctx);
+  sendCancelSignal(state, req, ev.reason, ctx, ev.malformed);
+  if (ev.malformed !== undefined && (config.transport === 'stdio' || config.revision === '2025-11-25' || config.policy.httpPostsCancel)) req.malformedCancel = ev.malformed;
   req.client.cancelRequestedAt = ctx.now;
   if (config.policy.clientNeverSettles) {
     ctx.why(() => `The client ${signalText(config)} for ${describeId(req.id)} but leaves its own call pending (bug: never settles) — the caller hangs.`, 'cancel.settle');
@@ -204,6 +212,7 @@ export function clientDisconnect(state: RacesCore, ev: Extract<RacesEvent, { kin
       : `The response stream of ${describeId(req.id)} drops: the call fails with ${ERROR_CODES.connectionClosed} (outcome unknown). Under 2025-11-25 a disconnect is not a cancellation, so the server keeps working.`,
   rule);
   changed(state, req);
+  if (config.revision === '2026-07-28' && req.method === 'tools/call') reissueLost(state, req, ev.reissueId, ctx);
 }
 
 export function clientInject(state: RacesCore, ev: Extract<RacesEvent, { kind: 'inject' }>, ctx: Ctx): void {
@@ -295,10 +304,11 @@ export function clientProgress(state: RacesCore, key: string, progress: number, 
   changed(state, req);
 }
 
-export function clientResponse(state: RacesCore, key: string, ok: boolean, ctx: Ctx): void {
+export function clientResponse(state: RacesCore, key: string, ok: boolean, ctx: Ctx, inputRequired = false): void {
   const req = byKey(state, key);
   if (!req) return touch(state, NO_KEYS);
   const c = req.client;
+  if (inputRequired && c.state === 'pending') return clientInputRequired(state, req, ctx);
   if (c.state !== 'pending') {
     if (state.config.policy.lateResponseReconnects) return clientReconnectsOnLateResponse(state, req, ctx);
     c.responseFate = 'ignored-late';

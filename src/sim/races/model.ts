@@ -5,6 +5,7 @@ import { RANK, type RacesOutcome, type RacesState, type RacesTimer } from './typ
 import { byKey, initialCore, thaw, viewOf, type RacesCore } from './state';
 import { clientCancel, clientDisconnect, clientInject, clientKeepalive, clientProgress, clientResponse, clientServerCancel, clientStart, deadline } from './client';
 import { serverCancelNotification, serverReceive, serverStreamClose, serverWorkEvent } from './server';
+import { clientInputResponse, serverInputRequired } from './retry';
 import { RACES_ENTITY_INVARIANTS, RACES_INVARIANTS } from './invariants';
 import { racesOutcome } from './outcome';
 
@@ -41,6 +42,10 @@ function applyScripted(state: RacesCore, event: ScriptedEvent, ctx: Ctx): void {
       return clientDisconnect(state, ev, ctx);
     case 'inject':
       return clientInject(state, ev, ctx);
+    case 'input-response':
+      return clientInputResponse(state, ev, ctx);
+    case 'input-required':
+      return serverInputRequired(state, ev, ctx);
     default:
       return serverWorkEvent(state, ev, ctx);
   }
@@ -65,7 +70,7 @@ function applyTimer(state: RacesCore, t: RacesTimer, ctx: Ctx): void {
     case 'arrive.keepalive':
       return clientKeepalive(state, t.key, ctx);
     case 'arrive.response':
-      return clientResponse(state, t.key, t.ok, ctx);
+      return clientResponse(state, t.key, t.ok, ctx, t.inputRequired === true);
     case 'arrive.server-cancel':
       return clientServerCancel(state, t.key, ctx);
   }

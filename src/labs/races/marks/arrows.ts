@@ -13,7 +13,11 @@ export function effectLabel(e: WireEffect): string {
     const method = typeof m.method === 'string' ? m.method : null;
     if (e.malformed) return `${method ?? 'message'} (malformed)`;
     if (method) return method;
-    if ('result' in m) return 'result';
+    if ('result' in m) {
+      const r = m.result as { resultType?: Json } | null;
+      // 2026-07-28 MRTR: an InputRequiredResult is not the final result.
+      return r !== null && typeof r === 'object' && r.resultType === 'input_required' ? 'result (input_required)' : 'result';
+    }
     if ('error' in m) {
       const err = m.error as { code?: Json } | null;
       return `error ${err && typeof err === 'object' && 'code' in err ? String(err.code) : ''}`.trim();
