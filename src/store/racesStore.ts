@@ -7,7 +7,9 @@ import { createLabStore, playheadSelectors, storeFromLink, type LabError, type L
 export { scenarioEquals } from './scenarioEquals';
 export * from './labSelectors';
 /** Races data the page shows as text (rule references, setting choices): plain values of the lab. */
-export { RULES, ruleSection, racesConfigSchema, racesPolicySchema } from '../sim/races';
+export { RULES, ruleSection } from '../sim/races';
+/** The settings panel's descriptions (from the races schema, generated at build time). */
+export { RACES_SETTING_TEXTS } from './generated/racesPage';
 
 /**
  * The races lab's store: the one lab store (`createLabStore`) over the races definition, with
