@@ -98,11 +98,39 @@ if (existsSync(path.join(dist, 'index.html'))) {
       console.log(`  ${composition.padEnd(21)}  ${keep.padEnd(8)}  ${fmt(r.steps).padStart(7)}  ${fmt(r.wireAttempts).padStart(13)}  ${fmt(r.medianMs, 1).padStart(10)}  ${fmt(r.callsPerSecond).padStart(10)}   ratio ${fmt(r.callsPerSecond / 100_000, 2)}×`);
     }
   }
+  // Issue 10: the new core beside the old engine (oracle copy of the old model), same run, interleaved rounds, medians.
+  const { benchResilienceEngines } = await import('./resilience.bench');
+  const { loadavg } = await import('node:os');
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
+  console.log(`resilience replay, old engine vs new core (breaker workload above; ${rounds} interleaved rounds, medians; load average ${loadavg().map((x) => x.toFixed(2)).join(', ')})`);
+  console.log('  composition            engine          steps     median ms     steps/s   vs old (same keep)   target ≥ 5× the old engine');
+  for (const composition of ['retry-around-breaker', 'breaker-around-retry']) {
+    const figures = benchResilienceEngines(composition, 100_000, rounds);
+    const oldEffects = figures.find((f) => f.engine === 'old effects')!;
+    const oldSteps = figures.find((f) => f.engine === 'old steps')!;
+    for (const f of figures) {
+      const base = f.engine === 'new steps' ? oldSteps : f.engine.startsWith('new') ? oldEffects : f;
+      const ratio = base.medianMs / f.medianMs;
+      const target = f.engine.startsWith('new') ? `ratio ${fmt(ratio / 5, 2)} of target` : '';
+      console.log(`  ${composition.padEnd(21)}  ${f.engine.padEnd(14)}  ${fmt(f.steps).padStart(7)}  ${fmt(f.medianMs, 1).padStart(10)}  ${fmt(f.stepsPerSecond).padStart(10)}   ${`${fmt(ratio, 2)}×`.padStart(8)}             ${target}`);
+    }
+  }
+  console.log(`  load average after: ${loadavg().map((x) => x.toFixed(2)).join(', ')}`);
 }
 
 // ── Flow lab: the reconnect herd (Node) and its redraw while the client slider moves (Chromium) ──
 {
-  const { benchHerd } = await import('./flow.bench');
+  const { benchHerd, benchFlowReplay } = await import('./flow.bench');
+  const { loadavg } = await import('node:os');
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 7);
+  console.log(`flow replay: new core vs the old engine (oracle copy), ${rounds} interleaved rounds, medians (Node; load average ${loadavg().map((x) => x.toFixed(2)).join(', ')})`);
+  console.log('  workload  engine          steps     median ms     steps/s   vs old   (target ≥ 5× the old engine)');
+  for (const w of ['stream', 'stalled', 'fleet'] as const) {
+    for (const f of benchFlowReplay(w, rounds)) {
+      const target = f.engine === 'old effects' ? '' : `ratio ${fmt(f.speedup / 5, 2)} of target`;
+      console.log(`  ${w.padEnd(8)}  ${f.engine.padEnd(14)}  ${fmt(f.steps).padStart(7)}  ${fmt(f.medianMs, 1).padStart(10)}  ${fmt(f.stepsPerSecond).padStart(10)}   ${fmt(f.speedup, 2).padStart(5)}×   ${target}`);
+    }
+  }
   console.log('flow: reconnect herd, 100,000 clients × up to 8 attempts (Node, median of 7 runs; target < 100 ms each)');
   for (const f of benchHerd()) {
     console.log(`  ${f.label.padEnd(24)} ${fmt(f.medianMs, 1).padStart(8)} ms   ${fmt(f.attempts).padStart(9)} attempts   ratio ${fmt(f.ratioToTarget, 2)} of budget`);

@@ -1,24 +1,28 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
+import { LabDriver } from './pages/lab';
 
-const playhead = (page: Page) => page.getByRole('slider', { name: 'Playhead position (ms)' });
+/** This spec's page object (e2e/pages/lab.ts) on `page`. */
+const kit = (page: Page) => new LabDriver(page, 'flow');
+
+const playhead = (page: Page) => kit(page).playhead;
 
 async function openFlow(page: Page, id: string) {
   await page.goto('./#/flow');
   // The lab is a lazy chunk; on a busy machine the first render can take a few seconds.
-  await expect(page.getByTestId('scenario-picker')).toBeVisible({ timeout: 20_000 });
-  await page.getByTestId('scenario-picker').selectOption(id);
-  await expect(page.getByTestId('scenario-picker')).toHaveValue(id);
+  await expect(kit(page).picker).toBeVisible({ timeout: 20_000 });
+  await kit(page).picker.selectOption(id);
+  await expect(kit(page).picker).toHaveValue(id);
   // Every scenario opens with the playhead at 0, like the other labs; these checks read the end.
-  await expect(page.getByTestId('clock')).toHaveAttribute('data-ms', '0');
+  await expect(kit(page).clock).toHaveAttribute('data-ms', '0');
   await toEnd(page);
 }
 
 /** Jumps the playhead to the end of the range (the counters follow the playhead). */
 async function toEnd(page: Page) {
-  await page.getByRole('button', { name: 'Jump to end' }).click();
-  await expect(page.getByTestId('clock')).not.toHaveAttribute('data-ms', '0');
+  await kit(page).jumpToEndButton.click();
+  await expect(kit(page).clock).not.toHaveAttribute('data-ms', '0');
 }
 
 test.describe('Flow lab: the buffer under pressure', () => {
@@ -27,24 +31,24 @@ test.describe('Flow lab: the buffer under pressure', () => {
     await expect(lab.getByTestId('counter-dropped')).toHaveText('19');
     await expect(lab.getByTestId('counter-coalesced')).toHaveText('19');
     await expect(lab.getByTestId('counter-operation')).toHaveText('completed at 1000 ms');
-    await expect(lab.getByTestId('invariant-buffer-within-capacity')).toHaveAttribute('data-status', 'holds');
+    await expect(kit(lab).invariant('buffer-within-capacity')).toHaveAttribute('data-status', 'holds');
     await lab.getByTestId('flow-policy').selectOption('unbounded');
     await expect(lab.getByTestId('counter-peak')).toHaveText('21');
-    await expect(lab.getByTestId('invariant-buffer-within-capacity')).toHaveAttribute('data-status', 'violated');
+    await expect(kit(lab).invariant('buffer-within-capacity')).toHaveAttribute('data-status', 'violated');
     await lab.getByTestId('flow-policy').selectOption('drop-silent');
     await expect(lab.getByTestId('counter-silent')).toHaveText('18');
-    await expect(lab.getByTestId('invariant-no-silent-gap')).toHaveAttribute('data-status', 'violated');
+    await expect(kit(lab).invariant('no-silent-gap')).toHaveAttribute('data-status', 'violated');
     // Undo twice returns to the lesson policy and its numbers.
-    await lab.getByTestId('flow-undo').click();
-    await lab.getByTestId('flow-undo').click();
+    await kit(lab).undoButton.click();
+    await kit(lab).undoButton.click();
     await expect(lab.getByTestId('flow-policy')).toHaveValue('lesson');
     await expect(lab.getByTestId('counter-dropped')).toHaveText('19');
   });
 
   test('F1 opens on the lesson policy with every check holding; the unbounded bug is one click away and the checks and lesson rows say which policy they describe', async ({ lab }) => {
     await lab.goto('./#/flow');
-    await expect(lab.getByTestId('scenario-picker')).toHaveValue('F1-stalled-subscriber', { timeout: 20_000 });
-    await expect(lab.getByTestId('clock')).toHaveAttribute('data-ms', '0');
+    await expect(kit(lab).picker).toHaveValue('F1-stalled-subscriber', { timeout: 20_000 });
+    await expect(kit(lab).clock).toHaveAttribute('data-ms', '0');
     await expect(lab.getByTestId('counters-hint')).toContainText('The counts follow the playhead');
     await toEnd(lab);
     await expect(lab.getByTestId('counters-hint')).toHaveCount(0);
@@ -60,13 +64,13 @@ test.describe('Flow lab: the buffer under pressure', () => {
     await rows.nth(1).getByRole('button', { name: 'show it' }).click();
     await expect(lab.getByTestId('flow-policy')).toHaveValue('unbounded');
     await expect(lab.getByTestId('counter-peak')).toHaveText('5900');
-    await expect(lab.getByTestId('invariant-buffer-within-capacity')).toHaveAttribute('data-status', 'violated');
+    await expect(kit(lab).invariant('buffer-within-capacity')).toHaveAttribute('data-status', 'violated');
     await expect(lab.getByTestId('invariants-setting')).toContainText('buffer policy unbounded');
     await expect(lab.getByTestId('invariants-setting')).toContainText('bug: unbounded grows to 5900 events');
     await expect(rows.nth(1)).toHaveAttribute('data-current', 'true');
     await expect(rows.nth(1)).toContainText('breaks buffer-within-capacity (on purpose)');
     await expect(rows.nth(0)).toHaveAttribute('data-current', 'false');
-    await lab.getByTestId('flow-undo').click();
+    await kit(lab).undoButton.click();
     await expect(lab.getByTestId('flow-policy')).toHaveValue('lesson');
   });
 
@@ -89,7 +93,7 @@ test.describe('Flow lab: the buffer under pressure', () => {
 
   test('the playhead plays, steps and jumps with the buttons and with Home/End/←/→/Space', async ({ lab }) => {
     await openFlow(lab, 'R1-coalesce-one-token');
-    const clock = lab.getByTestId('clock');
+    const clock = kit(lab).clock;
     await lab.getByRole('button', { name: 'Jump to start' }).click();
     await expect(clock).toHaveAttribute('data-ms', '0');
     // Keys go to the page, not to the button just clicked (Space on a button presses that button).
@@ -116,7 +120,7 @@ test.describe('Flow lab: the buffer under pressure', () => {
   test('a capacity below 2 is refused with the field named, and the previous scenario is kept', async ({ lab }) => {
     await openFlow(lab, 'R1-coalesce-one-token');
     await lab.getByTestId('flow-capacity').fill('1');
-    await expect(lab.getByTestId('error-banner')).toContainText('config.capacityEvents');
+    await expect(kit(lab).banner).toContainText('config.capacityEvents');
     await expect(lab.getByTestId('counter-dropped')).toHaveText('19');
   });
 });
@@ -149,7 +153,7 @@ test.describe('Flow lab: proxy and keep-alives', () => {
     await expect(lab.getByTestId('counter-proxy-timeouts')).toHaveText('0');
     await lab.getByTestId('bug-keepalive').check();
     await expect(lab.getByTestId('counter-operation')).toHaveText('completed at 90000 ms');
-    await expect(lab.getByTestId('invariant-keepalive-not-progress')).toHaveAttribute('data-status', 'violated');
+    await expect(kit(lab).invariant('keepalive-not-progress')).toHaveAttribute('data-status', 'violated');
   });
 });
 
@@ -268,46 +272,46 @@ test.describe('Flow lab: links and files', () => {
 
   test('a garbage link and an unknown id are refused in the banner, which names the scenario shown instead', async ({ lab }) => {
     await lab.goto('./#/flow?scenario=garbage');
-    const banner = lab.getByTestId('error-banner');
+    const banner = kit(lab).banner;
     await expect(banner).toContainText('The link does not hold a valid flow scenario; showing "F1 · A subscriber stalls for 59 s at 100 events/s" instead', { timeout: 20_000 });
     await expect(banner).toContainText('scenario (in the link)');
-    await expect(lab.getByTestId('scenario-picker')).toHaveValue('F1-stalled-subscriber');
+    await expect(kit(lab).picker).toHaveValue('F1-stalled-subscriber');
     await lab.goto('about:blank');
     await lab.goto('./#/flow/no-such-lesson');
     await expect(banner).toContainText('showing "F1 · A subscriber stalls for 59 s at 100 events/s" instead', { timeout: 20_000 });
     await expect(banner).toContainText('"no-such-lesson"');
     // A bad link opened while the page runs keeps the scenario on screen and says so.
-    await lab.getByTestId('scenario-picker').selectOption('R2-two-tokens');
+    await kit(lab).picker.selectOption('R2-two-tokens');
     await expect(banner).toHaveCount(0);
     await lab.evaluate(() => (window.location.hash = '#/flow?scenario=%%%'));
     await expect(banner).toContainText('still showing "R2 · ');
-    await expect(lab.getByTestId('scenario-picker')).toHaveValue('R2-two-tokens');
+    await expect(kit(lab).picker).toHaveValue('R2-two-tokens');
     await banner.getByRole('button', { name: 'Dismiss' }).click();
     await expect(banner).toHaveCount(0);
   });
 
   test('importing a bad file keeps the scenario and names the problem; a good file loads', async ({ lab }) => {
     await openFlow(lab, 'R2-two-tokens');
-    await lab.getByTestId('import-file').setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"format":1,"lab":"flow","id":"x","title":"x","config":{"capacityEvents":1},"events":[]}') });
-    await expect(lab.getByTestId('error-banner')).toContainText('config.capacityEvents');
-    await expect(lab.getByTestId('scenario-picker')).toHaveValue('R2-two-tokens');
+    await kit(lab).fileInput.setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"format":1,"lab":"flow","id":"x","title":"x","config":{"capacityEvents":1},"events":[]}') });
+    await expect(kit(lab).banner).toContainText('config.capacityEvents');
+    await expect(kit(lab).picker).toHaveValue('R2-two-tokens');
     const good = { format: 1, lab: 'flow', id: 'mine', title: 'My stream', seed: 1, config: { capacityEvents: 2 }, events: [{ id: 's', at: 0, actor: 'client', kind: 'stall', durationMs: 100 }, { id: 'a', at: 1, actor: 'server', kind: 'progress', token: 'A' }, { id: 'b', at: 2, actor: 'server', kind: 'progress', token: 'B' }, { id: 'c', at: 3, actor: 'server', kind: 'progress', token: 'C' }] };
-    await lab.getByTestId('import-file').setInputFiles({ name: 'good.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(good)) });
-    await expect(lab.getByTestId('scenario-picker')).toHaveValue('mine');
-    await expect(lab.getByTestId('clock')).toHaveAttribute('data-ms', '0');
+    await kit(lab).fileInput.setInputFiles({ name: 'good.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(good)) });
+    await expect(kit(lab).picker).toHaveValue('mine');
+    await expect(kit(lab).clock).toHaveAttribute('data-ms', '0');
     await toEnd(lab);
     await expect(lab.getByTestId('counter-dropped')).toHaveText('1');
     // Another lab's file is named in one line, not a list of field errors.
-    await lab.getByTestId('import-file').setInputFiles({ name: 'race.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify({ format: 1, lab: 'races', id: 'r', title: 'r', config: {}, events: [] })) });
-    await expect(lab.getByTestId('error-banner').locator('li')).toHaveText(['lab: this is a "races" scenario; open it in the Races lab (#/races)']);
-    await expect(lab.getByTestId('scenario-picker')).toHaveValue('mine');
+    await kit(lab).fileInput.setInputFiles({ name: 'race.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify({ format: 1, lab: 'races', id: 'r', title: 'r', config: {}, events: [] })) });
+    await expect(kit(lab).banner.locator('li')).toHaveText(['lab: this is a "races" scenario; open it in the Races lab (#/races)']);
+    await expect(kit(lab).picker).toHaveValue('mine');
     // Pasted JSON imports too; a bad paste names the JSON problem.
-    await lab.getByTestId('import-text').fill('{ not json');
-    await lab.getByTestId('import-paste').click();
-    await expect(lab.getByTestId('error-banner')).toContainText('The pasted scenario is not a valid flow scenario');
-    await lab.getByTestId('import-text').fill(JSON.stringify({ ...good, id: 'pasted', title: 'Pasted' }));
-    await lab.getByTestId('import-paste').click();
-    await expect(lab.getByTestId('scenario-picker')).toHaveValue('pasted');
-    await expect(lab.getByTestId('import-text')).toHaveValue('');
+    await kit(lab).importText.fill('{ not json');
+    await kit(lab).pasteButton.click();
+    await expect(kit(lab).banner).toContainText('The pasted scenario is not a valid flow scenario');
+    await kit(lab).importText.fill(JSON.stringify({ ...good, id: 'pasted', title: 'Pasted' }));
+    await kit(lab).pasteButton.click();
+    await expect(kit(lab).picker).toHaveValue('pasted');
+    await expect(kit(lab).importText).toHaveValue('');
   });
 });

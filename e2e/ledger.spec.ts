@@ -5,17 +5,21 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
+import { LabDriver } from './pages/lab';
+
+/** This spec's page object (e2e/pages/lab.ts) on `page`. */
+const kit = (page: Page) => new LabDriver(page, 'ledger');
 
 async function openLedger(page: Page, scenarioId = 'A-race-two-connections') {
   await page.goto('./#/ledger');
-  const picker = page.getByTestId('scenario-picker');
+  const picker = kit(page).picker;
   await expect(picker).toBeVisible({ timeout: 15_000 });
   await picker.selectOption(scenarioId);
 }
 
 /** The lab opens with the playhead at 0 (like every lab); the views that follow it need the end. */
 async function jumpToEnd(page: Page) {
-  await page.getByRole('button', { name: 'Jump to end' }).click();
+  await kit(page).jumpToEndButton.click();
 }
 
 /** Drags a handle so that it lands on the x position of another handle (same time). */
@@ -33,7 +37,7 @@ test.describe('Ledger lab: two connections racing on one key', () => {
   test('dragging B before A\'s write executes twice under naive check-then-act; BEGIN IMMEDIATE executes once', async ({ lab }) => {
     await openLedger(lab);
     // Opens at 0 ms, like the other labs.
-    await expect(lab.getByTestId('clock')).toHaveAttribute('data-ms', '0');
+    await expect(kit(lab).clock).toHaveAttribute('data-ms', '0');
     await jumpToEnd(lab);
     await expect(lab.getByTestId('outcome-executions')).toHaveText('1');
     await expect(lab.getByTestId('conn-B-reply')).toHaveText('replayed');
@@ -43,7 +47,7 @@ test.describe('Ledger lab: two connections racing on one key', () => {
     await expect(lab.getByTestId('handle-B-begin')).toHaveAttribute('aria-label', 'connection B begin at 10 ms');
     await expect(lab.getByTestId('handle-B-read')).toHaveAttribute('aria-label', 'connection B read at 20 ms');
     await expect(lab.getByTestId('outcome-executions')).toHaveText('2');
-    await expect(lab.getByTestId('invariant-at-most-once')).toHaveAttribute('data-status', 'violated');
+    await expect(kit(lab).invariant('at-most-once')).toHaveAttribute('data-status', 'violated');
     await expect(lab.getByTestId('table-charges')).toHaveAttribute('data-rows', '2');
     // The address holds the edited scenario: a reload shows the same double execution.
     await expect(lab).toHaveURL(/#\/ledger\?scenario=/);
@@ -54,13 +58,13 @@ test.describe('Ledger lab: two connections racing on one key', () => {
     await lab.getByTestId('policy').selectOption('immediate');
     await expect(lab.getByTestId('outcome-executions')).toHaveText('1');
     await expect(lab.getByTestId('conn-B-reply')).toHaveText('replayed');
-    await expect(lab.getByTestId('invariant-at-most-once')).toHaveAttribute('data-status', 'holds');
+    await expect(kit(lab).invariant('at-most-once')).toHaveAttribute('data-status', 'holds');
     await lab.getByTestId('policy').selectOption('claim');
     await expect(lab.getByTestId('outcome-executions')).toHaveText('1');
     await expect(lab.getByTestId('conn-B-reply')).toHaveText('in-use');
     // Undo walks back to naive with two executions.
-    await lab.getByRole('button', { name: 'Undo' }).click();
-    await lab.getByRole('button', { name: 'Undo' }).click();
+    await kit(lab).undoButton.click();
+    await kit(lab).undoButton.click();
     await expect(lab.getByTestId('outcome-executions')).toHaveText('2');
   });
 
@@ -121,9 +125,9 @@ test.describe('Ledger lab: the shared playhead bar', () => {
   test('Play runs the playhead to the last step and stops there', async ({ lab }) => {
     await openLedger(lab);
     await lab.getByRole('button', { name: 'Jump to start' }).click();
-    await expect(lab.getByTestId('clock')).toHaveAttribute('data-ms', '0');
+    await expect(kit(lab).clock).toHaveAttribute('data-ms', '0');
     await lab.getByRole('button', { name: 'Play', exact: true }).click();
-    await expect(lab.getByTestId('clock')).toHaveAttribute('data-ms', '140', { timeout: 20_000 });
+    await expect(kit(lab).clock).toHaveAttribute('data-ms', '140', { timeout: 20_000 });
     await expect(lab.getByRole('button', { name: 'Play', exact: true })).toBeVisible();
     await expect(lab.getByTestId('outcome-executions')).toHaveText('1');
   });
@@ -250,14 +254,14 @@ test.describe('Ledger lab: console, practice, accessibility', () => {
     await expect(lab.getByTestId('console-running')).toBeVisible();
     // While the statement runs, the page still answers: the playhead moves and the policy changes.
     await lab.getByRole('button', { name: 'Jump to start' }).click();
-    await expect(lab.getByTestId('clock')).toHaveAttribute('data-ms', '0');
+    await expect(kit(lab).clock).toHaveAttribute('data-ms', '0');
     await lab.getByTestId('policy').selectOption('claim');
     await expect(lab.getByTestId('conn-B-reply')).toHaveText('replayed');
     await expect(lab.getByTestId('console-error')).toHaveText('stopped after 2000 ms: the statement ran too long or built too much data (a recursive query without LIMIT? a huge blob?)', { timeout: 20_000 });
     await expect(lab.getByTestId('console-running')).toHaveCount(0);
     // Nothing changed, and the console works again with a fresh worker.
     await expect(lab.getByTestId('outcome-executions')).toHaveText('1');
-    await lab.getByRole('button', { name: 'Jump to end' }).click();
+    await kit(lab).jumpToEndButton.click();
     await lab.getByTestId('console-sql').fill('SELECT receipt FROM charges');
     await lab.getByTestId('console-run').click();
     await expect(lab.getByTestId('console-result')).toHaveAttribute('data-rows', '1');
@@ -290,7 +294,7 @@ test.describe('Ledger lab: console, practice, accessibility', () => {
       await openLedger(lab, 'B-race-interleaved');
       await lab.getByTestId('practice-run').click();
       for (const id of ['B-race-interleaved', 'F-lost-response']) {
-        await lab.getByTestId('scenario-picker').selectOption(id);
+        await kit(lab).picker.selectOption(id);
         const results = await new AxeBuilder({ page: lab }).analyze();
         const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
         expect(serious.map((v) => `${id} ${v.id}: ${v.help} (${v.nodes.length}) ${v.nodes[0]?.target.join(' ')}`)).toEqual([]);
@@ -302,7 +306,7 @@ test.describe('Ledger lab: console, practice, accessibility', () => {
 test.describe('Ledger lab: loading and scenario files', () => {
   test('a bad link names the problem and still shows a working lab', async ({ lab }) => {
     await lab.goto('./#/ledger/no-such-scenario');
-    await expect(lab.getByTestId('error-banner')).toContainText('scenario id (in the link): no built-in scenario is called "no-such-scenario"', { timeout: 15_000 });
+    await expect(kit(lab).banner).toContainText('scenario id (in the link): no built-in scenario is called "no-such-scenario"', { timeout: 15_000 });
     await expect(lab.getByTestId('outcome-executions')).toHaveText('1');
   });
 
@@ -311,17 +315,17 @@ test.describe('Ledger lab: loading and scenario files', () => {
     await expect(lab.getByRole('heading', { level: 1 })).toHaveText(/two connections/i);
     // Another built-in: the page follows the address.
     await lab.evaluate(() => (window.location.hash = '#/ledger/D-same-key'));
-    await expect(lab.getByTestId('scenario-picker')).toHaveValue('D-same-key');
-    await expect(lab.getByTestId('error-banner')).toHaveCount(0);
+    await expect(kit(lab).picker).toHaveValue('D-same-key');
+    await expect(kit(lab).banner).toHaveCount(0);
     // A garbage link: the error is shown, D stays, and the address is D again.
     await lab.evaluate(() => (window.location.hash = '#/ledger?scenario=not-base64-json!'));
-    await expect(lab.getByTestId('error-banner')).toContainText('The link does not hold a valid ledger scenario; the previous scenario is kept');
-    await expect(lab.getByTestId('scenario-picker')).toHaveValue('D-same-key');
+    await expect(kit(lab).banner).toContainText('The link does not hold a valid ledger scenario; the previous scenario is kept');
+    await expect(kit(lab).picker).toHaveValue('D-same-key');
     await expect.poll(() => lab.evaluate(() => window.location.hash)).toBe('#/ledger/D-same-key');
     // Back to A through the address clears the old error banner.
     await lab.evaluate(() => (window.location.hash = '#/ledger/A-race-two-connections'));
-    await expect(lab.getByTestId('scenario-picker')).toHaveValue('A-race-two-connections');
-    await expect(lab.getByTestId('error-banner')).toHaveCount(0);
+    await expect(kit(lab).picker).toHaveValue('A-race-two-connections');
+    await expect(kit(lab).banner).toHaveCount(0);
   });
 
   test('sql.js loads only when the ledger lab opens', async ({ lab }) => {
@@ -330,7 +334,7 @@ test.describe('Ledger lab: loading and scenario files', () => {
       if (/sql-wasm|LedgerLab/.test(r.url())) wasm.push(r.url());
     });
     await lab.goto('./#/races');
-    await expect(lab.getByTestId('scenario-picker')).toBeVisible();
+    await expect(kit(lab).picker).toBeVisible();
     await lab.waitForLoadState('networkidle');
     expect(wasm).toEqual([]);
     await lab.getByRole('link', { name: /Ledger/ }).click();
@@ -340,32 +344,32 @@ test.describe('Ledger lab: loading and scenario files', () => {
 
   test('a bad scenario file is refused field by field; the exported file imports back', async ({ lab }) => {
     await openLedger(lab, 'B-race-interleaved');
-    const [download] = await Promise.all([lab.waitForEvent('download'), lab.getByTestId('import-export').click()]);
+    const [download] = await Promise.all([lab.waitForEvent('download'), kit(lab).exportButton.click()]);
     const dir = mkdtempSync(path.join(tmpdir(), 'ledger-json-'));
     const good = path.join(dir, 'B.json');
     await download.saveAs(good);
     const bad = path.join(dir, 'bad.json');
     writeFileSync(bad, JSON.stringify({ format: 1, lab: 'ledger', id: 'x', title: 'x', config: { policy: 'hope' }, events: [{ id: 'a', at: -5, actor: 'db', kind: 'begin', conn: 'A' }] }));
-    await lab.getByTestId('scenario-picker').selectOption('A-race-two-connections');
+    await kit(lab).picker.selectOption('A-race-two-connections');
     await expect(lab).toHaveURL(/#\/ledger\/A-race-two-connections$/);
-    await lab.getByTestId('import-file').setInputFiles(bad);
-    await expect(lab.getByTestId('error-banner')).toContainText('bad.json is not a valid ledger scenario; the previous scenario is kept');
-    await expect(lab.getByTestId('error-banner')).toContainText('config.policy:');
-    await expect(lab.getByTestId('error-banner')).toContainText('events[0]');
+    await kit(lab).fileInput.setInputFiles(bad);
+    await expect(kit(lab).banner).toContainText('bad.json is not a valid ledger scenario; the previous scenario is kept');
+    await expect(kit(lab).banner).toContainText('config.policy:');
+    await expect(kit(lab).banner).toContainText('events[0]');
     await expect(lab.getByTestId('outcome-executions')).toHaveText('1');
-    await lab.getByTestId('import-file').setInputFiles(good);
-    await expect(lab.getByTestId('error-banner')).toHaveCount(0);
+    await kit(lab).fileInput.setInputFiles(good);
+    await expect(kit(lab).banner).toHaveCount(0);
     await expect(lab.getByTestId('outcome-executions')).toHaveText('2');
     // Pasted JSON goes through the same checks: another lab's scenario names its lab; a good one loads and the box empties.
-    await lab.getByTestId('import-text').fill(JSON.stringify({ format: 1, lab: 'races', id: 'r', title: 'r', config: {}, events: [] }));
-    await lab.getByTestId('import-paste').click();
-    await expect(lab.getByTestId('error-banner')).toContainText('lab: this is a "races" scenario; open it in the Races lab (#/races)');
-    await expect(lab.getByTestId('scenario-picker')).toHaveValue('B-race-interleaved');
-    await lab.getByTestId('scenario-picker').selectOption('A-race-two-connections');
-    await lab.getByTestId('import-text').fill(readFileSync(good, 'utf8'));
-    await lab.getByTestId('import-paste').click();
-    await expect(lab.getByTestId('scenario-picker')).toHaveValue('B-race-interleaved');
-    await expect(lab.getByTestId('import-text')).toHaveValue('');
+    await kit(lab).importText.fill(JSON.stringify({ format: 1, lab: 'races', id: 'r', title: 'r', config: {}, events: [] }));
+    await kit(lab).pasteButton.click();
+    await expect(kit(lab).banner).toContainText('lab: this is a "races" scenario; open it in the Races lab (#/races)');
+    await expect(kit(lab).picker).toHaveValue('B-race-interleaved');
+    await kit(lab).picker.selectOption('A-race-two-connections');
+    await kit(lab).importText.fill(readFileSync(good, 'utf8'));
+    await kit(lab).pasteButton.click();
+    await expect(kit(lab).picker).toHaveValue('B-race-interleaved');
+    await expect(kit(lab).importText).toHaveValue('');
     await expect(lab.getByTestId('outcome-executions')).toHaveText('2');
   });
 

@@ -1,5 +1,10 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, openScenario, test } from './fixtures';
+import { LabDriver } from './pages/lab';
+import type { Page } from '@playwright/test';
+
+/** This spec's page object (e2e/pages/lab.ts) on `page`. */
+const kit = (page: Page) => new LabDriver(page, 'races');
 
 test.describe('Races lab: the lesson\'s four orders', () => {
   test('A: cancel, then complete → cancelled, no final response, notifications/cancelled on stdio', async ({ lab }) => {
@@ -18,11 +23,11 @@ test.describe('Races lab: the lesson\'s four orders', () => {
   test('C: the maximum wins at 2000 ms, and the call is still pending at 1500 ms', async ({ lab }) => {
     await openScenario(lab, 'C-progress-idle-maximum');
     await expect(lab.getByTestId('outcome-state')).toHaveText('timeout-max');
-    await expect(lab.getByTestId('invariant-maximum-enforced')).toHaveAttribute('data-status', 'holds');
+    await expect(kit(lab).invariant('maximum-enforced')).toHaveAttribute('data-status', 'holds');
     // Turn on the bug: progress also resets the maximum → the invariants panel shows the violation.
     await lab.getByTestId('policy-progressResetsMaximum').check();
     await expect(lab.getByTestId('outcome-state')).toHaveText('timeout-idle');
-    await expect(lab.getByTestId('invariant-maximum-deadline-fixed')).toHaveAttribute('data-status', 'violated');
+    await expect(kit(lab).invariant('maximum-deadline-fixed')).toHaveAttribute('data-status', 'violated');
   });
 
   test('D: Streamable HTTP closes the stream; on stdio the same operation sends notifications/cancelled', async ({ lab }) => {
@@ -39,10 +44,10 @@ test.describe('Races lab: the lesson\'s four orders', () => {
 test.describe('Races lab: interaction', () => {
   test('dragging A\'s cancel after the completion ends the call completed', async ({ lab }) => {
     await openScenario(lab, 'A-cancel-then-complete');
-    const handle = lab.getByTestId('event-cancel');
+    const handle = kit(lab).event('cancel');
     await expect(handle).toHaveAttribute('aria-label', /cancel at 300 ms/);
     const box = await handle.boundingBox();
-    const complete = await lab.getByTestId('event-complete').boundingBox();
+    const complete = await kit(lab).event('complete').boundingBox();
     expect(box && complete).toBeTruthy();
     // Drag with the pointer well past the completion handle (500 ms): the response then lands first.
     const targetX = complete!.x + complete!.width / 2 + (complete!.x - box!.x) * 0.6;
@@ -57,13 +62,13 @@ test.describe('Races lab: interaction', () => {
     await expect(lab.getByTestId('outcome-state')).toHaveText('completed');
     await expect(lab.getByTestId('final-response')).toHaveText('yes');
     // Undo brings the lesson's order back.
-    await lab.getByRole('button', { name: 'Undo' }).click();
+    await kit(lab).undoButton.click();
     await expect(lab.getByTestId('outcome-state')).toHaveText('cancelled');
   });
 
   test('dragging far past the right edge takes an event at most to twice the shown range, and it stays put', async ({ lab }) => {
     await openScenario(lab, 'A-cancel-then-complete');
-    const handle = lab.getByTestId('event-cancel');
+    const handle = kit(lab).event('cancel');
     const box = (await handle.boundingBox())!;
     const y = box.y + box.height / 2;
     await lab.mouse.move(box.x + box.width / 2, y);
@@ -82,7 +87,7 @@ test.describe('Races lab: interaction', () => {
 
   test('the keyboard moves an event by 10 ms per arrow press', async ({ lab }) => {
     await openScenario(lab, 'A-cancel-then-complete');
-    const handle = lab.getByTestId('event-cancel');
+    const handle = kit(lab).event('cancel');
     await handle.focus();
     for (let i = 0; i < 25; i++) await lab.keyboard.press('ArrowRight');
     await expect(handle).toHaveAttribute('aria-label', /cancel at 550 ms/);
@@ -93,7 +98,7 @@ test.describe('Races lab: interaction', () => {
     await openScenario(lab, 'C-progress-idle-maximum');
     await lab.locator('body').click({ position: { x: 5, y: 5 } });
     await lab.keyboard.press('Home');
-    const clock = lab.getByTestId('clock');
+    const clock = kit(lab).clock;
     const t0 = await clock.textContent();
     await lab.keyboard.press('ArrowRight');
     await expect(clock).not.toHaveText(t0 ?? '');
@@ -105,7 +110,7 @@ test.describe('Races lab: interaction', () => {
 
   test('a shared link reproduces an edited scenario exactly, and Reset restores the lesson', async ({ lab, browser }) => {
     await openScenario(lab, 'A-cancel-then-complete');
-    const handle = lab.getByTestId('event-cancel');
+    const handle = kit(lab).event('cancel');
     await handle.focus();
     for (let i = 0; i < 3; i++) await lab.keyboard.press('ArrowRight');
     await lab.getByTestId('policy-respondAfterCancel').check();
@@ -122,11 +127,11 @@ test.describe('Races lab: interaction', () => {
       .toBe(true);
     const other = await browser.newPage();
     await other.goto(url);
-    await expect(other.getByTestId('event-cancel')).toHaveAttribute('aria-label', /cancel at 330 ms/);
+    await expect(kit(other).event('cancel')).toHaveAttribute('aria-label', /cancel at 330 ms/);
     await expect(other.getByTestId('policy-respondAfterCancel')).toBeChecked();
-    await expect(other.getByTestId('invariant-no-response-after-cancel')).toHaveAttribute('data-status', 'violated');
+    await expect(kit(other).invariant('no-response-after-cancel')).toHaveAttribute('data-status', 'violated');
     await other.close();
-    await lab.getByRole('button', { name: 'Reset' }).click();
+    await kit(lab).resetButton.click();
     await expect(handle).toHaveAttribute('aria-label', /cancel at 300 ms/);
     await expect(lab.getByTestId('policy-respondAfterCancel')).not.toBeChecked();
   });
@@ -141,45 +146,45 @@ test.describe('Races lab: interaction', () => {
 test.describe('Races lab: bad input', () => {
   test('a malformed scenario import names the field and keeps the previous scenario', async ({ lab }) => {
     await openScenario(lab, 'B-complete-then-cancel');
-    await lab.getByTestId('import-text').fill(JSON.stringify({ format: 1, lab: 'races', id: 'x', title: 'x', config: {}, events: [{ id: 'a', at: 'soon', actor: 'client', kind: 'start', requestId: 1 }] }));
+    await kit(lab).importText.fill(JSON.stringify({ format: 1, lab: 'races', id: 'x', title: 'x', config: {}, events: [{ id: 'a', at: 'soon', actor: 'client', kind: 'start', requestId: 1 }] }));
     await lab.getByRole('button', { name: 'Import', exact: true }).click();
-    await expect(lab.getByTestId('error-banner')).toContainText('events[0].at');
-    await expect(lab.getByTestId('scenario-picker')).toHaveValue('B-complete-then-cancel');
+    await expect(kit(lab).banner).toContainText('events[0].at');
+    await expect(kit(lab).picker).toHaveValue('B-complete-then-cancel');
     await expect(lab.getByTestId('final-response')).toHaveText('yes');
-    await lab.getByTestId('import-text').fill('{ not json');
+    await kit(lab).importText.fill('{ not json');
     await lab.getByRole('button', { name: 'Import', exact: true }).click();
-    await expect(lab.getByTestId('error-banner')).toContainText('not valid JSON');
+    await expect(kit(lab).banner).toContainText('not valid JSON');
   });
 
   test('a malformed URL shows the problem and still shows a working lab', async ({ lab }) => {
     await lab.goto('./#/races?scenario=not-base64-json!!');
-    await expect(lab.getByTestId('error-banner')).toBeVisible();
+    await expect(kit(lab).banner).toBeVisible();
     await expect(lab.getByTestId('outcome-state')).toHaveText(/\w+/);
   });
 
   test('a bad link opened over an edited scenario keeps the edit, in the page and in the address', async ({ lab }) => {
     await openScenario(lab, 'A-cancel-then-complete');
-    const handle = lab.getByTestId('event-cancel');
+    const handle = kit(lab).event('cancel');
     await handle.focus();
     await lab.keyboard.press('ArrowRight');
     await expect(handle).toHaveAttribute('aria-label', /cancel at 310 ms/);
     await lab.evaluate(() => {
       window.location.hash = '#/races/no-such-lesson';
     });
-    await expect(lab.getByTestId('error-banner')).toContainText('no built-in scenario is called "no-such-lesson"');
+    await expect(kit(lab).banner).toContainText('no built-in scenario is called "no-such-lesson"');
     await expect(lab).not.toHaveURL(/no-such-lesson/);
     await lab.reload();
-    await expect(lab.getByTestId('event-cancel')).toHaveAttribute('aria-label', /cancel at 310 ms/);
+    await expect(kit(lab).event('cancel')).toHaveAttribute('aria-label', /cancel at 310 ms/);
   });
 
   test('another lab\'s scenario is named in one line; a bad playhead in a link is ignored, the scenario kept', async ({ lab }) => {
     await openScenario(lab, 'A-cancel-then-complete');
-    await lab.getByTestId('import-text').fill(JSON.stringify({ format: 1, lab: 'ledger', id: 'x', title: 'x', config: {}, events: [] }));
+    await kit(lab).importText.fill(JSON.stringify({ format: 1, lab: 'ledger', id: 'x', title: 'x', config: {}, events: [] }));
     await lab.getByRole('button', { name: 'Import', exact: true }).click();
-    await expect(lab.getByTestId('error-banner')).toContainText('lab: this is a "ledger" scenario; open it in the Ledger lab (#/ledger)');
+    await expect(kit(lab).banner).toContainText('lab: this is a "ledger" scenario; open it in the Ledger lab (#/ledger)');
     await lab.goto('./#/races/B-complete-then-cancel?transport=streamable-http&t=later');
-    await expect(lab.getByTestId('error-banner')).toContainText('t (playhead in the link)');
-    await expect(lab.getByTestId('scenario-picker')).toHaveValue('B-complete-then-cancel');
+    await expect(kit(lab).banner).toContainText('t (playhead in the link)');
+    await expect(kit(lab).picker).toHaveValue('B-complete-then-cancel');
     await expect(lab.getByTestId('transport')).toHaveValue('streamable-http');
   });
 
@@ -190,7 +195,7 @@ test.describe('Races lab: bad input', () => {
       format: 1, lab: 'races', id: 'xss', title: `Title ${evil}`, summary: `Summary ${evil}`, config: {},
       events: [{ id: 'start', at: 0, actor: 'client', kind: 'start', requestId: evil, label: evil, maxTimeoutMs: 100 }],
     };
-    await lab.getByTestId('import-text').fill(JSON.stringify(scenario));
+    await kit(lab).importText.fill(JSON.stringify(scenario));
     await lab.getByRole('button', { name: 'Import', exact: true }).click();
     await expect(lab.getByText(`Summary ${evil}`)).toBeVisible();
     expect(await lab.locator('img[src="x"]').count()).toBe(0);

@@ -1,10 +1,14 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
+import { LabDriver } from './pages/lab';
+
+/** This spec's page object (e2e/pages/lab.ts) on `page`. */
+const kit = (page: Page) => new LabDriver(page, 'resilience');
 
 async function open(page: Page, id: string) {
   await page.goto(`./#/resilience/${id}`);
-  await expect(page.getByTestId('scenario-picker')).toHaveValue(id);
+  await expect(kit(page).picker).toHaveValue(id);
 }
 
 /** Drags a handle with the pointer to the x position `x` (page coordinates). */
@@ -33,7 +37,7 @@ test.describe('Resilience lab: retry storm', () => {
     await expect(lab.getByTestId('storm-per-layer')).toHaveText('4 · 16 · 64');
     await lab.getByTestId('toggle-fixes.retryAtOneLayerOnly').check();
     await expect(lab.getByTestId('storm-upstream-attempts')).toHaveText('4');
-    await lab.getByRole('button', { name: 'Undo' }).click();
+    await kit(lab).undoButton.click();
     await expect(lab.getByTestId('storm-upstream-attempts')).toHaveText('64');
   });
 
@@ -45,7 +49,7 @@ test.describe('Resilience lab: retry storm', () => {
     await expect(lab.getByTestId('storm-after-cancel')).toHaveText('2');
     await lab.getByTestId('toggle-fixes.idempotencyKeys').check();
     await expect(lab.getByTestId('storm-executions')).toHaveText('1 (0)');
-    await expect(lab.getByTestId('invariant-one-execution-per-action')).toHaveAttribute('data-status', 'holds');
+    await expect(kit(lab).invariant('one-execution-per-action')).toHaveAttribute('data-status', 'holds');
   });
 
   test('the storm as a flow of layers: counts multiply, duplicates after the cancel stand out, the fixes change the counts; readable at 390 px', async ({ lab }) => {
@@ -105,7 +109,7 @@ test.describe('Resilience lab: tasks/cancel under both revisions', () => {
     await expect(status).toHaveText(`cancelled at ${early.toLocaleString('en').replace(/,/g, ' ')} ms`);
     await lab.getByTestId('choice-revision').selectOption('2026-07-28');
     await expect(status).toHaveText('cancelled at 2 000 ms');
-    await expect(lab.getByTestId('invariant-terminal-never-changes')).toHaveAttribute('data-status', 'holds');
+    await expect(kit(lab).invariant('terminal-never-changes')).toHaveAttribute('data-status', 'holds');
   });
 
   test('the buggy store overwrites a completed task; the correct one keeps the result', async ({ lab }) => {
@@ -126,7 +130,7 @@ test.describe('Resilience lab: tasks/cancel under both revisions', () => {
     await lab.getByTestId('choice-revision').selectOption('2026-07-28');
     await lab.getByTestId('toggle-policy.cancelOverwritesTerminal').check();
     await expect(lab.getByTestId('task-status')).toHaveText('cancelled at 5 100 ms');
-    await expect(lab.getByTestId('invariant-terminal-never-changes')).toHaveAttribute('data-status', 'violated');
+    await expect(kit(lab).invariant('terminal-never-changes')).toHaveAttribute('data-status', 'violated');
   });
 });
 
@@ -137,7 +141,7 @@ test.describe('Resilience lab: circuit breaker', () => {
     await lab.getByTestId('toggle-policy.staleResultsCounted').check();
     await lab.getByTestId('toggle-policy.resetTimerLostOnRepeatOpen').check();
     await expect(lab.getByTestId('breaker-half-open-at')).toHaveText('never');
-    await expect(lab.getByTestId('invariant-reset-timer-armed')).toHaveAttribute('data-status', 'violated');
+    await expect(kit(lab).invariant('reset-timer-armed')).toHaveAttribute('data-status', 'violated');
   });
 
   test('composition: 5 wire attempts versus 15 when the breaker opens', async ({ lab }) => {
@@ -180,7 +184,7 @@ test.describe('Resilience lab: review fixes (state labels, phone width, typed se
   test('B2: a bad static timeout is refused by name and range; the kept value shows in the box', async ({ lab }) => {
     await open(lab, 'B2-retry-composition');
     const input = lab.getByTestId('static-timeout');
-    const banner = lab.getByTestId('error-banner');
+    const banner = kit(lab).banner;
     const firstRow = await lab.locator('table.timeouts-table tbody tr').first().textContent();
     for (const [typed, problem] of [['0', '0 is out of range'], ['-100', '-100 is out of range'], ['', 'is empty'], ['1e20', '1e20 is out of range']]) {
       await input.fill(typed);
@@ -209,8 +213,8 @@ test.describe('Resilience lab: review fixes (state labels, phone width, typed se
 
   test('a link naming B1 with a bad parameter shows B1 and the parameter as ignored', async ({ lab }) => {
     await lab.goto('./#/resilience/B1-concurrent-failures?breaker.threshold=-1');
-    await expect(lab.getByTestId('scenario-picker')).toHaveValue('B1-concurrent-failures');
-    const banner = lab.getByTestId('error-banner');
+    await expect(kit(lab).picker).toHaveValue('B1-concurrent-failures');
+    const banner = kit(lab).banner;
     await expect(banner).toContainText('Parts of the link are not valid and were ignored; showing the built-in "B1');
     await expect(banner).toContainText('breaker.threshold (in the link): not a parameter of this page');
     await expect(banner).toContainText('(ignored)');
@@ -220,14 +224,14 @@ test.describe('Resilience lab: review fixes (state labels, phone width, typed se
 
   test('pasted JSON imports like a file: another lab named in one line, a good scenario loads', async ({ lab }) => {
     await open(lab, 'B1-concurrent-failures');
-    const text = lab.getByTestId('import-text');
+    const text = kit(lab).importText;
     await text.fill(JSON.stringify({ format: 1, lab: 'races', id: 'r', title: 'r', seed: 1, config: {}, events: [] }));
-    await lab.getByTestId('import-paste').click();
-    await expect(lab.getByTestId('error-banner').locator('li')).toHaveText(['lab: this is a "races" scenario; open it in the Races lab (#/races)']);
-    await expect(lab.getByTestId('scenario-picker')).toHaveValue('B1-concurrent-failures');
+    await kit(lab).pasteButton.click();
+    await expect(kit(lab).banner.locator('li')).toHaveText(['lab: this is a "races" scenario; open it in the Races lab (#/races)']);
+    await expect(kit(lab).picker).toHaveValue('B1-concurrent-failures');
     const s2 = await lab.evaluate(() => fetch('scenarios/resilience/S3-gateway-receipt.json').then((r) => r.text()));
     await text.fill(s2.replace('"title": "', '"title": "Pasted '));
-    await lab.getByTestId('import-paste').click();
+    await kit(lab).pasteButton.click();
     await expect(lab.getByRole('heading', { level: 1 })).toContainText('Pasted');
     await expect(lab.getByTestId('storm-executions')).toHaveText('4 (2)');
     await expect(text).toHaveValue('');
@@ -249,16 +253,16 @@ test.describe('Resilience lab: input and accessibility', () => {
     // Opened fresh (a link followed inside the tab is reported and the address restored instead).
     await lab.goto('about:blank');
     await lab.goto('./#/resilience?scenario=not-base64!!');
-    await expect(lab.getByTestId('error-banner')).toContainText('scenario');
+    await expect(kit(lab).banner).toContainText('scenario');
     await expect(lab.getByTestId('task-status')).toHaveText(/\w+/);
   });
 
   test('a garbage link and an unknown id each show their error and the scenario shown instead', async ({ lab }) => {
     await lab.goto('./#/resilience/x?s=garbage');
-    const banner = lab.getByTestId('error-banner');
+    const banner = kit(lab).banner;
     await expect(banner).toContainText('The link does not hold a valid resilience scenario; showing "T1 · Abort before the task id is known" instead');
     await expect(banner).toContainText('s (in the link): not a parameter of this page');
-    await expect(lab.getByTestId('scenario-picker')).toHaveValue('T1-abort-before-task-id');
+    await expect(kit(lab).picker).toHaveValue('T1-abort-before-task-id');
     await lab.goto('about:blank');
     await lab.goto('./#/resilience/no-such-scenario');
     await expect(banner).toContainText('showing "T1 · Abort before the task id is known" instead');
@@ -276,19 +280,19 @@ test.describe('Resilience lab: input and accessibility', () => {
   test('another lab\'s file is named in one line, with where to open it', async ({ lab }) => {
     await open(lab, 'B1-concurrent-failures');
     const races = { format: 1, lab: 'races', id: 'r', title: 'r', seed: 1, config: {}, events: [] };
-    await lab.getByTestId('import-file').setInputFiles({ name: 'r.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(races)) });
-    const banner = lab.getByTestId('error-banner');
+    await kit(lab).fileInput.setInputFiles({ name: 'r.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(races)) });
+    const banner = kit(lab).banner;
     await expect(banner.locator('li')).toHaveText(['lab: this is a "races" scenario; open it in the Races lab (#/races)']);
     await expect(banner).toContainText('The file r.json is not a resilience scenario; the previous scenario is kept');
-    await expect(lab.getByTestId('scenario-picker')).toHaveValue('B1-concurrent-failures');
+    await expect(kit(lab).picker).toHaveValue('B1-concurrent-failures');
   });
 
   test('a malformed scenario file names the field and keeps the previous scenario', async ({ lab }) => {
     await open(lab, 'B1-concurrent-failures');
     const bad = { format: 1, lab: 'resilience', id: 'x', title: 'x', config: { mechanism: 'breaker' }, events: [{ id: 'a', at: 'soon', actor: 'client', kind: 'request' }] };
-    await lab.getByTestId('import-file').setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(bad)) });
-    await expect(lab.getByTestId('error-banner')).toContainText('events[0].at');
-    await expect(lab.getByTestId('scenario-picker')).toHaveValue('B1-concurrent-failures');
+    await kit(lab).fileInput.setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(bad)) });
+    await expect(kit(lab).banner).toContainText('events[0].at');
+    await expect(kit(lab).picker).toHaveValue('B1-concurrent-failures');
     await expect(lab.getByTestId('breaker-half-open-at')).toHaveText('10 100 ms');
   });
 
@@ -296,9 +300,9 @@ test.describe('Resilience lab: input and accessibility', () => {
     await open(lab, 'T3-finish-before-checkpoint');
     await lab.locator('body').click({ position: { x: 5, y: 5 } });
     await lab.keyboard.press('End');
-    await expect(lab.getByTestId('clock')).toHaveAttribute('data-ms', '2000');
+    await expect(kit(lab).clock).toHaveAttribute('data-ms', '2000');
     await lab.keyboard.press('ArrowLeft');
-    await expect(lab.getByTestId('clock')).not.toHaveAttribute('data-ms', '2000');
+    await expect(kit(lab).clock).not.toHaveAttribute('data-ms', '2000');
     for (const scheme of ['light', 'dark'] as const) {
       await lab.emulateMedia({ colorScheme: scheme });
       const results = await new AxeBuilder({ page: lab }).analyze();

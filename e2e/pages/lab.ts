@@ -6,7 +6,8 @@ export type LabId = 'races' | 'ledger' | 'flow' | 'resilience';
 /**
  * The page object every lab shares: the lab pages are built from one kit, with the same test ids
  * (`scenario-picker`, `error-banner`, `import-text`, `import-paste`, `import-open`, `import-file`,
- * `import-export`, `nav-<lab>`), so one driver covers all four. Chainable where it helps:
+ * `import-export`, `nav-<lab>`; the scenario bar's `undo`, `redo`, `reset`, `copy-link`, `edited`;
+ * `invariant-<name>`, `tie-rule`, `clock`, `event-<id>`), so one driver covers all four. Chainable where it helps:
  * `await lab.open('B-…')` then `lab.banner`, `lab.undoKey()`, … Mirrors the store tests' LabDriver.
  */
 export class LabDriver {
@@ -33,6 +34,50 @@ export class LabDriver {
   get exportButton(): Locator {
     return this.page.getByTestId('import-export');
   }
+  get pasteButton(): Locator {
+    return this.page.getByTestId('import-paste');
+  }
+  /** The kit's scenario bar buttons (same in every lab). */
+  get undoButton(): Locator {
+    return this.page.getByTestId('undo');
+  }
+  get redoButton(): Locator {
+    return this.page.getByTestId('redo');
+  }
+  get resetButton(): Locator {
+    return this.page.getByTestId('reset');
+  }
+  get copyLinkButton(): Locator {
+    return this.page.getByTestId('copy-link');
+  }
+  /** The "edited" badge (shown while the scenario differs from the lesson's). */
+  get editedBadge(): Locator {
+    return this.page.getByTestId('edited');
+  }
+  /** The playback clock (its `data-ms` is the playhead in ms). */
+  get clock(): Locator {
+    return this.page.getByTestId('clock');
+  }
+  /** The playhead slider of the playback bar. */
+  get playhead(): Locator {
+    return this.page.getByRole('slider', { name: 'Playhead position (ms)' });
+  }
+  get jumpToEndButton(): Locator {
+    return this.page.getByRole('button', { name: 'Jump to end' });
+  }
+  /** The row of invariant `name` in the kit's invariant list (`data-status` holds / violated). */
+  invariant(name: string): Locator {
+    return this.page.getByTestId(`invariant-${name}`);
+  }
+  /** The kit's tie-rule panel. */
+  get tieRule(): Locator {
+    return this.page.getByTestId('tie-rule');
+  }
+  /** The timeline handle of scripted event `id`. */
+  event(id: string): Locator {
+    return this.page.getByTestId(`event-${id}`);
+  }
+
   /** The top-nav link to lab `lab`. */
   nav(lab: LabId): Locator {
     return this.page.getByTestId(`nav-${lab}`);
@@ -67,6 +112,13 @@ export class LabDriver {
     await expect(this.page.getByTestId('lab-page')).toHaveAttribute('data-lab', lab, { timeout: 20_000 });
     await expect(next.picker).toBeVisible({ timeout: 20_000 });
     return next;
+  }
+
+  /** Jumps the playhead to the end of the range and waits for the clock to leave 0. */
+  async toEnd(): Promise<this> {
+    await this.jumpToEndButton.click();
+    await expect(this.clock).not.toHaveAttribute('data-ms', '0');
+    return this;
   }
 
   /** Ctrl+Z (or Ctrl+Shift+Z with `redo`) wherever the focus is now. */

@@ -12,7 +12,7 @@ import {
   toolResultResponse,
   type RequestId,
 } from '../../src/sim/mcp';
-import type { RacesConfig, RacesEvent } from '../../src/sim/races/schema';
+import type { RacesConfig, RacesEventBeforeMrtr as RacesEvent } from '../../src/sim/races/schema';
 
 /**
  * The request lifecycle model: one MCP client and one server exchanging `tools/call` and

@@ -1,21 +1,15 @@
 import { lazy, type ComponentType } from 'react';
-import { RacesLab } from '../labs/races/RacesLab';
+import { LAB_ROUTES } from './labRoutes';
 import type { LabRoute } from './router';
 
 /**
- * How to get each lab's page component, by route id. Races is in the initial bundle (it is the
- * landing lab); every other lab is a lazy chunk so the initial JavaScript stays within its budget
- * (≤ 150 KB gzip) and heavy dependencies (sql.js) load only when their lab opens. The shell makes
- * the lazy component (`pageOf`) and makes a fresh one on "Try again" after a failed load.
- * Add a lab: `name: () => import('../labs/<name>/<Name>Lab').then((m) => m.<Name>Lab)`.
+ * How to get each lab's page component, by route id, from the shell's lab registry
+ * (`labRoutes.ts`). The shell makes the lazy component (`pageOf`) and makes a fresh one on
+ * "Try again" after a failed load.
  */
-export const LAB_PAGES: Partial<Record<LabRoute, ComponentType | (() => Promise<ComponentType>)>> = {
-  races: RacesLab,
-  ledger: () => import('../labs/ledger/LedgerLab').then((m) => m.LedgerLab),
-  flow: () => import('../labs/flow/FlowLab').then((m) => m.FlowLab),
-  resilience: () => import('../labs/resilience/ResilienceLab').then((m) => m.ResilienceLab),
-  traffic: () => import('../labs/traffic/TrafficLab').then((m) => m.TrafficLab),
-};
+export const LAB_PAGES: Partial<Record<LabRoute, ComponentType | (() => Promise<ComponentType>)>> = Object.fromEntries(
+  LAB_ROUTES.map((r) => [r.id, 'eager' in r.page ? r.page.eager : r.page.load]),
+);
 
 /** The component a lab chunk exports, by the chunk's file name (`FlowLab-x1y2.js` → `FlowLab`). */
 function exportedPage(url: string): string {
@@ -38,7 +32,7 @@ function loadWithRetry(load: () => Promise<ComponentType>, attempt: number): Pro
   });
 }
 
-const eager = new Set<unknown>([RacesLab]);
+const eager = new Set<unknown>(LAB_ROUTES.flatMap((r) => ('eager' in r.page ? [r.page.eager] : [])));
 
 /** The component for lab `id` (attempt `n` makes a new lazy wrapper, so a failed chunk load is retried). */
 export function pageOf(id: LabRoute, attempt: number): ComponentType | undefined {

@@ -1,18 +1,14 @@
 import { useSyncExternalStore } from 'react';
+import { LAB_ROUTES } from './labRoutes';
 
 /**
- * Labs of the site, in nav order. `ready: false` shows the lab as "soon" in the nav.
- * The page component of each ready lab is registered in `labPages.tsx` (lazy-loaded except races).
+ * Labs of the site, in nav order, from the shell's lab registry (`labRoutes.ts`: each
+ * `src/labs/<lab>/route.ts`, found by glob). `ready: false` shows the lab as "soon" in the nav.
  */
-export const LABS = [
-  { id: 'races', name: 'Races', blurb: 'cancellation, timeouts and progress', ready: true },
-  { id: 'ledger', name: 'Ledger', blurb: 'idempotency keys in a real SQLite ledger', ready: true },
-  { id: 'flow', name: 'Flow', blurb: 'SSE buffers, proxies, reconnects and jitter', ready: true },
-  { id: 'resilience', name: 'Resilience', blurb: 'tasks, retries, budgets and circuit breakers', ready: true },
-  { id: 'traffic', name: 'Traffic', blurb: 'import your own MCP transcripts, check them and what-if them', ready: true },
-] as const;
+export const LABS = LAB_ROUTES.map(({ id, name, blurb, ready }) => ({ id, name, blurb, ready: ready ?? true }));
 
-export type LabRoute = (typeof LABS)[number]['id'];
+/** A lab's route id (its folder name under src/labs). */
+export type LabRoute = string;
 
 /** The lab named by a hash such as `#/races/A?x=1`, or null. */
 export function labOfHash(hash: string): string | null {

@@ -19,6 +19,7 @@ export function report(scenario: Scenario, trace: Pick<RacesTrace, 'outcome' | '
     const item: Record<string, Json> = { atMs: e.at, from: e.from, transport: e.transport };
     if (e.arrivesAt !== undefined) item.arrivesAtMs = e.arrivesAt;
     if (e.http !== undefined) item.http = e.http;
+    if (e.headers !== undefined) item.headers = e.headers;
     if (e.message !== undefined) {
       item.message = e.message;
       const check = checkMessage(revision, e.message, methodOf(e.requestKey));

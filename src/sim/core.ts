@@ -1,6 +1,6 @@
 import { LaneQueue, compareEntries } from './queue';
 import { SeededRandom } from './rng';
-import type { Actor, Ignored, Json, QueueEntry, Scenario, ScriptedEvent, Step, Violation, WireEffect } from './types';
+import type { Actor, ApplyContext, Ignored, Json, QueueEntry, Scenario, ScriptedEvent, Step, Violation, WireEffect } from './types';
 
 /**
  * The checkpointed core (issue 10): models mutate per-entity records in place, and the engine
@@ -253,6 +253,7 @@ export class CoreRun<C, S, V, O, T> implements CoreContext<T> {
       transport: effect.transport,
       message: effect.message,
       http: effect.http,
+      headers: effect.headers,
       malformed: effect.malformed,
       arrivesAt: effect.arrivesAt,
       requestKey: effect.requestKey,
@@ -348,6 +349,26 @@ export class CoreRun<C, S, V, O, T> implements CoreContext<T> {
   invariantResults(): { name: string; description: string; firstViolation: FirstViolation | null }[] {
     return this.model.invariants.map((inv) => ({ name: inv.name, description: inv.description, firstViolation: this.firstViolation.get(inv.name) ?? null }));
   }
+}
+
+/**
+ * An old-engine `ApplyContext` seen as a `CoreContext` (notes and ignored items always kept), for
+ * the historic one-step `Model` interface of a core model (each call copies the state).
+ */
+export function asCoreContext<T>(ctx: ApplyContext<T>): CoreContext<T> {
+  return {
+    get now() {
+      return ctx.now;
+    },
+    random: () => ctx.random(),
+    schedule: (at, rank, actor, label, payload) => ctx.schedule(at, rank, actor, label, payload),
+    cancel: (handle) => ctx.cancel(handle),
+    emit: (effect) => ctx.emit(effect),
+    keepsIgnored: true,
+    keepsNotes: true,
+    ignore: (item) => ctx.ignore(typeof item === 'function' ? item() : item),
+    why: (text, rule) => ctx.why(text, rule),
+  };
 }
 
 /** True when two scripted entries would run identically (same time, rank, seq and event payload). */

@@ -88,6 +88,7 @@ export function replay<C, S, O, T>(
         transport: effect.transport,
         message: effect.message,
         http: effect.http,
+        headers: effect.headers,
         malformed: effect.malformed,
         arrivesAt: effect.arrivesAt,
         requestKey: effect.requestKey,

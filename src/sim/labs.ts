@@ -67,7 +67,7 @@ export function parseAnyScenarioText(text: string): ParseResult & { lab?: LabId 
   }
   const lab = value !== null && typeof value === 'object' ? (value as { lab?: unknown }).lab : undefined;
   if (!isLabId(lab)) {
-    return { ok: false, errors: [`lab: must be one of ${LAB_IDS.map((l) => `"${l}"`).join(', ')}, got ${JSON.stringify(lab) ?? 'nothing'}`] };
+    return { ok: false, errors: [`lab: must be one of ${LAB_IDS.map((l) => `"${l}"`).join(', ')}, got ${JSON.stringify(lab) ?? 'nothing'} — set "lab" to the lab the scenario is for`] };
   }
   return { ...parseScenario(value, lab, LAB_SCHEMAS[lab]), lab };
 }

@@ -36,7 +36,7 @@ const SERVER_INFO = { name: 'reliability-lab-server', version: '1.0.0' };
  * client capabilities; 2025-11-25 carries `_meta` only for the progress token.
  * Source: schema `$defs/CallToolRequest`, `RequestMetaObject`.
  */
-export function callToolRequest(revision: Revision, id: RequestId, tool: string, progressToken: RequestId | null): Json {
+export function callToolRequest(revision: Revision, id: RequestId, tool: string, progressToken: RequestId | null, extra?: CallToolExtra): Json {
   const meta: Record<string, Json> = {};
   if (progressToken !== null) meta.progressToken = progressToken;
   if (revision === '2026-07-28') {
@@ -44,9 +44,23 @@ export function callToolRequest(revision: Revision, id: RequestId, tool: string,
     meta['io.modelcontextprotocol/clientCapabilities'] = {};
     meta['io.modelcontextprotocol/clientInfo'] = CLIENT_INFO;
   }
-  const params: Record<string, Json> = { name: tool, arguments: {} };
+  const params: Record<string, Json> = { name: tool, arguments: extra?.idempotencyKey !== undefined ? { idempotencyKey: extra.idempotencyKey } : {} };
   if (Object.keys(meta).length > 0) params._meta = meta;
+  if (extra?.inputResponses !== undefined) params.inputResponses = extra.inputResponses;
+  if (extra?.requestState !== undefined) params.requestState = extra.requestState;
   return { jsonrpc: '2.0', id, method: 'tools/call', params };
+}
+
+/**
+ * Optional parts of a `tools/call`: an idempotency key (a tool argument — MCP defines no key of its
+ * own; the tool's server deduplicates on it), and on a 2026-07-28 MRTR retry the client's
+ * `inputResponses` and the echoed `requestState`. Source: 2026-07-28 `basic/patterns/mrtr`;
+ * schema `$defs/CallToolRequestParams` (`inputResponses`, `requestState`).
+ */
+export interface CallToolExtra {
+  idempotencyKey?: string;
+  inputResponses?: Json;
+  requestState?: string;
 }
 
 /** `subscriptions/listen` request (2026-07-28 only). Source: schema `$defs/SubscriptionsListenRequest`. */
@@ -101,6 +115,76 @@ export function listenResultResponse(id: RequestId): Json {
   };
 }
 
+/**
+ * A 2026-07-28 MRTR interim result: `InputRequiredResult` (`resultType: "input_required"`) whose
+ * `inputRequests` holds one `elicitation/create` form request under `inputKey`, and an opaque
+ * `requestState` when given. The request it answers is over; the client retries the original
+ * request with a new id. Source: 2026-07-28 `basic/patterns/mrtr`; schema `$defs/InputRequiredResult`.
+ */
+export function inputRequiredResponse(id: RequestId, inputKey: string, message: string, requestState: string | undefined): Json {
+  const result: Record<string, Json> = {
+    resultType: 'input_required',
+    inputRequests: {
+      [inputKey]: {
+        method: 'elicitation/create',
+        params: { mode: 'form', message, requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } }, required: ['confirm'] } },
+      },
+    },
+    _meta: { 'io.modelcontextprotocol/serverInfo': SERVER_INFO },
+  };
+  if (requestState !== undefined) result.requestState = requestState;
+  return { jsonrpc: '2.0', id, result };
+}
+
+/** The `ElicitResult` a client puts under the input key in `inputResponses` (schema `$defs/ElicitResult`). */
+export function elicitResult(action: 'accept' | 'decline' | 'cancel'): Json {
+  return action === 'accept' ? { action, content: { confirm: true } } : { action };
+}
+
+/** Ways a `notifications/cancelled` can be malformed (the lab's faulty clients send them on purpose). */
+export type MalformedCancel = 'no-jsonrpc' | 'bad-jsonrpc' | 'reason-not-string' | 'has-id';
+export const MALFORMED_CANCELS: readonly MalformedCancel[] = ['no-jsonrpc', 'bad-jsonrpc', 'reason-not-string', 'has-id'];
+
+/**
+ * A deliberately malformed `notifications/cancelled` for `requestId`: `jsonrpc` missing, `jsonrpc`
+ * not "2.0" ("1.0"), a non-string `reason` (a number), or an `id` (`requestIdOfCancel`), which
+ * makes it a request. Source: schema `$defs/JSONRPCNotification` (`jsonrpc` const "2.0", no `id`),
+ * `$defs/CancelledNotificationParams` (`reason` is a string); 2026-07-28 `basic/index`
+ * ("Notifications MUST NOT include an ID").
+ */
+export function malformedCancelledNotification(requestId: RequestId, reason: string, how: MalformedCancel, requestIdOfCancel: RequestId): Json {
+  switch (how) {
+    case 'no-jsonrpc':
+      return { method: 'notifications/cancelled', params: { requestId, reason } };
+    case 'bad-jsonrpc':
+      return { jsonrpc: '1.0', method: 'notifications/cancelled', params: { requestId, reason } };
+    case 'reason-not-string':
+      return { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason: reason.length } };
+    case 'has-id':
+      return { jsonrpc: '2.0', id: requestIdOfCancel, method: 'notifications/cancelled', params: { requestId, reason } };
+  }
+}
+
+/**
+ * The headers a 2026-07-28 Streamable HTTP POST carries for `message`: `MCP-Protocol-Version` on
+ * every POST, `Mcp-Method` on every request, `Mcp-Name` (from `params.name`) on `tools/call`
+ * (also `resources/read`, `prompts/get`, which the lab does not draw). A notification POST gets
+ * only the version: "header requirements for notification POSTs are not defined by this revision".
+ * `omitName` drops `Mcp-Name` (a non-conforming client). Source: 2026-07-28
+ * `basic/transports/streamable-http` (Request Metadata, Standard Request Headers).
+ */
+export function requestHeaders2026(message: Json, omitName = false): Record<string, string> {
+  const headers: Record<string, string> = { 'MCP-Protocol-Version': '2026-07-28' };
+  if (message === null || typeof message !== 'object' || Array.isArray(message)) return headers;
+  const m = message as Record<string, Json>;
+  if (!('id' in m) || typeof m.method !== 'string') return headers;
+  headers['Mcp-Method'] = m.method;
+  const params = m.params as Record<string, Json> | undefined;
+  if (!omitName && (m.method === 'tools/call' || m.method === 'prompts/get') && params && typeof params.name === 'string') headers['Mcp-Name'] = params.name;
+  if (!omitName && m.method === 'resources/read' && params && typeof params.uri === 'string') headers['Mcp-Name'] = params.uri;
+  return headers;
+}
+
 /** A JSON-RPC error response. Source: JSON-RPC 2.0 §5.1; schema `$defs/JSONRPCErrorResponse`. */
 export function errorResponse(id: RequestId, code: number, message: string): Json {
   return { jsonrpc: '2.0', id, error: { code, message } };
@@ -117,4 +201,13 @@ export const ERROR_CODES = {
   connectionClosed: -32000,
   /** TypeScript SDK v1 `ErrorCode.RequestTimeout` (client-local). */
   requestTimeout: -32001,
+  /**
+   * 2026-07-28 `HeaderMismatch` (HTTP 400): headers missing or not matching the body. Renumbered
+   * from -32001 (changelog minor item 12); `basic/transports/streamable-http` Server Validation.
+   */
+  headerMismatch: -32020,
+  /** 2026-07-28 `MissingRequiredClientCapability` (was -32003); `basic/index` Error Codes. */
+  missingRequiredClientCapability: -32021,
+  /** 2026-07-28 `UnsupportedProtocolVersion` (was -32004); `basic/index` Error Codes. */
+  unsupportedProtocolVersion: -32022,
 } as const;

@@ -66,6 +66,63 @@ export function formatPath(path: readonly PropertyKey[]): string {
   return out === '' ? '(scenario)' : out;
 }
 
+/** What a JSON value is, in words ("a string", "an array", "nothing"), for "got …" in an error. */
+function valueKind(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'number' && !Number.isInteger(value)) return `${value} (not an integer)`;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+/** A type as a schema names it, with its article ("a string", "an integer"). */
+function typeName(expected: string): string {
+  const names: Record<string, string> = { int: 'an integer', number: 'a number', string: 'a string', boolean: 'true or false', object: 'an object', array: 'an array' };
+  return names[expected] ?? `a ${expected}`;
+}
+
+/**
+ * One schema problem in the project's voice, `what is wrong — what to do` (the caller puts the
+ * field path in front). A schema's own message is kept as the "what is wrong" part (the schemas
+ * word the lab's rules); zod's generic texts ("Invalid input: expected …", "Too big: …") are
+ * reworded; the "what to do" part comes from the kind of problem (the limit, the allowed values,
+ * the type to give). A message that already has its " — what to do" is kept as it is.
+ */
+export function issueText(issue: z.core.$ZodIssue): string {
+  const own = issue.message;
+  if (own.includes(' — ')) return own;
+  const generic = /^(Invalid|Too (big|small)|Unrecognized key|Expected|Required)/.test(own);
+  switch (issue.code) {
+    case 'invalid_type': {
+      if (issue.input === undefined) return `${generic ? 'is missing' : own} — add it${issue.expected === 'nonoptional' ? '' : ` (${typeName(issue.expected)})`}`;
+      return `${generic ? `must be ${typeName(issue.expected)}, got ${valueKind(issue.input)}` : own} — give ${typeName(issue.expected)}`;
+    }
+    case 'too_big': {
+      // z.int() refuses values beyond the safe integers with this limit: say what it means.
+      if (issue.maximum === Number.MAX_SAFE_INTEGER) return `${generic ? 'must be an integer' : own}, got ${valueKind(issue.input)} — give a whole number of a sensible size`;
+      const max = String(issue.maximum);
+      return `${generic ? `must be at most ${max}${issue.inclusive === false ? ' (exclusive)' : ''}, got ${valueKind(issue.input)}` : own} — use a value up to ${max}`;
+    }
+    case 'too_small': {
+      const min = String(issue.minimum);
+      return `${generic ? `must be at least ${min}, got ${valueKind(issue.input)}` : own} — use a value from ${min}`;
+    }
+    case 'invalid_value': {
+      const values = issue.values.map((v) => JSON.stringify(v)).join(', ');
+      return `${generic ? `must be one of ${values}, got ${JSON.stringify(issue.input) ?? 'nothing'}` : own} — use ${issue.values.length === 1 ? values : `one of ${values}`}`;
+    }
+    case 'unrecognized_keys':
+      return `unknown field${issue.keys.length === 1 ? '' : 's'} ${issue.keys.map((k) => `"${k}"`).join(', ')} — remove ${issue.keys.length === 1 ? 'it' : 'them'} or check the spelling against the lab's JSON Schema`;
+    case 'not_multiple_of':
+      return `${generic ? `must be a multiple of ${String(issue.divisor)}` : own} — round it to a multiple of ${String(issue.divisor)}`;
+    case 'invalid_union':
+      return `${generic ? 'matches none of the allowed shapes' : own} — check it against the lab's JSON Schema`;
+    default:
+      return `${own} — correct it and load the scenario again`;
+  }
+}
+
 /**
  * Validates an already-parsed JSON value as a scenario of `lab`. Never throws: every problem is
  * returned as `"<field path>: <problem>"`, e.g. `events[2].at: must be an integer number of milliseconds`.
@@ -77,12 +134,12 @@ export function parseScenario(input: unknown, lab: string, schemas: LabSchemas):
   }
   const labProblem = labFieldProblem((input as { lab?: unknown }).lab, lab);
   if (labProblem) return { ok: false, errors: [labProblem] };
-  const result = scenarioSchema(lab, schemas).safeParse(input);
+  const result = scenarioSchema(lab, schemas).safeParse(input, { reportInput: true }); // the input lets an error say what it got
   if (result.success) {
     const scenario = result.data as unknown as Scenario;
     return { ok: true, scenario };
   }
-  const errors = result.error.issues.slice(0, 20).map((issue) => `${formatPath(issue.path)}: ${issue.message}`);
+  const errors = result.error.issues.slice(0, 20).map((issue) => `${formatPath(issue.path)}: ${issueText(issue)}`);
   if (result.error.issues.length > 20) errors.push(`… and ${result.error.issues.length - 20} more problems`);
   return { ok: false, errors };
 }

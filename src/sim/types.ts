@@ -96,6 +96,12 @@ export interface WireEffect {
   message?: Json;
   /** An HTTP action (POST, stream close, SSE comment) described as text; absent on stdio. */
   http?: string;
+  /**
+   * The MCP request headers of a 2026-07-28 Streamable HTTP POST (`MCP-Protocol-Version`,
+   * `Mcp-Method`, `Mcp-Name`), by name; absent elsewhere. Source: 2026-07-28
+   * `basic/transports/streamable-http` (Request Metadata).
+   */
+  headers?: Record<string, string>;
   /** True when the message is deliberately malformed (scripted by a faulty peer). */
   malformed?: boolean;
   /** Arrival time at the other side, if it arrives (ms). */

@@ -108,6 +108,9 @@ export const { selectStateAt, selectOutcomeAt } = playheadSelectors(flowDefiniti
 export const selectHerd = (s: FlowStoreState) => s.extra;
 /** Checks a trace against a lesson row. */
 export const checkFlowExpectation = flowDefinition.checkExpectation;
+
+/** The flow lab's tie rule (same-millisecond order), for the page kit's tie-rule panel. */
+export const FLOW_TIE_RULE = flowDefinition.tieRule;
 /** Replays a scenario effects-only through the definition (the lesson rows' ticks). */
 export const replayFlowEffects = (scenario: Scenario) => flowDefinition.replay(scenario, { keep: 'effects' });
 export { withOverrides as withFlowOverrides } from '../sim/expectation';

@@ -83,7 +83,7 @@ describe('ledger store', () => {
     bad.config.policy = 'hope';
     expect(s().importText(JSON.stringify(bad), 'bad.json')).toBe(false);
     expect(s().error?.title).toBe('bad.json is not a valid ledger scenario; the previous scenario is kept');
-    expect(s().error?.errors).toContain('config.policy: Invalid option: expected one of "naive"|"deferred"|"immediate"|"claim"');
+    expect(s().error?.errors).toContain('config.policy: must be one of "naive", "deferred", "immediate", "claim", got "hope" — use one of "naive", "deferred", "immediate", "claim"');
     expect(s().error?.errors.some((e) => e.startsWith('events[0]'))).toBe(true);
     expect(s().importText('{"format": 1,', 'cut.json')).toBe(false);
     expect(s().error?.errors[0]).toMatch(/^\(file\): not valid JSON — /);

@@ -19,6 +19,6 @@ describe('ledger links', () => {
     expect(decodeLedgerHash('#/ledger/B-race-interleaved?scenario=abc', builtins)).toEqual({ ok: true, scenario: builtins[1] });
     expect(decodeLedgerHash('#/ledger?scenario=%%%', builtins)).toEqual({ ok: false, errors: ['scenario (in the link): not valid base64url-encoded UTF-8 text — the link may be cut short; copy it again'] });
     const r = decodeLedgerHash(`#/ledger?scenario=${Buffer.from(JSON.stringify({ format: 1, lab: 'ledger', id: 'x', title: 'x', config: {}, events: [{ id: 'a', at: 1.5, actor: 'db', kind: 'read', conn: 'A' }] })).toString('base64url')}`, builtins);
-    expect(r).toEqual({ ok: false, errors: ['events[0].at: must be an integer number of milliseconds'] });
+    expect(r).toEqual({ ok: false, errors: ['events[0].at: must be an integer number of milliseconds — give an integer'] });
   });
 });

@@ -69,9 +69,5 @@ export { checkTaskExtSchema } from '../wire/ext-tasks';
 export { withOverrides } from '../sim/expectation';
 /** The resilience state at a time, through the definition. */
 export const resilienceStateAt = resilienceDefinition.stateAt;
-/**
- * Replays a scenario through the definition. Left for the storm tree's "what each fix gives"
- * table (src/labs/resilience/StormTree.tsx, which replays the fixes itself; moving that into a
- * store selector is open work).
- */
+/** Replays a scenario through the definition (the storm's fix rows in `resilienceStorm.ts`, and tests). */
 export const replayResilience = (scenario: Scenario) => resilienceDefinition.replay(scenario);

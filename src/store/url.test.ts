@@ -82,8 +82,8 @@ describe('races hash', () => {
     expect(ignored('#/races/A-cancel-then-complete?transport=carrier-pigeon')[0]).toMatch(/^config\.transport:.* \(ignored\)$/);
     expect(ignored('#/races/A-cancel-then-complete?policy.notAThing=true')[0]).toMatch(/^config\.policy/);
     expect(ignored('#/races/A-cancel-then-complete?latencyMs.clientToServer=-5')[0]).toMatch(/^config\.latencyMs\.clientToServer:/);
-    expect(ignored('#/races/A-cancel-then-complete?latencyMs.clientToServer=1e20')).toContain('config.latencyMs.clientToServer: must be ≤ 1,000,000,000 ms (ignored)');
-    expect(ignored('#/races/A-cancel-then-complete?latencyMs.clientToServer=NaN')).toEqual(['config.latencyMs.clientToServer: must be a number of milliseconds (ignored)']);
+    expect(ignored('#/races/A-cancel-then-complete?latencyMs.clientToServer=1e20')).toContain('config.latencyMs.clientToServer: must be ≤ 1,000,000,000 ms — use a value up to 1000000000 (ignored)');
+    expect(ignored('#/races/A-cancel-then-complete?latencyMs.clientToServer=NaN')).toEqual(['config.latencyMs.clientToServer: must be a number of milliseconds — give a number (ignored)']);
     // A good setting next to a bad one still applies.
     const mixed = decodeRacesHash('#/races/A-cancel-then-complete?transport=stdio&frobnicate=1', builtins);
     expect(mixed.ok && mixed.scenario.config.transport).toBe('stdio');

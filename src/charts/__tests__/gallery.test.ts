@@ -26,7 +26,9 @@ import type { TimelineLane, TimelineMark } from '../timelineTypes';
  * compared with its checked-in SVG in `src/charts/__gallery__/<lab>/<scenario>.svg`. A change to the
  * drawing — a mark builder's or the chart's — shows as a diff of those files. The time axis is drawn
  * by d3-axis in the browser and is not in the files. Re-record with `npm run gallery`
- * (GALLERY_UPDATE=1); open a file in a browser to look at it (it links `gallery.css`).
+ * (GALLERY_UPDATE=1); open a file in a browser to look at it: it links the app's real stylesheets
+ * (`src/app/app.css` for the theme's custom properties, `src/charts/timeline.css` for the chart), so
+ * the gallery never holds a copy of them.
  */
 
 const GALLERY = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../__gallery__');
@@ -78,31 +80,30 @@ const DRAW: Record<LabId, (s: Scenario) => Drawing> = {
   },
 };
 
-/** The chart's <svg> as a standalone file: one element a line, the namespace added, linked to the gallery's stylesheet. */
+/** The stylesheets a gallery file links, relative to `__gallery__/<lab>/`: the theme, then the chart's own. */
+export const GALLERY_STYLESHEETS = ['../../../app/app.css', '../../timeline.css'] as const;
+
+/** The chart's <svg> as a standalone file: one element a line, the namespace added, linked to the app's stylesheets. */
 export function gallerySvg(d: Drawing, title: string): string {
   const html = renderToStaticMarkup(
     createElement(Timeline, { lanes: d.lanes, marks: d.marks, domain: [0, d.endMs], cursorMs: d.endMs, label: title, onSeek: () => {}, resetKey: 0 }),
   );
   const svg = /<svg[\s\S]*<\/svg>/.exec(html)?.[0];
   if (!svg) throw new Error('gallery: the timeline rendered no <svg>');
-  return `<?xml-stylesheet href="../gallery.css" type="text/css"?>\n${svg.replace('<svg ', '<svg xmlns="http://www.w3.org/2000/svg" ').replace(/></g, '>\n<')}\n`;
+  const links = GALLERY_STYLESHEETS.map((href) => `<?xml-stylesheet href="${href}" type="text/css"?>\n`).join('');
+  return `${links}${svg.replace('<svg ', '<svg xmlns="http://www.w3.org/2000/svg" ').replace(/></g, '>\n<')}\n`;
 }
 
 const LABS: LabId[] = ['races', 'ledger', 'flow', 'resilience'];
 
 beforeAll(async () => {
   openDb = memoryOpener(await loadSqlJsNode());
-  if (UPDATE) writeFileSync(path.join(GALLERY, 'gallery.css'), galleryCss());
 });
 
-/** The light theme's custom properties (from `src/app/app.css`) and the chart's stylesheet, for looking at the files in a browser. */
-function galleryCss(): string {
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  const app = readFileSync(path.resolve(here, '../../app/app.css'), 'utf8');
-  const root = /:root\s*\{[^}]*\}/.exec(app)?.[0] ?? '';
-  const chart = readFileSync(path.resolve(here, '../timeline.css'), 'utf8');
-  return `/* Written by \`npm run gallery\`: the app's light theme and timeline.css. */\n${root.replace(':root', 'svg')}\nsvg { background: var(--surface); }\n${chart}`;
-}
+it('gallery files link stylesheets that exist (the real ones, no copy)', () => {
+  for (const href of GALLERY_STYLESHEETS) expect(existsSync(path.resolve(GALLERY, 'races', href)), href).toBe(true);
+  expect(existsSync(path.join(GALLERY, 'gallery.css'))).toBe(false);
+});
 
 describe('timeline gallery: every built-in scenario of every lab, drawn and compared', () => {
   for (const lab of LABS) {

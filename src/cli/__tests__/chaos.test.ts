@@ -50,7 +50,7 @@ describe('chaos command', () => {
     writeFileSync(bad, '{"format":1,"lab":"races","id":"x","title":"x","config":{},"events":[{"id":"a","at":-1,"actor":"client","kind":"start","requestId":1}]}');
     const o = io();
     expect(await chaosCommand([bad], o)).toBe(1);
-    expect(o.stderr).toBe(`error: ${bad}: events[0].at: must be ≥ 0 ms\n`);
+    expect(o.stderr).toBe(`error: ${bad}: events[0].at: must be ≥ 0 ms — use a value from 0\n`);
     const m = io();
     expect(await chaosCommand([path.join(dir, 'missing.json')], m)).toBe(1);
     expect(m.stderr).toBe(`error: ${path.join(dir, 'missing.json')}: cannot read the file — ENOENT\n`);

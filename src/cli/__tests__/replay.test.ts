@@ -43,7 +43,7 @@ describe('replay CLI', () => {
   it('exits 1 naming the field for an invalid scenario, the JSON error for bad syntax, and a missing file', () => {
     const bad = main(['x.json'], () => JSON.stringify({ format: 1, lab: 'races', id: 'x', title: 'x', config: {}, events: [{ id: 'a', at: 1.5, actor: 'client', kind: 'start', requestId: 1 }] }));
     expect(bad).toMatchObject({ code: 1, stdout: '' });
-    expect(bad.stderr).toContain('events[0].at: must be an integer number of milliseconds');
+    expect(bad.stderr).toContain('events[0].at: must be an integer number of milliseconds — give an integer');
     const syntax = main(['x.json'], () => '{"format":');
     expect(syntax.code).toBe(1);
     expect(syntax.stderr).toMatch(/not valid JSON/);

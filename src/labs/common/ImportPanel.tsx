@@ -1,5 +1,6 @@
 import './common.css';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
+import { DropPanel, IMPORT_PANEL_ID, OpenFileButton } from './DropPanel';
 import { downloadText } from './download';
 import type { LabError } from './ErrorBanner';
 
@@ -74,29 +75,11 @@ export function ImportPanel(props: {
 }) {
   const { lab, importText, setError, exportJson, testIdPrefix = 'import' } = props;
   const [text, setText] = useState('');
-  const [over, setOver] = useState(false);
   const taId = useId();
   const fileId = useId();
   const headId = useId();
-  const fileRef = useRef<HTMLInputElement>(null);
   return (
-    <section
-      className={`panel import${over ? ' is-dragover' : ''}`}
-      aria-labelledby={headId}
-      onDragOver={(e) => {
-        e.preventDefault();
-        setOver(true);
-      }}
-      onDragLeave={() => setOver(false)}
-      onDrop={(e) => {
-        e.preventDefault();
-        e.stopPropagation();
-        setOver(false);
-        const file = e.dataTransfer.files[0];
-        if (file) void importScenarioFile(file, importText, setError);
-      }}
-    >
-      <h2 id={headId}>Import / export</h2>
+    <DropPanel id={IMPORT_PANEL_ID} title="Import / export" headId={headId} onFile={(file) => void importScenarioFile(file, importText, setError)}>
       <p className="small muted">
         Paste scenario JSON, open a file, or drop a .json file anywhere on the page. A bad file is rejected with the fields named; another lab&apos;s file names its lab. The current scenario stays
         until a good one loads.
@@ -112,25 +95,7 @@ export function ImportPanel(props: {
           }} disabled={text.trim() === ''}>
           Import
         </button>
-        {/* A real button takes the focus (and its ring) and Enter/Space; the file input itself stays out of the tab order. */}
-        <button type="button" className="file-label" data-testid={`${testIdPrefix}-open`} onClick={() => fileRef.current?.click()}>
-          Open file…
-        </button>
-        <input
-          ref={fileRef}
-          id={fileId}
-          className="visually-hidden-file"
-          type="file"
-          tabIndex={-1}
-          aria-label="Scenario file"
-          accept="application/json,.json"
-          data-testid={`${testIdPrefix}-file`}
-          onChange={(e) => {
-            const file = e.currentTarget.files?.[0];
-            e.currentTarget.value = '';
-            if (file) void importScenarioFile(file, importText, setError);
-          }}
-        />
+        <OpenFileButton testIdPrefix={testIdPrefix} inputId={fileId} ariaLabel="Scenario file" accept="application/json,.json" onFile={(file) => void importScenarioFile(file, importText, setError)} />
         <button
           type="button"
           data-testid={`${testIdPrefix}-export`}
@@ -142,6 +107,6 @@ export function ImportPanel(props: {
           Export JSON
         </button>
       </div>
-    </section>
+    </DropPanel>
   );
 }

@@ -17,6 +17,15 @@ export type PlaybackControls = {
   setSpeed?(speed: number): void;
 };
 
+/** One icon button of the bar: its label (also the accessible name) and its key in the title. */
+function StepButton({ label, keyName, icon, onClick }: { label: string; keyName: string; icon: 'start' | 'back' | 'forward' | 'end'; onClick: () => void }) {
+  return (
+    <button type="button" className="icon-btn" aria-label={label} title={`${label} (${keyName})`} onClick={() => onClick()}>
+      <Icon name={icon} />
+    </button>
+  );
+}
+
 /**
  * The playhead bar shared by every lab: jump, step, play/pause, scrub, speed and the virtual clock.
  * Times are virtual milliseconds; `rangeEndMs` bounds the scrubber, `endAtMs` is the last step's
@@ -28,23 +37,15 @@ export function PlaybackBar(props: { cursorMs: number; rangeEndMs: number; endAt
   return (
     <div className="playback" role="group" aria-label="Playhead">
       <div className="playback-buttons">
-        <button type="button" className="icon-btn" aria-label="Jump to start" title="Jump to start (Home)" onClick={() => c.toStart()}>
-          <Icon name="start" />
-        </button>
-        <button type="button" className="icon-btn" aria-label="Step back" title="Step back (←)" onClick={() => c.stepBack()}>
-          <Icon name="back" />
-        </button>
+        <StepButton label="Jump to start" keyName="Home" icon="start" onClick={c.toStart} />
+        <StepButton label="Step back" keyName="←" icon="back" onClick={c.stepBack} />
         {c.togglePlay && (
           <button type="button" className="icon-btn play" aria-label={playing ? 'Pause' : 'Play'} title={playing ? 'Pause (Space)' : 'Play (Space)'} onClick={() => c.togglePlay?.()}>
             <Icon name={playing ? 'pause' : 'play'} />
           </button>
         )}
-        <button type="button" className="icon-btn" aria-label="Step forward" title="Step forward (→)" onClick={() => c.stepForward()}>
-          <Icon name="forward" />
-        </button>
-        <button type="button" className="icon-btn" aria-label="Jump to end" title="Jump to end (End)" onClick={() => c.toEnd()}>
-          <Icon name="end" />
-        </button>
+        <StepButton label="Step forward" keyName="→" icon="forward" onClick={c.stepForward} />
+        <StepButton label="Jump to end" keyName="End" icon="end" onClick={c.toEnd} />
       </div>
       <output className="clock" data-testid="clock" data-ms={now} aria-live="off">
         t = {formatMs(now)} ms

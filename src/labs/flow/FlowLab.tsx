@@ -6,6 +6,7 @@ import {
 
 
   createFlowStore,
+  FLOW_TIE_RULE,
   herdAttemptLimit,
 
 
@@ -20,6 +21,8 @@ import { linkCodecReady } from '../../store/labLink';
 import { labStoreFor } from '../../store/labStores';
 import { ErrorBanner } from '../common/ErrorBanner';
 import { ImportPanel } from '../common/ImportPanel';
+import { ScenarioBar } from '../common/ScenarioBar';
+import { TieRulePanel } from '../common/TieRulePanel';
 import { LabPage } from '../common/LabPage';
 import { AllOrdersPanel } from '../common/AllOrdersPanel';
 import { ChaosPanel } from '../common/ChaosPanel';
@@ -29,7 +32,7 @@ import { flowLanes, flowMarks, flowSeries } from './flowMarks';
 import { HerdCanvas, HerdControls, HerdTable, OccTable, useHerds } from './HerdPlot';
 import { QueueChart } from './QueueChart';
 import { ReconnectPanel } from './ReconnectPanel';
-import { Controls, Expectations, InvariantList, useFlow } from './FlowSide';
+import { Controls, Expectations, FlowInvariants, useFlow } from './FlowSide';
 import './flow.css';
 
 
@@ -65,6 +68,7 @@ export function FlowLab() {
           <Controls store={store} />
           <Counters store={store} />
           <Expectations store={store} />
+          <TieRulePanel rule={FLOW_TIE_RULE} editable />
           <ImportPanel lab="flow" importText={importText} setError={setError} exportJson={exportJson} />
         </div>
       </div>
@@ -76,28 +80,10 @@ export function FlowLab() {
 
 function Intro({ store }: { store: FlowStore }) {
   const scenario = useFlow(store, (s) => s.scenario);
-  const builtins = useFlow(store, (s) => s.builtins);
-  const canUndo = useFlow(store, (s) => s.history.past.length > 0);
-  const canRedo = useFlow(store, (s) => s.history.future.length > 0);
   return (
     <section className="panel flow-intro" aria-labelledby="flow-title">
       <h1 id="flow-title">Flow and recovery</h1>
-      <div className="flow-bar">
-        <label className="flow-field">
-          <span>Scenario</span>
-          <select value={scenario.id} data-testid="scenario-picker" onChange={(e) => store.getState().loadBuiltin(e.target.value)}>
-            {builtins.map((s) => (
-              <option key={s.id} value={s.id}>{s.title}</option>
-            ))}
-            {!builtins.some((s) => s.id === scenario.id) && <option value={scenario.id}>{scenario.title}</option>}
-          </select>
-        </label>
-        <div className="button-row">
-          <button type="button" onClick={() => store.getState().undo()} disabled={!canUndo} data-testid="flow-undo" title="Undo (Ctrl+Z)">Undo</button>
-          <button type="button" onClick={() => store.getState().redo()} disabled={!canRedo} data-testid="flow-redo" title="Redo (Ctrl+Shift+Z)">Redo</button>
-          <button type="button" onClick={() => store.getState().reset()} data-testid="flow-reset">Reset to the lesson</button>
-        </div>
-      </div>
+      <ScenarioBar />
       <p className="summary" data-testid="flow-summary">{scenario.summary}</p>
     </section>
   );
@@ -154,7 +140,7 @@ function Counters({ store }: { store: FlowStore }) {
           </>
         )}
       </dl>
-      <InvariantList store={store} />
+      <FlowInvariants store={store} />
     </section>
   );
 }

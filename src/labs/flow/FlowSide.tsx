@@ -1,3 +1,4 @@
+import { InvariantList } from '../common/InvariantsPanel';
 import { useDeferredValue, useMemo } from 'react';
 import { useStore } from 'zustand';
 import type { FlowConfig } from '../../sim/flow';
@@ -140,8 +141,7 @@ function useLessonRows(store: FlowStore) {
   return results.map((r) => ({ ...r, current: r.key === currentKey }));
 }
 
-export function InvariantList({ store }: { store: FlowStore }) {
-  const invariants = useFlow(store, (s) => s.trace.invariants);
+export function FlowInvariants({ store }: { store: FlowStore }) {
   const config = useFlow(store, (s) => s.scenario.config) as unknown as FlowConfig;
   const row = useLessonRows(store).find((r) => r.current);
   return (
@@ -150,14 +150,7 @@ export function InvariantList({ store }: { store: FlowStore }) {
         Checks under {settingText(config)}
         {row ? <span className="muted"> — the lesson&apos;s row “{row.e.label}”</span> : <span className="muted"> — an edited setting (no lesson row)</span>}
       </h3>
-      <ul className="invariants">
-        {invariants.map((inv) => (
-          <li key={inv.name} data-testid={`invariant-${inv.name}`} data-status={inv.firstViolation ? 'violated' : 'holds'}>
-            <span className={`badge ${inv.firstViolation ? 'badge-bad' : 'badge-ok'}`}>{inv.firstViolation ? 'violated' : 'holds'}</span> {inv.description}
-            {inv.firstViolation && <span className="small bad-text"> — at {inv.firstViolation.at} ms: {inv.firstViolation.message}</span>}
-          </li>
-        ))}
-      </ul>
+      <InvariantList describe={(inv) => inv.description} />
     </>
   );
 }

@@ -5,10 +5,12 @@ import type { LedgerDbWorkerPort } from '../../store/ledgerDbHost';
 import { builtinLedger } from '../../store/builtinLedger';
 import { linkCodecReady } from '../../store/labLink';
 import { labStoreFor } from '../../store/labStores';
-import { ledgerStoreFromLink, POLICIES } from '../../store/ledgerStore';
+import { LEDGER_TIE_RULE, ledgerStoreFromLink, POLICIES } from '../../store/ledgerStore';
 import { LedgerContext, useLedger, useLedgerContext, type LedgerLabContext } from './context';
 import { ErrorBanner } from '../common/ErrorBanner';
 import { ImportPanel } from '../common/ImportPanel';
+import { ScenarioBar as KitScenarioBar } from '../common/ScenarioBar';
+import { TieRulePanel } from '../common/TieRulePanel';
 import { LabPage } from '../common/LabPage';
 import { AllOrdersPanel } from '../common/AllOrdersPanel';
 import { ChaosPanel } from '../common/ChaosPanel';
@@ -18,7 +20,7 @@ import { ExplorerPanel } from './ExplorerPanel';
 import { ledgerLanes, ledgerMarks } from './marks';
 import { MyLedgerPanel } from './MyLedgerPanel';
 import { ReplicaPanel } from './ReplicaPanel';
-import { ClassificationPanel, ConnectionsPanel, ConsolePanel, LessonPanel, NowPanel, OutcomePanel, PracticePanel, TablesPanel, TieRulePanel, WirePanel } from './panels';
+import { ClassificationPanel, ConnectionsPanel, ConsolePanel, LessonPanel, NowPanel, OutcomePanel, PracticePanel, TablesPanel, WirePanel } from './panels';
 import './ledger.css';
 
 const POLICY_LABEL: Record<string, string> = {
@@ -31,25 +33,12 @@ const POLICY_LABEL: Record<string, string> = {
 function ScenarioBar() {
   const { store } = useLedgerContext();
   const scenario = useLedger((s) => s.scenario);
-  const builtins = useLedger((s) => s.builtins);
-  const canUndo = useLedger((s) => s.history.past.length > 0);
-  const canRedo = useLedger((s) => s.history.future.length > 0);
   const config = scenario.config as { policy: string; busy: string; dedupe: string; clientKey: string };
   const hasSteps = scenario.events.some((e) => e.actor === 'db');
   const hasCalls = scenario.events.some((e) => e.actor === 'client');
   const a = store.getState;
   return (
-    <div className="scenario-bar ledger-bar">
-      <label className="field-inline">
-        <span>Scenario</span>
-        <select data-testid="scenario-picker" value={builtins.some((b) => b.id === scenario.id) ? scenario.id : ''} onChange={(e) => a().loadBuiltin(e.currentTarget.value)}>
-          {builtins.map((b) => (
-            <option key={b.id} value={b.id}>
-              {b.title}
-            </option>
-          ))}
-        </select>
-      </label>
+    <KitScenarioBar>
       {hasSteps && (
         <>
           <label className="field-inline">
@@ -89,18 +78,7 @@ function ScenarioBar() {
           </label>
         </>
       )}
-      <div className="button-row">
-        <button type="button" onClick={() => a().undo()} disabled={!canUndo} title="Undo (Ctrl+Z)">
-          Undo
-        </button>
-        <button type="button" onClick={() => a().redo()} disabled={!canRedo} title="Redo (Ctrl+Shift+Z)">
-          Redo
-        </button>
-        <button type="button" onClick={() => a().reset()} title="Back to the lesson's version of this scenario">
-          Reset scenario
-        </button>
-      </div>
-    </div>
+    </KitScenarioBar>
   );
 }
 
@@ -215,7 +193,7 @@ function LedgerPage() {
           <LessonPanel />
           {hasSteps && <ConnectionsPanel />}
           <ClassificationPanel />
-          <TieRulePanel />
+          <TieRulePanel rule={LEDGER_TIE_RULE} editable />
           <LedgerImportPanel />
         </aside>
       </div>

@@ -1,8 +1,8 @@
+import { InvariantList } from '../common/InvariantsPanel';
 import { useMemo } from 'react';
 import {
   checkLedgerExpectation,
   classifyRetry,
-  LEDGER_TIE_RULE,
   selectStateAt,
   selectStepIndex,
 } from '../../store/ledgerStore';
@@ -78,7 +78,6 @@ const REPLY_BADGE: Record<string, string> = { executed: 'badge-ok', replayed: 'b
 /** The trace's outcome and invariants (end of the scenario). */
 export function OutcomePanel() {
   const outcome = useLedger((s) => s.trace.outcome);
-  const invariants = useLedger((s) => s.trace.invariants);
   const hasSteps = useLedger((s) => s.scenario.events.some((e) => e.actor === 'db'));
   const m = outcome.summary;
   return (
@@ -139,19 +138,7 @@ export function OutcomePanel() {
         </table>
       )}
       <h3>Invariants</h3>
-      <ul className="invariants">
-        {invariants.map((i) => (
-          <li key={i.name} data-testid={`invariant-${i.name}`} data-status={i.firstViolation ? 'violated' : 'holds'}>
-            <span className={`badge ${i.firstViolation ? 'badge-bad' : 'badge-ok'}`}>{i.firstViolation ? 'violated' : 'holds'}</span> <strong>{i.name}</strong>
-            <span className="small muted"> — {i.description}</span>
-            {i.firstViolation && (
-              <div className="small bad-text">
-                at {i.firstViolation.at} ms: {i.firstViolation.message}
-              </div>
-            )}
-          </li>
-        ))}
-      </ul>
+      <InvariantList />
     </section>
   );
 }
@@ -305,20 +292,4 @@ export function LessonPanel() {
 
 function configMatches(config: Record<string, Json>, overrides: Record<string, Json> | undefined): boolean {
   return Object.entries(overrides ?? {}).every(([k, v]) => JSON.stringify(config[k]) === JSON.stringify(v));
-}
-
-/** The tie rule: what runs first when two things happen in the same millisecond. */
-export function TieRulePanel() {
-  return (
-    <section className="panel" aria-labelledby="ledger-tie-h">
-      <h2 id="ledger-tie-h">Same millisecond: who goes first</h2>
-      <ol className="small tie-list">
-        {LEDGER_TIE_RULE.map((r) => (
-          <li key={r.rank}>
-            <strong>{r.name}</strong> — {r.why}
-          </li>
-        ))}
-      </ol>
-    </section>
-  );
 }

@@ -2,20 +2,20 @@ import { lazy, Suspense, useState, use } from 'react';
 import { builtinRaces } from '../../store/builtinRaces';
 import { linkCodecReady } from '../../store/labLink';
 import { labStoreFor } from '../../store/labStores';
-import { racesLinkParserReady, racesStoreFromLink, type RacesStore } from '../../store/racesStore';
+import { RACES_TIE_RULE, racesLinkParserReady, racesStoreFromLink, type RacesStore } from '../../store/racesStore';
 import { LabPage } from '../common/LabPage';
 import { useRaces } from './context';
 import { ErrorBanner } from './ErrorBanner';
 import { ImportPanel } from './ImportPanel';
-import { InvariantsPanel } from './InvariantsPanel';
+import { InvariantsPanel } from '../common/InvariantsPanel';
 import { LessonPanel } from './LessonPanel';
 import { NowPanel } from './NowPanel';
 import { OutcomePanel } from './OutcomePanel';
 import { PlaybackBar } from './PlaybackBar';
 import { RacesTimeline } from './RacesTimeline';
-import { ScenarioBar } from './ScenarioBar';
+import { ScenarioBar } from '../common/ScenarioBar';
 import { SettingsPanel } from './SettingsPanel';
-import { TieRulePanel } from './TieRulePanel';
+import { TieRulePanel } from '../common/TieRulePanel';
 import { WirePanel } from './WirePanel';
 import { selectScenario } from '../../store/racesStore';
 import './races.css';
@@ -70,7 +70,7 @@ function RacesPage() {
           <LessonPanel />
           <SettingsPanel />
           <InvariantsPanel />
-          <TieRulePanel />
+          <TieRulePanel rule={RACES_TIE_RULE} editable />
           <ImportPanel />
         </aside>
       </div>

@@ -15,6 +15,8 @@ interface WireItem {
   http: string | null;
   /** The JSON-RPC message (stringified only when the entry is shown). */
   message: unknown;
+  /** 2026-07-28 HTTP request headers as `Name: value` lines joined by "; " (null when none). */
+  headers: string | null;
   malformed: boolean;
   transport: string;
 }
@@ -37,6 +39,7 @@ const WireEntry = memo(function WireEntry(item: WireItem & { newest: boolean; in
         </span>
       </div>
       {item.http && <p className="wire-http">HTTP: {item.http}</p>}
+      {item.headers && <p className="wire-http wire-headers">Headers: <code>{item.headers}</code></p>}
       {item.message !== undefined && <pre className="wire-json">{JSON.stringify(item.message, null, 2)}</pre>}
     </li>
   );
@@ -59,6 +62,7 @@ export function WirePanel() {
           arrivesAt: e.arrivesAt ?? null,
           label: effectLabel(e),
           http: e.http ?? null,
+          headers: e.headers === undefined ? null : Object.entries(e.headers).map(([k, v]) => `${k}: ${v}`).join('; '),
           message: e.message,
           malformed: !!e.malformed,
           transport: e.transport,

@@ -15,6 +15,7 @@ import {
   selectStateAt,
   selectStepIndex,
   stepsAtSameMs,
+  RESILIENCE_TIE_RULE,
   storeFromHash,
   type ResilienceStore,
 } from '../../store/resilienceStore';
@@ -32,7 +33,10 @@ import { TaskWirePanel } from './TaskWirePanel';
 import { TimeoutsPanel } from './TimeoutsPanel';
 import { SeedPanels } from './SeedPanels';
 import { FAILURE_ORIGIN_WORDS } from '../../store/resilienceSeeds';
-import { InvariantsPanel, LessonPanel, SettingsPanel, TieRule } from './SidePanels';
+import { LessonPanel, SettingsPanel } from './SidePanels';
+import { InvariantsPanel } from '../common/InvariantsPanel';
+import { ScenarioBar, type PickerGroups } from '../common/ScenarioBar';
+import { TieRulePanel } from '../common/TieRulePanel';
 import './resilience.css';
 
 
@@ -42,65 +46,15 @@ function mechanismOf(s: Scenario): string {
   return (s.config as { mechanism: string }).mechanism;
 }
 
+/** The picker groups the built-ins by mechanism. */
+const PICKER_GROUPS: PickerGroups = { of: mechanismOf, names: MECHANISM_NAMES };
+
 function bootStore(): ResilienceStore {
   const { scenarios, errors } = builtinResilience();
   return storeFromHash(window.location.hash, scenarios, errors);
 }
 
 // ───────────── header ─────────────
-
-function ScenarioBar() {
-  const store = useResilienceStore();
-  const builtins = useR((s) => s.builtins);
-  const scenario = useR((s) => s.scenario);
-  const canUndo = useR((s) => s.history.past.length > 0);
-  const canRedo = useR((s) => s.history.future.length > 0);
-  const groups = useMemo(() => {
-    const out = new Map<string, Scenario[]>();
-    for (const b of builtins) out.set(mechanismOf(b), [...(out.get(mechanismOf(b)) ?? []), b]);
-    return [...out.entries()];
-  }, [builtins]);
-  const a = store.getState;
-  return (
-    <div className="scenario-bar">
-      <label className="picker field-inline">
-        <span>Scenario</span>
-        <select data-testid="scenario-picker" value={builtins.some((b) => b.id === scenario.id) ? scenario.id : ''} onChange={(e) => {
-            a().loadBuiltin(e.currentTarget.value);
-          }}>
-          {!builtins.some((b) => b.id === scenario.id) && <option value="">{scenario.title} (imported)</option>}
-          {groups.map(([m, list]) => (
-            <optgroup key={m} label={MECHANISM_NAMES[m] ?? m}>
-              {list.map((b) => (
-                <option key={b.id} value={b.id}>
-                  {b.title}
-                </option>
-              ))}
-            </optgroup>
-          ))}
-        </select>
-      </label>
-      <div className="button-row">
-        <button type="button" disabled={!canUndo} onClick={() => a().undo()} title="Undo (Ctrl+Z)">
-          Undo
-        </button>
-        <button type="button" disabled={!canRedo} onClick={() => a().redo()} title="Redo (Ctrl+Shift+Z)">
-          Redo
-        </button>
-        <button type="button" onClick={() => a().reset()} data-testid="reset">
-          Reset
-        </button>
-        <button type="button" onClick={() => {
-            const panel = document.getElementById('res-import');
-            panel?.scrollIntoView({ behavior: 'smooth', block: 'center' });
-            panel?.querySelector('textarea')?.focus({ preventScroll: true });
-          }}>
-          Import / export…
-        </button>
-      </div>
-    </div>
-  );
-}
 
 function Banner() {
   const store = useResilienceStore();
@@ -293,7 +247,7 @@ function Page() {
   const mechanism = mechanismOf(scenario);
   return (
     <>
-      <ScenarioBar />
+      <ScenarioBar groups={PICKER_GROUPS} />
       <Banner />
       <div className="intro">
         <p className="muted small">{MECHANISM_NAMES[mechanism]}</p>
@@ -321,11 +275,9 @@ function Page() {
         <aside className="races-side" aria-label="Settings, lesson and checks">
           <LessonPanel />
           <SettingsPanel />
-          <InvariantsPanel />
-          <TieRule />
-          <div id="res-import">
-            <ImportPanel lab="resilience" importText={store.getState().importText} setError={store.getState().setError} exportJson={store.getState().exportJson} />
-          </div>
+          <InvariantsPanel filter={(inv) => inv.description.startsWith(`${mechanism}:`)} describe={(inv) => inv.description.slice(mechanism.length + 2)} />
+          <TieRulePanel rule={RESILIENCE_TIE_RULE} />
+          <ImportPanel lab="resilience" importText={store.getState().importText} setError={store.getState().setError} exportJson={store.getState().exportJson} />
         </aside>
       </div>
     </>

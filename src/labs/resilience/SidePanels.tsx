@@ -1,12 +1,10 @@
 import { useDeferredValue } from 'react';
-import { formatMs } from '../../charts/format';
 import type { Json } from '../../sim/types';
 import {
   BACKOFF_STRATEGIES,
   checkResilienceExpectation,
 
 
-  RESILIENCE_TIE_RULE,
 
 
 
@@ -129,65 +127,5 @@ export function SettingsPanel() {
         </>
       )}
     </section>
-  );
-}
-
-/**
- * The mechanism's invariants over the whole trace (the races lab's panel layout). The section is
- * not classed `.invariants`: other labs use that name for their own lists, and ledger.css once
- * styled it globally (padding-left: 0), which left this panel flush against its edge.
- */
-export function InvariantsPanel() {
-  const store = useResilienceStore();
-  const trace = useDeferredValue(useR((s) => s.trace));
-  const cursorMs = useR((s) => s.cursorMs);
-  const mechanism = trace.initial.mechanism;
-  const list = trace.invariants.filter((i) => i.description.startsWith(`${mechanism}:`));
-  const violated = list.filter((i) => i.firstViolation !== null).length;
-  return (
-    <section className="panel res-invariants" aria-labelledby="inv-h" data-testid="invariants-panel">
-      <h2 id="inv-h">
-        Invariants <span className="muted small">— {violated === 0 ? 'all hold' : `${violated} violated`}</span>
-      </h2>
-      <ul className="inv-list">
-        {list.map((inv) => {
-          const f = inv.firstViolation;
-          return (
-            <li key={inv.name} data-testid={`invariant-${inv.name}`} data-status={f ? 'violated' : 'holds'} className={f ? 'is-violated' : 'is-holding'}>
-              <div className="inv-head">
-                <span className={f ? 'badge badge-bad' : 'badge badge-ok'}>{f ? '✗ violated' : '✓ holds'}</span> <code>{inv.name}</code>
-              </div>
-              <p className="small">{inv.description.slice(mechanism.length + 2)}</p>
-              {f && (
-                <p className="small inv-violation">
-                  <button type="button" className="link-btn" onClick={() => {
-                      store.getState().seek(f.at);
-                      document.getElementById('timeline-panel')?.scrollIntoView({ block: 'start' });
-                    }} aria-label={`Go to the first violation of ${inv.name} at ${f.at} ms`}>
-                    at {formatMs(f.at)} ms
-                  </button>
-                  {f.at <= cursorMs ? '' : ' (after the playhead)'}: {f.message}
-                </p>
-              )}
-            </li>
-          );
-        })}
-      </ul>
-    </section>
-  );
-}
-
-export function TieRule() {
-  return (
-    <details className="panel">
-      <summary>Same-millisecond order</summary>
-      <ol className="small">
-        {RESILIENCE_TIE_RULE.map((r) => (
-          <li key={r.rank}>
-            <strong>{r.name}</strong> — {r.why}
-          </li>
-        ))}
-      </ol>
-    </details>
   );
 }

@@ -1,64 +1,13 @@
-import { useDeferredValue, useMemo } from 'react';
+import { useDeferredValue } from 'react';
 import { formatMs } from '../../charts/format';
-import type { ResilienceTrace } from '../../sim/resilience';
-import { replayResilience, resilienceStateAt, withOverrides } from '../../store/resilienceStore';
+import { resilienceStateAt } from '../../store/resilienceStore';
+import { executionCounts, layerCounts, stormFinalState, stormFixRows } from '../../store/resilienceStorm';
 import type { StormAttempt, StormState } from '../../sim/resilience/storm';
 import type { Json } from '../../sim/types';
 import { useR, useResilienceStore } from './context';
 
 const MARK: Record<StormAttempt['result'], string> = { pending: '…', ok: '✓', receipt: '✓', failed: '✗', timeout: '', abandoned: '–', cancelled: '⊘' };
 const RESULT_NAME: Record<StormAttempt['result'], string> = { pending: 'running', ok: 'ok', receipt: 'receipt', failed: 'failed', timeout: 'timed out', abandoned: 'abandoned', cancelled: 'cancelled' };
-
-/** The five fixes, in the lesson's order. */
-export const STORM_FIXES = [
-  ['retryAtOneLayerOnly', 'Retry at one layer only'],
-  ['deadlinePropagation', 'Deadlines passed down'],
-  ['retryBudget', 'Retry budget per layer'],
-  ['cancelPropagation', 'Cancellation propagated'],
-  ['idempotencyKeys', 'Idempotency keys upstream'],
-] as const;
-
-type FixName = (typeof STORM_FIXES)[number][0];
-
-/** Per-layer counts of a storm state: attempts by result, and how many ran on after the user's cancel. */
-export function layerCounts(s: StormState): { name: string; attempts: number; byResult: Partial<Record<StormAttempt['result'], number>>; afterCancel: number }[] {
-  const cancelAt = s.user.cancelAt;
-  return s.config.layers.map((l, i) => {
-    const byResult: Partial<Record<StormAttempt['result'], number>> = {};
-    let attempts = 0;
-    let afterCancel = 0;
-    for (const id of s.attemptOrder) {
-      const a = s.attempts[id];
-      if (a.layer !== i) continue;
-      attempts++;
-      byResult[a.result] = (byResult[a.result] ?? 0) + 1;
-      if (cancelAt !== null && (a.endAt === null || a.endAt > cancelAt)) afterCancel++;
-    }
-    return { name: l.name, attempts, byResult, afterCancel };
-  });
-}
-
-/** Upstream executions of a storm state: total, delivered, killed, and those running at or started after the user's cancel. */
-export function executionCounts(s: StormState): { total: number; delivered: number; wasted: number; killed: number; afterCancel: number } {
-  const cancelAt = s.user.cancelAt;
-  let delivered = 0;
-  let wasted = 0;
-  let killed = 0;
-  let afterCancel = 0;
-  for (const e of s.executions) {
-    if (e.state === 'killed') killed++;
-    if (e.state === 'ok') {
-      if (e.waiters.some((w) => s.attempts[w].result === 'ok' || s.attempts[w].result === 'receipt')) delivered++;
-      else wasted++;
-    }
-    if (cancelAt !== null && (e.endAt === null || e.endAt > cancelAt)) afterCancel++;
-  }
-  return { total: s.executions.length, delivered, wasted, killed, afterCancel };
-}
-
-function finalState(t: ResilienceTrace): StormState {
-  return (t.steps.length ? t.steps[t.steps.length - 1].state : t.initial) as StormState;
-}
 
 /** One attempt and what it caused one layer down (the expandable detail). */
 function Node({ s, id }: { s: StormState; id: string }) {
@@ -86,30 +35,16 @@ function Node({ s, id }: { s: StormState; id: string }) {
  * The retry storm as a flow: client → MCP server → … → upstream API, one box per layer with its
  * attempts at the playhead (and by the end), how many each attempt above multiplied into, the
  * results, and the work still running after the user's cancel. Below: the fixes one by one (each
- * replayed alone, click to apply), and the full attempt tree on request.
+ * replayed alone in the store floor, click to apply), and the full attempt tree on request.
  */
 export function StormTree() {
   const store = useResilienceStore();
   const trace = useDeferredValue(useR((s) => s.trace));
   const scenario = useDeferredValue(useR((s) => s.scenario));
   const cursorMs = useDeferredValue(useR((s) => Math.floor(s.cursorMs)));
-  const end = finalState(trace);
+  const end = stormFinalState(trace);
   const now = resilienceStateAt(trace, cursorMs) as StormState;
-  const fixes = useMemo(() => {
-    const base = scenario.config as { fixes: Record<FixName, boolean> };
-    const none = Object.fromEntries(STORM_FIXES.map(([k]) => [k, false])) as Record<FixName, boolean>;
-    const rows: { label: string; fixes: Record<FixName, boolean> }[] = [
-      { label: 'No fix (the storm)', fixes: none },
-      ...STORM_FIXES.map(([k, label]) => ({ label: `${label} (alone)`, fixes: { ...none, [k]: true } })),
-      { label: 'All five fixes', fixes: Object.fromEntries(STORM_FIXES.map(([k]) => [k, true])) as Record<FixName, boolean> },
-    ];
-    return rows.map((r) => {
-      const t = replayResilience(withOverrides(scenario, { fixes: r.fixes as unknown as Json }));
-      const f = finalState(t);
-      const current = STORM_FIXES.every(([k]) => base.fixes[k] === r.fixes[k]);
-      return { ...r, upstream: f.executions.length, afterCancel: executionCounts(f).afterCancel, perLayer: layerCounts(f).map((l) => l.attempts), current };
-    });
-  }, [scenario]);
+  const fixes = stormFixRows(scenario); // computed (and cached) in the store floor: the view never replays
   if (end.mechanism !== 'storm') return null;
   const layersNow = layerCounts(now);
   const layersEnd = layerCounts(end);
@@ -205,9 +140,13 @@ export function StormTree() {
         </thead>
         <tbody>
           {fixes.map((f) => (
-            <tr key={f.label} className={f.current ? 'is-current' : undefined} aria-current={f.current ? 'true' : undefined}>
+            // The whole row applies its settings (the button in its header cell is the keyboard way).
+            <tr key={f.label} className={f.current ? 'is-current storm-fix-row' : 'storm-fix-row'} aria-current={f.current ? 'true' : undefined} data-testid="storm-fix-row" onClick={() => store.getState().setConfig({ fixes: f.fixes as unknown as Json } as Record<string, Json>)}>
               <th scope="row">
-                <button type="button" className="link-btn" onClick={() => store.getState().setConfig({ fixes: f.fixes as unknown as Json } as Record<string, Json>)} aria-label={`Apply: ${f.label}`}>
+                <button type="button" className="link-btn" onClick={(e) => {
+                    e.stopPropagation();
+                    store.getState().setConfig({ fixes: f.fixes as unknown as Json } as Record<string, Json>);
+                  }} aria-label={`Apply: ${f.label}`}>
                   {f.label}
                 </button>
                 {f.current && <span className="badge badge-info">shown</span>}

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
+import { DropPanel, OpenFileButton } from '../common/DropPanel';
 import { showImportResult } from '../common/ImportPanel';
 import { currentCheckOptions, useTraffic, useTrafficApi } from './context';
 import { loadSample, TRAFFIC_SAMPLES } from './samples';
@@ -71,30 +72,12 @@ export function ImportTrafficPanel() {
     setText('');
   }
   const importFile = useTrafficFileImport();
-  const [over, setOver] = useState(false);
   const [sample, setSample] = useState('');
-  const fileRef = useRef<HTMLInputElement>(null);
   const taId = useId();
   const sampleId = useId();
   const headId = useId();
   return (
-    <section
-      className={`panel import${over ? ' is-dragover' : ''}`}
-      aria-labelledby={headId}
-      onDragOver={(e) => {
-        e.preventDefault();
-        setOver(true);
-      }}
-      onDragLeave={() => setOver(false)}
-      onDrop={(e) => {
-        e.preventDefault();
-        e.stopPropagation();
-        setOver(false);
-        const file = e.dataTransfer.files[0];
-        if (file) void importFile(file);
-      }}
-    >
-      <h2 id={headId}>Import traffic</h2>
+    <DropPanel title="Import traffic" headId={headId} onFile={(file) => void importFile(file)}>
       <p className="small muted">
         Paste a log, open a file or drop it anywhere on the page: a Claude Desktop server log, an MCP Inspector v2 protocol export, JSON-RPC JSONL with ts and dir, or a capture envelope JSONL. The
         format is detected. Everything stays in this browser.
@@ -149,23 +132,7 @@ export function ImportTrafficPanel() {
         >
           Import
         </button>
-        <button type="button" className="file-label" data-testid="import-open" onClick={() => fileRef.current?.click()}>
-          Open file…
-        </button>
-        <input
-          ref={fileRef}
-          className="visually-hidden-file"
-          type="file"
-          tabIndex={-1}
-          aria-label="Transcript file"
-          accept=".log,.json,.jsonl,.txt,text/plain,application/json"
-          data-testid="import-file"
-          onChange={(e) => {
-            const file = e.currentTarget.files?.[0];
-            e.currentTarget.value = '';
-            if (file) void importFile(file);
-          }}
-        />
+        <OpenFileButton testIdPrefix="import" ariaLabel="Transcript file" accept=".log,.json,.jsonl,.txt,text/plain,application/json" onFile={(file) => void importFile(file)} />
         {text !== '' && (
           <button type="button" className="small-btn" onClick={() => setText('')}>
             Clear
@@ -183,6 +150,6 @@ export function ImportTrafficPanel() {
           </button>
         </div>
       )}
-    </section>
+    </DropPanel>
   );
 }

@@ -134,12 +134,12 @@ describe('scenario validation names the field and the problem', () => {
     expect(r.ok ? [] : r.errors[0]).toMatch(/^\(file\): not valid JSON/);
   });
   it.each([
-    [{ ...valid, events: [{ ...valid.events[0], at: 12.5 }] }, 'events[0].at: must be an integer number of milliseconds'],
+    [{ ...valid, events: [{ ...valid.events[0], at: 12.5 }] }, 'events[0].at: must be an integer number of milliseconds — give an integer'],
     [{ ...valid, events: [{ ...valid.events[0], at: -1 }] }, 'events[0].at: must be ≥ 0 ms'],
     [{ ...valid, events: [{ ...valid.events[0], kind: 'explode' }] }, 'events[0].kind: kind must be one of'],
     [{ ...valid, events: [valid.events[0], valid.events[0]] }, 'events[1].id: duplicate event id "s" (also events[0].id)'],
     [{ ...valid, config: { transport: 'carrier-pigeon' } }, 'config.transport:'],
-    [{ ...valid, config: { policy: { bogus: true } } }, 'config.policy: Unrecognized key: "bogus"'],
+    [{ ...valid, config: { policy: { bogus: true } } }, 'config.policy: unknown field "bogus" — remove it or check the spelling against the lab\'s JSON Schema'],
     [{ ...valid, format: 2 }, 'format: must be 1'],
     [{ ...valid, seed: 1.5 }, 'seed: must be an integer'],
     [{ ...valid, events: [{ ...valid.events[0], actor: 'server' }] }, 'events[0].actor:'],
@@ -149,7 +149,7 @@ describe('scenario validation names the field and the problem', () => {
   });
   it('rejects a wrong or missing lab with the known labs listed', () => {
     const r = parseAnyScenarioText(JSON.stringify({ ...valid, lab: 'nope' }));
-    expect(r.ok ? '' : r.errors[0]).toBe('lab: must be one of "races", "ledger", "flow", "resilience", got "nope"');
+    expect(r.ok ? '' : r.errors[0]).toBe('lab: must be one of "races", "ledger", "flow", "resilience", got "nope" — set "lab" to the lab the scenario is for');
     const arr = parseAnyScenarioText('[1,2]');
     expect(arr.ok).toBe(false);
   });

@@ -7,6 +7,8 @@ import { SeekableTrace } from '../trace';
 import type { Scenario } from '../types';
 import { loadBuiltinScenarios } from './builtinScenarios';
 import { racesScenarioArb } from './racesArb';
+import { beyondOracle } from './oracleScope';
+import { MECHANICS_INVARIANT_NAMES } from '../races/mechanics/invariants';
 
 /**
  * The new checkpointed core against the oracle (the engine and races model of main at 3802fb5,
@@ -15,14 +17,45 @@ import { racesScenarioArb } from './racesArb';
  * the seekable trace (every state and note rebuilt from checkpoints), and after a fork-on-edit.
  */
 
-const json = (v: unknown) => JSON.stringify(v);
+/**
+ * Issue 11 rule changes the oracle predates, kept out of the comparison so it still proves the rest:
+ * - `WireEffect.headers`: 2026-07-28 HTTP requests carry `Mcp-Method` / `Mcp-Name` ("These headers
+ *   are REQUIRED for compliance", `basic/transports/streamable-http`); the oracle drew none, so the
+ *   key is dropped from the new core's JSON (the headers have their own tests in races/__tests__/fidelity).
+ * - the invariants added with them (`NEW_INVARIANTS`): they must hold (null) wherever the oracle
+ *   applies, and are then dropped from the list.
+ * Behaviour changes are excluded from the inputs instead: see `racesArb.ts` and `ORACLE_EXCLUDED` below.
+ */
+const NEW_INVARIANTS = new Set(['retry-new-id', 'side-effect-once', 'http-headers-complete', 'cancel-well-formed']);
+const json = (v: unknown) => JSON.stringify(v, (k, val) => (k === 'headers' ? undefined : val));
+
+// Invariants added after the oracle by the failure mechanics (MECHANICS_INVARIANT_NAMES) are left out
+// of the comparison too; their violations would still show in the steps, and with their switches
+// off they always hold.
+function known(invariants: unknown): unknown {
+  const list = invariants as { name: string; firstViolation: unknown }[];
+  for (const i of list) if (NEW_INVARIANTS.has(i.name)) expect({ name: i.name, firstViolation: i.firstViolation }).toEqual({ name: i.name, firstViolation: null });
+  return list.filter((i) => !NEW_INVARIANTS.has(i.name) && !MECHANICS_INVARIANT_NAMES.has(i.name));
+}
 
 function fullOf(t: { steps: unknown; initial: unknown; outcome: unknown; invariants: unknown; effects: unknown; endAt: number; stepCount: number; truncated: boolean }) {
-  return json({ initial: t.initial, steps: t.steps, outcome: t.outcome, invariants: t.invariants, effects: t.effects, endAt: t.endAt, stepCount: t.stepCount, truncated: t.truncated });
+  return json({ initial: t.initial, steps: t.steps, outcome: t.outcome, invariants: known(t.invariants), effects: t.effects, endAt: t.endAt, stepCount: t.stepCount, truncated: t.truncated });
 }
 function summaryOf(t: { outcome: unknown; invariants: unknown; effects: unknown; endAt: number; stepCount: number; truncated: boolean }) {
-  return json({ outcome: t.outcome, invariants: t.invariants, effects: t.effects, endAt: t.endAt, stepCount: t.stepCount, truncated: t.truncated });
+  return json({ outcome: t.outcome, invariants: known(t.invariants), effects: t.effects, endAt: t.endAt, stepCount: t.stepCount, truncated: t.truncated });
 }
+
+/**
+ * Built-in variants whose results an issue-11 rule changed on purpose (golden files pin them):
+ * whole files built on the new events, and single expectations.
+ */
+const ORACLE_EXCLUDED: Record<string, string> = {
+  'E2-malformed-cancel.json': 'malformed cancels are ignored (cancel.malformed); the `malformed` field is new',
+  'M1-mrtr-confirm-transfer.json': 'MRTR events (input-required, input-response) are new (basic/patterns/mrtr)',
+  'R1-broken-stream-reissue.json': 'a broken 2026 stream re-issues with a new id (changelog item 9)',
+  'D-http-stream-close.json · bug: HTTP client also POSTs a cancel under 2026-07-28':
+    'a POSTed notifications/cancelled under 2026-07-28 HTTP is ignored as not the signal (cancel.http-2026-no-notification)',
+};
 
 /**
  * Asserts every mode of the new core agrees with the oracle on `scenario`; returns the step count.
@@ -52,8 +85,12 @@ function agree(scenario: Scenario, checkpointEvery: number, thorough: boolean): 
 
 describe('new core = oracle on every built-in races scenario and expectation override', () => {
   for (const { file, scenario } of loadBuiltinScenarios('races')) {
+    if (ORACLE_EXCLUDED[file] !== undefined) continue;
     const variants = [{ label: 'as written', overrides: undefined }, ...(scenario.expect ?? []).map((e) => ({ label: e.label, overrides: e.overrides }))];
     for (const v of variants) {
+      // A variant using a feature newer than the oracle is pinned by its golden trace instead.
+      if (beyondOracle(withOverrides(scenario, v.overrides)) !== null) continue;
+      if (ORACLE_EXCLUDED[`${file} · ${v.label}`] !== undefined) continue;
       it(`${file}: ${v.label}`, () => {
         const s = withOverrides(scenario, v.overrides);
         const steps = agree(s, 4, true);

@@ -42,6 +42,13 @@ export const racesScenarioArb: fc.Arbitrary<Scenario> = fc
   })
   .map(({ revision, transport, c2s, s2c, resets, policy, calls, order }) => {
     const events: Record<string, Json>[] = [];
+    // Issue 11 changed two rules under 2026-07-28 Streamable HTTP, so the oracle (the model before
+    // it) is not asked about them: a POSTed notifications/cancelled is ignored there (the
+    // httpPostsCancel POST and every inject arrive by POST; basic/transports/streamable-http), and
+    // a broken response stream re-issues the call with a new id (disconnect; changelog item 9).
+    // Both are covered by races/__tests__/fidelity.test.ts and the golden files.
+    const http2026 = revision === '2026-07-28' && transport === 'streamable-http';
+    if (http2026) policy = { ...policy, httpPostsCancel: false };
     calls.forEach((c, i) => {
       const requestId = c.id;
       const method = c.listen ? 'subscriptions/listen' : 'tools/call';
@@ -49,6 +56,7 @@ export const racesScenarioArb: fc.Arbitrary<Scenario> = fc
       if (c.token !== undefined) start.progressToken = c.token;
       events.push(start);
       c.actions.forEach((a, j) => {
+        if (http2026 && (a.kind === 'disconnect' || a.kind === 'inject')) return;
         const at = c.startAt + a.at;
         const id = `${a.kind}-${i}-${j}`;
         const rid: Json = a.bad ? 99 : requestId;

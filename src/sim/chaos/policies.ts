@@ -14,7 +14,8 @@ import type { Json, Scenario } from '../types';
 
 /**
  * The config fields that choose the policy, per lab, as one JSON string:
- * - races: `policy` (the broken-policy switches);
+ * - races: `policy` (the broken-policy switches), `client.profile` when it is not the lab's, and
+ *   whether a scripted cancel is malformed;
  * - ledger: `policy`, `dedupe`, `clientKey`, `onInUse`, `toolLayer`, and whether every call carries
  *   an idempotency key;
  * - flow: `policy` (the buffer policy), `bugs`, and the single-client `reconnectLoop` / `resumption`
@@ -24,8 +25,20 @@ import type { Json, Scenario } from '../types';
 export function policySignature(lab: LabId, scenario: Scenario): string {
   const c = scenario.config as Record<string, Json>;
   switch (lab) {
-    case 'races':
-      return JSON.stringify({ policy: c.policy });
+    case 'races': {
+      // The client profile chooses a policy too; 'lab' is the default. The TypeScript SDK v1 profile
+      // shows a different SDK behaviour in each scenario (S1 the maximum, S2 the id-0 cancel), so each
+      // of its scenarios is its own policy: S2 breaks no named invariant and must not inherit S1's.
+      const profile = (c.client as { profile?: string } | undefined)?.profile;
+      // A client whose scripted cancel is malformed (issue 11) is a broken policy carried by the events.
+      // Under 2026-07-28 HTTP the cancel is a stream close, so the malformation never reaches the wire.
+      const onWire = c.transport !== 'streamable-http' || c.revision !== '2026-07-28' || (c.policy as Record<string, Json> | undefined)?.httpPostsCancel === true;
+      const malformedCancel = onWire && scenario.events.some((e) => e.kind === 'cancel' && e.malformed !== undefined);
+      const signature: Record<string, Json> = { policy: c.policy as Json };
+      if (profile !== undefined && profile !== 'lab') Object.assign(signature, { clientProfile: profile, scenario: scenario.id });
+      if (malformedCancel) signature.malformedCancel = true;
+      return JSON.stringify(signature);
+    }
     case 'ledger': {
       const keyed = scenario.events.filter((e) => e.kind === 'call').every((e) => typeof e.key === 'string' && e.key !== '');
       return JSON.stringify({ policy: c.policy, dedupe: c.dedupe, clientKey: c.clientKey, onInUse: c.onInUse ?? null, toolLayer: c.toolLayer ?? null, keyed });

@@ -1,21 +1,27 @@
-import type { Invariant, Json, Model, ScriptedEvent } from '../types';
-import { clearRefetch, emptyBuffer, type BufferPolicy } from './buffer';
+import { asCoreContext, type CoreModel } from '../core';
+import type { Model, ScriptedEvent } from '../types';
+import type { BufferPolicy } from './buffer';
 import type { FlowConfig, FlowEvent } from './schema';
 import { FLOW_RANK, proxyBuffersConfig, sentSseHeaders, type FlowCtx as Ctx, type FlowState, type FlowTimer } from './modelTypes';
-import { armIdle, armProxyRead, deliver, disarmProxyRead, goDown, NO_HELD, proxyBuffers, pump, serverWrites, http } from './stream';
+import { armIdle, armProxyRead, deliver, disarmProxyRead, goDown, NO_HELD, pump, serverWrites, http, TIMER } from './stream';
 import { fleetConnect, fleetInit, fleetRestart } from './fleet';
+import { bufferChanged, freshHeld, heldChanged, opChanged, thaw, viewOf, type FlowCore } from './state';
+import { FLOW_ENTITY_INVARIANTS, FLOW_INVARIANTS, flowEntity, flowOutcome, flowTouched, type FlowOutcome } from './outcome';
 
 export * from './modelTypes';
+export { flowOutcome, FLOW_INVARIANTS, FLOW_ENTITY_INVARIANTS, type FlowOutcome } from './outcome';
+export type { FlowCore } from './state';
 
 /*
- * The flow model (what it models and its rules: `modelTypes.ts`): timers, scripted events, the
- * outcome and the invariants. Stream machinery (proxy, delivery, drops) in `stream.ts`, the fleet
- * in `fleet.ts`.
+ * The flow model (what it models and its rules: `modelTypes.ts`) on the checkpointed core: timers
+ * and scripted events mutate the core state (`state.ts`) in place. Stream machinery (proxy,
+ * delivery, drops) in `stream.ts`, the buffer in `bufferCore.ts`, the fleet in `fleet.ts`, the
+ * outcome and invariants in `outcome.ts`.
  */
 
-// ───────────────────────────── model ─────────────────────────────
-
-function applyTimer(s: FlowState, t: FlowTimer, ctx: Ctx): FlowState {
+function applyTimer(s: FlowCore, t: FlowTimer, ctx: Ctx): void {
+  s.touchedBuffer = false;
+  s.touchedOp = false;
   const c = s.config;
   switch (t.kind) {
     case 'open': {
@@ -29,7 +35,7 @@ function applyTimer(s: FlowState, t: FlowTimer, ctx: Ctx): FlowState {
             : `The server opens the SSE response (${sentSseHeaders(c).join(', ')}).`,
         'proxy.accel-buffering',
       );
-      return s;
+      return;
     }
     case 'produce': {
       const p = c.producers[t.producer];
@@ -40,80 +46,102 @@ function applyTimer(s: FlowState, t: FlowTimer, ctx: Ctx): FlowState {
       return serverWrites(s, t.n < p.count ? 'progress' : 'final', p.token, ctx);
     }
     case 'read': {
-      let next: FlowState = { ...s, readPending: false };
-      if (next.status !== 'open' || next.stalledUntil !== null || next.buffer.size === 0) return next;
-      const head = next.buffer.runs[0];
-      const isOp = head.token === next.op.token;
-      const rest = head.from === head.to ? next.buffer.runs.slice(1) : [{ ...head, from: head.from + 1 }, ...next.buffer.runs.slice(1)];
-      next = { ...next, buffer: { ...next.buffer, runs: rest, size: next.buffer.size - 1 } };
-      next = deliver(
-        next,
-        { progress: head.kind === 'progress' ? 1 : 0, finals: head.kind === 'final' ? 1 : 0, keepalives: 0, opProgress: isOp && head.kind === 'progress' ? 1 : 0, opFinal: isOp && head.kind === 'final', lastSeq: head.from, finalTokens: head.kind === 'final' ? [head.token] : [] },
-        ctx,
-      );
-      ctx.why(() => `The client reads ${head.kind} #${head.from} of ${head.token}.`);
-      return pump(next, ctx);
+      s.readPending = false;
+      if (s.status !== 'open' || s.stalledUntil !== null || s.buffer.size === 0) return;
+      const runs = s.buffer.runs;
+      const head = runs[0];
+      const { kind, token, from } = head;
+      const isOp = token === s.op.token;
+      if (head.from === head.to) runs.shift();
+      else head.from++;
+      s.buffer.size--;
+      bufferChanged(s);
+      const batch = freshHeld();
+      if (kind === 'progress') {
+        batch.progress = 1;
+        batch.opProgress = isOp ? 1 : 0;
+      } else {
+        batch.finals = 1;
+        batch.opFinal = isOp;
+        batch.finalTokens.push(token);
+      }
+      batch.lastSeq = from;
+      deliver(s, batch, ctx);
+      ctx.why(() => `The client reads ${kind} #${from} of ${token}.`);
+      return pump(s, ctx);
     }
     case 'stall-end': {
-      if (s.stalledUntil === null || ctx.now < s.stalledUntil) return s;
+      if (s.stalledUntil === null || ctx.now < s.stalledUntil) return;
       ctx.why(() => 'The client resumes reading.', 'flow.stall');
-      return pump({ ...s, stalledUntil: null }, ctx);
+      s.stalledUntil = null;
+      return pump(s, ctx);
     }
     case 'flush': {
-      if (s.status === 'closed') return s;
-      if (ctx.now + c.proxy.flushIntervalMs <= c.horizonMs) ctx.schedule(ctx.now + c.proxy.flushIntervalMs, FLOW_RANK.delivery, 'proxy', 'proxy flushes', { kind: 'flush' });
+      if (s.status === 'closed') return;
+      if (ctx.now + c.proxy.flushIntervalMs <= c.horizonMs) ctx.schedule(ctx.now + c.proxy.flushIntervalMs, FLOW_RANK.delivery, 'proxy', 'proxy flushes', TIMER.flush);
       const h = s.proxyHeld;
+      s.proxyFlushes++;
       if (s.status !== 'open' || s.stalledUntil !== null || h.progress + h.finals + h.keepalives === 0) {
         ctx.why(() => 'The proxy flushes: nothing to pass on.', 'proxy.flush');
-        return { ...s, proxyFlushes: s.proxyFlushes + 1 };
+        return;
       }
       ctx.why(() => `The proxy flushes ${h.progress} progress, ${h.finals} final and ${h.keepalives} keep-alive events it held back.`, 'proxy.flush');
-      return deliver({ ...s, proxyHeld: NO_HELD, proxyFlushes: s.proxyFlushes + 1 }, h, ctx);
+      s.proxyHeld = freshHeld();
+      heldChanged(s);
+      return deliver(s, h, ctx);
     }
     case 'keepalive': {
-      if (s.status === 'closed') return s;
-      if (ctx.now + (c.keepAliveIntervalMs as number) <= c.horizonMs) ctx.schedule(ctx.now + (c.keepAliveIntervalMs as number), FLOW_RANK.server, 'server', 'keep-alive', { kind: 'keepalive' });
+      if (s.status === 'closed') return;
+      if (ctx.now + (c.keepAliveIntervalMs as number) <= c.horizonMs) ctx.schedule(ctx.now + (c.keepAliveIntervalMs as number), FLOW_RANK.server, 'server', 'keep-alive', TIMER.keepalive);
       return keepAlive(s, ctx);
     }
     case 'idle-deadline': {
-      if (s.op.state !== 'waiting') return s;
-      let next: FlowState = { ...s, op: { ...s.op, state: 'timeout-idle', atMs: ctx.now, idleDeadlineAt: null, idleHandle: -1 }, status: 'closed', statusReason: 'the client timed out and closed the stream' };
-      next = disarmProxyRead(next, ctx);
+      const op = s.op;
+      if (op.state !== 'waiting') return;
+      op.state = 'timeout-idle';
+      op.atMs = ctx.now;
+      op.idleDeadlineAt = null;
+      op.idleHandle = -1;
+      opChanged(s);
+      s.status = 'closed';
+      s.statusReason = 'the client timed out and closed the stream';
+      disarmProxyRead(s, ctx);
       http(ctx, 'client', 'closes the SSE response stream (idle timeout; under 2026-07-28 this is the cancellation signal)');
-      ctx.why(() => `No progress of ${s.op.token} reached the client for ${c.client.idleTimeoutMs} ms: the idle timeout fires${proxyBuffers(s) ? ' — the proxy is still holding the progress the server sent' : ''}. Keep-alive comments never count as progress.`, 'sse.keepalive');
-      return next;
+      ctx.why(() => `No progress of ${op.token} reached the client for ${c.client.idleTimeoutMs} ms: the idle timeout fires${s.proxyBuffering ? ' — the proxy is still holding the progress the server sent' : ''}. Keep-alive comments never count as progress.`, 'sse.keepalive');
+      return;
     }
     case 'proxy-read-timeout': {
-      if (s.status !== 'open') return s;
+      if (s.status !== 'open') return;
       ctx.why(() => `The proxy saw no byte from the server for ${c.proxy.readTimeoutMs} ms and closes the stream (504). Keep-alive comments would have kept it open.`, 'proxy.read-timeout');
-      const next = goDown({ ...s, proxyTimeouts: s.proxyTimeouts + 1, proxyReadHandle: -1 }, `proxy read timeout after ${c.proxy.readTimeoutMs} ms`, ctx);
-      return next;
+      s.proxyTimeouts++;
+      s.proxyReadHandle = -1;
+      return goDown(s, `proxy read timeout after ${c.proxy.readTimeoutMs} ms`, ctx);
     }
     case 'reconnect': {
-      if (s.status !== 'down') return s;
+      if (s.status !== 'down') return;
       if (s.stalledUntil !== null && ctx.now < s.stalledUntil) {
-        ctx.schedule(s.stalledUntil, FLOW_RANK.client, 'client', 'client reconnects', { kind: 'reconnect' });
-        return s;
+        ctx.schedule(s.stalledUntil, FLOW_RANK.client, 'client', 'client reconnects', TIMER.reconnect);
+        return;
       }
       const tokens = s.buffer.refetch;
       http(ctx, 'client', c.revision === '2026-07-28'
         ? `reconnects: re-issues the request with a new JSON-RPC id (no Last-Event-ID) and refetches ${tokens.length ? tokens.join(', ') : 'its state'}`
         : 'reconnects: GET with Last-Event-ID to resume from the event store, then refetches what the store no longer holds');
-      let next: FlowState = {
-        ...s,
-        status: 'open',
-        statusReason: 'reconnected',
-        reconnects: s.reconnects + 1,
-        resyncs: s.resyncs + 1,
-        firstResyncAtMs: s.firstResyncAtMs ?? ctx.now,
-        refetched: s.refetched + tokens.length,
-        buffer: clearRefetch(s.buffer),
-        resyncOwed: false,
-      };
+      s.status = 'open';
+      s.statusReason = 'reconnected';
+      s.reconnects++;
+      s.resyncs++;
+      s.firstResyncAtMs ??= ctx.now;
+      s.refetched += tokens.length;
+      if (tokens.length > 0) {
+        s.buffer.refetch = [];
+        bufferChanged(s);
+      }
+      s.resyncOwed = false;
       http(ctx, 'server', `HTTP/1.1 200 OK · ${sentSseHeaders(c).join(' · ')}`);
-      next = armProxyRead(next, ctx);
+      armProxyRead(s, ctx);
       ctx.why(() => `The client reconnects and resyncs: the authoritative state replaces whatever the dropped stream lost.`, 'flow.resync');
-      return pump(next, ctx);
+      return pump(s, ctx);
     }
     case 'fleet-connect':
       return fleetConnect(s, t.client, t.reason, ctx);
@@ -121,31 +149,38 @@ function applyTimer(s: FlowState, t: FlowTimer, ctx: Ctx): FlowState {
       return fleetRestart(s, ctx);
     case 'fleet-up':
       ctx.why(() => 'The server is back and accepts connections.', 'fleet.up');
-      return s;
+      return;
   }
 }
 
-function keepAlive(s: FlowState, ctx: Ctx): FlowState {
+function keepAlive(s: FlowCore, ctx: Ctx): void {
   if (s.status !== 'open') {
-    ctx.ignore({ by: 'server', what: 'keep-alive', reason: 'the stream is down', rule: 'sse.keepalive' });
-    return s;
+    ctx.ignore(() => ({ by: 'server', what: 'keep-alive', reason: 'the stream is down', rule: 'sse.keepalive' }));
+    return;
   }
   http(ctx, 'server', 'SSE comment line ": keep-alive" (not a JSON-RPC message)');
-  const next = armProxyRead(s, ctx);
-  if (proxyBuffers(next)) {
+  armProxyRead(s, ctx);
+  if (s.proxyBuffering) {
     ctx.why(() => 'A keep-alive comment: the proxy\'s read timeout resets, but the proxy holds the comment until it flushes.', 'sse.keepalive');
-    return { ...next, proxyHeld: { ...next.proxyHeld, keepalives: next.proxyHeld.keepalives + 1 } };
+    s.proxyHeld.keepalives++;
+    heldChanged(s);
+    return;
   }
-  if (next.stalledUntil !== null) {
+  if (s.stalledUntil !== null) {
     ctx.why(() => 'A keep-alive comment: the proxy\'s read timeout resets; the stalled client reads it later.', 'sse.keepalive');
-    return next;
+    return;
   }
-  const idle = next.op.idleDeadlineAt;
-  ctx.why(() => `A keep-alive comment reaches the client: bytes for the proxy, not progress — the idle deadline ${idle === null ? 'is unaffected' : `stays at ${idle} ms`}${next.config.bugs.keepAliveResetsIdle ? ' (but this buggy client resets it)' : ''}.`, 'sse.keepalive');
-  return deliver(next, { ...NO_HELD, keepalives: 1 }, ctx);
+  const idle = s.op.idleDeadlineAt;
+  ctx.why(() => `A keep-alive comment reaches the client: bytes for the proxy, not progress — the idle deadline ${idle === null ? 'is unaffected' : `stays at ${idle} ms`}${s.config.bugs.keepAliveResetsIdle ? ' (but this buggy client resets it)' : ''}.`, 'sse.keepalive');
+  deliver(s, KEEPALIVE_BATCH, ctx);
 }
 
-function applyScripted(s: FlowState, event: ScriptedEvent, ctx: Ctx): FlowState {
+/** One keep-alive comment handed to the client. */
+const KEEPALIVE_BATCH = Object.freeze({ ...NO_HELD, keepalives: 1 });
+
+function applyScripted(s: FlowCore, event: ScriptedEvent, ctx: Ctx): void {
+  s.touchedBuffer = false;
+  s.touchedOp = false;
   const ev = event as unknown as FlowEvent;
   switch (ev.kind) {
     case 'progress':
@@ -155,14 +190,15 @@ function applyScripted(s: FlowState, event: ScriptedEvent, ctx: Ctx): FlowState 
       return keepAlive(s, ctx);
     case 'stall': {
       const until = Math.max(s.stalledUntil ?? 0, ctx.now + ev.durationMs);
-      ctx.schedule(until, FLOW_RANK.client, 'client', 'client resumes', { kind: 'stall-end' });
+      ctx.schedule(until, FLOW_RANK.client, 'client', 'client resumes', TIMER['stall-end']);
       ctx.why(() => `The client stops reading until ${until} ms; events pile up in the buffer.`, 'flow.stall');
-      return { ...s, stalledUntil: until };
+      s.stalledUntil = until;
+      return;
     }
     case 'drop': {
       if (s.status !== 'open') {
-        ctx.ignore({ by: 'wire', what: 'drop', reason: 'the stream is not open', rule: 'flow.resync' });
-        return s;
+        ctx.ignore(() => ({ by: 'wire', what: 'drop', reason: 'the stream is not open', rule: 'flow.resync' }));
+        return;
       }
       ctx.why(() => 'The connection drops: whatever was queued is lost and marked; the client will reconnect and resync.', 'flow.resync');
       return goDown(s, 'the network dropped the connection', ctx);
@@ -170,153 +206,113 @@ function applyScripted(s: FlowState, event: ScriptedEvent, ctx: Ctx): FlowState 
   }
 }
 
-/** The model's summary: counters the lesson's expectations name. */
-export interface FlowOutcome {
-  summary: Record<string, Json>;
-  errors: readonly string[];
-}
-
-export function flowOutcome(s: FlowState): FlowOutcome {
-  const b = s.buffer;
-  const summary: Record<string, Json> = {
-    policy: s.config.policy,
-    capacityEvents: s.config.capacityEvents,
-    peakDepth: b.peak,
-    depth: b.size,
-    emitted: s.seq,
-    dropped: b.dropped,
-    coalesced: b.coalesced,
-    droppedOldest: b.droppedOldest,
-    discarded: b.discarded,
-    finalsRefused: b.finalsRefused,
-    finalsDropped: b.finalsDropped,
-    silentlyLost: b.silentlyLost,
-    lostWhileDown: s.lostWhileDown,
-    gapMarked: b.dropped + b.finalsDropped - b.silentlyLost + s.lostWhileDown > 0,
-    disconnects: s.disconnects,
-    firstDisconnectAtMs: s.firstDisconnectAtMs,
-    reconnects: s.reconnects,
-    resyncs: s.resyncs,
-    firstResyncAtMs: s.firstResyncAtMs,
-    refetched: s.refetched,
-    stream: s.status,
-    deliveredProgress: s.delivered.progress,
-    deliveredFinals: s.delivered.finals,
-    deliveredKeepalives: s.delivered.keepalives,
-    operation: s.op.state,
-    operationEndedAtMs: s.op.atMs,
-    proxyFlushes: s.proxyFlushes,
-    proxyTimeouts: s.proxyTimeouts,
+function init(config: FlowConfig, ctx: Ctx): FlowCore {
+  const opToken = config.client.operationToken ?? config.producers[0]?.token ?? null;
+  const s: FlowCore = {
+    config,
+    buffer: { policy: config.policy as BufferPolicy, capacityEvents: config.capacityEvents, runs: [], size: 0, peak: 0, dropped: 0, coalesced: 0, droppedOldest: 0, discarded: 0, finalsRefused: 0, finalsDropped: 0, lostOnDisconnect: 0, silentlyLost: 0, refetch: [] },
+    seq: 0,
+    lastWriteToken: null,
+    status: 'open',
+    statusReason: 'open',
+    stalledUntil: null,
+    readPending: false,
+    proxyHeld: freshHeld(),
+    proxyReadDeadlineAt: null,
+    proxyReadHandle: -1,
+    proxyFlushes: 0,
+    proxyTimeouts: 0,
+    delivered: { progress: 0, finals: 0, keepalives: 0 },
+    lastDeliveredSeq: 0,
+    finishedTokens: [],
+    op: { token: opToken, state: opToken === null ? 'none' : 'waiting', atMs: null, idleDeadlineAt: null, idleHandle: -1, idleResetsByKeepalive: 0 },
+    disconnects: 0,
+    firstDisconnectAtMs: null,
+    reconnects: 0,
+    resyncs: 0,
+    firstResyncAtMs: null,
+    refetched: 0,
+    lostWhileDown: 0,
+    resyncOwed: false,
+    errors: [],
+    fleet: null,
+    scenarioSeed: Math.floor(ctx.random() * 4294967296),
+    proxyBuffering: proxyBuffersConfig(config),
+    touchedBuffer: false,
+    touchedOp: false,
+    bufferView: null,
+    heldView: null,
+    opView: null,
+    deliveredView: null,
+    finishedView: [],
+    errorsView: [],
   };
-  if (s.fleet) {
-    const f = s.fleet;
-    const landings = f.landings;
-    // Peak over fixed 100 ms buckets [k·100, k·100 + 99] (the herd plot's buckets).
-    let peak = 0;
-    for (let i = 0, run = 0; i < landings.length; i++) {
-      run = i > 0 && Math.floor(landings[i] / 100) === Math.floor(landings[i - 1] / 100) ? run + 1 : 1;
-      peak = Math.max(peak, run);
-    }
-    summary.fleet = {
-      openStreams: f.order.length,
-      connects: f.connects,
-      evictions: f.evictions,
-      rejections: f.rejections,
-      retryingClients: f.retriedClients.length,
-      retryIntervalMs: f.lastRetryGapMs,
-      lastChangeAtMs: f.lastChangeAtMs,
-      settled: f.lastChangeAtMs <= s.config.horizonMs / 2,
-      reconnected: landings.length,
-      firstReconnectAtMs: landings.length ? landings[0] : null,
-      lastReconnectAtMs: landings.length ? landings[landings.length - 1] : null,
-      reconnectSpreadMs: landings.length ? landings[landings.length - 1] - landings[0] : null,
-      peakReconnectsPer100Ms: peak,
-    };
+  if (!Number.isInteger(config.capacityEvents) || config.capacityEvents < 2) throw new RangeError(`buffer: capacityEvents must be an integer ≥ 2, got ${config.capacityEvents}`);
+  const hasStream = config.producers.length > 0 || config.fleet === null;
+  if (hasStream) {
+    ctx.schedule(0, FLOW_RANK.client, 'server', 'SSE response headers', TIMER.open);
+    config.producers.forEach((p, i) => {
+      if (p.count > 0 || p.final) ctx.schedule(p.startMs, FLOW_RANK.server, 'server', `${p.token} producer`, { kind: 'produce', producer: i, n: 0 });
+    });
+    if (config.keepAliveIntervalMs !== null && config.keepAliveIntervalMs <= config.horizonMs) ctx.schedule(config.keepAliveIntervalMs, FLOW_RANK.server, 'server', 'keep-alive', TIMER.keepalive);
+    if (s.proxyBuffering) ctx.schedule(config.proxy.flushIntervalMs, FLOW_RANK.delivery, 'proxy', 'proxy flushes', TIMER.flush);
+    armProxyRead(s, ctx);
+    armIdle(s, ctx);
   }
-  return { summary, errors: s.errors };
+  if (config.fleet) s.fleet = fleetInit(config.fleet, ctx);
+  return s;
 }
 
-const invariants: Invariant<FlowState>[] = [
-  {
-    name: 'buffer-within-capacity',
-    description: 'The SSE buffer never holds more than capacityEvents (an unbounded buffer grows with the backlog).',
-    check: (s) => (s.buffer.size > s.config.capacityEvents ? `the buffer holds ${s.buffer.size} events, over its capacity of ${s.config.capacityEvents}` : null),
-  },
-  {
-    name: 'final-never-dropped',
-    description: 'A final response is never dropped from the buffer (it evicts progress, or is refused with an error).',
-    check: (s) => (s.buffer.finalsDropped > 0 ? `${s.buffer.finalsDropped} final response(s) dropped` : null),
-  },
-  {
-    name: 'no-silent-gap',
-    description: 'Every lost event leaves a refetch mark or a resync; no gap is silent.',
-    check: (s) => (s.buffer.silentlyLost > 0 ? `${s.buffer.silentlyLost} event(s) lost with no refetch mark` : null),
-  },
-  {
-    name: 'keepalive-not-progress',
-    description: 'Keep-alive comments never reset the operation\'s idle timeout (rule sse.keepalive).',
-    check: (s) => (s.op.idleResetsByKeepalive > 0 ? `a keep-alive comment reset the idle timeout ${s.op.idleResetsByKeepalive} time(s)` : null),
-  },
+const TIE_RULE = [
+  { rank: FLOW_RANK.deadline, name: 'deadline', why: 'Idle and proxy read deadlines are inclusive: they fire before anything else in the same millisecond.' },
+  { rank: FLOW_RANK.client, name: 'client action', why: 'The client stalls, resumes or reconnects before the server writes in the same millisecond.' },
+  { rank: FLOW_RANK.server, name: 'server write', why: 'Server writes (progress, finals, keep-alives) in scenario order, then producers in scheduling order.' },
+  { rank: FLOW_RANK.delivery, name: 'delivery', why: 'Proxy flushes and paced client reads come last, so they see every write of that millisecond.' },
 ];
 
-/** The flow lab model (see the module docstring). */
-export const flowModel: Model<FlowConfig, FlowState, FlowOutcome, FlowTimer> = {
+const scriptedRank = (e: ScriptedEvent) => (e.actor === 'server' ? FLOW_RANK.server : FLOW_RANK.client);
+
+/**
+ * The flow model on the checkpointed core: mutable `FlowCore` in the hot loop, frozen `FlowState`
+ * views in traces and checkpoints. Entity kinds: 'buffer' and 'operation' (one of each).
+ */
+export const flowCore: CoreModel<FlowConfig, FlowCore, FlowState, FlowOutcome, FlowTimer> = {
   lab: 'flow',
-  tieRule: [
-    { rank: FLOW_RANK.deadline, name: 'deadline', why: 'Idle and proxy read deadlines are inclusive: they fire before anything else in the same millisecond.' },
-    { rank: FLOW_RANK.client, name: 'client action', why: 'The client stalls, resumes or reconnects before the server writes in the same millisecond.' },
-    { rank: FLOW_RANK.server, name: 'server write', why: 'Server writes (progress, finals, keep-alives) in scenario order, then producers in scheduling order.' },
-    { rank: FLOW_RANK.delivery, name: 'delivery', why: 'Proxy flushes and paced client reads come last, so they see every write of that millisecond.' },
-  ],
-  scriptedRank: (e) => (e.actor === 'server' ? FLOW_RANK.server : FLOW_RANK.client),
-  init(config, ctx) {
-    const opToken = config.client.operationToken ?? config.producers[0]?.token ?? null;
-    let s: FlowState = {
-      config,
-      buffer: emptyBuffer(config.policy as BufferPolicy, config.capacityEvents),
-      seq: 0,
-      lastWriteToken: null,
-      status: 'open',
-      statusReason: 'open',
-      stalledUntil: null,
-      readPending: false,
-      proxyHeld: NO_HELD,
-      proxyReadDeadlineAt: null,
-      proxyReadHandle: -1,
-      proxyFlushes: 0,
-      proxyTimeouts: 0,
-      delivered: { progress: 0, finals: 0, keepalives: 0 },
-      lastDeliveredSeq: 0,
-      finishedTokens: [],
-      op: { token: opToken, state: opToken === null ? 'none' : 'waiting', atMs: null, idleDeadlineAt: null, idleHandle: -1, idleResetsByKeepalive: 0 },
-      disconnects: 0,
-      firstDisconnectAtMs: null,
-      reconnects: 0,
-      resyncs: 0,
-      firstResyncAtMs: null,
-      refetched: 0,
-      lostWhileDown: 0,
-      resyncOwed: false,
-      errors: [],
-      fleet: null,
-      scenarioSeed: Math.floor(ctx.random() * 4294967296),
-    };
-    const hasStream = config.producers.length > 0 || config.fleet === null;
-    if (hasStream) {
-      ctx.schedule(0, FLOW_RANK.client, 'server', 'SSE response headers', { kind: 'open' });
-      config.producers.forEach((p, i) => {
-        if (p.count > 0 || p.final) ctx.schedule(p.startMs, FLOW_RANK.server, 'server', `${p.token} producer`, { kind: 'produce', producer: i, n: 0 });
-      });
-      if (config.keepAliveIntervalMs !== null && config.keepAliveIntervalMs <= config.horizonMs) ctx.schedule(config.keepAliveIntervalMs, FLOW_RANK.server, 'server', 'keep-alive', { kind: 'keepalive' });
-      if (proxyBuffersConfig(config)) ctx.schedule(config.proxy.flushIntervalMs, FLOW_RANK.delivery, 'proxy', 'proxy flushes', { kind: 'flush' });
-      s = armProxyRead(s, ctx);
-      s = armIdle(s, ctx);
-    }
-    if (config.fleet) s = { ...s, fleet: fleetInit(config.fleet, ctx) };
-    return s;
-  },
+  tieRule: TIE_RULE,
+  scriptedRank,
+  init,
   applyScripted,
   applyTimer,
+  touched: flowTouched,
+  entity: flowEntity,
+  invariants: FLOW_ENTITY_INVARIANTS,
+  view: viewOf,
+  thaw,
+  // The outcome must not share the mutable error list with a state that keeps running.
+  outcome: (s) => ({ summary: flowOutcome(s).summary, errors: s.errors.slice() }),
+};
+
+/**
+ * The flow lab model (see the module docstring). `replay(flowModel, …)` runs it on the checkpointed
+ * core (`core`); the one-step methods keep the historic immutable interface (each call copies the
+ * state, so they are for tests and tools, not for the hot loop).
+ */
+export const flowModel: Model<FlowConfig, FlowState, FlowOutcome, FlowTimer> & { core: typeof flowCore } = {
+  lab: 'flow',
+  tieRule: TIE_RULE,
+  scriptedRank,
+  init: (config, ctx) => viewOf(init(config, asCoreContext(ctx))),
+  applyScripted(state, event, ctx) {
+    const s = thaw(state);
+    applyScripted(s, event, asCoreContext(ctx));
+    return viewOf(s);
+  },
+  applyTimer(state, payload, ctx) {
+    const s = thaw(state);
+    applyTimer(s, payload, asCoreContext(ctx));
+    return viewOf(s);
+  },
   outcome: (s) => flowOutcome(s),
-  invariants,
+  invariants: FLOW_INVARIANTS,
+  core: flowCore,
 };

@@ -1,4 +1,4 @@
-import type { ApplyContext } from '../types';
+import type { CoreContext } from '../core';
 import type { BufferState } from './buffer';
 import type { FlowConfig } from './schema';
 
@@ -132,6 +132,5 @@ export type FlowTimer =
   | { kind: 'fleet-restart' }
   | { kind: 'fleet-up' };
 
-type Ctx = ApplyContext<FlowTimer>;
-
-export type FlowCtx = Ctx;
+/** What the flow rules receive while applying one entry (the checkpointed core's context). */
+export type FlowCtx = CoreContext<FlowTimer>;

@@ -1,41 +1,69 @@
 import type { Json } from '../types';
 import { progressNotification, toolResultResponse } from '../mcp';
-import { clearRefetch, pushEvent, type BufferRun } from './buffer';
-import { FLOW_RANK, proxyBuffersConfig, type FlowCtx as Ctx, type FlowState, type ProxyHeld } from './modelTypes';
+import type { BufferRun } from './buffer';
+import { lastLoss, pushInto } from './bufferCore';
+import { FLOW_RANK, type FlowCtx as Ctx, type FlowTimer, type ProxyHeld } from './modelTypes';
+import { bufferChanged, deliveredChanged, freshHeld, heldChanged, opChanged, type FlowCore, type HeldCore } from './state';
 
-/** The flow model's stream machinery: proxy buffering and read timeout, delivery, drops, server writes. */
+/**
+ * The flow model's stream machinery: proxy buffering and read timeout, delivery, drops, server
+ * writes. Every function mutates the core state `s` in place (see `state.ts`).
+ */
 
-export const NO_HELD: ProxyHeld = { progress: 0, finals: 0, keepalives: 0, opProgress: 0, opFinal: false, lastSeq: 0, finalTokens: [] };
+/** An empty batch (never mutated). */
+export const NO_HELD: ProxyHeld = Object.freeze({ progress: 0, finals: 0, keepalives: 0, opProgress: 0, opFinal: false, lastSeq: 0, finalTokens: Object.freeze([]) as readonly string[] });
 
+/** Shared timer payloads without fields (frozen: the queue and checkpoints share them). */
+export const TIMER: Readonly<Record<'open' | 'read' | 'stall-end' | 'flush' | 'keepalive' | 'idle-deadline' | 'proxy-read-timeout' | 'reconnect' | 'fleet-restart' | 'fleet-up', FlowTimer>> = Object.freeze({
+  open: Object.freeze({ kind: 'open' }),
+  read: Object.freeze({ kind: 'read' }),
+  'stall-end': Object.freeze({ kind: 'stall-end' }),
+  flush: Object.freeze({ kind: 'flush' }),
+  keepalive: Object.freeze({ kind: 'keepalive' }),
+  'idle-deadline': Object.freeze({ kind: 'idle-deadline' }),
+  'proxy-read-timeout': Object.freeze({ kind: 'proxy-read-timeout' }),
+  reconnect: Object.freeze({ kind: 'reconnect' }),
+  'fleet-restart': Object.freeze({ kind: 'fleet-restart' }),
+  'fleet-up': Object.freeze({ kind: 'fleet-up' }),
+});
+
+/** Emits an HTTP-level wire effect (Streamable HTTP) with optional JSON-RPC message. */
 export function http(ctx: Ctx, from: 'client' | 'server', text: string, message?: Json): void {
   ctx.emit({ from, transport: 'streamable-http', http: text, message });
 }
 
-export function proxyBuffers(s: FlowState): boolean {
-  return proxyBuffersConfig(s.config);
-}
-
-export function armProxyRead(s: FlowState, ctx: Ctx): FlowState {
+/** (Re)arms the proxy's read timeout from now, unless the proxy has none or the stream is not open. */
+export function armProxyRead(s: FlowCore, ctx: Ctx): void {
   const t = s.config.proxy.readTimeoutMs;
-  if (!s.config.proxy.enabled || t === null || s.status !== 'open') return s;
+  if (!s.config.proxy.enabled || t === null || s.status !== 'open') return;
   if (s.proxyReadHandle >= 0) ctx.cancel(s.proxyReadHandle);
   const at = ctx.now + t;
   // Past the horizon nothing periodic runs, so no deadline is armed either (the replay ends).
-  if (at > s.config.horizonMs) return { ...s, proxyReadHandle: -1, proxyReadDeadlineAt: null };
-  return { ...s, proxyReadDeadlineAt: at, proxyReadHandle: ctx.schedule(at, FLOW_RANK.deadline, 'proxy', 'proxy read timeout', { kind: 'proxy-read-timeout' }) };
+  if (at > s.config.horizonMs) {
+    s.proxyReadHandle = -1;
+    s.proxyReadDeadlineAt = null;
+    return;
+  }
+  s.proxyReadDeadlineAt = at;
+  s.proxyReadHandle = ctx.schedule(at, FLOW_RANK.deadline, 'proxy', 'proxy read timeout', TIMER['proxy-read-timeout']);
 }
 
-export function disarmProxyRead(s: FlowState, ctx: Ctx): FlowState {
+export function disarmProxyRead(s: FlowCore, ctx: Ctx): void {
   if (s.proxyReadHandle >= 0) ctx.cancel(s.proxyReadHandle);
-  return s.proxyReadHandle < 0 && s.proxyReadDeadlineAt === null ? s : { ...s, proxyReadHandle: -1, proxyReadDeadlineAt: null };
+  s.proxyReadHandle = -1;
+  s.proxyReadDeadlineAt = null;
 }
 
-export function armIdle(s: FlowState, ctx: Ctx): FlowState {
+/** (Re)arms the operation's idle deadline from now while it is waiting and has an idle timeout. */
+export function armIdle(s: FlowCore, ctx: Ctx): void {
   const t = s.config.client.idleTimeoutMs;
-  if (t === null || s.op.state !== 'waiting') return s;
-  if (s.op.idleHandle >= 0) ctx.cancel(s.op.idleHandle);
+  const op = s.op;
+  if (t === null || op.state !== 'waiting') return;
+  if (op.idleHandle >= 0) ctx.cancel(op.idleHandle);
   const at = ctx.now + t;
-  return { ...s, op: { ...s.op, idleDeadlineAt: at, idleHandle: ctx.schedule(at, FLOW_RANK.deadline, 'client', 'idle deadline', { kind: 'idle-deadline' }) } };
+  op.idleDeadlineAt = at;
+  op.idleHandle = ctx.schedule(at, FLOW_RANK.deadline, 'client', 'idle deadline', TIMER['idle-deadline']);
+  opChanged(s);
 }
 
 /** Counts items of `token` in runs by kind. */
@@ -51,145 +79,176 @@ export function countToken(runs: readonly BufferRun[], token: string | null): { 
   return { progress, final };
 }
 
-export function countKinds(runs: readonly BufferRun[]): { progress: number; finals: number; lastSeq: number; finalTokens: string[] } {
-  let progress = 0;
-  let finals = 0;
-  let lastSeq = 0;
-  const finalTokens: string[] = [];
+/** The whole queue as one batch for the client (progress and finals by count; one final token per run). */
+function batchOf(runs: readonly BufferRun[], token: string | null): HeldCore {
+  const b = freshHeld();
   for (const r of runs) {
-    if (r.kind === 'progress') progress += r.to - r.from + 1;
-    else {
-      finals += r.to - r.from + 1;
-      finalTokens.push(r.token);
+    const n = r.to - r.from + 1;
+    if (r.kind === 'progress') {
+      b.progress += n;
+      if (r.token === token) b.opProgress += n;
+    } else {
+      b.finals += n;
+      b.finalTokens.push(r.token);
+      if (r.token === token) b.opFinal = true;
     }
-    lastSeq = Math.max(lastSeq, r.to);
+    if (r.to > b.lastSeq) b.lastSeq = r.to;
   }
-  return { progress, finals, lastSeq, finalTokens };
+  return b;
+}
+
+/** Empties the buffer's queue (its items moved on or were lost). */
+function takeAll(s: FlowCore): void {
+  s.buffer.runs = [];
+  s.buffer.size = 0;
+  bufferChanged(s);
 }
 
 /** The client receives a batch: counts, idle reset by the operation's progress, completion by its final, refetch of marked tokens. */
-export function deliver(s: FlowState, batch: ProxyHeld, ctx: Ctx): FlowState {
-  let next: FlowState = {
-    ...s,
-    delivered: { progress: s.delivered.progress + batch.progress, finals: s.delivered.finals + batch.finals, keepalives: s.delivered.keepalives + batch.keepalives },
-    lastDeliveredSeq: Math.max(s.lastDeliveredSeq, batch.lastSeq),
-    finishedTokens: batch.finalTokens.length ? [...s.finishedTokens, ...batch.finalTokens.filter((t) => !s.finishedTokens.includes(t))] : s.finishedTokens,
-  };
-  if (next.buffer.refetch.length > 0 && batch.progress + batch.finals > 0) {
-    // The stream carries a refetch mark: the client fetches the authoritative state of those tokens.
-    next = { ...next, refetched: next.refetched + next.buffer.refetch.length, buffer: clearRefetch(next.buffer) };
-  }
-  if (next.op.state === 'waiting') {
-    if (batch.opFinal) {
-      if (next.op.idleHandle >= 0) ctx.cancel(next.op.idleHandle);
-      next = { ...next, op: { ...next.op, state: 'completed', atMs: ctx.now, idleDeadlineAt: null, idleHandle: -1 } };
-    } else if (batch.opProgress > 0) next = armIdle(next, ctx);
-    else if (batch.keepalives > 0 && next.config.bugs.keepAliveResetsIdle && next.config.client.idleTimeoutMs !== null) {
-      next = armIdle(next, ctx);
-      next = { ...next, op: { ...next.op, idleResetsByKeepalive: next.op.idleResetsByKeepalive + 1 } };
+export function deliver(s: FlowCore, batch: ProxyHeld, ctx: Ctx): void {
+  const d = s.delivered;
+  d.progress += batch.progress;
+  d.finals += batch.finals;
+  d.keepalives += batch.keepalives;
+  deliveredChanged(s);
+  if (batch.lastSeq > s.lastDeliveredSeq) s.lastDeliveredSeq = batch.lastSeq;
+  const ft = batch.finalTokens;
+  if (ft.length > 0) {
+    const finished = s.finishedTokens;
+    const known = finished.length;
+    for (const t of ft) {
+      let seen = false;
+      for (let i = 0; i < known && !seen; i++) seen = finished[i] === t;
+      if (!seen) finished.push(t);
     }
   }
-  return next;
+  if (s.buffer.refetch.length > 0 && batch.progress + batch.finals > 0) {
+    // The stream carries a refetch mark: the client fetches the authoritative state of those tokens.
+    s.refetched += s.buffer.refetch.length;
+    s.buffer.refetch = [];
+    bufferChanged(s);
+  }
+  const op = s.op;
+  if (op.state !== 'waiting') return;
+  if (batch.opFinal) {
+    if (op.idleHandle >= 0) ctx.cancel(op.idleHandle);
+    op.state = 'completed';
+    op.atMs = ctx.now;
+    op.idleDeadlineAt = null;
+    op.idleHandle = -1;
+    opChanged(s);
+  } else if (batch.opProgress > 0) armIdle(s, ctx);
+  else if (batch.keepalives > 0 && s.config.bugs.keepAliveResetsIdle && s.config.client.idleTimeoutMs !== null) {
+    armIdle(s, ctx);
+    op.idleResetsByKeepalive++;
+  }
 }
 
 /** Moves events downstream as far as they can go now (into the proxy, or to a reading client). */
-export function pump(s: FlowState, ctx: Ctx): FlowState {
-  if (s.status !== 'open' || s.buffer.size === 0) return s;
-  const runs = s.buffer.runs;
-  const op = countToken(runs, s.op.token);
-  const kinds = countKinds(runs);
-  if (proxyBuffers(s)) {
+export function pump(s: FlowCore, ctx: Ctx): void {
+  if (s.status !== 'open' || s.buffer.size === 0) return;
+  if (s.proxyBuffering) {
+    const batch = batchOf(s.buffer.runs, s.op.token);
+    takeAll(s);
     const h = s.proxyHeld;
-    const held: FlowState = {
-      ...s,
-      buffer: { ...s.buffer, runs: [], size: 0 },
-      proxyHeld: {
-        ...h,
-        progress: h.progress + kinds.progress,
-        finals: h.finals + kinds.finals,
-        opProgress: h.opProgress + op.progress,
-        opFinal: h.opFinal || op.final,
-        lastSeq: Math.max(h.lastSeq, kinds.lastSeq),
-        finalTokens: kinds.finalTokens.length ? [...h.finalTokens, ...kinds.finalTokens] : h.finalTokens,
-      },
-    };
+    h.progress += batch.progress;
+    h.finals += batch.finals;
+    h.opProgress += batch.opProgress;
+    h.opFinal = h.opFinal || batch.opFinal;
+    if (batch.lastSeq > h.lastSeq) h.lastSeq = batch.lastSeq;
+    for (const t of batch.finalTokens) h.finalTokens.push(t);
+    heldChanged(s);
     const full = s.config.proxy.bufferEvents;
-    const hh = held.proxyHeld;
-    if (full !== null && hh.progress + hh.finals + hh.keepalives >= full && held.stalledUntil === null) {
-      ctx.why(() => `The proxy's buffer is full (${full} events): it flushes ${hh.progress} progress, ${hh.finals} final and ${hh.keepalives} keep-alive events.`, 'proxy.flush');
-      return deliver({ ...held, proxyHeld: NO_HELD, proxyFlushes: held.proxyFlushes + 1 }, hh, ctx);
+    if (full !== null && h.progress + h.finals + h.keepalives >= full && s.stalledUntil === null) {
+      ctx.why(() => `The proxy's buffer is full (${full} events): it flushes ${h.progress} progress, ${h.finals} final and ${h.keepalives} keep-alive events.`, 'proxy.flush');
+      s.proxyHeld = freshHeld();
+      heldChanged(s);
+      s.proxyFlushes++;
+      deliver(s, h, ctx);
     }
-    return held;
+    return;
   }
-  if (s.stalledUntil !== null) return s;
+  if (s.stalledUntil !== null) return;
   const rate = s.config.consumer.readIntervalMs;
   if (rate === 0) {
-    const drained = { ...s, buffer: { ...s.buffer, runs: [], size: 0 } };
-    return deliver(drained, { progress: kinds.progress, finals: kinds.finals, keepalives: 0, opProgress: op.progress, opFinal: op.final, lastSeq: kinds.lastSeq, finalTokens: kinds.finalTokens }, ctx);
+    const batch = batchOf(s.buffer.runs, s.op.token);
+    takeAll(s);
+    deliver(s, batch, ctx);
+    return;
   }
-  if (s.readPending) return s;
-  ctx.schedule(ctx.now + rate, FLOW_RANK.delivery, 'client', 'client reads one event', { kind: 'read' });
-  return { ...s, readPending: true };
+  if (s.readPending) return;
+  ctx.schedule(ctx.now + rate, FLOW_RANK.delivery, 'client', 'client reads one event', TIMER.read);
+  s.readPending = true;
 }
 
-/** The stream drops (capacity, proxy timeout, network): everything queued or held is lost, a resync is owed, a reconnect is planned. */
-export function goDown(s: FlowState, reason: string, ctx: Ctx, alreadyLost = 0): FlowState {
-  let refetch = s.buffer.refetch;
-  const lost = alreadyLost + s.buffer.size + s.proxyHeld.progress + s.proxyHeld.finals;
-  if (s.buffer.size > 0) {
-    const tokens = new Set([...refetch, ...s.buffer.runs.map((r) => r.token)]);
-    refetch = [...tokens].sort();
+/**
+ * The stream drops (capacity, proxy timeout, network): everything queued or held is lost, a resync
+ * is owed, a reconnect is planned. Items the caller took out itself (a disconnect at capacity) it counts itself.
+ */
+export function goDown(s: FlowCore, reason: string, ctx: Ctx): void {
+  const b = s.buffer;
+  const lost = b.size + s.proxyHeld.progress + s.proxyHeld.finals;
+  if (b.size > 0) {
+    const tokens = new Set([...b.refetch, ...b.runs.map((r) => r.token)]);
+    b.refetch = [...tokens].sort();
   }
-  let next: FlowState = {
-    ...s,
-    status: 'down',
-    statusReason: reason,
-    buffer: { ...s.buffer, runs: [], size: 0, refetch },
-    proxyHeld: NO_HELD,
-    lostWhileDown: s.lostWhileDown + lost - alreadyLost,
-    disconnects: s.disconnects + 1,
-    firstDisconnectAtMs: s.firstDisconnectAtMs ?? ctx.now,
-    resyncOwed: true,
-  };
-  next = disarmProxyRead(next, ctx);
+  s.status = 'down';
+  s.statusReason = reason;
+  takeAll(s);
+  s.proxyHeld = freshHeld();
+  heldChanged(s);
+  s.lostWhileDown += lost;
+  s.disconnects++;
+  s.firstDisconnectAtMs ??= ctx.now;
+  s.resyncOwed = true;
+  disarmProxyRead(s, ctx);
   const at = Math.max(ctx.now + s.config.client.reconnectDelayMs, s.stalledUntil ?? 0);
-  if (at <= s.config.horizonMs) ctx.schedule(at, FLOW_RANK.client, 'client', 'client reconnects', { kind: 'reconnect' });
+  if (at <= s.config.horizonMs) ctx.schedule(at, FLOW_RANK.client, 'client', 'client reconnects', TIMER.reconnect);
   http(ctx, 'server', `stream dropped: ${reason}`);
-  return next;
 }
 
-export function serverWrites(s: FlowState, kind: 'progress' | 'final', token: string, ctx: Ctx): FlowState {
+/** The server writes a progress notification or the final response of `token` (numbered `seq + 1`). */
+export function serverWrites(s: FlowCore, kind: 'progress' | 'final', token: string, ctx: Ctx): void {
   if (s.status === 'closed') {
-    ctx.ignore({ by: 'server', what: `${kind} for ${token}`, reason: 'the client closed the stream; the server stops writing', rule: 'flow.closed' });
+    ctx.ignore(() => ({ by: 'server', what: `${kind} for ${token}`, reason: 'the client closed the stream; the server stops writing', rule: 'flow.closed' }));
     ctx.why(() => `The stream is closed, so the server writes no ${kind}.`, 'flow.closed');
-    return s;
+    return;
   }
   const seq = s.seq + 1;
-  const message = kind === 'progress' ? progressNotification(token, seq, null, null) : toolResultResponse(s.config.revision as '2026-07-28' | '2025-11-25', token, 'done', false);
+  s.seq = seq;
+  s.lastWriteToken = token;
   if (s.status === 'down') {
-    ctx.ignore({ by: 'server', what: `${kind} #${seq} for ${token}`, reason: 'the stream is down; the event is lost and the reconnect resyncs it', rule: 'flow.resync' });
+    ctx.ignore(() => ({ by: 'server', what: `${kind} #${seq} for ${token}`, reason: 'the stream is down; the event is lost and the reconnect resyncs it', rule: 'flow.resync' }));
     ctx.why(() => `The stream is down: ${kind} #${seq} is lost (the resync after reconnecting covers it).`, 'flow.resync');
-    return { ...s, seq, lastWriteToken: token, lostWhileDown: s.lostWhileDown + 1 };
+    s.lostWhileDown++;
+    return;
   }
+  const message = kind === 'progress' ? progressNotification(token, seq, null, null) : toolResultResponse(s.config.revision, token, 'done', false);
   ctx.emit({ from: 'server', transport: 'streamable-http', message, requestKey: token });
-  let next: FlowState = armProxyRead({ ...s, seq, lastWriteToken: token }, ctx);
-  const r = pushEvent(next.buffer, { kind, token, seq });
-  next = { ...next, buffer: r.state };
-  switch (r.outcome) {
-    case 'disconnect':
-      next = goDown(next, `the buffer reached its capacity of ${s.config.capacityEvents} events`, ctx, r.lost.length);
-      next = { ...next, lostWhileDown: next.lostWhileDown + r.lost.length };
-      ctx.why(() => `Buffer full at ${s.config.capacityEvents}: the server closes the stream (${r.lost.length} events lost, marked); the client will reconnect and resync.`, 'buffer.disconnect');
-      return next;
-    case 'refused':
-      ctx.ignore({ by: 'server', what: `final for ${token}`, reason: r.error ?? 'refused', rule: 'buffer.final-refused' });
-      ctx.why(() => r.error ?? 'refused', 'buffer.final-refused');
-      return { ...next, errors: [...next.errors, `${ctx.now} ms: ${r.error}`] };
+  armProxyRead(s, ctx);
+  const outcome = pushInto(s.buffer, kind, token, seq);
+  bufferChanged(s);
+  const r = lastLoss();
+  switch (outcome) {
+    case 'disconnect': {
+      const lostCount = r.count;
+      goDown(s, `the buffer reached its capacity of ${s.config.capacityEvents} events`, ctx);
+      s.lostWhileDown += lostCount;
+      ctx.why(() => `Buffer full at ${s.config.capacityEvents}: the server closes the stream (${lostCount} events lost, marked); the client will reconnect and resync.`, 'buffer.disconnect');
+      return;
+    }
+    case 'refused': {
+      const error = r.error as string;
+      ctx.ignore(() => ({ by: 'server', what: `final for ${token}`, reason: error, rule: 'buffer.final-refused' }));
+      ctx.why(error, 'buffer.final-refused');
+      s.errors.push(`${ctx.now} ms: ${error}`);
+      return;
+    }
     case 'coalesced':
       ctx.why(() => `Progress #${seq} of ${token} replaces the queued one (coalesced; ${token} marked for refetch).`, 'buffer.coalesce');
       break;
     case 'dropped-oldest':
-      ctx.why(() => `Buffer full: the oldest ${r.lost[0].kind} (${r.lost[0].token} #${r.lost[0].seq}) is dropped${s.config.policy === 'drop-silent' ? ' with no mark — a silent gap' : ` and ${r.lost[0].token} marked for refetch`}.`, 'buffer.drop-oldest');
+      ctx.why(() => `Buffer full: the oldest ${r.first.kind} (${r.first.token} #${r.first.seq}) is dropped${s.config.policy === 'drop-silent' ? ' with no mark — a silent gap' : ` and ${r.first.token} marked for refetch`}.`, 'buffer.drop-oldest');
       break;
     case 'discarded':
       ctx.why(() => `Only final responses are queued: progress #${seq} is discarded (${token} marked for refetch).`, 'buffer.discard');
@@ -197,6 +256,5 @@ export function serverWrites(s: FlowState, kind: 'progress' | 'final', token: st
     default:
       ctx.why(() => `The server writes ${kind} #${seq} of ${token}.`);
   }
-  return pump(next, ctx);
+  pump(s, ctx);
 }
-

@@ -1,8 +1,10 @@
 import type { Json } from '../types';
-import { callToolRequest, ERROR_CODES, idProblem, listenRequest, type RequestId } from '../mcp';
+import { callToolRequest, ERROR_CODES, idProblem, listenRequest, requestHeaders2026, type RequestId } from '../mcp';
+import { clientInputRequired, reissueLost } from './retry';
 import type { RacesEvent } from './schema';
 import { idKey, RANK, type RequestState } from './types';
 import {
+  addRequest,
   byKey,
   changed,
   clearDeadlines,
@@ -18,6 +20,10 @@ import {
   type Ctx,
   type RacesCore,
 } from './state';
+import { isSdkV1, SDK_TIMEOUT_CANCEL_REASON, sdkIdleTimeoutMs, sdkIdleTimeoutRules, sdkStaleIdleTimer } from './sdkProfile';
+import { sdkAbortAfterEnd, sdkClientProgress, sdkStaleIdleFires } from './sdkClient';
+import { clientReconnectsOnLateResponse, hostTearsDown } from './mechanics/strayProgress';
+import { silentResend } from './mechanics/silentRetry';
 
 /**
  * Client-side rules of the races model (the caller's view of each request): start, cancel,
@@ -54,9 +60,10 @@ export function clientStart(state: RacesCore, ev: Extract<RacesEvent, { kind: 's
     return reject('subscriptions/listen does not exist in 2025-11-25 (the GET stream does that job)', 'listen.2026-only');
   }
   const isListen = ev.method === 'subscriptions/listen';
-  const idle = isListen ? null : ev.idleTimeoutMs;
+  const sdk = isSdkV1(config);
+  const idle = isListen ? null : sdk ? sdkIdleTimeoutMs(ev.idleTimeoutMs) : ev.idleTimeoutMs;
   const max = isListen ? null : ev.maxTimeoutMs;
-  if (idle !== null && max === null) {
+  if (idle !== null && max === null && !sdk) {
     return reject(`idleTimeoutMs is ${idle} ms but maxTimeoutMs is missing — a maximum timeout must cover the idle timeout, or progress could keep the call alive forever`, 'timeout.must-cover');
   }
   const instance = prev ? state.requests.filter((r) => r.id === id).length + 1 : 1;
@@ -67,7 +74,7 @@ export function clientStart(state: RacesCore, ev: Extract<RacesEvent, { kind: 's
   let maxHandle = -1;
   const maxDeadlineAt = max === null ? null : ctx.now + max;
   const idleDeadlineAt = idle === null ? null : ctx.now + idle;
-  const enforceMaxByTimer = !config.policy.idleTimeoutOnly && !config.policy.maximumCheckedOnProgress;
+  const enforceMaxByTimer = !config.policy.idleTimeoutOnly && !config.policy.maximumCheckedOnProgress && !sdk;
   if (maxDeadlineAt !== null && enforceMaxByTimer) {
     maxHandle = ctx.schedule(maxDeadlineAt, RANK.maxDeadline, 'client', `maximum deadline ${key}`, { kind: 'deadline.max', key });
   }
@@ -75,12 +82,15 @@ export function clientStart(state: RacesCore, ev: Extract<RacesEvent, { kind: 's
     idleHandle = ctx.schedule(idleDeadlineAt, RANK.idleDeadline, 'client', `idle deadline ${key}`, { kind: 'deadline.idle', key });
   }
 
-  const message = isListen ? listenRequest(id) : callToolRequest(config.revision, id, ev.tool, wireToken);
+  const idempotencyKey = ev.idempotencyKey !== undefined && !config.policy.idempotencyKeyOmitted && !isListen ? ev.idempotencyKey : undefined;
+  const message = isListen ? listenRequest(id) : callToolRequest(config.revision, id, ev.tool, wireToken, idempotencyKey !== undefined ? { idempotencyKey } : undefined);
   const arrivesAt = ctx.now + config.latencyMs.clientToServer;
   const http = config.transport === 'streamable-http'
     ? `POST /mcp (MCP-Protocol-Version: ${config.revision}) → 200 Content-Type: text/event-stream; this request's SSE response stream opens`
     : undefined;
-  ctx.emit({ from: 'client', transport: config.transport, message, http, arrivesAt, requestKey: key });
+  const http2026 = http !== undefined && config.revision === '2026-07-28';
+  const omitName = http2026 && !isListen && config.policy.mcpNameHeaderOmitted;
+  ctx.emit({ from: 'client', transport: config.transport, message, http, headers: http2026 ? requestHeaders2026(message, omitName) : undefined, arrivesAt, requestKey: key });
   ctx.schedule(arrivesAt, RANK.arrival, 'server', `request ${key} arrives`, { kind: 'arrive.request', key });
 
   const req: RequestState = {
@@ -125,25 +135,28 @@ export function clientStart(state: RacesCore, ev: Extract<RacesEvent, { kind: 's
       streamClosed: false,
     },
   };
+  if (ev.sideEffect !== undefined || ev.idempotencyKey !== undefined || omitName) {
+    req.op = key;
+    if (ev.sideEffect !== undefined) req.sideEffect = ev.sideEffect;
+    if (idempotencyKey !== undefined) req.idempotencyKey = idempotencyKey;
+    if (omitName) req.missingHeaders = Object.freeze(['Mcp-Name']);
+  }
   ctx.why(() => {
     const parts: string[] = [`Client sends ${ev.method} ${describeId(id)}`];
+    if (idempotencyKey !== undefined) parts.push(`with idempotency key ${JSON.stringify(idempotencyKey)}`);
+    else if (ev.idempotencyKey !== undefined) parts.push('without its idempotency key (bug: key omitted)');
+    if (omitName) parts.push('without the Mcp-Name header (bug)');
     if (token !== null && wireToken === null) parts.push(`without its progressToken (bug: token omitted), so progress can never reset the idle clock`);
     else if (wireToken !== null) parts.push(`with progressToken ${describeId(wireToken)}`);
-    if (idle !== null) parts.push(`idle timeout ${idle} ms (deadline ${idleDeadlineAt})`);
-    if (max !== null) parts.push(`maximum ${max} ms (deadline ${maxDeadlineAt}${enforceMaxByTimer ? '' : config.policy.idleTimeoutOnly ? ', ignored: idle-only bug' : ', checked only on progress: bug'})`);
+    if (idle !== null) parts.push(`idle timeout ${idle} ms (deadline ${idleDeadlineAt}${sdk && ev.idleTimeoutMs === null ? ': the TypeScript SDK v1 default, always armed' : ''})`);
+    if (max !== null) parts.push(`maximum ${max} ms (deadline ${maxDeadlineAt}${enforceMaxByTimer ? '' : config.policy.idleTimeoutOnly ? ', ignored: idle-only bug' : sdk ? ', no timer: TypeScript SDK v1 checks it only when progress resets the idle timer' : ', checked only on progress: bug'})`);
     if (idle === null && max === null && !isListen) parts.push('and no timeout at all');
     if (idle !== null && max !== null && max < idle) parts.push(`— note: the maximum is shorter than idle, so the idle timeout can never fire first`);
     return parts.join(', ') + '.';
-  }, token !== null ? 'progress.resets-idle' : 'timeout.idle');
+  }, sdk && !isListen && idle !== null && max === null && ev.idleTimeoutMs !== null ? 'sdk.maximum-optional' : token !== null ? 'progress.resets-idle' : 'timeout.idle');
 
-  const index = state.requests.length;
-  state.requests.push(req);
-  state.views.push(null);
-  state.latest[idKey(id)] = index;
-  state.indexOf[key] = index;
-  state.latestView = null;
-  state.indexOfView = null;
-  state.touched = req.self;
+  if (sdk && !isListen && ev.idleTimeoutMs === null) req.sdkDefaultIdle = true;
+  addRequest(state, req);
 }
 
 export function clientCancel(state: RacesCore, ev: Extract<RacesEvent, { kind: 'cancel' }>, ctx: Ctx): void {
@@ -153,6 +166,7 @@ export function clientCancel(state: RacesCore, ev: Extract<RacesEvent, { kind: '
     ctx.why(() => `The user asks to cancel ${describeId(ev.requestId)}, but the client never started it: nothing to cancel.`, 'cancel.ignore-invalid');
     return touch(state, NO_KEYS);
   }
+  if (req.client.state !== 'pending' && req.client.cancelRequestedAt === null && isSdkV1(state.config)) return sdkAbortAfterEnd(state, req, ev.reason, ctx);
   if (req.client.state !== 'pending' || req.client.cancelRequestedAt !== null) {
     const already = req.client.cancelRequestedAt !== null ? 'a cancellation was already sent' : `the call already ended ${req.client.state} at ${req.client.atMs} ms`;
     ctx.ignore({ by: 'client', what: `cancel ${req.key}`, reason: already, rule: 'cancel.ignore-invalid' });
@@ -160,7 +174,8 @@ export function clientCancel(state: RacesCore, ev: Extract<RacesEvent, { kind: '
     return touch(state, req.self);
   }
   const { config } = state;
-  sendCancelSignal(state, req, ev.reason, ctx);
+  sendCancelSignal(state, req, ev.reason, ctx, ev.malformed);
+  if (ev.malformed !== undefined && (config.transport === 'stdio' || config.revision === '2025-11-25' || config.policy.httpPostsCancel)) req.malformedCancel = ev.malformed;
   req.client.cancelRequestedAt = ctx.now;
   if (config.policy.clientNeverSettles) {
     ctx.why(() => `The client ${signalText(config)} for ${describeId(req.id)} but leaves its own call pending (bug: never settles) — the caller hangs.`, 'cancel.settle');
@@ -197,6 +212,7 @@ export function clientDisconnect(state: RacesCore, ev: Extract<RacesEvent, { kin
       : `The response stream of ${describeId(req.id)} drops: the call fails with ${ERROR_CODES.connectionClosed} (outcome unknown). Under 2025-11-25 a disconnect is not a cancellation, so the server keeps working.`,
   rule);
   changed(state, req);
+  if (config.revision === '2026-07-28' && req.method === 'tools/call') reissueLost(state, req, ev.reissueId, ctx);
 }
 
 export function clientInject(state: RacesCore, ev: Extract<RacesEvent, { kind: 'inject' }>, ctx: Ctx): void {
@@ -211,8 +227,10 @@ export function clientInject(state: RacesCore, ev: Extract<RacesEvent, { kind: '
 
 export function deadline(state: RacesCore, key: string, which: 'idle' | 'max', ctx: Ctx): void {
   const req = byKey(state, key);
+  if (req && which === 'idle' && sdkStaleIdleTimer(req) && isSdkV1(state.config)) return sdkStaleIdleFires(state, req, ctx);
   if (!req || req.client.state !== 'pending') return touch(state, NO_KEYS);
   const { config } = state;
+  if (config.policy.silentRetryOnTimeout && req.client.cancelRequestedAt === null && req.mech?.resendOf === undefined) return silentResend(state, req, which, ctx, clientStart);
   const abandoned = req.client.cancelRequestedAt !== null; // only when the client never settles its cancel
   if (which === 'idle') req.idleHandle = -1;
   else req.maxHandle = -1;
@@ -220,12 +238,13 @@ export function deadline(state: RacesCore, key: string, which: 'idle' | 'max', c
   const timeoutMs = which === 'idle' ? req.idleTimeoutMs : req.maxTimeoutMs;
   const since = which === 'idle' && req.client.lastProgress !== null ? 'since the last accepted progress' : 'since the request was sent';
   const label = which === 'idle' ? 'idle timeout' : 'maximum timeout';
-  if (!config.policy.timeoutWithoutCancel && !abandoned) sendCancelSignal(state, req, `Request timed out (${label})`, ctx);
+  if (!config.policy.timeoutWithoutCancel && !abandoned) sendCancelSignal(state, req, isSdkV1(config) ? SDK_TIMEOUT_CANCEL_REASON : `Request timed out (${label})`, ctx);
   const signal = config.policy.timeoutWithoutCancel ? 'sends no cancellation (bug), so the server keeps working' : signalText(config);
-  const rule = which === 'idle' ? 'timeout.idle' : 'timeout.max';
-  settle(req, ctx.now, which === 'idle' ? 'timeout-idle' : 'timeout-max', `${label} of ${timeoutMs} ms ${since}: error ${ERROR_CODES.requestTimeout} (request timeout); the client ${signal}`, rule);
+  const sdk = which === 'idle' && isSdkV1(config) ? sdkIdleTimeoutRules(req, ctx.now) : null;
+  const rule = sdk ? sdk.settleRule : which === 'idle' ? 'timeout.idle' : 'timeout.max';
+  settle(req, ctx.now, which === 'idle' ? 'timeout-idle' : 'timeout-max', `${label} of ${timeoutMs} ms ${since}: error ${ERROR_CODES.requestTimeout} (request timeout); the client ${signal}${sdk ? sdk.text : ''}`, rule);
   const now = ctx.now;
-  ctx.why(() => `${which === 'idle' ? 'Idle' : 'Maximum'} deadline reached at ${now} ms (${timeoutMs} ms ${since}, inclusive): the call fails with ${ERROR_CODES.requestTimeout} and the client ${signal}.`, rule);
+  ctx.why(() => `${which === 'idle' ? 'Idle' : 'Maximum'} deadline reached at ${now} ms (${timeoutMs} ms ${since}, inclusive): the call fails with ${ERROR_CODES.requestTimeout} and the client ${signal}${sdk ? sdk.text : ''}.`, sdk ? sdk.noteRule : rule);
   changed(state, req);
 }
 
@@ -235,10 +254,12 @@ export function clientProgress(state: RacesCore, key: string, progress: number, 
   const { config } = state;
   const c = req.client;
   if (c.state !== 'pending') {
+    if (config.policy.strayProgressKillsConnection) return hostTearsDown(state, req, progress, ctx);
     ctx.ignore(() => ({ by: 'client', what: `progress ${progress} for ${req.key}`, reason: `the call already ended ${c.state}`, rule: 'progress.after-end' }));
     ctx.why(() => `Progress ${progress} for ${describeId(req.id)} arrives after the call ended (${c.state}); the client drops it.`, 'progress.after-end');
     return touch(state, req.self);
   }
+  if (isSdkV1(config)) return sdkClientProgress(state, req, progress, ctx);
   const last = c.lastProgress;
   if (last !== null && !(progress > last)) {
     ctx.ignore(() => ({ by: 'client', what: `progress ${progress} for ${req.key}`, reason: `not greater than the last progress ${last}`, rule: 'progress.increase' }));
@@ -283,11 +304,13 @@ export function clientProgress(state: RacesCore, key: string, progress: number, 
   changed(state, req);
 }
 
-export function clientResponse(state: RacesCore, key: string, ok: boolean, ctx: Ctx): void {
+export function clientResponse(state: RacesCore, key: string, ok: boolean, ctx: Ctx, inputRequired = false): void {
   const req = byKey(state, key);
   if (!req) return touch(state, NO_KEYS);
   const c = req.client;
+  if (inputRequired && c.state === 'pending') return clientInputRequired(state, req, ctx);
   if (c.state !== 'pending') {
+    if (state.config.policy.lateResponseReconnects) return clientReconnectsOnLateResponse(state, req, ctx);
     c.responseFate = 'ignored-late';
     ctx.ignore(() => ({ by: 'client', what: `response to ${req.key}`, reason: `the call already ended ${c.state} at ${c.atMs} ms`, rule: 'cancel.late-response' }));
     ctx.why(() => `The response to ${describeId(req.id)} arrives after the call ended ${c.state}: it is logged and dropped, never shown as success.`, 'cancel.late-response');

@@ -1,8 +1,9 @@
 import type { EntityInvariant } from '../core';
 import type { Invariant, Step } from '../types';
 import type { RacesConfig } from './schema';
-import type { CancelSignal, RacesState, RequestState } from './types';
+import { idKey, type CancelSignal, type RacesState, type RequestState } from './types';
 import type { RacesCore } from './state';
+import { MECHANICS_CHECKS } from './mechanics/invariants';
 
 /**
  * The races invariants, each over one request. They read only the entity kind 'request', so the
@@ -16,7 +17,7 @@ function originalMaxDeadline(r: RequestState): number | null {
 }
 
 /** A check of one request after a step at `at` (ms) of entry kind `kind`; null when it holds. */
-type Check = (r: RequestState, state: { config: RacesConfig }, at: number, kind: string) => string | null;
+type Check = (r: RequestState, state: { config: RacesConfig; requests: readonly RequestState[]; indexOf: Readonly<Record<string, number>> }, at: number, kind: string) => string | null;
 
 const oneTerminal: Check = (r) => (r.client.terminalSets > 1 ? `${r.key} was settled ${r.client.terminalSets} times` : null);
 
@@ -75,6 +76,27 @@ const transportSignal: Check = (r, state) => {
   return sig !== expected ? `${r.key} was cancelled with ${sig}; ${transport} under ${revision} expects ${expected}` : null;
 };
 
+// Issue 11 (2026-07-28 re-issue and MRTR, idempotency, headers, malformed cancels). Each reads
+// optional fields that only scenarios using those features set, so older traces are unaffected.
+const retryNewId: Check = (r, state) => {
+  if (r.retryOf === undefined) return null;
+  const i = state.indexOf[r.retryOf];
+  const from = i === undefined ? undefined : state.requests[i];
+  return from !== undefined && idKey(from.id) === idKey(r.id)
+    ? `${r.key} ${r.retryKind === 'mrtr' ? 'retries' : 're-issues'} ${r.retryOf} with the same request id ${idKey(r.id)}; it MUST be a new request with a new id`
+    : null;
+};
+
+const sideEffectOnce: Check = (r) => {
+  const n = r.server.opExecutions;
+  return n !== undefined && n > 1 ? `${r.key} executed the side effect of its operation a ${n === 2 ? 'second' : `${n}th`} time (a re-issue or retry without an idempotency key)` : null;
+};
+
+const headersComplete: Check = (r) =>
+  r.missingHeaders !== undefined && r.missingHeaders.length > 0 ? `${r.key} was POSTed without the required header ${r.missingHeaders.join(', ')}` : null;
+
+const cancelWellFormed: Check = (r) =>
+  r.malformedCancel !== undefined ? `${r.key} was cancelled with a malformed notifications/cancelled (${r.malformedCancel}); the server ignores it and keeps working` : null;
 
 interface RacesCheck {
   name: string;
@@ -103,6 +125,11 @@ const CHECKS: RacesCheck[] = [
     description: 'The cancellation signal matches the transport: stdio and 2025-11-25 HTTP send notifications/cancelled; 2026-07-28 HTTP only closes the stream.',
     check: transportSignal,
   },
+  { name: 'retry-new-id', description: 'A re-issue after a broken 2026-07-28 stream, and an MRTR retry, is a new request with a new id.', check: retryNewId },
+  { name: 'side-effect-once', description: 'A side-effecting operation executes at most once across its re-issues and retries (the idempotency key deduplicates).', check: sideEffectOnce },
+  { name: 'http-headers-complete', description: 'Every 2026-07-28 Streamable HTTP request carries Mcp-Method, and Mcp-Name where required.', check: headersComplete },
+  { name: 'cancel-well-formed', description: 'The client\'s notifications/cancelled is well-formed: jsonrpc "2.0", a string reason, no id.', check: cancelWellFormed },
+  ...MECHANICS_CHECKS.map((c) => ({ name: c.name, description: c.description, check: ((r, state) => c.check(r, state as unknown as Parameters<typeof c.check>[1])) as Check })),
 ];
 
 /** The invariants for the checkpointed core: per request, run on touched requests only. */

@@ -1,10 +1,11 @@
-import type { CoreContext, CoreModel } from '../core';
-import type { ApplyContext, Model, ScriptedEvent, Step } from '../types';
+import { asCoreContext, type CoreContext, type CoreModel } from '../core';
+import type { Model, ScriptedEvent, Step } from '../types';
 import type { RacesConfig, RacesEvent } from './schema';
 import { RANK, type RacesOutcome, type RacesState, type RacesTimer } from './types';
 import { byKey, initialCore, thaw, viewOf, type RacesCore } from './state';
 import { clientCancel, clientDisconnect, clientInject, clientKeepalive, clientProgress, clientResponse, clientServerCancel, clientStart, deadline } from './client';
 import { serverCancelNotification, serverReceive, serverStreamClose, serverWorkEvent } from './server';
+import { clientInputResponse, serverInputRequired } from './retry';
 import { RACES_ENTITY_INVARIANTS, RACES_INVARIANTS } from './invariants';
 import { racesOutcome } from './outcome';
 
@@ -41,6 +42,10 @@ function applyScripted(state: RacesCore, event: ScriptedEvent, ctx: Ctx): void {
       return clientDisconnect(state, ev, ctx);
     case 'inject':
       return clientInject(state, ev, ctx);
+    case 'input-response':
+      return clientInputResponse(state, ev, ctx);
+    case 'input-required':
+      return serverInputRequired(state, ev, ctx);
     default:
       return serverWorkEvent(state, ev, ctx);
   }
@@ -65,7 +70,7 @@ function applyTimer(state: RacesCore, t: RacesTimer, ctx: Ctx): void {
     case 'arrive.keepalive':
       return clientKeepalive(state, t.key, ctx);
     case 'arrive.response':
-      return clientResponse(state, t.key, t.ok, ctx);
+      return clientResponse(state, t.key, t.ok, ctx, t.inputRequired === true);
     case 'arrive.server-cancel':
       return clientServerCancel(state, t.key, ctx);
   }
@@ -89,23 +94,6 @@ export const racesCore: CoreModel<RacesConfig, RacesCore, RacesState, RacesOutco
   thaw,
   outcome: (state) => racesOutcome(state),
 };
-
-/** An `ApplyContext` seen as a `CoreContext` (for the historic one-step interface below). */
-function asCoreContext(ctx: ApplyContext<RacesTimer>): Ctx {
-  return {
-    get now() {
-      return ctx.now;
-    },
-    random: () => ctx.random(),
-    schedule: (at, rank, actor, label, payload) => ctx.schedule(at, rank, actor, label, payload),
-    cancel: (handle) => ctx.cancel(handle),
-    emit: (effect) => ctx.emit(effect),
-    keepsIgnored: true,
-    keepsNotes: true,
-    ignore: (item) => ctx.ignore(typeof item === 'function' ? item() : item),
-    why: (text, rule) => ctx.why(text, rule),
-  };
-}
 
 /**
  * The races lab model (request lifecycle). `replay(racesModel, …)` runs it on the checkpointed core

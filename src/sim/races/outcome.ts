@@ -1,8 +1,17 @@
-import type { ClientState, RacesOutcome, RequestOutcome, RequestState } from './types';
+import type { ClientState, RacesOutcome, RacesState, RequestOutcome, RequestState } from './types';
 
 /** The outcome of the races model: per request, plus counts. Works on a view or the mutable state. */
 
 function toOutcome(r: RequestState): RequestOutcome {
+  const o = baseOutcome(r);
+  if (r.op === undefined) return o;
+  if (r.retriedAs !== undefined) o.retriedAs = r.retriedAs;
+  if (r.retryOf !== undefined) o.retryOf = r.retryOf;
+  if (r.server.opExecutions !== undefined) o.opExecutions = r.server.opExecutions;
+  return o;
+}
+
+function baseOutcome(r: RequestState): RequestOutcome {
   return {
     requestId: r.id,
     key: r.key,
@@ -21,7 +30,7 @@ function toOutcome(r: RequestState): RequestOutcome {
 }
 
 /** Outcome of a races state (also used by the UI for the state at the playhead). */
-export function racesOutcome(state: { readonly requests: readonly RequestState[] }): RacesOutcome {
+export function racesOutcome(state: { readonly requests: readonly RequestState[]; readonly ledger?: RacesState['ledger'] }): RacesOutcome {
   const requests = state.requests.map(toOutcome);
   const states: Partial<Record<ClientState, number>> = {};
   let finalResponses = 0;
@@ -39,6 +48,12 @@ export function racesOutcome(state: { readonly requests: readonly RequestState[]
     }
     if (r.client.responseFate === 'ignored-late') lateResponsesDropped++;
   }
-  return { requests, summary: { requests: requests.length, states, finalResponses, cancelSignals, workInFlight, lastWorkEndedAtMs, lateResponsesDropped } };
+  const summary: RacesOutcome['summary'] = { requests: requests.length, states, finalResponses, cancelSignals, workInFlight, lastWorkEndedAtMs, lateResponsesDropped };
+  if (state.ledger !== undefined) {
+    let executions = 0;
+    for (const name of Object.keys(state.ledger)) executions += state.ledger[name].executions;
+    summary.sideEffectExecutions = executions;
+  }
+  return { requests, summary };
 }
 

@@ -1,4 +1,6 @@
 import type { Revision } from '../mcp';
+import { SDK_RULES } from './sdkProfile';
+import { MECHANICS_RULES } from './mechanics/rules';
 
 /**
  * A rule the races lab cites: what it says and where, per revision. `section` is the path under
@@ -14,7 +16,8 @@ export interface Rule {
 const both = (s2025: string, s2026: string) => ({ '2025-11-25': s2025, '2026-07-28': s2026 });
 const CANCEL = both('basic/utilities/cancellation', 'basic/patterns/cancellation');
 const TIMEOUTS = both('basic/lifecycle#timeouts', 'basic/patterns/cancellation');
-const PROGRESS = both('basic/utilities/progress', 'basic/utilities/progress');
+// 2026-07-28 moved progress under basic/patterns (was basic/utilities/progress).
+const PROGRESS = both('basic/utilities/progress', 'basic/patterns/progress');
 
 /** Every rule the races model cites, keyed by id. */
 export const RULES: Record<string, Rule> = {
@@ -90,8 +93,10 @@ export const RULES: Record<string, Rule> = {
   },
   'cancel.receiver-stops': {
     id: 'cancel.receiver-stops',
-    text: 'On cancellation the receiver SHOULD stop the work, free its resources and send no response (2026-07-28: MUST NOT send further messages for that request).',
-    section: CANCEL,
+    text: 'On cancellation the receiver SHOULD stop the work, free its resources and not send a response (2025-11-25 and the 2026-07-28 cancellation page). 2026-07-28 makes it a MUST on both transport pages: the server "MUST NOT send any further messages for it".',
+    // The MUST NOT is on the transport pages (Cancellation sections), not on basic/patterns/cancellation,
+    // which keeps "Not send a response for the cancelled request" under a SHOULD.
+    section: both('basic/utilities/cancellation', 'basic/transports/streamable-http#cancellation; basic/transports/stdio#cancellation; basic/patterns/cancellation'),
   },
   'cancel.ignore-invalid': {
     id: 'cancel.ignore-invalid',
@@ -115,8 +120,8 @@ export const RULES: Record<string, Rule> = {
   },
   'cancel.server-listen-only': {
     id: 'cancel.server-listen-only',
-    text: 'A server sends notifications/cancelled only on stdio, only to end a subscriptions/listen stream that is still open (2026-07-28); otherwise it never cancels the client\'s requests.',
-    section: { '2026-07-28': 'basic/patterns/cancellation', '2025-11-25': 'basic/utilities/cancellation (requests in the same direction only)' },
+    text: 'A server never cancels the client\'s requests; it may only end a subscriptions/listen stream it serves (2026-07-28). How, the texts disagree: the cancellation page says "A server MUST send notifications/cancelled referencing a subscriptions/listen request ID when it tears down that subscription stream"; the subscriptions page says "it SHOULD send a successful subscriptions/listen response to signal a graceful end … then close the stream"; the schema\'s CancelledNotification says "On stdio, the server also sends this notification, solely to terminate a … subscriptions/listen stream". The lab follows the schema (the notification on stdio only; on HTTP the result or a closed stream).',
+    section: { '2026-07-28': 'basic/patterns/cancellation; basic/patterns/subscriptions; schema CancelledNotification', '2025-11-25': 'basic/utilities/cancellation (requests in the same direction only)' },
   },
   'listen.2026-only': {
     id: 'listen.2026-only',
@@ -130,14 +135,47 @@ export const RULES: Record<string, Rule> = {
   },
   'disconnect.2026': {
     id: 'disconnect.2026',
-    text: 'Under 2026-07-28 a closed response stream is a cancellation: the server stops, and the client MUST re-issue with a new request id if it still wants the result.',
-    section: { '2026-07-28': 'basic/transports/streamable-http' },
+    text: 'Under 2026-07-28 a broken response stream loses the in-flight request (no resumption; the server treats the close as cancellation): the client MUST re-issue it as a new request with a new request id. A new id is a new request to the server: a side-effecting tool whose first execution already happened runs again unless the call carries an idempotency key the server deduplicates on — the ledger lab\'s lost response (scenario F).',
+    // The MUST is in the changelog (major item 9); the transport page says only "Resumable SSE streams via Last-Event-ID are not supported."
+    section: { '2026-07-28': 'changelog (major changes, item 9); basic/transports/streamable-http (Receiving Messages, Cancellation)' },
+  },
+  'cancel.malformed': {
+    id: 'cancel.malformed',
+    text: 'A notifications/cancelled without jsonrpc "2.0", with a non-string reason, or with an id is malformed and ignored; one with an id is a request, so the receiver answers JSON-RPC -32601 Method not found and cancels nothing.',
+    section: both('basic/utilities/cancellation (Error Handling); basic#notifications; schema JSONRPCNotification, CancelledNotificationParams', 'basic/patterns/cancellation (Error Handling); basic/index (Notifications MUST NOT include an ID); schema JSONRPCNotification, CancelledNotificationParams'),
+  },
+  'cancel.http-2026-no-notification': {
+    id: 'cancel.http-2026-no-notification',
+    text: 'On Streamable HTTP under 2026-07-28 a POSTed notifications/cancelled is not the cancellation signal (closing the request\'s SSE stream is): "This revision of the core protocol defines no client-to-server notifications over Streamable HTTP"; the server ignores it.',
+    section: { '2026-07-28': 'basic/transports/streamable-http (Sending Messages, note); basic/patterns/cancellation (Transport-Specific Cancellation)' },
+  },
+  'mrtr.retry-new-id': {
+    id: 'mrtr.retry-new-id',
+    text: 'MRTR: instead of sending its own request, the server answers with InputRequiredResult (resultType "input_required", inputRequests); the client retries the original request with inputResponses (and the echoed requestState). "The JSON-RPC id MUST be different between the initial request and the retry"; each round trip is an independent request, so a mutation retried this way needs an idempotency key.',
+    section: { '2026-07-28': 'basic/patterns/mrtr; schema InputRequiredResult, CallToolRequestParams' },
+  },
+  'mrtr.2026-only': {
+    id: 'mrtr.2026-only',
+    text: 'Multi round-trip requests exist from 2026-07-28; under 2025-11-25 a server sends elicitation/create or sampling/createMessage as its own request.',
+    section: { '2026-07-28': 'basic/patterns/mrtr', '2025-11-25': 'client/elicitation' },
+  },
+  'idempotency.key': {
+    id: 'idempotency.key',
+    text: 'MCP has no request-level deduplication: a re-issue or retry is a new request. A side-effecting tool is safe to re-issue only with an idempotency key (a tool argument) the server stores with the result and answers from.',
+    section: 'lesson: the ledger lab (keys, the lost response); 2026-07-28 basic/patterns/mrtr ("independent requests")',
+  },
+  'http.headers-2026': {
+    id: 'http.headers-2026',
+    text: 'Every 2026-07-28 Streamable HTTP POST carries MCP-Protocol-Version; every request Mcp-Method; tools/call, resources/read and prompts/get also Mcp-Name. A server MUST reject a request that lacks one with 400 Bad Request and -32020 HeaderMismatch.',
+    section: { '2026-07-28': 'basic/transports/streamable-http (Request Metadata, Server Validation); basic/index (Error Codes)' },
   },
   'transport.no-sse-on-stdio': {
     id: 'transport.no-sse-on-stdio',
     text: 'stdio carries newline-delimited JSON-RPC: there are no SSE streams, comments or per-request disconnects.',
     section: both('basic/transports#stdio', 'basic/transports/stdio'),
   },
+  ...SDK_RULES,
+  ...MECHANICS_RULES,
 };
 
 /** The spec section of a rule for a revision, as text (empty when the rule has none for it). */

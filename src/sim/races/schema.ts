@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import type { LabSchemas } from '../scenario';
+import { RACES_CLIENT_PROFILES } from './sdkProfile';
+import { MECHANICS_POLICY, MECHANICS_POLICY_OFF } from './mechanics/policy';
 
 /** JSON values (for fields the model validates itself, such as a request id a learner may break on purpose). */
 const json: z.ZodType<unknown> = z.unknown();
@@ -18,6 +20,10 @@ export const racesPolicySchema = z
     clientNeverSettles: z.boolean().default(false).describe('Bug: the client sends its cancellation but never settles its own call.'),
     timeoutWithoutCancel: z.boolean().default(false).describe('Bug: on timeout the client stops waiting but sends no cancellation signal.'),
     httpPostsCancel: z.boolean().default(false).describe('Bug: under 2026-07-28 the Streamable HTTP client also POSTs notifications/cancelled.'),
+    ...MECHANICS_POLICY,
+    retrySameId: z.boolean().default(false).describe('Bug: the re-issue after a broken 2026-07-28 response stream, or an MRTR retry, reuses the old request id (both MUST use a new one).'),
+    idempotencyKeyOmitted: z.boolean().default(false).describe('Bug: the client sends a side-effecting call without its idempotency key, so a re-issue or retry executes it again.'),
+    mcpNameHeaderOmitted: z.boolean().default(false).describe('Bug: the 2026-07-28 HTTP client omits the Mcp-Name header; the server rejects the request with -32020 HeaderMismatch.'),
   })
   .strict();
 
@@ -32,6 +38,16 @@ export const racesConfigSchema = z
       .default({ clientToServer: 0, serverToClient: 0 })
       .describe('One-way message latency, each direction (ms).'),
     progressResetsIdleTimeout: z.boolean().default(true).describe('Progress resets the idle timeout (the reset-timeout-on-progress request option of the TypeScript SDK).'),
+    client: z
+      .object({
+        profile: z
+          .enum(RACES_CLIENT_PROFILES, { error: `must be one of ${RACES_CLIENT_PROFILES.join(', ')}` })
+          .default('lab')
+          .describe("'lab': the spec-correct client and server. 'typescript-sdk-v1': the official TypeScript SDK v1 Client and McpServer, as the differential oracle observes them (sdkProfile.ts)."),
+      })
+      .strict()
+      .optional()
+      .describe('Which implementation the client (and its server) behaves like; omitted: the lab.'),
     policy: racesPolicySchema.default({
       progressResetsMaximum: false,
       idleTimeoutOnly: false,
@@ -41,6 +57,10 @@ export const racesConfigSchema = z
       clientNeverSettles: false,
       timeoutWithoutCancel: false,
       httpPostsCancel: false,
+      ...MECHANICS_POLICY_OFF,
+      retrySameId: false,
+      idempotencyKeyOmitted: false,
+      mcpNameHeaderOmitted: false,
     }),
   })
   .strict();
@@ -64,12 +84,43 @@ const start = z
     idleTimeoutMs: positiveMs.nullable().default(null),
     maxTimeoutMs: positiveMs.nullable().default(null),
     cancellable: z.boolean().default(true).describe('false: the server may ignore cancellation of this request (work it cannot stop).'),
+    sideEffect: z.boolean().optional().describe('true: the tool changes the world when its work completes (a payment, an email); the server counts executions per operation.'),
+    idempotencyKey: z.string().min(1).max(64).optional().describe('A tool argument the server deduplicates on: a re-issue or MRTR retry with the same key gets the stored result instead of a second execution.'),
   })
   .strict();
 const cancel = z
-  .object({ ...base, actor: z.literal('client'), kind: z.literal('cancel'), requestId: idOrInt, reason: z.string().max(200).default('User requested cancellation') })
+  .object({
+    ...base,
+    actor: z.literal('client'),
+    kind: z.literal('cancel'),
+    requestId: idOrInt,
+    reason: z.string().max(200).default('User requested cancellation'),
+    malformed: z
+      .enum(['no-jsonrpc', 'bad-jsonrpc', 'reason-not-string', 'has-id'], { error: 'must be one of no-jsonrpc, bad-jsonrpc, reason-not-string, has-id' })
+      .optional()
+      .describe('A faulty client: its notifications/cancelled lacks jsonrpc, has jsonrpc other than "2.0", a non-string reason, or an id (a request). The server ignores it.'),
+  })
   .strict();
-const disconnect = z.object({ ...base, actor: z.literal('client'), kind: z.literal('disconnect'), requestId: idOrInt }).strict();
+const disconnect = z
+  .object({
+    ...base,
+    actor: z.literal('client'),
+    kind: z.literal('disconnect'),
+    requestId: idOrInt,
+    reissueId: idOrInt.optional().describe('2026-07-28 HTTP: the new request id the client re-issues the lost request with (default: the next free integer id).'),
+  })
+  .strict();
+/** 2026-07-28 MRTR: the client answers an InputRequiredResult by retrying the original request with inputResponses under a new id. */
+const inputResponse = z
+  .object({
+    ...base,
+    actor: z.literal('client'),
+    kind: z.literal('input-response'),
+    requestId: idOrInt.describe('The request that was answered with InputRequiredResult.'),
+    newRequestId: idOrInt.optional().describe('The retry\'s request id (default: the next free integer id); it MUST differ from the original.'),
+    action: z.enum(['accept', 'decline', 'cancel']).default('accept').describe('The user\'s answer to the elicitation (ElicitResult.action).'),
+  })
+  .strict();
 const inject = z
   .object({ ...base, actor: z.literal('client'), kind: z.literal('inject'), message: json.describe('A raw JSON-RPC message a faulty client sends as-is.') })
   .strict();
@@ -105,15 +156,27 @@ const error = z
     message: z.string().max(200),
   })
   .strict();
+/** 2026-07-28 MRTR: the server answers a tools/call with InputRequiredResult (an elicitation/create under inputKey) instead of sending its own request. */
+const inputRequired = z
+  .object({
+    ...base,
+    actor: z.literal('server'),
+    kind: z.literal('input-required'),
+    requestId: idOrInt,
+    inputKey: z.string().min(1).max(64).default('confirm').describe('The server-assigned key of the input request (unique within the request).'),
+    message: z.string().max(200).default('Please confirm'),
+    requestState: z.string().max(200).optional().describe('Opaque state the client MUST echo on its retry.'),
+  })
+  .strict();
 const serverCancel = z
   .object({ ...base, actor: z.literal('server'), kind: z.literal('server-cancel'), requestId: idOrInt, reason: z.string().max(200).default('Server shutting down the stream') })
   .strict();
 
 /** One scripted event of the races lab, discriminated by `kind`. */
-export const racesEventSchema = z.discriminatedUnion('kind', [start, cancel, disconnect, inject, progress, keepalive, complete, error, serverCancel], {
+export const racesEventSchema = z.discriminatedUnion('kind', [start, cancel, disconnect, inject, inputResponse, progress, keepalive, complete, error, serverCancel, inputRequired], {
   error: (issue) =>
     issue.code === 'invalid_union'
-      ? 'kind must be one of start, cancel, disconnect, inject (client) or progress, keepalive, complete, error, server-cancel (server)'
+      ? 'kind must be one of start, cancel, disconnect, inject, input-response (client) or progress, keepalive, complete, error, server-cancel, input-required (server)'
       : undefined,
 });
 
@@ -121,11 +184,13 @@ export type RacesConfig = z.output<typeof racesConfigSchema>;
 export type RacesPolicy = z.output<typeof racesPolicySchema>;
 export type RacesEvent = z.output<typeof racesEventSchema>;
 export type RacesEventKind = RacesEvent['kind'];
+/** The events the test-only oracle (`oracle/`, the model before issue 11) knows: all but the MRTR kinds. */
+export type RacesEventBeforeMrtr = Exclude<RacesEvent, { kind: 'input-response' | 'input-required' }>;
 
 /** Event kinds each actor may script, for the editor and for errors. */
 export const RACES_EVENT_KINDS: Record<'client' | 'server', RacesEventKind[]> = {
-  client: ['start', 'cancel', 'disconnect', 'inject'],
-  server: ['progress', 'keepalive', 'complete', 'error', 'server-cancel'],
+  client: ['start', 'cancel', 'disconnect', 'inject', 'input-response'],
+  server: ['progress', 'keepalive', 'complete', 'error', 'server-cancel', 'input-required'],
 };
 
 /** The races lab's scenario schemas (config + events), for `parseScenario(value, 'races', RACES_SCHEMAS)`. */

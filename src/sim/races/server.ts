@@ -1,8 +1,13 @@
 import type { Json } from '../types';
-import { cancelledNotification, errorResponse, idProblem, listenResultResponse, progressNotification, toolResultResponse } from '../mcp';
+import { cancelledNotification, ERROR_CODES, errorResponse, idProblem, listenResultResponse, progressNotification, toolResultResponse, type RequestId } from '../mcp';
+import { answerFromLedger, recordExecution, rejectMissingHeaders } from './retry';
 import type { RacesEvent } from './schema';
 import { RANK, type ServerState } from './types';
 import { byKey, changed, describeId, findLatest, hotLabels, NO_KEYS, TERMINAL_SERVER, touch, type Ctx, type RacesCore } from './state';
+import { isSdkV1, sdkServerIgnoresCancel } from './sdkProfile';
+import { ignoredBySdk, sdkAbortsUncancellable } from './sdkClient';
+import { receiveLoopDeadSince, receiveLoopDiesOnCancel, unreadCancel, unreadRequest } from './mechanics/receiveLoop';
+import { strayProgressSent } from './mechanics/strayProgress';
 
 /**
  * Server-side rules of the races model: receiving a request, the worker's progress, keep-alives,
@@ -14,6 +19,9 @@ export function serverReceive(state: RacesCore, key: string, ctx: Ctx): void {
   const req = byKey(state, key);
   if (!req) return touch(state, NO_KEYS);
   if (req.server.streamClosed) return touch(state, NO_KEYS);
+  const dead = receiveLoopDeadSince(state);
+  if (dead !== null && dead <= ctx.now) return unreadRequest(state, req, dead, ctx);
+  if (req.op !== undefined && (rejectMissingHeaders(state, req, ctx) || answerFromLedger(state, req, ctx))) return;
   const s = req.server;
   s.state = 'working';
   s.atMs = ctx.now;
@@ -43,6 +51,7 @@ export function serverWorkEvent(
   const http = config.transport === 'streamable-http';
 
   if (ev.kind === 'progress') {
+    if (ended && config.policy.progressAfterResult && serverState !== 'cancelled' && req.wireToken !== null) return strayProgressSent(state, req, ev, ctx);
     if (ended) {
       const rule = serverState === 'cancelled' ? 'cancel.receiver-stops' : 'progress.after-end';
       ctx.ignore(() => ({ by: 'server', what: `progress ${ev.progress} for ${req.key}`, reason: `the request already ended (${serverState})`, rule }));
@@ -136,6 +145,7 @@ export function serverWorkEvent(
       : toolResultResponse(config.revision, req.id, ev.text, ev.isError)
     : errorResponse(req.id, ev.code, ev.message);
   const nextState: ServerState = ok ? 'completed' : 'failed';
+  if (ok && req.sideEffect) recordExecution(state, req, ev.text);
   s.state = nextState;
   s.atMs = ctx.now;
   s.responseSentAt = ctx.now;
@@ -168,12 +178,21 @@ export function serverCancelNotification(state: RacesCore, message: Json, posted
     touch(state, NO_KEYS);
   };
   if (message === null || typeof message !== 'object' || Array.isArray(message)) return malformed('the message is not a JSON object');
+  const dead = receiveLoopDeadSince(state);
+  if (dead !== null) return unreadCancel(state, dead, ctx);
+  const sdkIgnores = isSdkV1(config) ? sdkServerIgnoresCancel(message) : null;
+  if (sdkIgnores !== null) return ignoredBySdk(state, sdkIgnores, ctx);
+  if ('id' in message && message.method === 'notifications/cancelled') return answerMethodNotFound(state, message, ctx);
+  if (message.jsonrpc !== '2.0') return malformed(message.jsonrpc === undefined ? 'jsonrpc is missing (it must be "2.0")' : `jsonrpc is ${JSON.stringify(message.jsonrpc)}, not "2.0"`);
   if (message.method !== 'notifications/cancelled') return malformed(`unsupported method ${JSON.stringify(message.method) ?? '(none)'}`);
   const params = message.params;
   if (params === null || typeof params !== 'object' || Array.isArray(params)) return malformed('params is missing or not an object');
   const rawId = (params as Record<string, Json>).requestId;
   const problem = idProblem(rawId);
   if (problem !== null) return malformed(`requestId is ${problem}, not a string or an integer`);
+  const reason = (params as Record<string, Json>).reason;
+  if (reason !== undefined && typeof reason !== 'string') return malformed(`reason is ${JSON.stringify(reason)}, not a string`);
+  if (config.transport === 'streamable-http' && config.revision === '2026-07-28') return ignorePostedCancel(state, rawId, ctx);
   const req = findLatest(state, rawId);
   if (!req || req.server.state === 'not-received') {
     ctx.ignore(() => ({ by: 'server', what: `${what} ${describeId(rawId)}`, reason: 'unknown request id', rule: 'cancel.ignore-invalid' }));
@@ -193,7 +212,7 @@ export function serverCancelNotification(state: RacesCore, message: Json, posted
     rule);
     return touch(state, req.self);
   }
-  if (!req.cancellable) {
+  if (!req.cancellable && !isSdkV1(config)) {
     ctx.ignore({ by: 'server', what: `${what} ${req.key}`, reason: 'this work cannot be stopped; the receiver MAY ignore the cancellation', rule: 'cancel.ignore-invalid' });
     ctx.why(() => `The server cannot stop ${describeId(req.id)} (uncancellable work) and ignores the cancellation: its response will still come, and the client must drop it.`, 'cancel.ignore-invalid');
     return touch(state, req.self);
@@ -202,10 +221,47 @@ export function serverCancelNotification(state: RacesCore, message: Json, posted
   s.atMs = ctx.now;
   s.cancelAcceptedAt = ctx.now;
   s.workEndedAt = ctx.now;
+  if (!req.cancellable) return sdkAbortsUncancellable(state, req, ctx); // only under the SDK profile (checked above)
   const via = posted ? ' (POSTed over HTTP)' : '';
   const unexpected = posted && config.revision === '2026-07-28' ? ' Under 2026-07-28 this POST is not expected: closing the stream was the signal.' : '';
   ctx.why(() => `The server accepts the cancellation of ${describeId(req.id)}${via}: it stops the work and will send no response.${unexpected}`, 'cancel.receiver-stops');
   changed(state, req);
+  if (config.policy.receiveLoopDiesOnCancel) receiveLoopDiesOnCancel(state, req, ctx);
+}
+
+/**
+ * A `notifications/cancelled` carrying an `id` is a request for a method the server does not
+ * have: it answers JSON-RPC -32601 Method not found (2026-07-28 HTTP: with 404 Not Found) and
+ * cancels nothing. Sources: JSON-RPC 2.0 §4 and §5.1; 2026-07-28 `basic/index` ("Notifications
+ * MUST NOT include an ID"); `basic/transports/streamable-http` ("If the server does not implement
+ * the requested RPC method, it MUST respond with 404 Not Found and a JSON-RPC error with code -32601").
+ */
+function answerMethodNotFound(state: RacesCore, message: Record<string, Json>, ctx: Ctx): void {
+  const { config } = state;
+  const id = message.id;
+  ctx.ignore({ by: 'server', what: 'notifications/cancelled', reason: 'it carries an id, so it is a request, not a notification: nothing is cancelled', rule: 'cancel.malformed' });
+  if (idProblem(id) !== null) {
+    ctx.why(() => `The server ignores a cancellation with an invalid id ${describeId(id)}: not a notification, and no answerable request.`, 'cancel.malformed');
+    return touch(state, NO_KEYS);
+  }
+  const http = config.transport === 'streamable-http' ? (config.revision === '2026-07-28' ? 'HTTP 404 Not Found with the JSON-RPC error' : 'the POST is answered with the JSON-RPC error') : undefined;
+  ctx.emit({ from: 'server', transport: config.transport, message: errorResponse(id as RequestId, ERROR_CODES.methodNotFound, 'Method not found'), http, arrivesAt: ctx.now + config.latencyMs.serverToClient });
+  ctx.why(() => `A notifications/cancelled with an id (${describeId(id)}) is a request: the server answers ${ERROR_CODES.methodNotFound} Method not found and the work goes on.`, 'cancel.malformed');
+  touch(state, NO_KEYS);
+}
+
+/**
+ * Under 2026-07-28 on Streamable HTTP a POSTed `notifications/cancelled` is not the cancellation
+ * signal (closing the request's stream is): the server leaves the request alone. Sources:
+ * `basic/transports/streamable-http` ("This revision of the core protocol defines no
+ * client-to-server notifications over Streamable HTTP. The only client-sent notification in the
+ * core protocol, `notifications/cancelled`, is used only on the stdio transport"); `basic/patterns/cancellation`.
+ */
+function ignorePostedCancel(state: RacesCore, rawId: Json, ctx: Ctx): void {
+  const req = findLatest(state, rawId);
+  ctx.ignore(() => ({ by: 'server', what: `notifications/cancelled ${describeId(rawId)}`, reason: 'under 2026-07-28 a POSTed notifications/cancelled is not the cancellation signal on Streamable HTTP; closing the stream is', rule: 'cancel.http-2026-no-notification' }));
+  ctx.why(() => `A notifications/cancelled for ${describeId(rawId)} is POSTed, but on Streamable HTTP under 2026-07-28 only closing the response stream cancels: the server ignores it${req && req.server.state === 'working' ? ' and the work goes on' : ''}.`, 'cancel.http-2026-no-notification');
+  touch(state, req ? req.self : NO_KEYS);
 }
 
 export function serverStreamClose(state: RacesCore, key: string, cause: 'cancel' | 'network', ctx: Ctx): void {

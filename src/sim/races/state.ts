@@ -1,7 +1,7 @@
 import type { CoreContext } from '../core';
-import { cancelledNotification, idProblem, type RequestId } from '../mcp';
+import { cancelledNotification, idProblem, malformedCancelledNotification, requestHeaders2026, type MalformedCancel, type RequestId } from '../mcp';
 import type { RacesConfig } from './schema';
-import { idKey, RANK, type ClientState, type RacesState, type RacesTimer, type RequestState, type ServerState } from './types';
+import { idKey, RANK, type ClientState, type LedgerEntry, type RacesState, type RacesTimer, type RequestState, type ServerState } from './types';
 
 /**
  * The races model's mutable state for the checkpointed core, and the helpers its rules share.
@@ -25,6 +25,9 @@ export interface RacesCore {
   indexOfView: Readonly<Record<string, number>> | null;
   /** Per request index: its hot-path timer labels and idle payload, made once (not part of views). */
   hot: (HotLabels | undefined)[];
+  /** The side-effect ledger (see `RacesState.ledger`); absent until a side effect runs. Entries are replaced, never changed in place. */
+  ledger?: Record<string, LedgerEntry>;
+  ledgerView?: Readonly<Record<string, LedgerEntry>> | null;
 }
 
 /** Strings and the payload the progress path would otherwise rebuild at every step. */
@@ -77,6 +80,18 @@ export function findLatest(state: RacesCore, id: unknown): RequestState | undefi
   return index === undefined ? undefined : state.requests[index];
 }
 
+/** Appends a new request instance `req` (its id's latest) to the state and marks it touched. */
+export function addRequest(state: RacesCore, req: RequestState): void {
+  const index = state.requests.length;
+  state.requests.push(req);
+  state.views.push(null);
+  state.latest[idKey(req.id)] = index;
+  state.indexOf[req.key] = index;
+  state.latestView = null;
+  state.indexOfView = null;
+  state.touched = req.self;
+}
+
 /** Sets the client's terminal state (counting how often, for `one-terminal-state`). */
 export function settle(req: RequestState, now: number, clientState: ClientState, reason: string, rule: string | undefined): void {
   const c = req.client;
@@ -104,12 +119,13 @@ export function describeId(id: unknown): string {
  * stdio: notifications/cancelled. HTTP 2026-07-28: close the request's SSE stream (no POST).
  * HTTP 2025-11-25: POST notifications/cancelled.
  */
-export function sendCancelSignal(state: RacesCore, req: RequestState, reason: string, ctx: Ctx): void {
+export function sendCancelSignal(state: RacesCore, req: RequestState, reason: string, ctx: Ctx, malformed?: MalformedCancel): void {
   const { transport, revision, latencyMs, policy } = state.config;
   const arrivesAt = ctx.now + latencyMs.clientToServer;
-  const message = cancelledNotification(req.id, reason);
+  const message = malformed === undefined ? cancelledNotification(req.id, reason) : malformedCancelledNotification(req.id, reason, malformed, `cancel-${String(req.id)}`);
+  const bad = malformed === undefined ? undefined : true;
   if (transport === 'stdio') {
-    ctx.emit({ from: 'client', transport, message, arrivesAt, requestKey: req.key });
+    ctx.emit({ from: 'client', transport, message, malformed: bad, arrivesAt, requestKey: req.key });
     ctx.schedule(arrivesAt, RANK.arrival, 'server', `cancel ${req.key} arrives`, { kind: 'arrive.cancel', message, posted: false });
     req.client.cancelSignal = 'notifications/cancelled';
     return;
@@ -118,7 +134,7 @@ export function sendCancelSignal(state: RacesCore, req: RequestState, reason: st
     ctx.emit({ from: 'client', transport, http: `client closes the SSE response stream of request ${describeId(req.id)} (no body is sent)`, arrivesAt, requestKey: req.key });
     ctx.schedule(arrivesAt, RANK.arrival, 'server', `stream close ${req.key} arrives`, { kind: 'arrive.stream-close', key: req.key, cause: 'cancel' });
     if (policy.httpPostsCancel) {
-      ctx.emit({ from: 'client', transport, message, http: 'POST /mcp (notification) → 202 Accepted', arrivesAt, requestKey: req.key });
+      ctx.emit({ from: 'client', transport, message, malformed: bad, http: 'POST /mcp (notification) → 202 Accepted', headers: requestHeaders2026(message), arrivesAt, requestKey: req.key });
       ctx.schedule(arrivesAt, RANK.arrival, 'server', `cancel ${req.key} arrives`, { kind: 'arrive.cancel', message, posted: true });
       req.client.cancelSignal = 'stream-close+notifications/cancelled';
       return;
@@ -126,7 +142,7 @@ export function sendCancelSignal(state: RacesCore, req: RequestState, reason: st
     req.client.cancelSignal = 'stream-close';
     return;
   }
-  ctx.emit({ from: 'client', transport, message, http: 'POST /mcp (notification) → 202 Accepted', arrivesAt, requestKey: req.key });
+  ctx.emit({ from: 'client', transport, message, malformed: bad, http: 'POST /mcp (notification) → 202 Accepted', arrivesAt, requestKey: req.key });
   ctx.schedule(arrivesAt, RANK.arrival, 'server', `cancel ${req.key} arrives`, { kind: 'arrive.cancel', message, posted: true });
   req.client.cancelSignal = 'notifications/cancelled';
 }
@@ -145,9 +161,13 @@ export function signalText(config: RacesConfig): string {
 
 /** A mutable copy of a request (three objects). */
 export function copyRequest(r: RequestState): RequestState {
+  return copyOptional(r, copyBase(r));
+}
+
+function copyBase(r: RequestState): RequestState {
   const c = r.client;
   const s = r.server;
-  return {
+  const copy: RequestState = {
     key: r.key,
     self: r.self,
     id: r.id,
@@ -189,6 +209,27 @@ export function copyRequest(r: RequestState): RequestState {
       streamClosed: s.streamClosed,
     },
   };
+  if (r.sdkDefaultIdle) copy.sdkDefaultIdle = true;
+  if (r.mech) copy.mech = r.mech;
+  return copy;
+}
+
+/** Copies the optional fields of `r` (only requests with an `op` or a malformed cancel have any). */
+function copyOptional(r: RequestState, v: RequestState): RequestState {
+  if (r.malformedCancel !== undefined) v.malformedCancel = r.malformedCancel;
+  if (r.op === undefined) return v;
+  v.op = r.op;
+  if (r.sideEffect !== undefined) v.sideEffect = r.sideEffect;
+  if (r.idempotencyKey !== undefined) v.idempotencyKey = r.idempotencyKey;
+  if (r.retryOf !== undefined) v.retryOf = r.retryOf;
+  if (r.retriedAs !== undefined) v.retriedAs = r.retriedAs;
+  if (r.retryKind !== undefined) v.retryKind = r.retryKind;
+  if (r.inputRequest !== undefined) v.inputRequest = r.inputRequest;
+  if (r.retryInput !== undefined) v.retryInput = r.retryInput;
+  if (r.missingHeaders !== undefined) v.missingHeaders = r.missingHeaders;
+  if (r.server.opExecutions !== undefined) v.server.opExecutions = r.server.opExecutions;
+  if (r.server.dedupedAt !== undefined) v.server.dedupedAt = r.server.dedupedAt;
+  return v;
 }
 
 function frozenRequest(r: RequestState): RequestState {
@@ -210,7 +251,15 @@ export function viewOf(state: RacesCore): RacesState {
   }
   const latest = state.latestView ?? (state.latestView = Object.freeze({ ...state.latest }));
   const indexOf = state.indexOfView ?? (state.indexOfView = Object.freeze({ ...state.indexOf }));
-  return Object.freeze({ config: state.config, requests: Object.freeze(requests), latest, indexOf, touched: state.touched });
+  if (state.ledger === undefined) return Object.freeze({ config: state.config, requests: Object.freeze(requests), latest, indexOf, touched: state.touched });
+  const ledger = state.ledgerView ?? (state.ledgerView = Object.freeze({ ...state.ledger }));
+  return Object.freeze({ config: state.config, requests: Object.freeze(requests), latest, indexOf, touched: state.touched, ledger });
+}
+
+/** Replaces the ledger entry `name` (the ledger is copied on write, so views stay frozen). */
+export function setLedger(state: RacesCore, name: string, entry: LedgerEntry): void {
+  state.ledger = { ...(state.ledger ?? {}), [name]: Object.freeze(entry) };
+  state.ledgerView = null;
 }
 
 /** A mutable state equal to `view` (which stays untouched and is reused as the cached views). */
@@ -225,5 +274,6 @@ export function thaw(view: RacesState): RacesCore {
     latestView: Object.isFrozen(view.latest) ? view.latest : null,
     indexOfView: Object.isFrozen(view.indexOf) ? view.indexOf : null,
     hot: [],
+    ...(view.ledger !== undefined ? { ledger: { ...view.ledger }, ledgerView: view.ledger } : {}),
   };
 }

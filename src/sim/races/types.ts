@@ -1,6 +1,7 @@
 import type { Json } from '../types';
 import type { RequestId } from '../mcp';
 import type { RacesConfig } from './schema';
+import type { MechanicsMarks } from './mechanics/marks';
 
 /**
  * The request lifecycle model: one MCP client and one server exchanging `tools/call` and
@@ -19,7 +20,9 @@ export type ClientState =
   | 'timeout-max'
   | 'connection-closed'
   | 'ended-by-server'
-  | 'rejected';
+  | 'rejected'
+  /** 2026-07-28 MRTR: the server answered with InputRequiredResult; the request is over, a retry (new id) follows. */
+  | 'input-required';
 
 /** The server's view of a request. `working` means work (or an open listen stream) is in flight. */
 export type ServerState = 'not-received' | 'working' | 'completed' | 'failed' | 'cancelled';
@@ -44,6 +47,25 @@ export interface RequestState {
   tool: string;
   /** false: the server's work cannot be stopped, so it MAY ignore the cancellation. */
   cancellable: boolean;
+  /**
+   * Optional fields (absent unless the scenario uses them, so older traces keep their shape):
+   * the tool changes the world when its work completes; the idempotency key on the wire; the
+   * logical operation (the instance key of the first request of a chain of re-issues and MRTR
+   * retries); the request this one re-issues or retries, and the one that replaced it; the
+   * InputRequiredResult the server answered with; the HTTP headers it lacked (a bug).
+   */
+  sideEffect?: boolean;
+  idempotencyKey?: string;
+  op?: string;
+  retryOf?: string;
+  retriedAs?: string;
+  retryKind?: 'reissue' | 'mrtr';
+  inputRequest?: { inputKey: string; requestState?: string };
+  /** The MRTR answer this request carries (`inputResponses`, echoed `requestState`); a re-issue carries it again. */
+  retryInput?: { inputResponses: Json; requestState?: string };
+  missingHeaders?: readonly string[];
+  /** The client cancelled with a malformed notifications/cancelled (a faulty client, scripted). */
+  malformedCancel?: 'no-jsonrpc' | 'bad-jsonrpc' | 'reason-not-string' | 'has-id';
   startAt: number;
   /** Token declared by the scenario, and the one actually on the wire (null when omitted by the bug). */
   progressToken: RequestId | null;
@@ -71,6 +93,10 @@ export interface RequestState {
     responseFate: ResponseFate;
     isError: boolean;
   };
+  /** Marks of the failure mechanics (issue 11); absent unless a mechanic touched this request. */
+  mech?: MechanicsMarks;
+  /** TypeScript SDK v1 profile only: the idle timeout is the SDK's 60 s default (absent otherwise, so other traces keep their shape). */
+  sdkDefaultIdle?: true;
   server: {
     state: ServerState;
     atMs: number | null;
@@ -86,6 +112,10 @@ export interface RequestState {
     workEndedAt: number | null;
     /** The HTTP response stream was closed by the client (or the network). */
     streamClosed: boolean;
+    /** Executions of this request's operation (or idempotency key) counted when this request executed (absent: it did not). */
+    opExecutions?: number;
+    /** The server answered with the result stored under the idempotency key instead of executing (ms). */
+    dedupedAt?: number;
   };
 }
 
@@ -98,6 +128,19 @@ export interface RacesState {
   /** Index in `requests` per instance key. */
   indexOf: Readonly<Record<string, number>>;
   touched: readonly string[];
+  /**
+   * The server's ledger of side effects, by idempotency key (`key:<k>`) or operation (`op:<key>`):
+   * executions so far and the stored result text once one committed. Absent until a side effect runs.
+   */
+  ledger?: Readonly<Record<string, LedgerEntry>>;
+}
+
+/** One ledger entry (see `RacesState.ledger`). */
+export interface LedgerEntry {
+  executions: number;
+  result: string | null;
+  /** Instance keys of the requests that executed, in order. */
+  by: readonly string[];
 }
 
 /** Timers and deliveries the model schedules. */
@@ -110,7 +153,7 @@ export type RacesTimer =
   | { kind: 'arrive.raw'; message: Json }
   | { kind: 'arrive.progress'; key: string; progress: number }
   | { kind: 'arrive.keepalive'; key: string }
-  | { kind: 'arrive.response'; key: string; ok: boolean }
+  | { kind: 'arrive.response'; key: string; ok: boolean; inputRequired?: true }
   | { kind: 'arrive.server-cancel'; key: string };
 
 /** One request's outcome, as printed by the CLI and shown in the outcome panel. */
@@ -129,6 +172,12 @@ export interface RequestOutcome {
   serverState: ServerState;
   workEndedAtMs: number | null;
   isError: boolean;
+  /** The request that replaced this one (re-issue after a broken stream, or MRTR retry), when any. */
+  retriedAs?: string;
+  /** The request this one re-issues or retries. */
+  retryOf?: string;
+  /** Side effects of this request's operation counted when it executed (absent: it did not execute). */
+  opExecutions?: number;
 }
 
 /** The model outcome: per request, plus counts. */
@@ -144,6 +193,8 @@ export interface RacesOutcome {
     /** Latest time any tools/call work stopped (ms), or null. */
     lastWorkEndedAtMs: number | null;
     lateResponsesDropped: number;
+    /** Side effects executed on the server over the whole trace (present once a side-effecting tool ran). */
+    sideEffectExecutions?: number;
   };
 }
 

@@ -149,7 +149,7 @@ export const stormFixesSchema = z
     retryAtOneLayerOnly: z.boolean().default(false).describe('Only the outermost layer retries.'),
     deadlinePropagation: z.boolean().default(false).describe('Each layer passes its remaining deadline down; inner attempts never outlive it.'),
     retryBudget: z.boolean().default(false).describe('Each layer caps retries at retryBudgetRatio × attempts it received (at least 1).'),
-    cancelPropagation: z.boolean().default(false).describe('A cancel travels down, one hop per cancelPropagationMs; inner layers stop.'),
+    cancelPropagation: z.boolean().default(false).describe('A cancel travels down the chain, crossing it in cancelPropagationMs (one even share per hop); inner layers stop.'),
     idempotencyKeys: z.boolean().default(false).describe('Upstream deduplicates by key: a repeat joins the running or finished execution.'),
     oneRetryLayerPerProcess: z
       .boolean()
@@ -173,7 +173,7 @@ export const stormConfigSchema = z
       })
       .strict()
       .default({ runMs: 100, failingAtStart: true, failStatus: 503, duplicateGuardMaxRuns: null, receiptAfterMs: null, pollIntervalMs: 5000 }),
-    cancelPropagationMs: ms.default(320).describe('Time a cancellation takes to cross one hop (the postmortem: 320 ms).'),
+    cancelPropagationMs: ms.default(320).describe('Time a cancellation takes to cross the whole chain from the client to the upstream, split evenly over the hops (the postmortem: 320 ms on average "to cross the whole call chain").'),
     retryBudgetRatio: z.number().min(0).max(1).default(0.1),
     fixes: stormFixesSchema.default({ retryAtOneLayerOnly: false, deadlinePropagation: false, retryBudget: false, cancelPropagation: false, idempotencyKeys: false, oneRetryLayerPerProcess: false }),
   })

@@ -8,7 +8,7 @@ import { checkBoolean, checkNumber } from './validate';
  * - the chain is client → MCP Server → OpenAI API → model cluster ("客户端 → MCP Server → OpenAI API
  *   → 模型计算集群"): four nodes, three hops;
  * - "取消信号平均需要320ms才能穿透整个调用链": 320 ms on average to cross the WHOLE chain, not one
- *   hop (src/sim/resilience/storm.ts reads it as 320 ms per hop; this module follows the text);
+ *   hop (the storm model follows it too since issue 13 item 5: `cancelHopMs` in src/sim/resilience/stormTypes.ts);
  * - when the MCP server force-closed its connection to the upstream, 73 % of the response had been
  *   transferred ("响应已经传输了73%的内容");
  * - the upstream's streaming mechanism re-queued the unfinished request (undocumented behaviour,

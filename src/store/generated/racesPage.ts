@@ -29,7 +29,15 @@ export const RACES_BUILTIN_LOAD = {
      "respondAfterCancel": false,
      "clientNeverSettles": false,
      "timeoutWithoutCancel": false,
-     "httpPostsCancel": false
+     "httpPostsCancel": false,
+     "receiveLoopDiesOnCancel": false,
+     "progressAfterResult": false,
+     "strayProgressKillsConnection": false,
+     "lateResponseReconnects": false,
+     "silentRetryOnTimeout": false,
+     "retrySameId": false,
+     "idempotencyKeyOmitted": false,
+     "mcpNameHeaderOmitted": false
     }
    },
    "events": [
@@ -150,7 +158,15 @@ export const RACES_BUILTIN_LOAD = {
      "respondAfterCancel": false,
      "clientNeverSettles": false,
      "timeoutWithoutCancel": false,
-     "httpPostsCancel": false
+     "httpPostsCancel": false,
+     "receiveLoopDiesOnCancel": false,
+     "progressAfterResult": false,
+     "strayProgressKillsConnection": false,
+     "lateResponseReconnects": false,
+     "silentRetryOnTimeout": false,
+     "retrySameId": false,
+     "idempotencyKeyOmitted": false,
+     "mcpNameHeaderOmitted": false
     }
    },
    "events": [
@@ -244,7 +260,15 @@ export const RACES_BUILTIN_LOAD = {
      "respondAfterCancel": false,
      "clientNeverSettles": false,
      "timeoutWithoutCancel": false,
-     "httpPostsCancel": false
+     "httpPostsCancel": false,
+     "receiveLoopDiesOnCancel": false,
+     "progressAfterResult": false,
+     "strayProgressKillsConnection": false,
+     "lateResponseReconnects": false,
+     "silentRetryOnTimeout": false,
+     "retrySameId": false,
+     "idempotencyKeyOmitted": false,
+     "mcpNameHeaderOmitted": false
     }
    },
    "events": [
@@ -412,7 +436,15 @@ export const RACES_BUILTIN_LOAD = {
      "respondAfterCancel": false,
      "clientNeverSettles": false,
      "timeoutWithoutCancel": false,
-     "httpPostsCancel": false
+     "httpPostsCancel": false,
+     "receiveLoopDiesOnCancel": false,
+     "progressAfterResult": false,
+     "strayProgressKillsConnection": false,
+     "lateResponseReconnects": false,
+     "silentRetryOnTimeout": false,
+     "retrySameId": false,
+     "idempotencyKeyOmitted": false,
+     "mcpNameHeaderOmitted": false
     }
    },
    "events": [
@@ -551,7 +583,15 @@ export const RACES_BUILTIN_LOAD = {
      "respondAfterCancel": false,
      "clientNeverSettles": false,
      "timeoutWithoutCancel": false,
-     "httpPostsCancel": false
+     "httpPostsCancel": false,
+     "receiveLoopDiesOnCancel": false,
+     "progressAfterResult": false,
+     "strayProgressKillsConnection": false,
+     "lateResponseReconnects": false,
+     "silentRetryOnTimeout": false,
+     "retrySameId": false,
+     "idempotencyKeyOmitted": false,
+     "mcpNameHeaderOmitted": false
     }
    },
    "events": [
@@ -676,6 +716,301 @@ export const RACES_BUILTIN_LOAD = {
    "$schema": "../../scenario.schema.json",
    "format": 1,
    "lab": "races",
+   "id": "E2-malformed-cancel",
+   "title": "E2 · A malformed cancel cancels nothing",
+   "summary": "The user presses Stop on four calls, but this faulty client's notifications/cancelled is malformed each time: the first carries an id, which makes it a request (the server answers -32601 Method not found); the others lack jsonrpc, say jsonrpc \"1.0\", or carry a numeric reason. The server ignores all four and runs every call to the end; each result arrives after its call was settled and is dropped. Both revisions; on stdio and on 2025-11-25 HTTP (under 2026-07-28 HTTP the stream close cancels, whatever is POSTed).",
+   "seed": 1,
+   "config": {
+    "revision": "2026-07-28",
+    "transport": "stdio",
+    "latencyMs": {
+     "clientToServer": 20,
+     "serverToClient": 20
+    },
+    "progressResetsIdleTimeout": true,
+    "policy": {
+     "progressResetsMaximum": false,
+     "idleTimeoutOnly": false,
+     "maximumCheckedOnProgress": false,
+     "progressTokenOmitted": false,
+     "respondAfterCancel": false,
+     "clientNeverSettles": false,
+     "timeoutWithoutCancel": false,
+     "httpPostsCancel": false,
+     "receiveLoopDiesOnCancel": false,
+     "progressAfterResult": false,
+     "strayProgressKillsConnection": false,
+     "lateResponseReconnects": false,
+     "silentRetryOnTimeout": false,
+     "retrySameId": false,
+     "idempotencyKeyOmitted": false,
+     "mcpNameHeaderOmitted": false
+    }
+   },
+   "events": [
+    {
+     "id": "start-1",
+     "at": 0,
+     "actor": "client",
+     "kind": "start",
+     "requestId": 1,
+     "method": "tools/call",
+     "tool": "export_dataset",
+     "idleTimeoutMs": null,
+     "maxTimeoutMs": 5000,
+     "cancellable": true
+    },
+    {
+     "id": "start-2",
+     "at": 0,
+     "actor": "client",
+     "kind": "start",
+     "requestId": 2,
+     "method": "tools/call",
+     "tool": "translate",
+     "idleTimeoutMs": null,
+     "maxTimeoutMs": 5000,
+     "cancellable": true
+    },
+    {
+     "id": "start-3",
+     "at": 0,
+     "actor": "client",
+     "kind": "start",
+     "requestId": 3,
+     "method": "tools/call",
+     "tool": "resize_image",
+     "idleTimeoutMs": null,
+     "maxTimeoutMs": 5000,
+     "cancellable": true
+    },
+    {
+     "id": "start-4",
+     "at": 0,
+     "actor": "client",
+     "kind": "start",
+     "requestId": 4,
+     "method": "tools/call",
+     "tool": "summarize",
+     "idleTimeoutMs": null,
+     "maxTimeoutMs": 5000,
+     "cancellable": true
+    },
+    {
+     "id": "stop-1",
+     "at": 100,
+     "actor": "client",
+     "kind": "cancel",
+     "requestId": 1,
+     "reason": "User pressed Stop",
+     "malformed": "has-id"
+    },
+    {
+     "id": "stop-2",
+     "at": 150,
+     "actor": "client",
+     "kind": "cancel",
+     "requestId": 2,
+     "reason": "User pressed Stop",
+     "malformed": "no-jsonrpc"
+    },
+    {
+     "id": "stop-3",
+     "at": 200,
+     "actor": "client",
+     "kind": "cancel",
+     "requestId": 3,
+     "reason": "User pressed Stop",
+     "malformed": "bad-jsonrpc"
+    },
+    {
+     "id": "stop-4",
+     "at": 250,
+     "actor": "client",
+     "kind": "cancel",
+     "requestId": 4,
+     "reason": "User pressed Stop",
+     "malformed": "reason-not-string"
+    },
+    {
+     "id": "complete-1",
+     "at": 600,
+     "actor": "server",
+     "kind": "complete",
+     "requestId": 1,
+     "isError": false,
+     "text": "done"
+    },
+    {
+     "id": "complete-2",
+     "at": 650,
+     "actor": "server",
+     "kind": "complete",
+     "requestId": 2,
+     "isError": false,
+     "text": "done"
+    },
+    {
+     "id": "complete-3",
+     "at": 700,
+     "actor": "server",
+     "kind": "complete",
+     "requestId": 3,
+     "isError": false,
+     "text": "done"
+    },
+    {
+     "id": "complete-4",
+     "at": 750,
+     "actor": "server",
+     "kind": "complete",
+     "requestId": 4,
+     "isError": false,
+     "text": "done"
+    }
+   ],
+   "expect": [
+    {
+     "label": "four malformed cancels (id → -32601, no jsonrpc, \"1.0\", numeric reason): every call runs to the end",
+     "requests": {
+      "1": {
+       "state": "cancelled",
+       "atMs": 100,
+       "serverState": "completed",
+       "finalResponse": true,
+       "responseFate": "ignored-late"
+      },
+      "2": {
+       "state": "cancelled",
+       "atMs": 150,
+       "serverState": "completed",
+       "finalResponse": true,
+       "responseFate": "ignored-late"
+      },
+      "3": {
+       "state": "cancelled",
+       "atMs": 200,
+       "serverState": "completed",
+       "finalResponse": true,
+       "responseFate": "ignored-late"
+      },
+      "4": {
+       "state": "cancelled",
+       "atMs": 250,
+       "serverState": "completed",
+       "finalResponse": true,
+       "responseFate": "ignored-late"
+      }
+     },
+     "summary": {
+      "workInFlight": 0,
+      "lateResponsesDropped": 4
+     },
+     "violates": [
+      "cancel-well-formed"
+     ]
+    },
+    {
+     "label": "same under 2025-11-25",
+     "overrides": {
+      "revision": "2025-11-25"
+     },
+     "requests": {
+      "1": {
+       "state": "cancelled",
+       "atMs": 100,
+       "serverState": "completed",
+       "finalResponse": true,
+       "responseFate": "ignored-late"
+      },
+      "2": {
+       "state": "cancelled",
+       "atMs": 150,
+       "serverState": "completed",
+       "finalResponse": true,
+       "responseFate": "ignored-late"
+      },
+      "3": {
+       "state": "cancelled",
+       "atMs": 200,
+       "serverState": "completed",
+       "finalResponse": true,
+       "responseFate": "ignored-late"
+      },
+      "4": {
+       "state": "cancelled",
+       "atMs": 250,
+       "serverState": "completed",
+       "finalResponse": true,
+       "responseFate": "ignored-late"
+      }
+     },
+     "violates": [
+      "cancel-well-formed"
+     ]
+    },
+    {
+     "label": "2025-11-25 HTTP: the POSTed malformed cancels are ignored too",
+     "overrides": {
+      "revision": "2025-11-25",
+      "transport": "streamable-http"
+     },
+     "requests": {
+      "1": {
+       "state": "cancelled",
+       "atMs": 100,
+       "serverState": "completed",
+       "finalResponse": true,
+       "responseFate": "ignored-late"
+      },
+      "2": {
+       "state": "cancelled",
+       "atMs": 150,
+       "serverState": "completed",
+       "finalResponse": true,
+       "responseFate": "ignored-late"
+      },
+      "3": {
+       "state": "cancelled",
+       "atMs": 200,
+       "serverState": "completed",
+       "finalResponse": true,
+       "responseFate": "ignored-late"
+      },
+      "4": {
+       "state": "cancelled",
+       "atMs": 250,
+       "serverState": "completed",
+       "finalResponse": true,
+       "responseFate": "ignored-late"
+      }
+     },
+     "violates": [
+      "cancel-well-formed"
+     ]
+    },
+    {
+     "label": "2026-07-28 HTTP: the stream close is the cancel, nothing malformed is sent",
+     "overrides": {
+      "transport": "streamable-http"
+     },
+     "requests": {
+      "1": {
+       "state": "cancelled",
+       "atMs": 100,
+       "serverState": "cancelled",
+       "finalResponse": false,
+       "cancelSignal": "stream-close"
+      }
+     },
+     "violates": []
+    }
+   ]
+  },
+  {
+   "$schema": "../../scenario.schema.json",
+   "format": 1,
+   "lab": "races",
    "id": "F1-maximum-shorter-than-idle",
    "title": "Field case · maximum 150 ms under idle 1000 ms",
    "summary": "A silent server answers at 5000 ms. The 150 ms maximum must fail the call at 150 ms — even though a progress at 100 ms resets idle — and the late answer is dropped. An SDK that checks the maximum only when progress arrives misses it and fails at the idle deadline instead.",
@@ -696,7 +1031,15 @@ export const RACES_BUILTIN_LOAD = {
      "respondAfterCancel": false,
      "clientNeverSettles": false,
      "timeoutWithoutCancel": false,
-     "httpPostsCancel": false
+     "httpPostsCancel": false,
+     "receiveLoopDiesOnCancel": false,
+     "progressAfterResult": false,
+     "strayProgressKillsConnection": false,
+     "lateResponseReconnects": false,
+     "silentRetryOnTimeout": false,
+     "retrySameId": false,
+     "idempotencyKeyOmitted": false,
+     "mcpNameHeaderOmitted": false
     }
    },
    "events": [
@@ -789,7 +1132,15 @@ export const RACES_BUILTIN_LOAD = {
      "respondAfterCancel": false,
      "clientNeverSettles": false,
      "timeoutWithoutCancel": false,
-     "httpPostsCancel": false
+     "httpPostsCancel": false,
+     "receiveLoopDiesOnCancel": false,
+     "progressAfterResult": false,
+     "strayProgressKillsConnection": false,
+     "lateResponseReconnects": false,
+     "silentRetryOnTimeout": false,
+     "retrySameId": false,
+     "idempotencyKeyOmitted": false,
+     "mcpNameHeaderOmitted": false
     }
    },
    "events": [
@@ -1110,7 +1461,15 @@ export const RACES_BUILTIN_LOAD = {
      "respondAfterCancel": false,
      "clientNeverSettles": false,
      "timeoutWithoutCancel": false,
-     "httpPostsCancel": false
+     "httpPostsCancel": false,
+     "receiveLoopDiesOnCancel": false,
+     "progressAfterResult": false,
+     "strayProgressKillsConnection": false,
+     "lateResponseReconnects": false,
+     "silentRetryOnTimeout": false,
+     "retrySameId": false,
+     "idempotencyKeyOmitted": false,
+     "mcpNameHeaderOmitted": false
     }
    },
    "events": [
@@ -1197,7 +1556,15 @@ export const RACES_BUILTIN_LOAD = {
      "respondAfterCancel": false,
      "clientNeverSettles": false,
      "timeoutWithoutCancel": false,
-     "httpPostsCancel": false
+     "httpPostsCancel": false,
+     "receiveLoopDiesOnCancel": false,
+     "progressAfterResult": false,
+     "strayProgressKillsConnection": false,
+     "lateResponseReconnects": false,
+     "silentRetryOnTimeout": false,
+     "retrySameId": false,
+     "idempotencyKeyOmitted": false,
+     "mcpNameHeaderOmitted": false
     }
    },
    "events": [
@@ -1287,7 +1654,15 @@ export const RACES_BUILTIN_LOAD = {
      "respondAfterCancel": false,
      "clientNeverSettles": false,
      "timeoutWithoutCancel": false,
-     "httpPostsCancel": false
+     "httpPostsCancel": false,
+     "receiveLoopDiesOnCancel": false,
+     "progressAfterResult": false,
+     "strayProgressKillsConnection": false,
+     "lateResponseReconnects": false,
+     "silentRetryOnTimeout": false,
+     "retrySameId": false,
+     "idempotencyKeyOmitted": false,
+     "mcpNameHeaderOmitted": false
     }
    },
    "events": [
@@ -2382,6 +2757,536 @@ export const RACES_BUILTIN_LOAD = {
    "$schema": "../../scenario.schema.json",
    "format": 1,
    "lab": "races",
+   "id": "I1-receive-loop-dies",
+   "title": "Incident · the receive loop dies after a cancel",
+   "summary": "python-sdk#2610: call 2 is cancelled 4 ms after it starts; call 3 follows at 100 ms. The correct server stops 2 and sends nothing for it, and answers 3 at 300 ms. The buggy server answers 2 with {\"code\":0} and its receive loop dies: 3 is never read and times out at 5100 ms.",
+   "seed": 1,
+   "config": {
+    "revision": "2025-11-25",
+    "transport": "stdio",
+    "latencyMs": {
+     "clientToServer": 1,
+     "serverToClient": 1
+    },
+    "progressResetsIdleTimeout": true,
+    "policy": {
+     "progressResetsMaximum": false,
+     "idleTimeoutOnly": false,
+     "maximumCheckedOnProgress": false,
+     "progressTokenOmitted": false,
+     "respondAfterCancel": false,
+     "clientNeverSettles": false,
+     "timeoutWithoutCancel": false,
+     "httpPostsCancel": false,
+     "receiveLoopDiesOnCancel": false,
+     "progressAfterResult": false,
+     "strayProgressKillsConnection": false,
+     "lateResponseReconnects": false,
+     "silentRetryOnTimeout": false,
+     "retrySameId": false,
+     "idempotencyKeyOmitted": false,
+     "mcpNameHeaderOmitted": false
+    }
+   },
+   "events": [
+    {
+     "id": "start-2",
+     "at": 0,
+     "actor": "client",
+     "kind": "start",
+     "requestId": 2,
+     "method": "tools/call",
+     "tool": "search",
+     "idleTimeoutMs": 5000,
+     "maxTimeoutMs": 30000,
+     "cancellable": true
+    },
+    {
+     "id": "cancel-2",
+     "at": 4,
+     "actor": "client",
+     "kind": "cancel",
+     "requestId": 2,
+     "reason": "User pressed Stop"
+    },
+    {
+     "id": "start-3",
+     "at": 100,
+     "actor": "client",
+     "kind": "start",
+     "requestId": 3,
+     "method": "tools/call",
+     "tool": "search",
+     "idleTimeoutMs": 5000,
+     "maxTimeoutMs": 30000,
+     "cancellable": true
+    },
+    {
+     "id": "done-3",
+     "at": 300,
+     "actor": "server",
+     "kind": "complete",
+     "requestId": 3,
+     "isError": false,
+     "text": "3 results"
+    }
+   ],
+   "expect": [
+    {
+     "label": "only request 2 is affected: no response for it, 3 answered at 301 ms",
+     "requests": {
+      "2": {
+       "state": "cancelled",
+       "atMs": 4,
+       "serverState": "cancelled",
+       "finalResponse": false
+      },
+      "3": {
+       "state": "completed",
+       "atMs": 301
+      }
+     },
+     "violates": []
+    },
+    {
+     "label": "bug: the server answers 2 with code 0, its receive loop dies, 3 is never answered",
+     "overrides": {
+      "policy": {
+       "receiveLoopDiesOnCancel": true
+      }
+     },
+     "requests": {
+      "2": {
+       "state": "cancelled",
+       "finalResponse": true,
+       "responseFate": "ignored-late"
+      },
+      "3": {
+       "state": "timeout-idle",
+       "atMs": 5100,
+       "serverState": "not-received"
+      }
+     },
+     "violates": [
+      "no-response-after-cancel",
+      "receive-loop-survives-cancel"
+     ]
+    }
+   ]
+  },
+  {
+   "$schema": "../../scenario.schema.json",
+   "format": 1,
+   "lab": "races",
+   "id": "I2-stray-progress-teardown",
+   "title": "Incident · a stray progress after the result kills the server",
+   "summary": "claude-code#53617: call 1 completes at 200 ms and its worker reports once more at 210 ms; call 2 is still working. The correct server sends nothing after the result, and a client drops a stray progress anyway. With the server bug the progress goes out; with the host bug as well, the host kills the healthy stdio server and call 2 fails at 211 ms with -32000.",
+   "seed": 1,
+   "config": {
+    "revision": "2025-11-25",
+    "transport": "stdio",
+    "latencyMs": {
+     "clientToServer": 1,
+     "serverToClient": 1
+    },
+    "progressResetsIdleTimeout": true,
+    "policy": {
+     "progressResetsMaximum": false,
+     "idleTimeoutOnly": false,
+     "maximumCheckedOnProgress": false,
+     "progressTokenOmitted": false,
+     "respondAfterCancel": false,
+     "clientNeverSettles": false,
+     "timeoutWithoutCancel": false,
+     "httpPostsCancel": false,
+     "receiveLoopDiesOnCancel": false,
+     "progressAfterResult": false,
+     "strayProgressKillsConnection": false,
+     "lateResponseReconnects": false,
+     "silentRetryOnTimeout": false,
+     "retrySameId": false,
+     "idempotencyKeyOmitted": false,
+     "mcpNameHeaderOmitted": false
+    }
+   },
+   "events": [
+    {
+     "id": "start-1",
+     "at": 0,
+     "actor": "client",
+     "kind": "start",
+     "requestId": 1,
+     "method": "tools/call",
+     "tool": "index_repo",
+     "progressToken": "p1",
+     "idleTimeoutMs": 10000,
+     "maxTimeoutMs": 60000,
+     "cancellable": true
+    },
+    {
+     "id": "start-2",
+     "at": 0,
+     "actor": "client",
+     "kind": "start",
+     "requestId": 2,
+     "method": "tools/call",
+     "tool": "run_tests",
+     "progressToken": "p2",
+     "idleTimeoutMs": 10000,
+     "maxTimeoutMs": 60000,
+     "cancellable": true
+    },
+    {
+     "id": "progress-1",
+     "at": 100,
+     "actor": "server",
+     "kind": "progress",
+     "requestId": 1,
+     "progress": 1,
+     "total": 2,
+     "message": null
+    },
+    {
+     "id": "done-1",
+     "at": 200,
+     "actor": "server",
+     "kind": "complete",
+     "requestId": 1,
+     "isError": false,
+     "text": "indexed"
+    },
+    {
+     "id": "stray-1",
+     "at": 210,
+     "actor": "server",
+     "kind": "progress",
+     "requestId": 1,
+     "progress": 2,
+     "total": 2,
+     "message": null
+    },
+    {
+     "id": "progress-2",
+     "at": 300,
+     "actor": "server",
+     "kind": "progress",
+     "requestId": 2,
+     "progress": 1,
+     "total": null,
+     "message": null
+    },
+    {
+     "id": "done-2",
+     "at": 1000,
+     "actor": "server",
+     "kind": "complete",
+     "requestId": 2,
+     "isError": false,
+     "text": "42 passed"
+    }
+   ],
+   "expect": [
+    {
+     "label": "the server sends no progress after the result; both calls complete",
+     "requests": {
+      "1": {
+       "state": "completed",
+       "atMs": 201
+      },
+      "2": {
+       "state": "completed",
+       "atMs": 1001
+      }
+     },
+     "violates": []
+    },
+    {
+     "label": "server bug: the stray progress goes out; the client drops it, 2 still completes",
+     "overrides": {
+      "policy": {
+       "progressAfterResult": true
+      }
+     },
+     "requests": {
+      "1": {
+       "state": "completed"
+      },
+      "2": {
+       "state": "completed",
+       "atMs": 1001
+      }
+     },
+     "violates": [
+      "progress-stops-after-result"
+     ]
+    },
+    {
+     "label": "both bugs: the host kills the server at 211 ms, call 2 fails with -32000",
+     "overrides": {
+      "policy": {
+       "progressAfterResult": true,
+       "strayProgressKillsConnection": true
+      }
+     },
+     "requests": {
+      "1": {
+       "state": "completed"
+      },
+      "2": {
+       "state": "connection-closed",
+       "atMs": 211,
+       "serverState": "failed",
+       "workEndedAtMs": 211
+      }
+     },
+     "violates": [
+      "progress-stops-after-result",
+      "stray-progress-harmless"
+     ]
+    }
+   ]
+  },
+  {
+   "$schema": "../../scenario.schema.json",
+   "format": 1,
+   "lab": "races",
+   "id": "I3-timeout-silent-resend",
+   "title": "Incident · a timeout, no cancel, a silent re-send",
+   "summary": "ruby-mcp-client PR#178: send_invoice takes 8000 ms, the idle timeout is 5000 ms. The correct client cancels at 5000 ms and the server stops: the invoice is sent at most once. The buggy client sends no cancel and silently re-sends the call as \"1-resend-1\": the first execution finishes at 8000 ms for nobody, the second at 9500 ms — two invoices.",
+   "seed": 1,
+   "config": {
+    "revision": "2025-11-25",
+    "transport": "stdio",
+    "latencyMs": {
+     "clientToServer": 0,
+     "serverToClient": 0
+    },
+    "progressResetsIdleTimeout": true,
+    "policy": {
+     "progressResetsMaximum": false,
+     "idleTimeoutOnly": false,
+     "maximumCheckedOnProgress": false,
+     "progressTokenOmitted": false,
+     "respondAfterCancel": false,
+     "clientNeverSettles": false,
+     "timeoutWithoutCancel": false,
+     "httpPostsCancel": false,
+     "receiveLoopDiesOnCancel": false,
+     "progressAfterResult": false,
+     "strayProgressKillsConnection": false,
+     "lateResponseReconnects": false,
+     "silentRetryOnTimeout": false,
+     "retrySameId": false,
+     "idempotencyKeyOmitted": false,
+     "mcpNameHeaderOmitted": false
+    }
+   },
+   "events": [
+    {
+     "id": "start-1",
+     "at": 0,
+     "actor": "client",
+     "kind": "start",
+     "requestId": 1,
+     "method": "tools/call",
+     "tool": "send_invoice",
+     "idleTimeoutMs": 5000,
+     "maxTimeoutMs": 60000,
+     "cancellable": true
+    },
+    {
+     "id": "done-1",
+     "at": 8000,
+     "actor": "server",
+     "kind": "complete",
+     "requestId": 1,
+     "isError": false,
+     "text": "invoice sent"
+    },
+    {
+     "id": "done-resend",
+     "at": 9500,
+     "actor": "server",
+     "kind": "complete",
+     "requestId": "1-resend-1",
+     "isError": false,
+     "text": "invoice sent"
+    }
+   ],
+   "expect": [
+    {
+     "label": "cancel on timeout: the server stops at 5000 ms, nothing is re-sent",
+     "requests": {
+      "1": {
+       "state": "timeout-idle",
+       "atMs": 5000,
+       "cancelSignal": "notifications/cancelled",
+       "serverState": "cancelled",
+       "finalResponse": false
+      }
+     },
+     "summary": {
+      "requests": 1
+     },
+     "violates": []
+    },
+    {
+     "label": "bug: no cancel, a silent re-send under a new id — the tool runs twice",
+     "overrides": {
+      "policy": {
+       "silentRetryOnTimeout": true
+      }
+     },
+     "requests": {
+      "1": {
+       "state": "timeout-idle",
+       "atMs": 5000,
+       "cancelSignal": "none",
+       "serverState": "completed",
+       "responseFate": "ignored-late"
+      },
+      "\"1-resend-1\"": {
+       "state": "completed",
+       "atMs": 9500,
+       "serverState": "completed"
+      }
+     },
+     "summary": {
+      "requests": 2,
+      "finalResponses": 2
+     },
+     "violates": [
+      "abandon-signals-server",
+      "at-most-one-execution",
+      "no-silent-resend"
+     ]
+    }
+   ]
+  },
+  {
+   "$schema": "../../scenario.schema.json",
+   "format": 1,
+   "lab": "races",
+   "id": "I4-late-response-reconnect",
+   "title": "Incident · a response for an abandoned id, and a reconnect",
+   "summary": "Call 1 times out at 1000 ms; its work cannot be stopped and its response arrives at 1500 ms, for an id the client abandoned. The correct client ignores it (at most logs it) and call 2 completes at 3000 ms. A client that takes the unknown id as a protocol error reconnects at 1500 ms, and call 2, healthy and in flight, fails with -32000.",
+   "seed": 1,
+   "config": {
+    "revision": "2025-11-25",
+    "transport": "stdio",
+    "latencyMs": {
+     "clientToServer": 0,
+     "serverToClient": 0
+    },
+    "progressResetsIdleTimeout": true,
+    "policy": {
+     "progressResetsMaximum": false,
+     "idleTimeoutOnly": false,
+     "maximumCheckedOnProgress": false,
+     "progressTokenOmitted": false,
+     "respondAfterCancel": false,
+     "clientNeverSettles": false,
+     "timeoutWithoutCancel": false,
+     "httpPostsCancel": false,
+     "receiveLoopDiesOnCancel": false,
+     "progressAfterResult": false,
+     "strayProgressKillsConnection": false,
+     "lateResponseReconnects": false,
+     "silentRetryOnTimeout": false,
+     "retrySameId": false,
+     "idempotencyKeyOmitted": false,
+     "mcpNameHeaderOmitted": false
+    }
+   },
+   "events": [
+    {
+     "id": "start-1",
+     "at": 0,
+     "actor": "client",
+     "kind": "start",
+     "requestId": 1,
+     "method": "tools/call",
+     "tool": "export_report",
+     "idleTimeoutMs": 1000,
+     "maxTimeoutMs": 10000,
+     "cancellable": false
+    },
+    {
+     "id": "start-2",
+     "at": 0,
+     "actor": "client",
+     "kind": "start",
+     "requestId": 2,
+     "method": "tools/call",
+     "tool": "search",
+     "idleTimeoutMs": 5000,
+     "maxTimeoutMs": 10000,
+     "cancellable": true
+    },
+    {
+     "id": "done-1",
+     "at": 1500,
+     "actor": "server",
+     "kind": "complete",
+     "requestId": 1,
+     "isError": false,
+     "text": "report.pdf"
+    },
+    {
+     "id": "done-2",
+     "at": 3000,
+     "actor": "server",
+     "kind": "complete",
+     "requestId": 2,
+     "isError": false,
+     "text": "12 results"
+    }
+   ],
+   "expect": [
+    {
+     "label": "the late response is ignored; call 2 completes at 3000 ms",
+     "requests": {
+      "1": {
+       "state": "timeout-idle",
+       "atMs": 1000,
+       "responseFate": "ignored-late"
+      },
+      "2": {
+       "state": "completed",
+       "atMs": 3000
+      }
+     },
+     "violates": []
+    },
+    {
+     "label": "bug: the client reconnects over the unknown id; call 2 fails at 1500 ms",
+     "overrides": {
+      "policy": {
+       "lateResponseReconnects": true
+      }
+     },
+     "requests": {
+      "1": {
+       "state": "timeout-idle",
+       "responseFate": "ignored-late"
+      },
+      "2": {
+       "state": "connection-closed",
+       "atMs": 1500,
+       "serverState": "failed",
+       "finalResponse": false
+      }
+     },
+     "violates": [
+      "late-response-harmless"
+     ]
+    }
+   ]
+  },
+  {
+   "$schema": "../../scenario.schema.json",
+   "format": 1,
+   "lab": "races",
    "id": "L-listen-teardown",
    "title": "Server-sent cancellation ends a listen stream",
    "summary": "On stdio under 2026-07-28 the only request a server may cancel is an open subscriptions/listen stream. The server tears the stream down at 1000 ms; its attempt to cancel the client's tools/call is refused.",
@@ -2402,7 +3307,15 @@ export const RACES_BUILTIN_LOAD = {
      "respondAfterCancel": false,
      "clientNeverSettles": false,
      "timeoutWithoutCancel": false,
-     "httpPostsCancel": false
+     "httpPostsCancel": false,
+     "receiveLoopDiesOnCancel": false,
+     "progressAfterResult": false,
+     "strayProgressKillsConnection": false,
+     "lateResponseReconnects": false,
+     "silentRetryOnTimeout": false,
+     "retrySameId": false,
+     "idempotencyKeyOmitted": false,
+     "mcpNameHeaderOmitted": false
     }
    },
    "events": [
@@ -2472,6 +3385,713 @@ export const RACES_BUILTIN_LOAD = {
      "violates": []
     }
    ]
+  },
+  {
+   "$schema": "../../scenario.schema.json",
+   "format": 1,
+   "lab": "races",
+   "id": "M1-mrtr-confirm-transfer",
+   "title": "M1 · MRTR: the server asks, the client retries with a new id",
+   "summary": "2026-07-28 has no server-to-client requests: transfer_funds answers request 1 with an InputRequiredResult (an elicitation/create under inputRequests.confirm, and a requestState). Request 1 is over. The user confirms at 2000 ms and the client retries the original call as request 2 with inputResponses and the echoed requestState. The transfer runs at 2400 ms, then the response stream breaks: the client re-issues as request 3 — every round trip is a new request id, so only the idempotency key keeps the server from moving the money twice.",
+   "seed": 1,
+   "config": {
+    "revision": "2026-07-28",
+    "transport": "streamable-http",
+    "latencyMs": {
+     "clientToServer": 20,
+     "serverToClient": 20
+    },
+    "progressResetsIdleTimeout": true,
+    "policy": {
+     "progressResetsMaximum": false,
+     "idleTimeoutOnly": false,
+     "maximumCheckedOnProgress": false,
+     "progressTokenOmitted": false,
+     "respondAfterCancel": false,
+     "clientNeverSettles": false,
+     "timeoutWithoutCancel": false,
+     "httpPostsCancel": false,
+     "receiveLoopDiesOnCancel": false,
+     "progressAfterResult": false,
+     "strayProgressKillsConnection": false,
+     "lateResponseReconnects": false,
+     "silentRetryOnTimeout": false,
+     "retrySameId": false,
+     "idempotencyKeyOmitted": false,
+     "mcpNameHeaderOmitted": false
+    }
+   },
+   "events": [
+    {
+     "id": "start",
+     "at": 0,
+     "actor": "client",
+     "kind": "start",
+     "requestId": 1,
+     "method": "tools/call",
+     "tool": "transfer_funds",
+     "idleTimeoutMs": null,
+     "maxTimeoutMs": 60000,
+     "cancellable": true,
+     "sideEffect": true,
+     "idempotencyKey": "transfer-7f3a"
+    },
+    {
+     "id": "ask",
+     "at": 100,
+     "actor": "server",
+     "kind": "input-required",
+     "requestId": 1,
+     "inputKey": "confirm",
+     "message": "Transfer 100 EUR to ACME?",
+     "requestState": "st-1f9c"
+    },
+    {
+     "id": "answer",
+     "at": 2000,
+     "label": "user confirms",
+     "actor": "client",
+     "kind": "input-response",
+     "requestId": 1,
+     "newRequestId": 2,
+     "action": "accept"
+    },
+    {
+     "id": "complete-2",
+     "at": 2400,
+     "actor": "server",
+     "kind": "complete",
+     "requestId": 2,
+     "isError": false,
+     "text": "transferred"
+    },
+    {
+     "id": "drop",
+     "at": 2410,
+     "label": "stream breaks",
+     "actor": "client",
+     "kind": "disconnect",
+     "requestId": 2,
+     "reissueId": 3
+    },
+    {
+     "id": "complete-3",
+     "at": 2800,
+     "actor": "server",
+     "kind": "complete",
+     "requestId": 3,
+     "isError": false,
+     "text": "transferred"
+    }
+   ],
+   "expect": [
+    {
+     "label": "three requests, three ids; the key makes the re-issue safe: one transfer",
+     "requests": {
+      "1": {
+       "state": "input-required",
+       "atMs": 120,
+       "serverState": "completed",
+       "retriedAs": "2"
+      },
+      "2": {
+       "state": "connection-closed",
+       "atMs": 2410,
+       "retryOf": "1",
+       "retriedAs": "3",
+       "opExecutions": 1
+      },
+      "3": {
+       "state": "completed",
+       "atMs": 2450,
+       "retryOf": "2"
+      }
+     },
+     "summary": {
+      "requests": 3,
+      "sideEffectExecutions": 1
+     },
+     "violates": []
+    },
+    {
+     "label": "bug: no idempotency key — the re-issued retry transfers twice",
+     "overrides": {
+      "policy": {
+       "idempotencyKeyOmitted": true
+      }
+     },
+     "requests": {
+      "3": {
+       "state": "completed",
+       "atMs": 2820,
+       "opExecutions": 2
+      }
+     },
+     "summary": {
+      "sideEffectExecutions": 2
+     },
+     "violates": [
+      "side-effect-once"
+     ]
+    },
+    {
+     "label": "bug: the retry reuses id 1",
+     "overrides": {
+      "policy": {
+       "retrySameId": true
+      }
+     },
+     "requests": {
+      "1": {
+       "state": "input-required",
+       "retriedAs": "1#2"
+      }
+     },
+     "violates": [
+      "retry-new-id"
+     ]
+    },
+    {
+     "label": "bug: the client omits Mcp-Name — -32020 HeaderMismatch, nothing runs",
+     "overrides": {
+      "policy": {
+       "mcpNameHeaderOmitted": true
+      }
+     },
+     "requests": {
+      "1": {
+       "state": "failed",
+       "atMs": 40,
+       "serverState": "failed"
+      }
+     },
+     "summary": {
+      "requests": 1
+     },
+     "violates": [
+      "http-headers-complete"
+     ]
+    }
+   ]
+  },
+  {
+   "$schema": "../../scenario.schema.json",
+   "format": 1,
+   "lab": "races",
+   "id": "R1-broken-stream-reissue",
+   "title": "R1 · A broken stream loses the request: re-issue with a new id",
+   "summary": "Streamable HTTP under 2026-07-28: send_invoice completes at 500 ms (the invoice goes out), but the response stream breaks at 510 ms while the result is still on the wire. There is no resumption: request 1 is lost and the client re-issues it as request 2. With its idempotency key the server answers request 2 with the stored result; without the key (the bug switch) request 2 sends the invoice a second time — the ledger lab's lost response. Under 2025-11-25 nothing is re-issued and the call ends with -32000, outcome unknown.",
+   "seed": 1,
+   "config": {
+    "revision": "2026-07-28",
+    "transport": "streamable-http",
+    "latencyMs": {
+     "clientToServer": 20,
+     "serverToClient": 20
+    },
+    "progressResetsIdleTimeout": true,
+    "policy": {
+     "progressResetsMaximum": false,
+     "idleTimeoutOnly": false,
+     "maximumCheckedOnProgress": false,
+     "progressTokenOmitted": false,
+     "respondAfterCancel": false,
+     "clientNeverSettles": false,
+     "timeoutWithoutCancel": false,
+     "httpPostsCancel": false,
+     "receiveLoopDiesOnCancel": false,
+     "progressAfterResult": false,
+     "strayProgressKillsConnection": false,
+     "lateResponseReconnects": false,
+     "silentRetryOnTimeout": false,
+     "retrySameId": false,
+     "idempotencyKeyOmitted": false,
+     "mcpNameHeaderOmitted": false
+    }
+   },
+   "events": [
+    {
+     "id": "start",
+     "at": 0,
+     "actor": "client",
+     "kind": "start",
+     "requestId": 1,
+     "method": "tools/call",
+     "tool": "send_invoice",
+     "idleTimeoutMs": null,
+     "maxTimeoutMs": 10000,
+     "cancellable": true,
+     "sideEffect": true,
+     "idempotencyKey": "invoice-42"
+    },
+    {
+     "id": "complete-1",
+     "at": 500,
+     "actor": "server",
+     "kind": "complete",
+     "requestId": 1,
+     "isError": false,
+     "text": "invoice 42 sent"
+    },
+    {
+     "id": "drop",
+     "at": 510,
+     "label": "proxy cuts the stream",
+     "actor": "client",
+     "kind": "disconnect",
+     "requestId": 1,
+     "reissueId": 2
+    },
+    {
+     "id": "complete-2",
+     "at": 900,
+     "actor": "server",
+     "kind": "complete",
+     "requestId": 2,
+     "isError": false,
+     "text": "invoice 42 sent"
+    }
+   ],
+   "expect": [
+    {
+     "label": "request 1 lost, re-issued as 2; the key returns the stored result: one invoice",
+     "requests": {
+      "1": {
+       "state": "connection-closed",
+       "atMs": 510,
+       "responseFate": "ignored-late",
+       "retriedAs": "2",
+       "opExecutions": 1
+      },
+      "2": {
+       "state": "completed",
+       "atMs": 550,
+       "retryOf": "1",
+       "serverState": "completed"
+      }
+     },
+     "summary": {
+      "sideEffectExecutions": 1
+     },
+     "violates": []
+    },
+    {
+     "label": "bug: no idempotency key — the re-issue sends the invoice twice",
+     "overrides": {
+      "policy": {
+       "idempotencyKeyOmitted": true
+      }
+     },
+     "requests": {
+      "1": {
+       "state": "connection-closed",
+       "retriedAs": "2",
+       "opExecutions": 1
+      },
+      "2": {
+       "state": "completed",
+       "atMs": 920,
+       "opExecutions": 2
+      }
+     },
+     "summary": {
+      "sideEffectExecutions": 2
+     },
+     "violates": [
+      "side-effect-once"
+     ]
+    },
+    {
+     "label": "bug: the re-issue reuses id 1",
+     "overrides": {
+      "policy": {
+       "retrySameId": true
+      }
+     },
+     "requests": {
+      "1": {
+       "state": "connection-closed",
+       "retriedAs": "1#2"
+      },
+      "1#2": {
+       "state": "completed",
+       "atMs": 550
+      }
+     },
+     "violates": [
+      "retry-new-id"
+     ]
+    },
+    {
+     "label": "2025-11-25: nothing is re-issued; -32000, outcome unknown",
+     "overrides": {
+      "revision": "2025-11-25"
+     },
+     "requests": {
+      "1": {
+       "state": "connection-closed",
+       "atMs": 510,
+       "responseFate": "ignored-late",
+       "serverState": "completed"
+      }
+     },
+     "summary": {
+      "requests": 1,
+      "sideEffectExecutions": 1
+     },
+     "violates": []
+    }
+   ]
+  },
+  {
+   "$schema": "../../scenario.schema.json",
+   "format": 1,
+   "lab": "races",
+   "id": "S1-sdk-v1-maximum-late",
+   "title": "TypeScript SDK v1 · the maximum noticed, the cancel 40 s late",
+   "summary": "The TypeScript SDK v1 profile: idle 60000 ms, maximum 180000 ms, progress every 20000 ms. The SDK checks the maximum only when progress resets its timer: progress at 180000 ms rejects the call, but no cancel goes out until the old idle timer fires at 220000 ms, so the server works (and reports progress) 40 s for nobody. Switch the profile to the lab: the cancel leaves at 180000 ms.",
+   "seed": 1,
+   "config": {
+    "revision": "2025-11-25",
+    "transport": "stdio",
+    "latencyMs": {
+     "clientToServer": 0,
+     "serverToClient": 0
+    },
+    "progressResetsIdleTimeout": true,
+    "client": {
+     "profile": "typescript-sdk-v1"
+    },
+    "policy": {
+     "progressResetsMaximum": false,
+     "idleTimeoutOnly": false,
+     "maximumCheckedOnProgress": false,
+     "progressTokenOmitted": false,
+     "respondAfterCancel": false,
+     "clientNeverSettles": false,
+     "timeoutWithoutCancel": false,
+     "httpPostsCancel": false,
+     "receiveLoopDiesOnCancel": false,
+     "progressAfterResult": false,
+     "strayProgressKillsConnection": false,
+     "lateResponseReconnects": false,
+     "silentRetryOnTimeout": false,
+     "retrySameId": false,
+     "idempotencyKeyOmitted": false,
+     "mcpNameHeaderOmitted": false
+    }
+   },
+   "events": [
+    {
+     "id": "start",
+     "at": 0,
+     "actor": "client",
+     "kind": "start",
+     "requestId": 1,
+     "method": "tools/call",
+     "tool": "long_migration",
+     "progressToken": "mig",
+     "idleTimeoutMs": 60000,
+     "maxTimeoutMs": 180000,
+     "cancellable": true
+    },
+    {
+     "id": "progress-20000",
+     "at": 20000,
+     "actor": "server",
+     "kind": "progress",
+     "requestId": 1,
+     "progress": 1,
+     "total": null,
+     "message": null
+    },
+    {
+     "id": "progress-40000",
+     "at": 40000,
+     "actor": "server",
+     "kind": "progress",
+     "requestId": 1,
+     "progress": 2,
+     "total": null,
+     "message": null
+    },
+    {
+     "id": "progress-60000",
+     "at": 60000,
+     "actor": "server",
+     "kind": "progress",
+     "requestId": 1,
+     "progress": 3,
+     "total": null,
+     "message": null
+    },
+    {
+     "id": "progress-80000",
+     "at": 80000,
+     "actor": "server",
+     "kind": "progress",
+     "requestId": 1,
+     "progress": 4,
+     "total": null,
+     "message": null
+    },
+    {
+     "id": "progress-100000",
+     "at": 100000,
+     "actor": "server",
+     "kind": "progress",
+     "requestId": 1,
+     "progress": 5,
+     "total": null,
+     "message": null
+    },
+    {
+     "id": "progress-120000",
+     "at": 120000,
+     "actor": "server",
+     "kind": "progress",
+     "requestId": 1,
+     "progress": 6,
+     "total": null,
+     "message": null
+    },
+    {
+     "id": "progress-140000",
+     "at": 140000,
+     "actor": "server",
+     "kind": "progress",
+     "requestId": 1,
+     "progress": 7,
+     "total": null,
+     "message": null
+    },
+    {
+     "id": "progress-160000",
+     "at": 160000,
+     "actor": "server",
+     "kind": "progress",
+     "requestId": 1,
+     "progress": 8,
+     "total": null,
+     "message": null
+    },
+    {
+     "id": "progress-180000",
+     "at": 180000,
+     "actor": "server",
+     "kind": "progress",
+     "requestId": 1,
+     "progress": 9,
+     "total": null,
+     "message": null
+    },
+    {
+     "id": "progress-200000",
+     "at": 200000,
+     "actor": "server",
+     "kind": "progress",
+     "requestId": 1,
+     "progress": 10,
+     "total": null,
+     "message": null
+    },
+    {
+     "id": "progress-220000",
+     "at": 220000,
+     "actor": "server",
+     "kind": "progress",
+     "requestId": 1,
+     "progress": 11,
+     "total": null,
+     "message": null
+    },
+    {
+     "id": "progress-240000",
+     "at": 240000,
+     "actor": "server",
+     "kind": "progress",
+     "requestId": 1,
+     "progress": 12,
+     "total": null,
+     "message": null
+    }
+   ],
+   "expect": [
+    {
+     "label": "TypeScript SDK v1: rejected at 180000 ms, no cancel until the old idle timer at 220000 ms",
+     "requests": {
+      "1": {
+       "state": "timeout-max",
+       "atMs": 180000,
+       "rule": "sdk.no-cancel-at-maximum",
+       "cancelSignal": "notifications/cancelled",
+       "serverState": "cancelled",
+       "workEndedAtMs": 220000
+      }
+     },
+     "violates": [
+      "abandon-signals-server"
+     ]
+    },
+    {
+     "label": "the lab's client: rejected and cancelled at 180000 ms",
+     "overrides": {
+      "client": {
+       "profile": "lab"
+      }
+     },
+     "requests": {
+      "1": {
+       "state": "timeout-max",
+       "atMs": 180000,
+       "rule": "timeout.max",
+       "serverState": "cancelled",
+       "workEndedAtMs": 180000
+      }
+     },
+     "violates": []
+    }
+   ]
+  },
+  {
+   "$schema": "../../scenario.schema.json",
+   "format": 1,
+   "lab": "races",
+   "id": "S2-sdk-v1-cancel-id-zero",
+   "title": "TypeScript SDK v1 · a cancel for request id 0 is ignored",
+   "summary": "The TypeScript SDK v1 profile (typescript-sdk#2283): calls 0 and 7 are both cancelled at 100 ms. The SDK server returns early on a falsy requestId, so call 0 runs on and its response (400 ms) reaches a client that already gave up; call 7 stops. The lab's server stops both: 0 is a valid JSON-RPC id.",
+   "seed": 1,
+   "config": {
+    "revision": "2025-11-25",
+    "transport": "stdio",
+    "latencyMs": {
+     "clientToServer": 10,
+     "serverToClient": 10
+    },
+    "progressResetsIdleTimeout": true,
+    "client": {
+     "profile": "typescript-sdk-v1"
+    },
+    "policy": {
+     "progressResetsMaximum": false,
+     "idleTimeoutOnly": false,
+     "maximumCheckedOnProgress": false,
+     "progressTokenOmitted": false,
+     "respondAfterCancel": false,
+     "clientNeverSettles": false,
+     "timeoutWithoutCancel": false,
+     "httpPostsCancel": false,
+     "receiveLoopDiesOnCancel": false,
+     "progressAfterResult": false,
+     "strayProgressKillsConnection": false,
+     "lateResponseReconnects": false,
+     "silentRetryOnTimeout": false,
+     "retrySameId": false,
+     "idempotencyKeyOmitted": false,
+     "mcpNameHeaderOmitted": false
+    }
+   },
+   "events": [
+    {
+     "id": "start-0",
+     "at": 0,
+     "actor": "client",
+     "kind": "start",
+     "requestId": 0,
+     "method": "tools/call",
+     "tool": "send_report",
+     "idleTimeoutMs": 10000,
+     "maxTimeoutMs": 30000,
+     "cancellable": true
+    },
+    {
+     "id": "start-7",
+     "at": 0,
+     "actor": "client",
+     "kind": "start",
+     "requestId": 7,
+     "method": "tools/call",
+     "tool": "send_report",
+     "idleTimeoutMs": 10000,
+     "maxTimeoutMs": 30000,
+     "cancellable": true
+    },
+    {
+     "id": "cancel-0",
+     "at": 100,
+     "actor": "client",
+     "kind": "cancel",
+     "requestId": 0,
+     "reason": "User pressed Stop"
+    },
+    {
+     "id": "cancel-7",
+     "at": 100,
+     "actor": "client",
+     "kind": "cancel",
+     "requestId": 7,
+     "reason": "User pressed Stop"
+    },
+    {
+     "id": "done-0",
+     "at": 400,
+     "actor": "server",
+     "kind": "complete",
+     "requestId": 0,
+     "isError": false,
+     "text": "report sent"
+    },
+    {
+     "id": "done-7",
+     "at": 400,
+     "actor": "server",
+     "kind": "complete",
+     "requestId": 7,
+     "isError": false,
+     "text": "report sent"
+    }
+   ],
+   "expect": [
+    {
+     "label": "TypeScript SDK v1 server: call 0 runs on and answers a client that gave up; call 7 stops",
+     "requests": {
+      "0": {
+       "state": "cancelled",
+       "serverState": "completed",
+       "finalResponse": true,
+       "responseFate": "ignored-late",
+       "workEndedAtMs": 400
+      },
+      "7": {
+       "state": "cancelled",
+       "serverState": "cancelled",
+       "finalResponse": false,
+       "workEndedAtMs": 110
+      }
+     },
+     "violates": []
+    },
+    {
+     "label": "the lab's server stops both (0 is a valid id)",
+     "overrides": {
+      "client": {
+       "profile": "lab"
+      }
+     },
+     "requests": {
+      "0": {
+       "serverState": "cancelled",
+       "finalResponse": false,
+       "workEndedAtMs": 110
+      },
+      "7": {
+       "serverState": "cancelled",
+       "finalResponse": false
+      }
+     },
+     "violates": []
+    }
+   ]
   }
  ],
  "errors": []
@@ -2488,6 +4108,14 @@ export const RACES_SETTING_TEXTS: { progressResetsIdleTimeout: string; policy: R
   "respondAfterCancel": "Bug: the server still sends a response after accepting a cancellation.",
   "clientNeverSettles": "Bug: the client sends its cancellation but never settles its own call.",
   "timeoutWithoutCancel": "Bug: on timeout the client stops waiting but sends no cancellation signal.",
-  "httpPostsCancel": "Bug: under 2026-07-28 the Streamable HTTP client also POSTs notifications/cancelled."
+  "httpPostsCancel": "Bug: under 2026-07-28 the Streamable HTTP client also POSTs notifications/cancelled.",
+  "receiveLoopDiesOnCancel": "Bug (python-sdk#2610): after a cancel the server answers it with error code 0 and its receive loop dies; later requests are never read.",
+  "progressAfterResult": "Bug: the server still sends progress after the final response (claude-code#53617, server side).",
+  "strayProgressKillsConnection": "Bug (claude-code#53617): a progress for a finished call makes the host kill the server; calls in flight fail.",
+  "lateResponseReconnects": "Bug: a response for an abandoned id is taken as a protocol error; the client reconnects and every call in flight fails.",
+  "silentRetryOnTimeout": "Bug (ruby-mcp-client PR#178): on timeout no cancel is sent and the call is re-sent under a new id; the tool runs twice.",
+  "retrySameId": "Bug: the re-issue after a broken 2026-07-28 response stream, or an MRTR retry, reuses the old request id (both MUST use a new one).",
+  "idempotencyKeyOmitted": "Bug: the client sends a side-effecting call without its idempotency key, so a re-issue or retry executes it again.",
+  "mcpNameHeaderOmitted": "Bug: the 2026-07-28 HTTP client omits the Mcp-Name header; the server rejects the request with -32020 HeaderMismatch."
  }
 };

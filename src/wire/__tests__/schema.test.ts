@@ -16,7 +16,7 @@ function methodOf(trace: RacesTrace) {
   return (key: string | undefined) => (key === undefined ? undefined : final.requests[final.indexOf[key]]?.method);
 }
 
-const POLICIES = ['progressResetsMaximum', 'idleTimeoutOnly', 'maximumCheckedOnProgress', 'progressTokenOmitted', 'respondAfterCancel', 'clientNeverSettles', 'timeoutWithoutCancel', 'httpPostsCancel'];
+const POLICIES = ['progressResetsMaximum', 'idleTimeoutOnly', 'maximumCheckedOnProgress', 'progressTokenOmitted', 'respondAfterCancel', 'clientNeverSettles', 'timeoutWithoutCancel', 'httpPostsCancel', 'retrySameId', 'idempotencyKeyOmitted', 'mcpNameHeaderOmitted'];
 
 describe('every emitted MCP message validates against the official schema of its revision', () => {
   for (const { file, scenario } of loadScenarios()) {

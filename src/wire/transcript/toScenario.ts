@@ -14,7 +14,8 @@ import type { MessageEntry, MetaEntry, Transcript } from './types';
  *   transcript shows a client-side timeout at T, `maxTimeoutMs` = T − start, so the replay times out
  *   at the same millisecond; `options.idleTimeoutMs`/`maxTimeoutMs` override; `cancellable: false`
  *   when its response came later than its cancellation could reach the server and return);
- * - client `notifications/cancelled` for a known call → `cancel`; a malformed or unknown one → `inject`;
+ * - client `notifications/cancelled` for a known call → `cancel` (with `malformed` when it has an `id`, lacks
+ *   `jsonrpc` "2.0" or has a non-string `reason`); one with a bad `requestId` or an unknown call → `inject`;
  * - a stream close with cause `cancel` and no notification → `cancel`; cause `network` → `disconnect`;
  * - server progress for a call's token → `progress`; its result → `complete` (first text block as
  *   text, `isError`); its error → `error`; a server `notifications/cancelled` → `server-cancel`.
@@ -66,6 +67,11 @@ export function transcriptToScenario(t: Transcript, options: ToScenarioOptions =
     const at = Math.max(0, e.atMs - (server ? latency.serverToClient : 0));
     events.push({ id: evId(e, fields.kind as string), at, ...fields });
   };
+  // Issue 11 (2026-07-28): an MRTR retry (a tools/call with inputResponses) replays as `input-response`
+  // of the last call answered with InputRequiredResult; the tools/call right after a dropped stream
+  // replays as the disconnect's re-issue (`reissueId`).
+  const awaitingInput: RequestId[] = [];
+  let pendingReissue: Record<string, Json> | null = null;
   const timeouts = new Map<string, number>();
   for (const e of t.entries) if (e.type === 'meta' && e.kind === 'client-timeout' && e.requestId !== undefined) timeouts.set(key(e.requestId), e.atMs);
   // A call whose response came after its cancellation could have reached the server and come back: the server ignored the cancel (work it cannot stop).
@@ -110,7 +116,11 @@ export function transcriptToScenario(t: Transcript, options: ToScenarioOptions =
       dropped.push({ index: e.index, reason: "the stream close the client's timeout sends (the replay's maximum timeout sends it)" });
       return;
     }
-    if (e.cause === 'network') push(e, { actor: 'client', kind: 'disconnect', requestId: e.requestId }, false);
+    if (e.cause === 'network') {
+      const drop: Record<string, Json> = { actor: 'client', kind: 'disconnect', requestId: e.requestId };
+      push(e, drop, false);
+      if (t.revision === '2026-07-28') pendingReissue = events[events.length - 1];
+    }
     else if (!cancelledById.has(k)) {
       cancelledById.add(k);
       push(e, { actor: 'client', kind: 'cancel', requestId: e.requestId, reason: 'stream closed' }, false);
@@ -121,6 +131,20 @@ export function transcriptToScenario(t: Transcript, options: ToScenarioOptions =
     if (e.kind === 'request' && (m.method === 'tools/call' || m.method === 'subscriptions/listen') && validId(m.id)) {
       const k = key(m.id);
       if (only !== null && k !== only) return;
+      if (m.method === 'tools/call' && only === null && pendingReissue !== null) {
+        pendingReissue.reissueId = m.id;
+        pendingReissue = null;
+        startById.set(k, { actor: 'client', kind: 'start', requestId: m.id });
+        return;
+      }
+      if (m.method === 'tools/call' && only === null && isObject(params.inputResponses) && awaitingInput.length > 0) {
+        const answered = awaitingInput.shift() as RequestId;
+        const first = Object.values(params.inputResponses)[0];
+        const action = isObject(first) && (first.action === 'decline' || first.action === 'cancel') ? first.action : 'accept';
+        push(e, { actor: 'client', kind: 'input-response', requestId: answered, newRequestId: m.id, action }, false);
+        startById.set(k, { actor: 'client', kind: 'start', requestId: m.id });
+        return;
+      }
       const meta = isObject(params._meta) ? params._meta : {};
       const start: Record<string, Json> = { actor: 'client', kind: 'start', requestId: m.id, method: m.method };
       if (m.method === 'tools/call') start.tool = clip(typeof params.name === 'string' && params.name !== '' ? params.name : 'tool', 64);
@@ -157,7 +181,11 @@ export function transcriptToScenario(t: Transcript, options: ToScenarioOptions =
           return;
         }
         cancelledById.add(key(id));
-        push(e, { actor: 'client', kind: 'cancel', requestId: id, reason: clip(typeof params.reason === 'string' ? params.reason : 'cancelled', 200) }, false);
+        const cancel: Record<string, Json> = { actor: 'client', kind: 'cancel', requestId: id, reason: clip(typeof params.reason === 'string' ? params.reason : 'cancelled', 200) };
+        // A malformed cancellation replays as one (issue 11: the server ignores it).
+        const malformed = 'id' in m ? 'has-id' : m.jsonrpc === undefined ? 'no-jsonrpc' : m.jsonrpc !== '2.0' ? 'bad-jsonrpc' : params.reason !== undefined && typeof params.reason !== 'string' ? 'reason-not-string' : null;
+        if (malformed !== null) cancel.malformed = malformed;
+        push(e, cancel, false);
         return;
       }
       if (only !== null) return;
@@ -192,6 +220,17 @@ export function transcriptToScenario(t: Transcript, options: ToScenarioOptions =
         return;
       }
       const result = isObject(m.result) ? m.result : {};
+      if (result.resultType === 'input_required') {
+        const requests = isObject(result.inputRequests) ? result.inputRequests : {};
+        const inputKey = Object.keys(requests)[0] ?? 'input';
+        const first = requests[inputKey];
+        const message = isObject(first) && isObject(first.params) && typeof first.params.message === 'string' ? first.params.message : 'Please confirm';
+        const ask: Record<string, Json> = { actor: 'server', kind: 'input-required', requestId: m.id, inputKey: clip(inputKey, 64), message: clip(message, 200) };
+        if (typeof result.requestState === 'string') ask.requestState = clip(result.requestState, 200);
+        push(e, ask, true);
+        awaitingInput.push(m.id);
+        return;
+      }
       const content = Array.isArray(result.content) ? result.content : [];
       const text = content.map((c) => (isObject(c) && typeof c.text === 'string' ? c.text : null)).find((x) => x !== null) ?? 'done';
       push(e, { actor: 'server', kind: 'complete', requestId: m.id, isError: result.isError === true, text: clip(text, 200) }, true);

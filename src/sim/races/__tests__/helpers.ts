@@ -1,32 +1,26 @@
-import { parseScenario } from '../../scenario';
-import type { Scenario } from '../../types';
-import { RACES_SCHEMAS, replayRaces, withOverrides, type RacesTrace } from '..';
-import type { Json } from '../../types';
-import { loadBuiltinScenario, loadBuiltinScenarios, scenarioDir } from '../../__tests__/builtinScenarios';
+import type { Json, Scenario } from '../../types';
+import { replayRaces, withOverrides, type RacesTrace } from '..';
+import { builtinHelpers, makeScenario, violatedInvariants } from '../../__tests__/scenarioHelpers';
 
-export const SCENARIO_DIR = scenarioDir('races');
+/** The races names of the shared model-test helpers (`src/sim/__tests__/scenarioHelpers.ts`), and the races event builders. */
+const builtins = builtinHelpers('races');
+
+export const SCENARIO_DIR = builtins.dir;
 
 /** Every built-in races scenario file, parsed (throws with the errors if one is invalid). */
-export const loadScenarios = () => loadBuiltinScenarios('races');
+export const loadScenarios = builtins.loadAll;
 
 /** The built-in races scenario `id`. */
-export const loadScenario = (id: string): Scenario => loadBuiltinScenario('races', id);
+export const loadScenario = builtins.load;
 
 /** Builds and validates a races scenario from a partial config and raw events (defaults filled in). */
-export function mk(config: Record<string, Json>, events: Record<string, Json>[], id = 'test'): Scenario {
-  const r = parseScenario({ format: 1, lab: 'races', id, title: id, seed: 1, config, events }, 'races', RACES_SCHEMAS);
-  if (!r.ok) throw new Error(r.errors.join('; '));
-  return r.scenario;
-}
+export const mk = (config: Record<string, Json>, events: Record<string, Json>[], id = 'test'): Scenario => makeScenario('races', config, events, { id });
 
 /** Replays with config overrides. */
-export function run(scenario: Scenario, overrides?: Record<string, Json>): RacesTrace {
-  return replayRaces(withOverrides(scenario, overrides));
-}
+export const run = (scenario: Scenario, overrides?: Record<string, Json>): RacesTrace => replayRaces(withOverrides(scenario, overrides));
 
-export function violated(trace: RacesTrace): string[] {
-  return trace.invariants.filter((i) => i.firstViolation !== null).map((i) => i.name).sort();
-}
+/** The names of the violated invariants, sorted. */
+export const violated: (trace: RacesTrace) => string[] = violatedInvariants;
 
 export function req(trace: RacesTrace, key = '1') {
   const r = trace.outcome.requests.find((x) => x.key === key);

@@ -1,29 +1,23 @@
-import { parseScenario } from '../../scenario';
-import { LAB_SCHEMAS } from '../../labs';
 import type { Json, Scenario } from '../../types';
 import { replayResilience, withOverrides, type ResilienceTrace } from '..';
-import { loadBuiltinScenario, loadBuiltinScenarios, scenarioDir } from '../../__tests__/builtinScenarios';
+import { builtinHelpers, makeScenario, violatedInvariants } from '../../__tests__/scenarioHelpers';
 
-export const SCENARIO_DIR = scenarioDir('resilience');
+/** The resilience names of the shared model-test helpers (`src/sim/__tests__/scenarioHelpers.ts`). */
+const builtins = builtinHelpers('resilience');
+
+export const SCENARIO_DIR = builtins.dir;
 
 /** Every built-in resilience scenario file, parsed (throws with the errors if one is invalid). */
-export const loadScenarios = () => loadBuiltinScenarios('resilience');
+export const loadScenarios = builtins.loadAll;
 
 /** The built-in resilience scenario `id`. */
-export const loadScenario = (id: string): Scenario => loadBuiltinScenario('resilience', id);
+export const loadScenario = builtins.load;
 
 /** Builds and validates a resilience scenario (defaults filled in). */
-export function mk(config: Record<string, Json>, events: Record<string, Json>[], id = 'test', seed = 1): Scenario {
-  const r = parseScenario({ format: 1, lab: 'resilience', id, title: id, seed, config, events }, 'resilience', LAB_SCHEMAS.resilience);
-  if (!r.ok) throw new Error(r.errors.join('; '));
-  return r.scenario;
-}
+export const mk = (config: Record<string, Json>, events: Record<string, Json>[], id = 'test', seed = 1): Scenario => makeScenario('resilience', config, events, { id, seed });
 
 /** Replays with config overrides. */
-export function run(scenario: Scenario, overrides?: Record<string, Json>): ResilienceTrace {
-  return replayResilience(withOverrides(scenario, overrides));
-}
+export const run = (scenario: Scenario, overrides?: Record<string, Json>): ResilienceTrace => replayResilience(withOverrides(scenario, overrides));
 
-export function violated(trace: ResilienceTrace): string[] {
-  return trace.invariants.filter((i) => i.firstViolation !== null).map((i) => i.name).sort();
-}
+/** The names of the violated invariants, sorted. */
+export const violated: (trace: ResilienceTrace) => string[] = violatedInvariants;

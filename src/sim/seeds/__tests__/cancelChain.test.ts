@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { replayResilience, withOverrides } from '../../resilience';
+import { replayResilience, withOverrides, type StormConfig } from '../../resilience';
+import { cancelHopMs } from '../../resilience/storm';
 import { loadBuiltinScenario } from '../../__tests__/builtinScenarios';
 import type { Json } from '../../types';
 import { cancelArrivals, perHopMsFromWholeChain, simulateHalfFinished } from '../cancelChain';
@@ -70,21 +71,24 @@ describe('the half-finished result and its fix', () => {
   });
 });
 
-describe('S2 under the whole-chain reading (report for the lead; storm.ts is not changed here)', () => {
+describe('S2 under the whole-chain reading (the storm model follows it since issue 13 item 5)', () => {
   // S2's storm has three hops below the user (client → MCP server → HTTP client → upstream).
   // The storm takes an integer ms per hop: round(320 / 3) = round(106.67) = 107.
   const perHop = Math.round(perHopMsFromWholeChain(320, 3));
   const s2 = loadBuiltinScenario('resilience', 'S2-timeouts-cancel');
   const summary = (o: Record<string, Json>) => replayResilience(withOverrides(s2, o)).outcome.summary as unknown as Record<string, unknown>;
 
-  it('is 107 ms a hop', () => expect(perHop).toBe(107));
-
-  it('the storm without fixes is unchanged: 32 executions, 26 after the cancel, the last at 20200 ms', () => {
-    expect(summary({ cancelPropagationMs: perHop })).toMatchObject({ upstreamAttempts: 32, executions: 32, duplicateWorkAfterCancel: 26, lastExecutionEndAtMs: 20_200 });
+  it('is 107 ms a hop, as the storm model computes it', () => {
+    expect(perHop).toBe(107);
+    expect(cancelHopMs(s2.config as StormConfig)).toBe(perHop);
   });
 
-  it('with the cancel propagated: 9 upstream attempts (was 10), the last execution stops at 7321 ms (was 7960)', () => {
-    expect(summary({ cancelPropagationMs: perHop, fixes: { cancelPropagation: true } })).toMatchObject({
+  it('the storm without fixes is unchanged: 32 executions, 26 after the cancel, the last at 20200 ms', () => {
+    expect(summary({})).toMatchObject({ upstreamAttempts: 32, executions: 32, duplicateWorkAfterCancel: 26, lastExecutionEndAtMs: 20_200 });
+  });
+
+  it('with the cancel propagated: 9 upstream attempts (was 10 per hop), the last execution stops at 7321 ms (was 7960)', () => {
+    expect(summary({ fixes: { cancelPropagation: true } })).toMatchObject({
       attemptsPerLayer: [2, 4, 9],
       upstreamAttempts: 9,
       executions: 9,
@@ -92,7 +96,7 @@ describe('S2 under the whole-chain reading (report for the lead; storm.ts is not
       executionsRunningAtEnd: 0,
       lastExecutionEndAtMs: 7_321, // 7000 + 3 × 107; 7320 with the exact 320 ms
     });
-    const t = replayResilience(withOverrides(s2, { cancelPropagationMs: perHop, fixes: { cancelPropagation: true } }));
+    const t = replayResilience(withOverrides(s2, { fixes: { cancelPropagation: true } }));
     const hops = t.steps.filter((s) => s.at >= 7000 && s.entry.label.startsWith('cancel reaches')).map((s) => s.at);
     expect(hops).toEqual([7_107, 7_207, 7_214, 7_321]); // 7207 = a timeout-propagated cancel (7100 + 107)
   });

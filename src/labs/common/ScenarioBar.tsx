@@ -1,0 +1,122 @@
+import './kit.css';
+import { useId, useMemo, useState, type ReactNode } from 'react';
+import { pickerLabel, selectBuiltins, selectCanRedo, selectCanUndo, selectIsModified, selectScenario } from '../../store/labSelectors';
+import type { LabData } from '../../store/labStore';
+import type { Scenario } from '../../sim/types';
+import { IMPORT_PANEL_ID } from './DropPanel';
+import { useLab, useLabStore } from './LabContext';
+
+interface StoreSlice extends LabData<unknown, unknown> {
+  loadBuiltin(id: string): void;
+  undo(): void;
+  redo(): void;
+  reset(): void;
+  address(): string;
+}
+
+/** How the picker groups the built-ins (`<optgroup>`s): the group key of a scenario, and each key's shown name. */
+export interface PickerGroups {
+  of: (scenario: Scenario) => string;
+  names: Readonly<Record<string, string>>;
+}
+
+/** Scrolls to the page's Import / export panel (`#lab-import`, the kit's ImportPanel) and focuses its text box. */
+function jumpToImport() {
+  const panel = document.getElementById(IMPORT_PANEL_ID);
+  panel?.scrollIntoView({ behavior: 'smooth', block: 'center' });
+  panel?.querySelector('textarea')?.focus({ preventScroll: true });
+}
+
+/**
+ * The page kit's scenario bar, the same in every lab: the built-in picker (`scenario-picker`; an
+ * imported scenario shows as "(imported)"), an "edited" badge while the scenario differs from the
+ * lesson's (`edited`), the lab's own controls (`children`), then Undo, Redo, Reset (back to the
+ * lesson's version), Copy share link (the address that reproduces scenario and playhead; when
+ * the clipboard is refused the link is shown to copy by hand) and Import / export… (to the kit's
+ * import panel).
+ */
+export function ScenarioBar({ groups, children }: { groups?: PickerGroups; children?: ReactNode }) {
+  const store = useLabStore<StoreSlice>();
+  const scenario = useLab(selectScenario);
+  const builtins = useLab(selectBuiltins);
+  const canUndo = useLab(selectCanUndo);
+  const canRedo = useLab(selectCanRedo);
+  const modified = useLab(selectIsModified);
+  const [status, setStatus] = useState<{ text: string; link?: string } | null>(null);
+  const pickerId = useId();
+  const isBuiltin = builtins.some((b) => b.id === scenario.id);
+  const grouped = useMemo(() => {
+    if (!groups) return null;
+    const out = new Map<string, Scenario[]>();
+    for (const b of builtins) out.set(groups.of(b), [...(out.get(groups.of(b)) ?? []), b]);
+    return [...out.entries()];
+  }, [builtins, groups]);
+  const option = (b: Scenario) => (
+    <option key={b.id} value={b.id}>
+      {pickerLabel(b)}
+    </option>
+  );
+
+  const copyLink = async () => {
+    const link = `${location.origin}${location.pathname}${location.search}${store.getState().address()}`;
+    try {
+      await navigator.clipboard.writeText(link);
+      setStatus({ text: 'Link copied: it reproduces this scenario and playhead exactly.' });
+    } catch {
+      setStatus({ text: 'Copy this link (the clipboard is not available here):', link });
+    }
+  };
+
+  return (
+    <div className="scenario-bar">
+      <div className="field-inline picker">
+        <label htmlFor={pickerId}>Scenario</label>
+        <select id={pickerId} data-testid="scenario-picker" value={scenario.id} onChange={(e) => store.getState().loadBuiltin(e.currentTarget.value)}>
+          {!isBuiltin && (
+            <option value={scenario.id} disabled>
+              {scenario.title} (imported)
+            </option>
+          )}
+          {grouped
+            ? grouped.map(([key, list]) => (
+                <optgroup key={key} label={groups?.names[key] ?? key}>
+                  {list.map(option)}
+                </optgroup>
+              ))
+            : builtins.map(option)}
+        </select>
+        {modified && (
+          <span className="badge badge-info" data-testid="edited">
+            edited
+          </span>
+        )}
+      </div>
+      {children && <div className="lab-bar-extra">{children}</div>}
+      <div className="button-row" role="group" aria-label="Edit history and sharing">
+        <button type="button" data-testid="undo" onClick={() => store.getState().undo()} disabled={!canUndo} title="Undo (Ctrl+Z)">
+          Undo
+        </button>
+        <button type="button" data-testid="redo" onClick={() => store.getState().redo()} disabled={!canRedo} title="Redo (Ctrl+Shift+Z)">
+          Redo
+        </button>
+        <button type="button" data-testid="reset" onClick={() => store.getState().reset()} title="Bring back the lesson's original scenario">
+          Reset
+        </button>
+        <button type="button" data-testid="copy-link" onClick={() => void copyLink()}>
+          Copy share link
+        </button>
+        <button type="button" data-testid="jump-import" onClick={jumpToImport}>
+          Import / export…
+        </button>
+      </div>
+      <div className="share-status" role="status">
+        {status && (
+          <>
+            <span className="small">{status.text}</span>
+            {status.link && <input className="share-link" readOnly value={status.link} aria-label="Share link" onFocus={(e) => e.currentTarget.select()} />}
+          </>
+        )}
+      </div>
+    </div>
+  );
+}

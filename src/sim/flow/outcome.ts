@@ -1,0 +1,140 @@
+import type { EntityInvariant } from '../core';
+import type { Invariant, Json } from '../types';
+import type { BufferState } from './buffer';
+import type { FlowState } from './modelTypes';
+import type { FlowConfig } from './schema';
+import type { FlowCore, OpCore } from './state';
+
+/** The flow model's outcome (the counters the lesson's expectations name) and its invariants. */
+
+/** The model's summary: counters the lesson's expectations name. */
+export interface FlowOutcome {
+  summary: Record<string, Json>;
+  errors: readonly string[];
+}
+
+/** The outcome of a state (a view or the core's mutable state; `errors` is shared with it). */
+export function flowOutcome(s: FlowState): FlowOutcome {
+  const b = s.buffer;
+  const summary: Record<string, Json> = {
+    policy: s.config.policy,
+    capacityEvents: s.config.capacityEvents,
+    peakDepth: b.peak,
+    depth: b.size,
+    emitted: s.seq,
+    dropped: b.dropped,
+    coalesced: b.coalesced,
+    droppedOldest: b.droppedOldest,
+    discarded: b.discarded,
+    finalsRefused: b.finalsRefused,
+    finalsDropped: b.finalsDropped,
+    silentlyLost: b.silentlyLost,
+    lostWhileDown: s.lostWhileDown,
+    gapMarked: b.dropped + b.finalsDropped - b.silentlyLost + s.lostWhileDown > 0,
+    disconnects: s.disconnects,
+    firstDisconnectAtMs: s.firstDisconnectAtMs,
+    reconnects: s.reconnects,
+    resyncs: s.resyncs,
+    firstResyncAtMs: s.firstResyncAtMs,
+    refetched: s.refetched,
+    stream: s.status,
+    deliveredProgress: s.delivered.progress,
+    deliveredFinals: s.delivered.finals,
+    deliveredKeepalives: s.delivered.keepalives,
+    operation: s.op.state,
+    operationEndedAtMs: s.op.atMs,
+    proxyFlushes: s.proxyFlushes,
+    proxyTimeouts: s.proxyTimeouts,
+  };
+  if (s.fleet) {
+    const f = s.fleet;
+    const landings = f.landings;
+    // Peak over fixed 100 ms buckets [k·100, k·100 + 99] (the herd plot's buckets).
+    let peak = 0;
+    for (let i = 0, run = 0; i < landings.length; i++) {
+      run = i > 0 && Math.floor(landings[i] / 100) === Math.floor(landings[i - 1] / 100) ? run + 1 : 1;
+      peak = Math.max(peak, run);
+    }
+    summary.fleet = {
+      openStreams: f.order.length,
+      connects: f.connects,
+      evictions: f.evictions,
+      rejections: f.rejections,
+      retryingClients: f.retriedClients.length,
+      retryIntervalMs: f.lastRetryGapMs,
+      lastChangeAtMs: f.lastChangeAtMs,
+      settled: f.lastChangeAtMs <= s.config.horizonMs / 2,
+      reconnected: landings.length,
+      firstReconnectAtMs: landings.length ? landings[0] : null,
+      lastReconnectAtMs: landings.length ? landings[landings.length - 1] : null,
+      reconnectSpreadMs: landings.length ? landings[landings.length - 1] - landings[0] : null,
+      peakReconnectsPer100Ms: peak,
+    };
+  }
+  return { summary, errors: s.errors };
+}
+
+/** One check over the buffer (with the config), null when it holds. */
+type BufferCheck = (b: BufferState, config: FlowConfig) => string | null;
+
+const BUFFER_CHECKS: { name: string; description: string; check: BufferCheck }[] = [
+  {
+    name: 'buffer-within-capacity',
+    description: 'The SSE buffer never holds more than capacityEvents (an unbounded buffer grows with the backlog).',
+    check: (b, c) => (b.size > c.capacityEvents ? `the buffer holds ${b.size} events, over its capacity of ${c.capacityEvents}` : null),
+  },
+  {
+    name: 'final-never-dropped',
+    description: 'A final response is never dropped from the buffer (it evicts progress, or is refused with an error).',
+    check: (b) => (b.finalsDropped > 0 ? `${b.finalsDropped} final response(s) dropped` : null),
+  },
+  {
+    name: 'no-silent-gap',
+    description: 'Every lost event leaves a refetch mark or a resync; no gap is silent.',
+    check: (b) => (b.silentlyLost > 0 ? `${b.silentlyLost} event(s) lost with no refetch mark` : null),
+  },
+];
+
+const KEEPALIVE_CHECK = {
+  name: 'keepalive-not-progress',
+  description: 'Keep-alive comments never reset the operation\'s idle timeout (rule sse.keepalive).',
+  check: (op: { idleResetsByKeepalive: number }) => (op.idleResetsByKeepalive > 0 ? `a keep-alive comment reset the idle timeout ${op.idleResetsByKeepalive} time(s)` : null),
+};
+
+/** Whether the buffer breaks one of its invariants now (a broken buffer stays under watch: see `flowTouched`). */
+export function bufferBroken(s: FlowCore): boolean {
+  const b = s.buffer;
+  return b.size > s.config.capacityEvents || b.finalsDropped > 0 || b.silentlyLost > 0;
+}
+
+/**
+ * The invariants for the checkpointed core. Three read the entity kind 'buffer' (one entity, id
+ * 'buffer'), one reads 'operation' (id 'operation'); the core runs them after the steps that
+ * touched that entity, and — so that a broken state is reported at every step, as the old engine
+ * did — on every step while it is broken (`flowTouched`).
+ */
+export const FLOW_ENTITY_INVARIANTS: EntityInvariant<FlowCore>[] = [
+  ...BUFFER_CHECKS.map((c) => ({ name: c.name, description: c.description, reads: 'buffer', check: (b: BufferState, s: FlowCore) => c.check(b, s.config) })),
+  { name: KEEPALIVE_CHECK.name, description: KEEPALIVE_CHECK.description, reads: 'operation', check: (op: OpCore) => KEEPALIVE_CHECK.check(op) },
+] as EntityInvariant<FlowCore>[];
+
+/** The same invariants over a `FlowState` view (the historic `Invariant` shape: checked after every step). */
+export const FLOW_INVARIANTS: Invariant<FlowState>[] = [
+  ...BUFFER_CHECKS.map((c) => ({ name: c.name, description: c.description, check: (s: FlowState) => c.check(s.buffer, s.config) })),
+  { name: KEEPALIVE_CHECK.name, description: KEEPALIVE_CHECK.description, check: (s: FlowState) => KEEPALIVE_CHECK.check(s.op) },
+];
+
+const BUFFER_IDS: readonly string[] = Object.freeze(['buffer']);
+const OP_IDS: readonly string[] = Object.freeze(['operation']);
+const NO_IDS: readonly string[] = Object.freeze([]);
+
+/** The entities of `kind` the last step touched (changed), plus a broken one (see `FLOW_ENTITY_INVARIANTS`). */
+export function flowTouched(s: FlowCore, kind: string): readonly string[] {
+  if (kind === 'buffer') return s.touchedBuffer || bufferBroken(s) ? BUFFER_IDS : NO_IDS;
+  return s.touchedOp || s.op.idleResetsByKeepalive > 0 ? OP_IDS : NO_IDS;
+}
+
+/** The entity of `kind` with `id`: the buffer or the operation. */
+export function flowEntity(s: FlowCore, kind: string): unknown {
+  return kind === 'buffer' ? s.buffer : kind === 'operation' ? s.op : undefined;
+}

@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import { checkEffects } from '../../../wire/schemaCheck';
+import type { Revision } from '../../mcp';
+import { ev, loadScenario, mk, req, run, start, violated } from './helpers';
+import type { RacesTrace } from '..';
+
+// The failure mechanics of issue 11 (src/sim/races/mechanics), each with its switch, against the
+// numbers of the incident it models. Every message they emit validates against the official schema.
+
+const wire = (t: RacesTrace) => t.steps.flatMap((s) => s.effects).filter((e) => e.message !== undefined);
+const methodOf = (t: RacesTrace) => {
+  const final = t.steps[t.steps.length - 1].state;
+  return (key: string | undefined) => (key === undefined ? undefined : final.requests[final.indexOf[key]]?.method);
+};
+function schemaErrors(t: RacesTrace, revision: Revision): unknown[] {
+  return checkEffects(revision, t.steps.flatMap((s) => s.effects), methodOf(t)).filter((c) => !c.effect.malformed && c.errors.length > 0).map((c) => ({ def: c.def, errors: c.errors }));
+}
+
+describe('receive loop dies after a cancel (python-sdk#2610)', () => {
+  const i1 = loadScenario('I1-receive-loop-dies');
+  it('correct: the cancel at 4 ms affects only request 2 (no response); request 3 is answered at 301 ms', () => {
+    const t = run(i1);
+    expect(wire(t).filter((e) => e.from === 'server').map((e) => [e.at, e.message])).toEqual([[300, { jsonrpc: '2.0', id: 3, result: { content: [{ type: 'text', text: '3 results' }] } }]]);
+    expect(req(t, '3')).toMatchObject({ state: 'completed', atMs: 301 });
+    expect(violated(t)).toEqual([]);
+  });
+  it('bug: the server answers {"id":2,"error":{"code":0,…}} at 5 ms, then request 3 is never read and times out at 5100 ms', () => {
+    const t = run(i1, { policy: { receiveLoopDiesOnCancel: true } });
+    const fromServer = wire(t).filter((e) => e.from === 'server');
+    expect(fromServer.map((e) => [e.at, e.message])).toEqual([[5, { jsonrpc: '2.0', id: 2, error: { code: 0, message: 'Request cancelled' } }]]);
+    expect(req(t, '2')).toMatchObject({ state: 'cancelled', atMs: 4, responseFate: 'ignored-late' });
+    expect(req(t, '3')).toMatchObject({ state: 'timeout-idle', atMs: 5100, serverState: 'not-received' });
+    expect(violated(t)).toEqual(['no-response-after-cancel', 'receive-loop-survives-cancel']);
+    // the late error is itself a deviation, and a valid JSON-RPC error (code 0 is an integer)
+    expect(schemaErrors(t, '2025-11-25')).toEqual([]);
+    // the timeout's cancel for 3 is not read either
+    expect(t.steps.flatMap((s) => s.ignored).filter((i) => i.rule === 'mech.receive-loop').map((i) => i.what)).toEqual(['request 3', 'notifications/cancelled']);
+  });
+});
+
+describe('stray progress after the result (claude-code#53617)', () => {
+  const i2 = loadScenario('I2-stray-progress-teardown');
+  it('correct: the server sends no progress after the 200 ms result; both calls complete', () => {
+    const t = run(i2);
+    expect(wire(t).filter((e) => (e.message as { method?: string }).method === 'notifications/progress').map((e) => e.at)).toEqual([100, 300]);
+    expect([req(t, '1').atMs, req(t, '2').atMs]).toEqual([201, 1001]);
+  });
+  it('server bug only: the stray progress at 210 ms goes out and the correct client drops it; call 2 completes at 1001 ms', () => {
+    const t = run(i2, { policy: { progressAfterResult: true } });
+    expect(wire(t).filter((e) => (e.message as { method?: string }).method === 'notifications/progress').map((e) => e.at)).toEqual([100, 210, 300]);
+    expect(req(t, '2')).toMatchObject({ state: 'completed', atMs: 1001 });
+    expect(violated(t)).toEqual(['progress-stops-after-result']);
+    expect(schemaErrors(t, '2025-11-25')).toEqual([]);
+  });
+  it('both bugs: the host kills the healthy server at 211 ms; call 2 fails with connection closed, its work lost', () => {
+    const t = run(i2, { policy: { progressAfterResult: true, strayProgressKillsConnection: true } });
+    expect(req(t, '1')).toMatchObject({ state: 'completed', atMs: 201 });
+    expect(req(t, '2')).toMatchObject({ state: 'connection-closed', atMs: 211, serverState: 'failed', workEndedAtMs: 211, finalResponse: false });
+    expect(violated(t)).toEqual(['progress-stops-after-result', 'stray-progress-harmless']);
+  });
+  it('the host bug alone changes nothing while the server keeps the rule', () => {
+    expect(run(i2, { policy: { strayProgressKillsConnection: true } }).outcome).toEqual(run(i2).outcome);
+  });
+});
+
+describe('timeout without a cancel plus a silent re-send (ruby-mcp-client PR#178)', () => {
+  const i3 = loadScenario('I3-timeout-silent-resend');
+  it('correct: cancel at 5000 ms, the server stops, one execution at most', () => {
+    const t = run(i3);
+    expect(t.outcome.requests).toHaveLength(1);
+    expect(req(t)).toMatchObject({ state: 'timeout-idle', atMs: 5000, cancelSignal: 'notifications/cancelled', serverState: 'cancelled', workEndedAtMs: 5000 });
+    expect(violated(t)).toEqual([]);
+  });
+  it('bug: no cancel; "1-resend-1" goes out at 5000 ms while 1 still runs; the tool completes twice (8000 ms and 9500 ms)', () => {
+    const t = run(i3, { policy: { silentRetryOnTimeout: true } });
+    const calls = wire(t).filter((e) => (e.message as { method?: string }).method === 'tools/call').map((e) => [e.at, (e.message as { id: unknown }).id]);
+    expect(calls).toEqual([[0, 1], [5000, '1-resend-1']]);
+    expect(wire(t).filter((e) => (e.message as { method?: string }).method === 'notifications/cancelled')).toEqual([]);
+    expect(req(t, '1')).toMatchObject({ state: 'timeout-idle', serverState: 'completed', workEndedAtMs: 8000, responseFate: 'ignored-late' });
+    expect(req(t, '"1-resend-1"')).toMatchObject({ state: 'completed', atMs: 9500 });
+    expect(violated(t)).toEqual(['abandon-signals-server', 'at-most-one-execution', 'no-silent-resend']);
+    expect(schemaErrors(t, '2025-11-25')).toEqual([]);
+  });
+  it('one re-send per call: a re-send that times out again ends as a plain timeout with a cancel', () => {
+    const s = mk({}, [start(0, { idleTimeoutMs: 1000, maxTimeoutMs: 60000 })]);
+    const t = run(s, { policy: { silentRetryOnTimeout: true } });
+    expect(t.outcome.requests.map((r) => [r.key, r.state, r.atMs, r.cancelSignal])).toEqual([
+      ['1', 'timeout-idle', 1000, 'none'],
+      ['"1-resend-1"', 'timeout-idle', 2000, 'notifications/cancelled'],
+    ]);
+  });
+  it('under 2026-07-28 stdio the messages validate too', () => {
+    const t = run(i3, { revision: '2026-07-28', policy: { silentRetryOnTimeout: true } });
+    expect(schemaErrors(t, '2026-07-28')).toEqual([]);
+    const s = mk({ revision: '2026-07-28' }, [start(0, { requestId: 2, idleTimeoutMs: 5000, maxTimeoutMs: 9000 }), ev('c', 4, 'client', 'cancel', { requestId: 2 })]);
+    expect(schemaErrors(run(s, { policy: { receiveLoopDiesOnCancel: true } }), '2026-07-28')).toEqual([]);
+  });
+});
+
+describe('a response for an abandoned id (ignore = spec; reconnect = bug)', () => {
+  const i4 = loadScenario('I4-late-response-reconnect');
+  it('correct: call 1 times out at 1000 ms, its 1500 ms response is dropped, call 2 completes at 3000 ms', () => {
+    const t = run(i4);
+    expect(req(t, '1')).toMatchObject({ state: 'timeout-idle', atMs: 1000, responseFate: 'ignored-late' });
+    expect(req(t, '2')).toMatchObject({ state: 'completed', atMs: 3000 });
+    expect(violated(t)).toEqual([]);
+  });
+  it('bug: the client reconnects at 1500 ms: call 2 fails with connection closed and its work is lost — the cost of the reconnect is every call in flight', () => {
+    const t = run(i4, { policy: { lateResponseReconnects: true } });
+    expect(req(t, '2')).toMatchObject({ state: 'connection-closed', atMs: 1500, serverState: 'failed', workEndedAtMs: 1500, finalResponse: false });
+    expect(t.outcome.summary.states).toEqual({ 'timeout-idle': 1, 'connection-closed': 1 });
+    expect(violated(t)).toEqual(['late-response-harmless']);
+  });
+});

@@ -1,0 +1,30 @@
+import type { RequestState } from '../types';
+
+/**
+ * Per-request marks of the failure mechanics (issue 11), kept in `RequestState.mech`: absent
+ * unless a mechanic touched the request, so every trace that uses none keeps its shape. The
+ * object is replaced, never changed in place (frozen views share it).
+ *
+ * Times are virtual ms.
+ */
+export interface MechanicsMarks {
+  /** python-sdk#2610: the server's receive loop died while handling this request's cancel. */
+  receiveLoopDiedAt?: number;
+  /** This request reached the server after its receive loop died: never read. */
+  unreadAt?: number;
+  /** claude-code#53617: the server sent progress for this request after its final response. */
+  progressAfterResultAt?: number;
+  /** claude-code#53617: this call was failed by the host tearing the server down on a stray progress. */
+  killedByStrayProgressAt?: number;
+  /** This call was failed by a client that reconnects on a response for an abandoned id. */
+  killedByLateResponseAt?: number;
+  /** ruby-mcp-client PR#178: this request timed out and was re-sent silently as `resentAs` (instance key). */
+  resentAs?: string;
+  /** The instance key of the timed-out request this one silently re-sends. */
+  resendOf?: string;
+}
+
+/** Sets marks on `req` (a new object; the caller calls `changed`). */
+export function mark(req: RequestState, marks: MechanicsMarks): void {
+  req.mech = { ...req.mech, ...marks };
+}

@@ -1,0 +1,158 @@
+import type { Json } from '../types';
+import type { Rule } from './rules';
+import type { RacesConfig } from './schema';
+import type { RequestState } from './types';
+
+/**
+ * The "TypeScript SDK v1" profile of the races lab (`config.client.profile: 'typescript-sdk-v1'`):
+ * the official `@modelcontextprotocol/sdk` 1.x `Client` talking to an SDK 1.x `McpServer`, as the
+ * differential oracle (`src/sdk-oracle`) pairs them. With the profile on, the model follows what
+ * SDK 1.32 does (read in `dist/esm/shared/protocol.js` and confirmed on fake timers), point by point:
+ *
+ * - `sdk.default-timeout`: every request arms an idle timer; `timeout` omitted is 60 000 ms
+ *   (`DEFAULT_REQUEST_TIMEOUT_MSEC`), so "no timeout at all" does not exist and an idle timeout
+ *   without a maximum is not refused.
+ * - `sdk.maximum-on-progress`: `maxTotalTimeout` has no timer of its own; it is checked only when
+ *   progress arrives *and* the reset-timeout-on-progress option is on (Protocol's timer reset). No progress, or the
+ *   option off: the maximum is never enforced.
+ * - `sdk.no-cancel-at-maximum`: when that check trips, the call is rejected ("Maximum total timeout
+ *   exceeded") but no `notifications/cancelled` is sent and the idle timer is not cleared; the
+ *   cancel goes out only when that old idle timer fires (F2: rejected at 180 000 ms, cancel at
+ *   220 000 ms).
+ * - `sdk.abort-after-end`: the caller's AbortSignal listener stays attached after the call ended, so
+ *   aborting a finished call still sends `notifications/cancelled` (for a request the server
+ *   already answered).
+ * - `sdk.cancel-id-zero` (typescript-sdk#2283): the server's `_oncancel` returns on a falsy
+ *   `requestId`, so a cancel for request id 0 (or "") is ignored; the handler runs on and answers.
+ * - the server acts only on a cancel that passes its schema: `jsonrpc: "2.0"`, no `id` (that is a
+ *   request: the SDK answers -32601), `requestId` a string or an integer, `reason` a string.
+ *
+ * Pure: reads the config and the message only.
+ */
+
+/** The client profiles of the races lab. 'lab' is the lab's own, spec-correct client and server. */
+export const RACES_CLIENT_PROFILES = ['lab', 'typescript-sdk-v1'] as const;
+export type RacesClientProfile = (typeof RACES_CLIENT_PROFILES)[number];
+
+/** TypeScript SDK v1 `DEFAULT_REQUEST_TIMEOUT_MSEC` (ms): the idle timeout of a request with no `timeout` option. */
+export const SDK_DEFAULT_TIMEOUT_MS = 60_000;
+
+/** The `reason` the SDK client puts in `notifications/cancelled` when its idle timer fires (`String(McpError)`). */
+export const SDK_TIMEOUT_CANCEL_REASON = 'McpError: MCP error -32001: Request timed out';
+
+/** True when the scenario runs the TypeScript SDK v1 profile. */
+export function isSdkV1(config: RacesConfig): boolean {
+  return (config as { client?: { profile?: string } }).client?.profile === 'typescript-sdk-v1';
+}
+
+/** One named SDK v1 behaviour the profile reproduces where the lab's correct policy differs. */
+export interface SdkBehaviour {
+  /** Rule id cited by the model's notes and settle reasons (`sdk.*`). */
+  id: string;
+  title: string;
+  /** What the SDK does, and what the spec (the lab's default) says instead. */
+  text: string;
+  /** The upstream thread that explains it, when there is one. */
+  thread?: string;
+}
+
+/** The SDK v1 behaviours, by rule id. */
+export const SDK_BEHAVIOURS: Record<string, SdkBehaviour> = {
+  'sdk.default-timeout': {
+    id: 'sdk.default-timeout',
+    title: 'SDK v1: a 60 s timeout is always armed',
+    text: 'The SDK client arms a 60 000 ms idle timer on every request whose timeout option is omitted; the lab\'s client waits without one (its F4 scenario has no timeout at all).',
+    thread: 'modelcontextprotocol/typescript-sdk#245',
+  },
+  'sdk.maximum-on-progress': {
+    id: 'sdk.maximum-on-progress',
+    title: 'SDK v1: the maximum is checked only when progress resets the timer',
+    text: 'maxTotalTimeout has no timer: the SDK compares elapsed time with it only inside its timer reset, i.e. when progress arrives and the reset-timeout-on-progress option is on. The spec: "implementations SHOULD always enforce a maximum timeout, regardless of progress notifications".',
+    thread: 'modelcontextprotocol/typescript-sdk#2695',
+  },
+  'sdk.no-cancel-at-maximum': {
+    id: 'sdk.no-cancel-at-maximum',
+    title: 'SDK v1: no cancel when the maximum trips; it waits for the old idle timer',
+    text: 'When the maximum is noticed the call is rejected but no notifications/cancelled is sent and the idle timer is left armed: the cancel goes out when that timer fires (seen 40 s late with progress every 20 s and a 180 s maximum).',
+  },
+  'sdk.abort-after-end': {
+    id: 'sdk.abort-after-end',
+    title: 'SDK v1: aborting a finished call still sends notifications/cancelled',
+    text: 'The AbortSignal listener is never removed, so an abort after the response (or a timeout) sends a cancel for a request that is no longer in flight; the lab\'s client sends nothing.',
+  },
+  'sdk.maximum-optional': {
+    id: 'sdk.maximum-optional',
+    title: 'SDK v1: an idle timeout needs no maximum',
+    text: 'The SDK sends a request with timeout and no maxTotalTimeout; the lab\'s client refuses it (timeout.must-cover), because progress could then keep the call alive forever.',
+  },
+  'sdk.progress-not-checked': {
+    id: 'sdk.progress-not-checked',
+    title: 'SDK v1: progress that does not increase still resets the timer',
+    text: 'Protocol._onprogress never compares the value with the last one: a repeated or lower progress restarts the idle timer and reaches onprogress. The spec requires the progress value to increase with every notification (rule progress.increase); the lab\'s client ignores such progress.',
+  },
+  'sdk.aborts-any-handler': {
+    id: 'sdk.aborts-any-handler',
+    title: 'SDK v1 server: every cancel aborts the handler and drops its result',
+    text: 'The SDK server has no work that cannot be stopped: a cancel aborts the handler\'s signal and the server never writes the aborted request\'s response, even when the handler runs on. The lab\'s server MAY ignore a cancel for uncancellable work and answer (the client then drops the late result).',
+  },
+  'sdk.cancel-id-zero': {
+    id: 'sdk.cancel-id-zero',
+    title: 'SDK v1 server: a cancel for request id 0 is ignored (typescript-sdk#2283)',
+    text: 'Protocol._oncancel returns when !requestId, so id 0 (and "") cannot be cancelled: the handler is not aborted and its response is sent. The lab is right: 0 is a valid JSON-RPC id.',
+    thread: 'modelcontextprotocol/typescript-sdk#2283',
+  },
+};
+
+/** The SDK behaviours as races rules (for `RULES`, so notes citing them resolve). Section: the SDK source. */
+export const SDK_RULES: Record<string, Rule> = Object.fromEntries(
+  Object.values(SDK_BEHAVIOURS).map((b) => [b.id, { id: b.id, text: `${b.title}. ${b.text}`, section: `TypeScript SDK v1 (@modelcontextprotocol/sdk 1.x, shared/protocol.ts)${b.thread ? `; ${b.thread}` : ''}` }]),
+);
+
+/** The idle timeout the SDK client arms for a `tools/call` started with `idleTimeoutMs` (ms). */
+export function sdkIdleTimeoutMs(idleTimeoutMs: number | null): number {
+  return idleTimeoutMs ?? SDK_DEFAULT_TIMEOUT_MS;
+}
+
+/** True when the SDK's progress handler checks the maximum for `req` at `now` (ms) and finds it passed. */
+export function sdkMaximumTripsOnProgress(config: RacesConfig, req: RequestState, now: number): boolean {
+  return config.progressResetsIdleTimeout && req.maxTimeoutMs !== null && now - req.startAt >= req.maxTimeoutMs;
+}
+
+/** True when `req` was rejected by the SDK's maximum check and its old idle timer is still armed. */
+export function sdkStaleIdleTimer(req: RequestState): boolean {
+  return req.client.state === 'timeout-max' && req.client.rule === 'sdk.no-cancel-at-maximum' && req.idleHandle !== -1;
+}
+
+const isRequestId = (v: unknown) => typeof v === 'string' || (typeof v === 'number' && Number.isInteger(v));
+
+/**
+ * Why the SDK v1 server does not act on this `notifications/cancelled`, or null when it aborts the
+ * named request's handler (the lab's own checks then run as usual). `message` is the raw JSON.
+ */
+export function sdkServerIgnoresCancel(message: Json): { reason: string; rule: string } | null {
+  if (message === null || typeof message !== 'object' || Array.isArray(message)) return null; // the lab's own check says why
+  if (message.jsonrpc !== '2.0') return { reason: 'the SDK\'s JSONRPCNotificationSchema needs jsonrpc "2.0" ("Unknown message type" via onerror)', rule: 'cancel.ignore-invalid' };
+  if ('id' in message) return { reason: 'with an id it is a request, not a notification: the SDK answers it -32601 (method not found)', rule: 'cancel.ignore-invalid' };
+  const params = message.params;
+  if (params !== null && typeof params === 'object' && !Array.isArray(params)) {
+    const p = params as Record<string, Json>;
+    if ('reason' in p && typeof p.reason !== 'string') return { reason: 'reason is not a string: the SDK\'s CancelledNotificationSchema rejects it (onerror)', rule: 'cancel.ignore-invalid' };
+    if (isRequestId(p.requestId) && !p.requestId) return { reason: `requestId ${JSON.stringify(p.requestId)} is falsy and Protocol._oncancel returns on !requestId (typescript-sdk#2283)`, rule: 'sdk.cancel-id-zero' };
+  }
+  return null;
+}
+
+/**
+ * The rules an SDK idle timeout at `now` (ms) cites: `sdk.maximum-on-progress` when the maximum
+ * deadline passed unenforced, `sdk.default-timeout` when the idle timeout is the SDK's default
+ * (the settle cites the first that applies, the note the other), with a text to append.
+ */
+export function sdkIdleTimeoutRules(req: RequestState, now: number): { settleRule: string; noteRule: string; text: string } {
+  const maxPassed = req.maxDeadlineAt !== null && now > req.maxDeadlineAt;
+  const parts: string[] = [];
+  if (req.sdkDefaultIdle) parts.push(`the ${SDK_DEFAULT_TIMEOUT_MS} ms idle timeout is the TypeScript SDK v1 default`);
+  if (maxPassed) parts.push(`the maximum deadline ${req.maxDeadlineAt} ms passed unenforced (the SDK checks it only when progress resets the timer)`);
+  const first = maxPassed ? 'sdk.maximum-on-progress' : req.sdkDefaultIdle ? 'sdk.default-timeout' : 'timeout.idle';
+  const second = maxPassed && req.sdkDefaultIdle ? 'sdk.default-timeout' : first;
+  return { settleRule: first, noteRule: second, text: parts.length ? ` — ${parts.join('; ')}` : '' };
+}

@@ -1,0 +1,261 @@
+import type { Json } from '../types';
+import { callToolRequest, errorResponse, toolResultResponse, ERROR_CODES } from '../mcp';
+import { backoffDelayMs } from '../retry/backoff';
+import type { BreakerConfig, ResilienceEvent } from './schema';
+import { classifyRetry, type ErrorOrigin } from '../retry/classify';
+import { bucketAfter, bucketAllowsRetry, ratioAllowsRetry } from '../retry/budget';
+import { BREAKER_RANK, type AttemptRecord, type BreakerCore, type BreakerTimer, type CallRecord, type LiveCall } from './breakerTypes';
+import { admit, halfOpen, record, type BreakerCtx } from './breakerWindow';
+
+/**
+ * Calls, attempts and retries in front of the breaker, on the checkpointed core: the scripted
+ * events and timers of the breaker mechanism, mutating the `BreakerCore` in place (calls in flight
+ * are mutable records in a Map). Notes are built only when the core keeps them. Rules in
+ * `breakerTypes.ts`.
+ */
+
+/** The error origin the classifier reads for a failed attempt of this downstream. */
+export function downstreamOrigin(c: BreakerConfig): ErrorOrigin {
+  const f = c.downstream.failWith;
+  if (f.startsWith('http-')) {
+    const status = Number(f.slice(5));
+    const retryAfter = (status === 429 || status === 503) && c.downstream.retryAfterMs !== null ? { retryAfterMs: c.downstream.retryAfterMs } : {};
+    return { kind: 'http', status, ...retryAfter };
+  }
+  if (f.startsWith('jsonrpc')) return { kind: 'jsonrpc', code: -Number(f.slice(8)) };
+  if (f === 'tool-error') return { kind: 'tool-error' };
+  if (f === 'network') return { kind: 'network' };
+  if (f === 'partial-stream') return { kind: 'partial-stream' };
+  return { kind: 'client-timeout' };
+}
+
+/** The classifier's verdict on a failed attempt depends on the config alone: computed once per config. */
+const VERDICTS = new WeakMap<BreakerConfig, ReturnType<typeof classifyRetry>>();
+function verdictOf(config: BreakerConfig): ReturnType<typeof classifyRetry> {
+  let c = VERDICTS.get(config);
+  if (c === undefined) {
+    c = classifyRetry({ sideEffect: config.operation.sideEffect, idempotencyKey: config.operation.idempotencyKey, origin: downstreamOrigin(config) });
+    VERDICTS.set(config, c);
+  }
+  return c;
+}
+
+function logAttempt(s: BreakerCore, a: AttemptRecord): void {
+  s.logs.attempts.push(a);
+  s.attemptsSeen = s.logs.attempts.length;
+}
+
+function endCall(s: BreakerCore, call: LiveCall, now: number, state: CallRecord['state'], reason: string): void {
+  s.logs.calls.push({ key: call.key, startAt: call.startAt, endAt: now, state, attempts: call.attempt, reason });
+  s.live.delete(call.key);
+  s.callsSeen = s.logs.calls.length;
+}
+
+/**
+ * Why the retry policy stops after attempt `call.attempt` (attempt limit, token bucket, retry
+ * ratio), or null when it may retry. A denial by a budget is counted in `retriesDenied`.
+ */
+function retryLimit(s: BreakerCore, call: LiveCall): string | null {
+  const { retry } = s.config;
+  if (call.attempt >= retry.maxAttempts) return `gave up after ${call.attempt} attempt${call.attempt === 1 ? '' : 's'} (maxAttempts ${retry.maxAttempts})`;
+  let stop: string | null = null;
+  if (retry.budget === 'token-bucket' && !bucketAllowsRetry(s.bucket)) stop = `retry denied: the token bucket holds ${s.bucket.tokensMilli / 1000} of ${s.bucket.maxMilli / 1000} tokens (retries stop at half)`;
+  else if (retry.budget === 'ratio' && !ratioAllowsRetry(s.ratio)) stop = `retry denied: ${s.ratio.retries} retries for ${s.ratio.calls} calls already uses the ${s.ratio.ratioMilli / 10}% budget`;
+  if (stop !== null) s.retriesDenied++;
+  return stop;
+}
+
+/** Schedules attempt `call.attempt + 1` in `delayMs` and counts the retry. */
+function scheduleRetry(s: BreakerCore, call: LiveCall, delayMs: number, ctx: BreakerCtx): void {
+  ctx.schedule(ctx.now + delayMs, BREAKER_RANK.attempt, 'client', `${call.key} attempt ${call.attempt + 1}`, { kind: 'attempt', call: call.key });
+  s.retries++;
+  s.ratio.retries++;
+  call.attempt++;
+  if (s.live.get(call.key) !== call) s.live.set(call.key, call);
+}
+
+/** The backoff before retry `attempt` (1-based attempt that failed) of `key`. */
+function backoffOf(config: BreakerConfig, key: string, attempt: number): number {
+  const { retry } = config;
+  return backoffDelayMs(retry.strategy, key, attempt - 1, { baseMs: retry.baseMs, capMs: retry.capMs, seed: 1 });
+}
+
+/**
+ * A breaker rejection of one attempt under retry-around-breaker, handled by `retry.onRejection`
+ * (the lab's rule, after Polly's PolicyWrap guidance: a retry wrapping a breaker must not hammer
+ * it). Nothing reached the downstream, so the retry is safe whatever the side effect, and the
+ * downstream's health is not counted. `fail-fast` ends the call; `wait-for-reset` retries no
+ * sooner than the breaker's reset time (open) or after the backoff (half-open, permits used);
+ * `backoff` retries on the normal backoff, so the attempts burn against the open breaker.
+ * The attempt limit and the retry budget bound both.
+ */
+function rejectAttempt(s: BreakerCore, call: LiveCall, ctx: BreakerCtx): void {
+  const { retry } = s.config;
+  const mode = s.mode;
+  const stop = retry.onRejection === 'fail-fast' ? 'fail fast: a rejection is returned at once' : retryLimit(s, call);
+  if (stop !== null) {
+    ctx.why(() => `Attempt ${call.attempt} of ${call.key} is rejected by the ${mode} breaker; ${stop}.`, 'breaker.reject');
+    endCall(s, call, ctx.now, 'rejected', `rejected by the ${mode} breaker on attempt ${call.attempt}; ${stop}`);
+    return;
+  }
+  const backoff = backoffOf(s.config, call.key, call.attempt);
+  const resetAt = s.resetAt;
+  const untilReset = retry.onRejection === 'wait-for-reset' && resetAt !== null ? resetAt - ctx.now : 0;
+  const delay = Math.max(backoff, untilReset, 1);
+  ctx.why(() => {
+    const when =
+      retry.onRejection === 'backoff'
+        ? `retry in ${delay} ms on the normal backoff (naive: the breaker is still ${mode}, so the attempts burn against it)`
+        : untilReset > 0 && untilReset >= backoff
+          ? `nothing reached the downstream, so it is safe to retry: waits ${delay} ms for the reset at ${resetAt} ms`
+          : `nothing reached the downstream, so it is safe to retry: in ${delay} ms (backoff)`;
+    return `Attempt ${call.attempt} of ${call.key} is rejected by the ${mode} breaker; ${when}.`;
+  }, 'breaker.reject');
+  scheduleRetry(s, call, delay, ctx);
+  s.rejectionsRetried++;
+}
+
+/** Starts attempt `call.attempt` now: asks the breaker (retry-around-breaker) and sends the request. */
+function startAttempt(s: BreakerCore, call: LiveCall, ctx: BreakerCtx): void {
+  const { config } = s;
+  let gen = call.loopGen;
+  let mode = s.mode;
+  if (config.composition === 'retry-around-breaker') {
+    if (!admit(s)) {
+      logAttempt(s, { call: call.key, n: call.attempt, startAt: ctx.now, endAt: ctx.now, outcome: 'rejected', mode: s.mode, stale: false });
+      rejectAttempt(s, call, ctx);
+      return;
+    }
+    gen = s.generation;
+    mode = s.mode;
+  }
+  const meta: Record<string, Json> = { 'lab.mcp-reliability/attempt': call.attempt };
+  if (config.operation.idempotencyKey.trim() !== '') meta['lab.mcp-reliability/idempotency-key'] = config.operation.idempotencyKey;
+  const message = callToolRequest(config.revision, `${call.key}/${call.attempt}`, 'flaky_lookup', null) as { params: { _meta?: Record<string, Json> } };
+  message.params._meta = { ...(message.params._meta ?? {}), ...meta };
+  const endAt = ctx.now + config.downstream.latencyMs;
+  ctx.emit({ from: 'client', transport: 'streamable-http', message: message as unknown as Json, arrivesAt: ctx.now, requestKey: call.key });
+  ctx.schedule(endAt, BREAKER_RANK.result, 'upstream', `${call.key} attempt ${call.attempt} result`, { kind: 'result', call: call.key });
+  call.attemptGen = gen;
+  call.attemptStartAt = ctx.now;
+  call.attemptMode = mode;
+  if (s.live.get(call.key) !== call) s.live.set(call.key, call);
+  s.wireAttempts++;
+  // The note's closure is made only when notes are kept (the fast path builds none).
+  ctx.why(ctx.keepsNotes ? () => `${call.key} sends attempt ${call.attempt}${config.composition === 'retry-around-breaker' ? ` (admitted by the ${mode} breaker, generation ${gen})` : ''}.` : '', 'retry.attempt');
+}
+
+/** Applies one scripted event of the breaker mechanism. */
+export function applyBreakerScripted(s: BreakerCore, ev: ResilienceEvent, ctx: BreakerCtx): void {
+  switch (ev.kind) {
+    case 'recover':
+    case 'outage': {
+      const healthy = ev.kind === 'recover';
+      ctx.why(healthy ? 'The downstream recovers: attempts from now on succeed.' : 'The downstream starts failing.', 'downstream');
+      s.healthy = healthy;
+      return;
+    }
+    case 'request': {
+      const notes: string[] | null = ctx.keepsNotes && ev.count > 1 ? [] : null;
+      for (let i = 0; i < ev.count; i++) {
+        const key = ev.count === 1 ? ev.id : `${ev.id}#${i + 1}`;
+        s.ratio.calls++;
+        const call: LiveCall = { key, startAt: ctx.now, attempt: 1, loopGen: -1, attemptGen: -1, attemptStartAt: ctx.now, attemptMode: s.mode };
+        if (s.config.composition === 'breaker-around-retry') {
+          const mode = s.mode;
+          if (!admit(s)) {
+            logAttempt(s, { call: key, n: 1, startAt: ctx.now, endAt: ctx.now, outcome: 'rejected', mode, stale: false });
+            endCall(s, call, ctx.now, 'rejected', `rejected by the ${mode} breaker`);
+            notes?.push(`${key} rejected (${mode})`);
+            continue;
+          }
+          call.loopGen = s.generation;
+          call.attemptMode = mode;
+        }
+        startAttempt(s, call, ctx);
+        notes?.push(`${key} starts`);
+      }
+      if (ev.count > 1) ctx.why(() => `${ev.count} concurrent calls: ${(notes as string[]).join(', ')}.`, 'retry.attempt');
+      return;
+    }
+    default:
+      ctx.ignore(() => ({ by: ev.actor, what: ev.id, reason: `"${ev.kind}" is not an event of the breaker mechanism`, rule: 'lab.mechanism' }));
+      ctx.why(() => `"${ev.kind}" has no meaning for the breaker; ignored.`);
+      return;
+  }
+}
+
+function failureMessage(s: BreakerCore, id: string): { message?: Json; http?: string } {
+  const f = s.config.downstream.failWith;
+  if (f.startsWith('http-')) {
+    const ra = s.config.downstream.retryAfterMs;
+    const status = f.slice(5);
+    return { http: `HTTP ${status}${ra !== null && (status === '429' || status === '503') ? ` Retry-After: ${Math.ceil(ra / 1000)}` : ''}` };
+  }
+  if (f === 'jsonrpc-32603') return { message: errorResponse(id, ERROR_CODES.internalError, 'Internal error') };
+  if (f === 'jsonrpc-32602') return { message: errorResponse(id, ERROR_CODES.invalidParams, 'Invalid params') };
+  if (f === 'tool-error') return { message: toolResultResponse(s.config.revision, id, 'downstream unavailable', true) };
+  if (f === 'network') return { http: 'connection reset before any response' };
+  if (f === 'partial-stream') return { http: 'SSE response stream broken after partial output (no final result)' };
+  return { http: `client timeout (${ERROR_CODES.requestTimeout} locally), outcome unknown` };
+}
+
+/** What the result did to the breaker, for the note (" The breaker goes open.", a stale result, or nothing). */
+function modeNote(before: BreakerCore['mode'], after: BreakerCore['mode'], stale: boolean, config: BreakerConfig): string {
+  if (after !== before) return ` The breaker goes ${after}.`;
+  if (!stale) return '';
+  return config.policy.staleResultsCounted ? ' (a stale result, counted: naive)' : ' (a stale result from an earlier generation: ignored)';
+}
+
+const capitalized = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+
+/** Applies one timer of the breaker mechanism. */
+export function applyBreakerTimer(s: BreakerCore, t: BreakerTimer, ctx: BreakerCtx): void {
+  const { config } = s;
+  if (t.kind === 'reset') {
+    if (s.mode !== 'open') return;
+    ctx.why(() => `The reset timeout (${config.breaker.cooldownMs} ms) ends: the breaker goes half-open and admits ${config.policy.halfOpenAdmitsAll ? 'every caller (naive)' : `${config.breaker.halfOpenPermits} probe${config.breaker.halfOpenPermits === 1 ? '' : 's'}`}.`, 'breaker.half-open');
+    halfOpen(s, ctx);
+    return;
+  }
+  const call = s.live.get(t.call);
+  if (call === undefined) return;
+  if (t.kind === 'attempt') return startAttempt(s, call, ctx);
+  // result
+  const ok = s.healthy;
+  const id = `${call.key}/${call.attempt}`;
+  const composedPerAttempt = config.composition === 'retry-around-breaker';
+  const stale = composedPerAttempt && call.attemptGen !== s.generation;
+  logAttempt(s, { call: call.key, n: call.attempt, startAt: call.attemptStartAt, endAt: ctx.now, outcome: ok ? 'ok' : 'failed', mode: call.attemptMode, stale });
+  if (ok) ctx.emit({ from: 'server', transport: 'streamable-http', message: toolResultResponse(config.revision, id, 'ok', false), arrivesAt: ctx.now, requestKey: call.key });
+  else ctx.emit({ from: 'server', transport: 'streamable-http', ...failureMessage(s, id), arrivesAt: ctx.now, requestKey: call.key });
+  if (config.retry.budget === 'token-bucket') s.bucket = bucketAfter(s.bucket, ok);
+  const modeBefore = s.mode;
+  if (composedPerAttempt) record(s, ok, call.attemptGen, ctx);
+  const modeAfter = s.mode;
+  if (ok) {
+    if (!composedPerAttempt) record(s, true, call.loopGen, ctx);
+    ctx.why(ctx.keepsNotes ? () => `${call.key} attempt ${call.attempt} succeeds.${s.mode !== modeBefore ? ` The breaker goes ${s.mode}.` : modeNote(modeBefore, modeAfter, stale, config)}` : '', 'retry.attempt');
+    endCall(s, call, ctx.now, 'succeeded', `succeeded on attempt ${call.attempt}`);
+    return;
+  }
+  const c = verdictOf(config);
+  let stop: string | null = null;
+  if (!c.retry) stop = `not retried: ${c.reason}`;
+  else stop = retryLimit(s, call);
+  if (stop !== null) {
+    if (!composedPerAttempt) {
+      const before = s.mode;
+      record(s, false, call.loopGen, ctx);
+      if (s.mode !== before) stop += `; the breaker counts this exhausted loop and goes ${s.mode}`;
+    }
+    const text = stop;
+    ctx.why(ctx.keepsNotes ? () => `${call.key} attempt ${call.attempt} fails (${config.downstream.failWith}).${modeNote(modeBefore, modeAfter, stale, config)} ${capitalized(text)}.` : '', 'retry.stop');
+    endCall(s, call, ctx.now, 'failed', text);
+    return;
+  }
+  const backoff = backoffOf(config, call.key, call.attempt);
+  const delay = Math.max(backoff, c.retryAfterFloorMs ?? 0);
+  ctx.why(ctx.keepsNotes ? () => `${call.key} attempt ${call.attempt} fails (${config.downstream.failWith}).${modeNote(modeBefore, modeAfter, stale, config)} ${c.verdict}: retry in ${delay} ms (${config.retry.strategy}${c.retryAfterFloorMs !== undefined ? `, Retry-After floor ${c.retryAfterFloorMs} ms` : ''}).` : '', 'retry.backoff');
+  scheduleRetry(s, call, delay, ctx);
+}

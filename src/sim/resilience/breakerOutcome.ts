@@ -1,0 +1,73 @@
+import type { BreakerCore, BreakerOutcome, BreakerState } from './breakerTypes';
+import type { MechanismCheck } from './mechanism';
+
+/** The outcome: per call and the breaker's history. */
+export function breakerOutcome(s: BreakerState | BreakerCore): BreakerOutcome {
+  const calls = s.logs.calls.slice(0, s.callsSeen);
+  const transitions = s.logs.transitions.slice(0, s.transitionsSeen);
+  const requests: BreakerOutcome['requests'] = calls.map((c) => ({ key: c.key, state: c.state, atMs: c.endAt, attempts: c.attempts, reason: c.reason }));
+  for (const c of s.live.values()) requests.push({ key: c.key, state: 'in-flight', atMs: null, attempts: c.attempt, reason: 'still running' });
+  const firstOpen = transitions.find((t) => t.to === 'open');
+  const firstHalf = transitions.find((t) => t.to === 'half-open');
+  const closedAgain = firstOpen ? transitions.find((t) => t.to === 'closed' && t.at >= firstOpen.at) : undefined;
+  let succeeded = 0;
+  let failed = 0;
+  let rejected = 0;
+  for (const c of calls) {
+    if (c.state === 'succeeded') succeeded++;
+    else if (c.state === 'failed') failed++;
+    else rejected++;
+  }
+  return {
+    requests,
+    summary: {
+      calls: s.ratio.calls,
+      succeeded,
+      failed,
+      rejected,
+      wireAttempts: s.wireAttempts,
+      retries: s.retries,
+      retriesDenied: s.retriesDenied,
+      rejectionsRetried: s.rejectionsRetried,
+      firstOpenAtMs: firstOpen?.at ?? null,
+      wireAttemptsAtFirstOpen: s.wireAttemptsAtFirstOpen,
+      firstHalfOpenAtMs: firstHalf?.at ?? null,
+      closedAgainAtMs: closedAgain?.at ?? null,
+      maxHalfOpenAdmitted: s.maxHalfOpenAdmitted,
+      finalMode: s.mode,
+      transitions: transitions.map((t) => `${t.to}@${t.at}`),
+    },
+  };
+}
+
+/**
+ * Invariants of the breaker mechanism, each over the breaker (entity kind 'breaker'; the
+ * mechanism's whole state is that entity). `model.ts` runs them on the core.
+ */
+export const breakerInvariants: MechanismCheck<BreakerState | BreakerCore>[] = [
+  {
+    name: 'half-open-limit',
+    description: 'Half-open admits at most halfOpenPermits probes; the rest are rejected.',
+    check: (s) => (s.halfOpenAdmitted > s.config.breaker.halfOpenPermits ? `half-open admitted ${s.halfOpenAdmitted} calls with ${s.config.breaker.halfOpenPermits} permit(s)` : null),
+  },
+  {
+    name: 'stale-result-ignored',
+    description: 'A result of a call admitted before a state change never changes the breaker.',
+    check: (s) => (s.staleChanges > 0 ? `${s.staleChanges} stale result(s) changed the breaker` : null),
+  },
+  {
+    name: 'reset-timer-armed',
+    description: 'While open, exactly one reset timer is pending, so the breaker always reaches half-open.',
+    check: (s) => (s.mode === 'open' && s.resetHandle < 0 ? 'the breaker is open with no reset timer: it will never leave open' : null),
+  },
+  {
+    name: 'old-failures-expire',
+    description: `The breaker opens only on failures inside its window (windowMs); old failures never count.`,
+    check: (s) => (s.expiredCountedAtOpen > 0 ? `the breaker opened counting failures older than ${s.config.breaker.windowMs} ms` : null),
+  },
+  {
+    name: 'retry-budget-respected',
+    description: 'Under a ratio budget, retries never exceed retryRatio × calls.',
+    check: (s) => (s.config.retry.budget === 'ratio' && s.retries * 1000 > s.ratio.ratioMilli * s.ratio.calls ? `${s.retries} retries for ${s.ratio.calls} calls exceed the ${s.ratio.ratioMilli / 10}% budget` : null),
+  },
+];

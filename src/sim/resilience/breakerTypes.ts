@@ -1,0 +1,254 @@
+import type { BreakerConfig } from './schema';
+import { ratioBudget, tokenBucket, type RatioBudget, type TokenBucket } from './budget';
+
+/**
+ * A circuit breaker with a retry policy in front of a flaky downstream (issue 5 items 2–3).
+ *
+ * The corrected breaker (all `policy` switches false): a sliding time window (`windowMs`, ten
+ * buckets) that opens once it holds `failureThreshold` calls and the failure rate reaches
+ * `failureRateThreshold`; exactly `halfOpenPermits` probes in half-open, the rest rejected; results
+ * of calls admitted before a state change are ignored (each state change starts a new generation);
+ * one reset timer per opening, even when failures arrive together.
+ * The naive breaker of the client-resilience article: a consecutive failure count that never
+ * decays, half-open letting every caller through, stale results counted — and the library bug
+ * where a failure arriving while already open clears the reset timer without re-arming it.
+ *
+ * Composition: `retry-around-breaker` asks the breaker for every wire attempt (each counts);
+ * `breaker-around-retry` asks once per call and records one result per exhausted retry loop.
+ * Retries follow `classifyRetry`, `maxAttempts`, the flow lab's backoff strategies, a
+ * `Retry-After` floor, and an optional budget (token bucket or retry ratio).
+ *
+ * Calls and attempts are kept in append-only logs shared between steps (each state records how
+ * much of them it has seen), so 100,000 calls replay in linear time. On the checkpointed core the
+ * hot loop mutates one `BreakerCore` (calls in flight in a Map, buckets and budgets in place);
+ * traces and checkpoints hold `BreakerState` views (`breakerView`).
+ */
+
+/** Breaker states. */
+export type BreakerMode = 'closed' | 'open' | 'half-open';
+
+/** One state change of the breaker (the state band). */
+export interface BreakerTransition {
+  at: number;
+  to: BreakerMode;
+  generation: number;
+  /** Window failure rate (0–1) or consecutive count that triggered it, for the label. */
+  why: string;
+}
+
+/** One wire attempt (or one rejection by the breaker), logged when it ends. */
+export interface AttemptRecord {
+  call: string;
+  /** 1-based attempt number within its call. */
+  n: number;
+  startAt: number;
+  endAt: number;
+  outcome: 'ok' | 'failed' | 'rejected';
+  /** Breaker state when the attempt was admitted or rejected. */
+  mode: BreakerMode;
+  /** The result came from an earlier generation than the breaker's current one. */
+  stale: boolean;
+}
+
+/** A call that ended. */
+export interface CallRecord {
+  key: string;
+  startAt: number;
+  endAt: number;
+  state: 'succeeded' | 'failed' | 'rejected';
+  attempts: number;
+  reason: string;
+}
+
+/** One bucket of the sliding window (`windowMs / 10` wide). */
+export interface Bucket {
+  index: number;
+  calls: number;
+  failures: number;
+  firstFailureAt: number | null;
+}
+
+/** A call in flight. */
+export interface LiveCall {
+  key: string;
+  startAt: number;
+  attempt: number;
+  /** Generation the call was admitted in (breaker-around-retry), or -1. */
+  loopGen: number;
+  /** Generation the current attempt was admitted in (retry-around-breaker). */
+  attemptGen: number;
+  attemptStartAt: number;
+  attemptMode: BreakerMode;
+}
+
+/** State of the breaker mechanism. */
+export interface BreakerState {
+  mechanism: 'breaker';
+  config: BreakerConfig;
+  healthy: boolean;
+  mode: BreakerMode;
+  generation: number;
+  resetHandle: number;
+  resetAt: number | null;
+  consecutive: number;
+  /** Time of the first failure of the current consecutive run (naive count). */
+  runStartAt: number | null;
+  buckets: readonly Bucket[];
+  halfOpenAdmitted: number;
+  halfOpenSucceeded: number;
+  /** Most probes ever admitted within one half-open period. */
+  maxHalfOpenAdmitted: number;
+  /** Calls in flight (a small array: copying it per step is cheaper than a keyed object that shrinks). */
+  live: readonly LiveCall[];
+  bucket: TokenBucket;
+  ratio: RatioBudget;
+  wireAttempts: number;
+  retries: number;
+  retriesDenied: number;
+  /** Breaker rejections the retry policy retried (retry-around-breaker, `retry.onRejection` not fail-fast). */
+  rejectionsRetried: number;
+  staleChanges: number;
+  /** Failures the breaker counted when it last opened that were older than the window (must stay 0 for the corrected breaker). */
+  expiredCountedAtOpen: number;
+  wireAttemptsAtFirstOpen: number | null;
+  /** Shared append-only logs and how much of each this state has seen. */
+  logs: { attempts: AttemptRecord[]; calls: CallRecord[]; transitions: BreakerTransition[] };
+  attemptsSeen: number;
+  callsSeen: number;
+  transitionsSeen: number;
+}
+
+/** Timers of the breaker mechanism. */
+export type BreakerTimer =
+  | { kind: 'reset' }
+  | { kind: 'result'; call: string }
+  | { kind: 'attempt'; call: string };
+
+/** Tie ranks: the reset timer first, then attempt results, then scripted events, then retries. */
+export const BREAKER_RANK = { reset: 0, result: 1, scripted: 2, attempt: 3 } as const;
+
+/** The outcome of the breaker mechanism. */
+export interface BreakerOutcome {
+  requests: { key: string; state: CallRecord['state'] | 'in-flight'; atMs: number | null; attempts: number; reason: string }[];
+  summary: {
+    calls: number;
+    succeeded: number;
+    failed: number;
+    rejected: number;
+    wireAttempts: number;
+    retries: number;
+    retriesDenied: number;
+    /** Breaker rejections that were retried (each also counts in `retries`). */
+    rejectionsRetried: number;
+    firstOpenAtMs: number | null;
+    wireAttemptsAtFirstOpen: number | null;
+    firstHalfOpenAtMs: number | null;
+    closedAgainAtMs: number | null;
+    maxHalfOpenAdmitted: number;
+    finalMode: BreakerMode;
+    transitions: string[];
+  };
+}
+
+/** Initial state: closed, downstream as configured, full budget. */
+export function initBreaker(config: BreakerConfig): BreakerState {
+  return {
+    mechanism: 'breaker',
+    config,
+    healthy: !config.downstream.failingAtStart,
+    mode: 'closed',
+    generation: 0,
+    resetHandle: -1,
+    resetAt: null,
+    consecutive: 0,
+    runStartAt: null,
+    buckets: [],
+    halfOpenAdmitted: 0,
+    halfOpenSucceeded: 0,
+    maxHalfOpenAdmitted: 0,
+    live: [],
+    bucket: tokenBucket(config.retry.maxTokens, config.retry.tokenRatio),
+    ratio: ratioBudget(config.retry.retryRatio),
+    wireAttempts: 0,
+    retries: 0,
+    retriesDenied: 0,
+    rejectionsRetried: 0,
+    staleChanges: 0,
+    expiredCountedAtOpen: 0,
+    wireAttemptsAtFirstOpen: null,
+    logs: { attempts: [], calls: [], transitions: [] },
+    attemptsSeen: 0,
+    callsSeen: 0,
+    transitionsSeen: 0,
+  };
+}
+
+
+/**
+ * The mutable state of the breaker on the core: the fields of `BreakerState`, with the calls in
+ * flight in a Map (insertion order = the view's array order) and buckets, budgets and calls
+ * changed in place. The logs are shared with the views (append-only; views read their seen counts).
+ */
+export interface BreakerCore extends Omit<BreakerState, 'buckets' | 'live' | 'bucket' | 'ratio'> {
+  buckets: Bucket[];
+  live: Map<string, LiveCall>;
+  bucket: TokenBucket;
+  ratio: RatioBudget;
+}
+
+/** The mutable core state at the start (`initBreaker`'s state). */
+export function initBreakerCore(config: BreakerConfig): BreakerCore {
+  return breakerThaw(initBreaker(config));
+}
+
+/** An immutable view of `s` in `BreakerState`'s shape and key order (calls and buckets copied; logs shared). */
+export function breakerView(s: BreakerCore): BreakerState {
+  const live: LiveCall[] = [];
+  for (const c of s.live.values()) live.push({ ...c });
+  return {
+    mechanism: 'breaker',
+    config: s.config,
+    healthy: s.healthy,
+    mode: s.mode,
+    generation: s.generation,
+    resetHandle: s.resetHandle,
+    resetAt: s.resetAt,
+    consecutive: s.consecutive,
+    runStartAt: s.runStartAt,
+    buckets: s.buckets.map((b) => ({ ...b })),
+    halfOpenAdmitted: s.halfOpenAdmitted,
+    halfOpenSucceeded: s.halfOpenSucceeded,
+    maxHalfOpenAdmitted: s.maxHalfOpenAdmitted,
+    live,
+    bucket: { ...s.bucket },
+    ratio: { ...s.ratio },
+    wireAttempts: s.wireAttempts,
+    retries: s.retries,
+    retriesDenied: s.retriesDenied,
+    rejectionsRetried: s.rejectionsRetried,
+    staleChanges: s.staleChanges,
+    expiredCountedAtOpen: s.expiredCountedAtOpen,
+    wireAttemptsAtFirstOpen: s.wireAttemptsAtFirstOpen,
+    logs: s.logs,
+    attemptsSeen: s.attemptsSeen,
+    callsSeen: s.callsSeen,
+    transitionsSeen: s.transitionsSeen,
+  };
+}
+
+/**
+ * A fresh mutable state equal to `v`. The logs are copied up to the view's seen counts, so a run
+ * resumed from a checkpoint appends to its own logs, never to those of the trace it came from.
+ */
+export function breakerThaw(v: BreakerState): BreakerCore {
+  const live = new Map<string, LiveCall>();
+  for (const c of v.live) live.set(c.key, { ...c });
+  return {
+    ...v,
+    buckets: v.buckets.map((b) => ({ ...b })),
+    live,
+    bucket: { ...v.bucket },
+    ratio: { ...v.ratio },
+    logs: { attempts: v.logs.attempts.slice(0, v.attemptsSeen), calls: v.logs.calls.slice(0, v.callsSeen), transitions: v.logs.transitions.slice(0, v.transitionsSeen) },
+  };
+}

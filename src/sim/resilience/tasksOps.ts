@@ -1,0 +1,122 @@
+import type { CoreContext } from '../core';
+import type { Json } from '../types';
+import type { RequestId } from '../mcp';
+import { ERROR_CODES } from '../mcp';
+import { cancelledNotification, cancelTaskRequest, createTaskResponse, getTaskPayloadRequest, isTerminalStatus, labInputRequests, type TaskDetail, type TaskStatus, type TaskView } from './taskWire';
+import { TASKS_RANK, type TaskServerState, type TasksCore, type TasksTimer } from './tasksTypes';
+
+/**
+ * Shared steps of the tasks mechanism on the checkpointed core: each mutates the one `TasksCore`
+ * in place (arrays inside are replaced, never changed) and puts messages on the wire through the
+ * core's context. Rules and citations are in `tasksTypes.ts`.
+ */
+
+/** The core context of the tasks mechanism. */
+export type TasksCtx = CoreContext<TasksTimer>;
+
+/** The task as the wire shows it (`Task`), with an optional status message. */
+export function taskView(s: TasksCore, statusMessage?: string): TaskView {
+  const sv = s.server;
+  return {
+    taskId: sv.taskId ?? '',
+    status: sv.status ?? 'working',
+    createdAt: sv.createdAt ?? 0,
+    updatedAt: sv.statusAt ?? 0,
+    ttlMs: s.config.ttlMs,
+    pollIntervalMs: s.config.pollIntervalMs,
+    statusMessage,
+  };
+}
+
+/** What a 2026-07-28 `tasks/get` inlines for the stored status (result, error, input requests). */
+export function detail(s: TasksCore): TaskDetail {
+  const sv = s.server;
+  if (sv.status === 'completed' && sv.result !== null) return { resultText: sv.result };
+  if (sv.status === 'failed') return { error: { code: ERROR_CODES.internalError, message: sv.errorMessage ?? 'Tool execution failed' } };
+  if (sv.status === 'input_required' && sv.inputOutstanding.length) return { inputRequests: Object.assign({}, ...sv.inputOutstanding.map((k) => labInputRequests(k))) };
+  return {};
+}
+
+/** Sets the stored status (recording an overwrite of a terminal one, which the invariant flags). */
+export function setStatus(s: TasksCore, status: TaskStatus, now: number, extra: Partial<TaskServerState> = {}): void {
+  const sv = s.server;
+  const overwrite = isTerminalStatus(sv.status) && sv.status !== status ? 1 : 0;
+  sv.status = status;
+  sv.statusAt = now;
+  sv.history = sv.history.concat({ status, at: now });
+  sv.terminalOverwrites += overwrite;
+  Object.assign(sv, extra);
+}
+
+/** The next client request id with `prefix` (`get-3`, `cancel-2`, …). */
+export function clientRequestId(s: TasksCore, prefix: string): string {
+  return `${prefix}-${s.client.nextRequest++}`;
+}
+
+/**
+ * Puts one message on the wire. Over Streamable HTTP a client request is a POST whose headers the
+ * effect names: under 2026-07-28 `Mcp-Method` on every request and `Mcp-Name` — the tool name on
+ * `tools/call` (`basic/transports/streamable-http`, Standard Request Headers) and `params.taskId` on
+ * `tasks/get`, `tasks/update`, `tasks/cancel` (extension: "the client MUST set the `Mcp-Name` header
+ * to the value of `params.taskId`").
+ */
+export function send(s: TasksCore, ctx: TasksCtx, from: 'client' | 'server', message: Json, arrivesAt: number): void {
+  const { transport, revision } = s.config;
+  if (transport === 'stdio') {
+    ctx.emit({ from, transport, message, arrivesAt, requestKey: 'task' });
+    return;
+  }
+  const m = message as { method?: string; id?: unknown; params?: { name?: string; taskId?: string } };
+  let http: string;
+  if (from === 'server') http = 'HTTP 200 Content-Type: application/json';
+  else if (m.id === undefined) http = `POST /mcp (MCP-Protocol-Version: ${revision}) — a notification`;
+  else if (revision === '2025-11-25') http = `POST /mcp (MCP-Protocol-Version: ${revision})`;
+  else {
+    const name = m.method === 'tools/call' ? m.params?.name : m.method?.startsWith('tasks/') ? m.params?.taskId : undefined;
+    http = `POST /mcp (MCP-Protocol-Version: ${revision}; Mcp-Method: ${m.method}${name !== undefined ? `; Mcp-Name: ${name}` : ''})`;
+  }
+  ctx.emit({ from, transport, message, arrivesAt, requestKey: 'task', http });
+}
+
+/** The client cancels the task: `tasks/cancel` (or, bug `cancelWithNotification`, `notifications/cancelled`). */
+export function sendCancel(s: TasksCore, ctx: TasksCtx): void {
+  const arrivesAt = ctx.now + s.config.latencyMs.clientToServer;
+  if (s.config.policy.cancelWithNotification) {
+    send(s, ctx, 'client', cancelledNotification(s.client.requestId as RequestId, 'User aborted'), arrivesAt);
+    ctx.schedule(arrivesAt, TASKS_RANK.arrival, 'server', 'notifications/cancelled arrives', { kind: 'arrive.cancelled-notification', requestId: s.client.requestId as RequestId });
+    s.client.cancelNotificationSentAt = ctx.now;
+    return;
+  }
+  const id = clientRequestId(s, 'cancel');
+  send(s, ctx, 'client', cancelTaskRequest(s.config.revision, id, s.client.taskId as string), arrivesAt);
+  ctx.schedule(arrivesAt, TASKS_RANK.arrival, 'server', `tasks/cancel ${id} arrives`, { kind: 'arrive.cancel', requestId: id });
+  s.client.cancelSentAt = ctx.now;
+}
+
+/** 2025-11-25: the client saw `completed` and fetches the result with `tasks/result`. */
+export function requestResult(s: TasksCore, ctx: TasksCtx): void {
+  const id = clientRequestId(s, 'result');
+  const arrivesAt = ctx.now + s.config.latencyMs.clientToServer;
+  send(s, ctx, 'client', getTaskPayloadRequest(id, s.client.taskId as string), arrivesAt);
+  ctx.schedule(arrivesAt, TASKS_RANK.arrival, 'server', `tasks/result ${id} arrives`, { kind: 'arrive.result-request', requestId: id });
+  s.client.resultRequestedAt = ctx.now;
+}
+
+/** Schedules the next `tasks/get` one poll interval after `from`, unless the task's ttl has run out. */
+export function schedulePoll(s: TasksCore, ctx: TasksCtx, from: number): void {
+  const at = from + s.config.pollIntervalMs;
+  const created = s.client.knownAt ?? from;
+  if (at > created + s.config.ttlMs) {
+    s.client.pollHandle = -1;
+    return;
+  }
+  s.client.pollHandle = ctx.schedule(at, TASKS_RANK.poll, 'client', `poll #${s.client.polls + 1}`, { kind: 'poll' });
+}
+
+/** The server hands out the task: `CreateTaskResult` to the waiting `tools/call`. */
+export function sendHandle(s: TasksCore, ctx: TasksCtx): void {
+  const arrivesAt = ctx.now + s.config.latencyMs.serverToClient;
+  send(s, ctx, 'server', createTaskResponse(s.config.revision, s.client.requestId as RequestId, taskView(s)), arrivesAt);
+  ctx.schedule(arrivesAt, TASKS_RANK.arrival, 'client', 'CreateTaskResult arrives', { kind: 'arrive.created', taskId: s.server.taskId as string });
+  s.server.handleSentAt = ctx.now;
+}

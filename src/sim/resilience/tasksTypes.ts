@@ -1,0 +1,252 @@
+import type { RequestId } from '../mcp';
+import type { TasksConfig } from './schema';
+import type { TaskStatus } from './taskWire';
+
+/**
+ * Durable tasks and `tasks/cancel` under both revisions.
+ * - 2025-11-25 (`basic/utilities/tasks`): `tasks/cancel` on a live task moves it to `cancelled`
+ *   before responding ("MUST transition the task to `cancelled` status before sending the
+ *   response"); it stays cancelled even if the work finishes later; on a terminal task it is error
+ *   -32602. When the client sees `completed` it fetches the result with `tasks/result {taskId}`.
+ * - 2026-07-28 tasks extension (ext-tasks `specification/draft/tasks.md`): the server alone decides
+ *   to create a task (the `created` event; the `tools/call` carries no opt-in) and answers with a
+ *   flat `CreateTaskResult` (`resultType: "task"`) — only once the task is durably created ("A
+ *   server MUST NOT return `CreateTaskResult` until the task is durably created — that is, until a
+ *   `tasks/get` for the returned `taskId` would resolve"; `durableWriteMs`, switch
+ *   `handleBeforeDurable` for the buggy server). `tasks/get` carries the result once completed
+ *   (there is no `tasks/result`, no `tasks/list`); an `input_required` task lists its
+ *   `inputRequests`, which the client answers with `tasks/update`. The cancel gets an empty
+ *   acknowledgement; the task stays `working` until the worker reaches a checkpoint (then
+ *   `cancelled`); work finishing first ends it `completed`; a cancel on a terminal task is
+ *   acknowledged and changes nothing.
+ * Both: a terminal status never changes; tasks are cancelled with `tasks/cancel`, never with
+ * `notifications/cancelled` (switch `cancelWithNotification` for the buggy client). The client
+ * remembers a user abort made before it knows the task id and sends `tasks/cancel` as soon as it
+ * does; it polls `tasks/get` every poll interval until it sees a terminal status (or the task's ttl
+ * runs out). A server crash (`serverCrashAtMs`) loses every task not yet durable and an unanswered
+ * `tools/call` (stdio "Unexpected Termination": "any in-flight requests are simply lost").
+ */
+
+/** What the client got back for its `tasks/cancel`. */
+export type CancelAck = 'none' | 'cancelled' | 'empty' | 'error-32602';
+
+/** Server side of the one task. */
+export interface TaskServerState {
+  callReceivedAt: number | null;
+  taskId: string | null;
+  status: TaskStatus | null;
+  statusAt: number | null;
+  createdAt: number | null;
+  /** Every status the store held, in order, with its time (the status lane). */
+  history: readonly { status: TaskStatus; at: number }[];
+  result: string | null;
+  /** A failed task's error message (the JSON-RPC error its tools/call ended with; 2026-07-28 tasks/get sends it as `error`). */
+  errorMessage: string | null;
+  /** 2026-07-28: a cancel was acknowledged and waits for a checkpoint (ms). */
+  cancelPendingSince: number | null;
+  /** When the worker stopped (finished, or stopped at a checkpoint / on cancel), ms. */
+  workStoppedAt: number | null;
+  /** Work finished after the task was already cancelled (its result discarded), ms. */
+  workFinishedAfterCancelAt: number | null;
+  /** Times a terminal status was overwritten (must stay 0). */
+  terminalOverwrites: number;
+  /** When the task became durable (a `tasks/get` for it would resolve), ms; null while only in memory. */
+  durableAt: number | null;
+  /** Timer handle of the pending durable write (-1: none). */
+  durableTimer: number;
+  /** When the server sent the task handle (`CreateTaskResult`), ms. */
+  handleSentAt: number | null;
+  /** When the server process crashed, ms. */
+  crashedAt: number | null;
+  /** The task lost in the crash (it was not durable yet), or null. */
+  lostTaskId: string | null;
+  /** 2026-07-28: input requests the task waits for (keys), outstanding until a `tasks/update` answers them. */
+  inputOutstanding: readonly string[];
+  /** 2026-07-28: input rounds so far (each gets a new key). */
+  inputRounds: number;
+  /** `notifications/cancelled` the server received for the task's request and ignored. */
+  cancelNotificationsIgnored: number;
+}
+
+/** Client side of the one task. */
+export interface TaskClientState {
+  requestId: RequestId | null;
+  callSentAt: number | null;
+  taskId: string | null;
+  knownAt: number | null;
+  abortAt: number | null;
+  /** The abort was dropped (bug) — the UI said "stopped" but nothing went out. */
+  abortLost: boolean;
+  cancelSentAt: number | null;
+  ackAt: number | null;
+  ack: CancelAck;
+  observed: TaskStatus | null;
+  observedAt: number | null;
+  terminalObservedAt: number | null;
+  polls: number;
+  pollHandle: number;
+  nextRequest: number;
+  /** When the client sent `tasks/result` (ms), after it saw `completed`. */
+  resultRequestedAt: number | null;
+  /** When the answer to `tasks/result` arrived (ms). */
+  resultReceivedAt: number | null;
+  /** The tool result text the client received, or null (none yet, or the fetch failed). */
+  resultFetched: string | null;
+  /** The error `tasks/result` returned (the server had no result), or, 2026-07-28, a failed task's error; null otherwise. */
+  resultError: string | null;
+  /** Bug `cancelWithNotification`: when the client sent `notifications/cancelled` instead of `tasks/cancel`, ms. */
+  cancelNotificationSentAt: number | null;
+  /** When the `tools/call` failed without a task handle (the server crashed before answering), ms. */
+  callFailedAt: number | null;
+  /** When a `tasks/get` for the task the client holds answered "Task not found", ms. */
+  taskNotFoundAt: number | null;
+  /** 2026-07-28: input keys the client answered with `tasks/update` (it answers each once). */
+  answeredInputKeys: readonly string[];
+  /** 2026-07-28: `tasks/update` requests sent. */
+  updatesSent: number;
+  /** When the last `tasks/update` acknowledgement arrived, ms. */
+  updateAckAt: number | null;
+}
+
+/**
+ * State of the tasks mechanism. In traces it is an immutable view; the core's hot loop mutates one
+ * copy in place (`TasksCore`, same shape; the arrays inside are replaced, never changed in place).
+ */
+export interface TasksState {
+  mechanism: 'tasks';
+  config: TasksConfig;
+  server: TaskServerState;
+  client: TaskClientState;
+}
+
+/** Timers and deliveries of the tasks mechanism. */
+export type TasksTimer =
+  | { kind: 'arrive.call' }
+  | { kind: 'arrive.created'; taskId: string }
+  | { kind: 'poll' }
+  | { kind: 'arrive.get'; requestId: string; sentAt: number }
+  | { kind: 'arrive.get-result'; status: TaskStatus; sentAt: number; text: string | null; error: string | null; inputKeys: string[] }
+  | { kind: 'arrive.get-error'; message: string }
+  | { kind: 'durable' }
+  | { kind: 'crash' }
+  | { kind: 'arrive.cancelled-notification'; requestId: RequestId }
+  | { kind: 'arrive.update'; requestId: string; keys: string[] }
+  | { kind: 'arrive.update-result'; ok: boolean }
+  | { kind: 'arrive.cancel'; requestId: string }
+  | { kind: 'arrive.cancel-result'; ack: CancelAck; status: TaskStatus | null }
+  | { kind: 'arrive.result-request'; requestId: string }
+  | { kind: 'arrive.result'; text: string | null; error: string | null };
+
+/** Outcome of the tasks mechanism: the one task, keyed "task". */
+export interface TasksOutcome {
+  requests: {
+    key: 'task';
+    taskId: string | null;
+    status: TaskStatus | null;
+    statusAtMs: number | null;
+    result: string | null;
+    abortAtMs: number | null;
+    abortLost: boolean;
+    cancelSentAtMs: number | null;
+    ack: CancelAck;
+    ackAtMs: number | null;
+    terminalObservedAtMs: number | null;
+    observed: TaskStatus | null;
+    workStoppedAtMs: number | null;
+    statuses: string[];
+    /** When the client sent `tasks/result`, ms (null: it never saw `completed`). */
+    resultRequestedAtMs: number | null;
+    /** When the client received the result, ms. */
+    resultReceivedAtMs: number | null;
+    /** The result text the client fetched with `tasks/result`, or null. */
+    resultFetched: string | null;
+    /** The error `tasks/result` answered with (2026-07-28: the failed task's error), or null. */
+    resultError: string | null;
+    /** When the task became durable, ms (null: never). */
+    durableAtMs: number | null;
+    /** When the server sent the task handle, ms. */
+    handleSentAtMs: number | null;
+    /** The task lost in a server crash before it was durable, or null. */
+    lostTaskId: string | null;
+    /** When the tools/call failed without a handle (crash before the answer), ms. */
+    callFailedAtMs: number | null;
+    /** When tasks/get answered "Task not found" for the handle the client holds, ms. */
+    taskNotFoundAtMs: number | null;
+    /** Bug: when notifications/cancelled was sent for the task's request, ms. */
+    cancelNotificationSentAtMs: number | null;
+  }[];
+  summary: { polls: number; cancelsSent: number; statusChanges: number; terminalOverwrites: number; updatesSent: number; cancelNotificationsIgnored: number };
+}
+
+/** Tie ranks of the tasks mechanism. */
+export const TASKS_RANK = { arrival: 1, scripted: 2, poll: 3 } as const;
+
+/** Initial state: nothing sent, no task. */
+export function initTasks(config: TasksConfig): TasksState {
+  return {
+    mechanism: 'tasks',
+    config,
+    server: {
+      callReceivedAt: null,
+      taskId: null,
+      status: null,
+      statusAt: null,
+      createdAt: null,
+      history: [],
+      result: null,
+      errorMessage: null,
+      cancelPendingSince: null,
+      workStoppedAt: null,
+      workFinishedAfterCancelAt: null,
+      terminalOverwrites: 0,
+      durableAt: null,
+      durableTimer: -1,
+      handleSentAt: null,
+      crashedAt: null,
+      lostTaskId: null,
+      inputOutstanding: [],
+      inputRounds: 0,
+      cancelNotificationsIgnored: 0,
+    },
+    client: {
+      requestId: null,
+      callSentAt: null,
+      taskId: null,
+      knownAt: null,
+      abortAt: null,
+      abortLost: false,
+      cancelSentAt: null,
+      ackAt: null,
+      ack: 'none',
+      observed: null,
+      observedAt: null,
+      terminalObservedAt: null,
+      polls: 0,
+      pollHandle: -1,
+      nextRequest: 1,
+      resultRequestedAt: null,
+      resultReceivedAt: null,
+      resultFetched: null,
+      resultError: null,
+      cancelNotificationSentAt: null,
+      callFailedAt: null,
+      taskNotFoundAt: null,
+      answeredInputKeys: [],
+      updatesSent: 0,
+      updateAckAt: null,
+    },
+  };
+}
+
+/** The mutable state the core's hot loop changes in place (same shape as the view). */
+export type TasksCore = { mechanism: 'tasks'; config: TasksConfig; server: TaskServerState; client: TaskClientState };
+
+/** An immutable copy of `s` for traces and checkpoints (the arrays inside are shared: they are never mutated). */
+export function tasksView(s: TasksCore): TasksState {
+  return { mechanism: 'tasks', config: s.config, server: { ...s.server }, client: { ...s.client } };
+}
+
+/** A fresh mutable state equal to `v` (the view is not changed). */
+export function tasksThaw(v: TasksState): TasksCore {
+  return { mechanism: 'tasks', config: v.config, server: { ...v.server }, client: { ...v.client } };
+}
