@@ -3,7 +3,7 @@ import type { ExpectationMismatch } from './expectation';
 import { explore, type ExploreResult } from './explore';
 import type { OrdersResult } from './orders';
 import type { LabId } from './labIds';
-import { parseScenario, type LabSchemas, type ParseResult } from './scenario';
+import type { LabSchemas, ParseResult } from './scenario';
 import type { Expectation, Ignored, Model, Scenario, ScriptedEvent, Step, Violation, WireEffect } from './types';
 
 /**
@@ -193,19 +193,6 @@ export function stateAtStep<S>(trace: ReplayResult<S, unknown>, atMs: number): S
   return i < 0 ? trace.initial : trace.steps[i].state;
 }
 
-/** A `parse` from schemas plus optional lab limits (each returns one problem line or null). */
-export function parserFor(lab: LabId, schemas: LabSchemas, ...limits: ((scenario: Scenario) => string | null)[]): (value: unknown) => ParseResult {
-  return (value) => {
-    const parsed = parseScenario(value, lab, schemas);
-    if (!parsed.ok) return parsed;
-    for (const limit of limits) {
-      const problem = limit(parsed.scenario);
-      if (problem) return { ok: false, errors: [problem] };
-    }
-    return parsed;
-  };
-}
-
 /**
  * Why a scenario with no scripted events cannot be shown as a lesson: nothing happens, so every
  * outcome would read "none". The one refusal every lab gives (the store and CLI call it).
@@ -222,20 +209,26 @@ export function zeroEventProblem(scenario: Scenario): string | null {
 export type AnyLabDefinition = LabDefinition<any, any, any>;
 
 /**
- * A definition for a lab run by one pure model: tie rule, invariants, `parse` (schema plus
- * `limits`), `replay` and `stateAt` come from the model; the lab gives its id, title, schemas,
- * `outcomeAt`, its expectation checker and what its page refuses.
+ * A lab definition as a page's store uses it: every part but the schemas, so a page can show and
+ * replay its built-ins before it loads the schema library. `parserReady()` is null while `parse`
+ * can run now, or a promise that settles once it can (the store waits for it before parsing).
  */
-export function modelLab<C, S, O, Tm>(
+export type LabPageDefinition<S = unknown, O = unknown, T extends ReplayResult<S, O> = ReplayResult<S, O>> = Omit<LabDefinition<S, O, T>, 'schemas'> & {
+  parserReady?(): Promise<void> | null;
+};
+
+/**
+ * The parts of a model-run definition that need no schema (tie rule, invariants, `replay`,
+ * `stateAt`, plus the lab's own `parts`); `modelLab` (`./modelLab`) adds the schemas and `parse`.
+ */
+export function modelLabCore<C, S, O, Tm>(
   model: Model<C, S, O, Tm>,
-  parts: Pick<LabDefinition<S, O>, 'id' | 'title' | 'schemas' | 'outcomeAt' | 'checkExpectation' | 'pageProblem' | 'explore'> & { limits?: ((scenario: Scenario) => string | null)[] },
-): LabDefinition<S, O> {
-  const { limits = [], ...rest } = parts;
+  parts: Pick<LabDefinition<S, O>, 'id' | 'title' | 'outcomeAt' | 'checkExpectation' | 'pageProblem' | 'explore'>,
+): Omit<LabDefinition<S, O>, 'schemas' | 'parse'> {
   return {
-    ...rest,
+    ...parts,
     tieRule: model.tieRule,
     invariants: model.invariants.map(({ name, description }) => ({ name, description })),
-    parse: parserFor(parts.id, parts.schemas, ...limits),
     replay: (scenario, options) => replay(model, scenario, options),
     stateAt: stateAtStep,
   };

@@ -1,18 +1,13 @@
-import { racesPageDefinition as racesDefinition } from '../sim/races/definition';
-import { loadBuiltins, type BuiltinLoad } from './builtins';
+import { RACES_BUILTIN_LOAD } from './generated/racesPage';
+import type { BuiltinLoad } from './builtins';
 
 export type { BuiltinLoad } from './builtins';
 
-const files = import.meta.glob('/public/scenarios/races/*.json', { eager: true, import: 'default' }) as Record<string, unknown>;
-
-/** The races lab's built-in scenarios (`public/scenarios/races/*.json`), validated. */
-export function loadBuiltinRaces(): BuiltinLoad {
-  return loadBuiltins(files, racesDefinition.parse);
-}
-
-let cached: BuiltinLoad | null = null;
-/** `loadBuiltinRaces`, once per page. */
+/**
+ * The races lab's built-in scenarios (`public/scenarios/races/*.json`), validated: parsed at build
+ * time by the lab's schema (`src/store/generated/racesPage.ts`, see `racesPageData.ts`), so the
+ * page shows them without loading zod. Invalid files are listed in `errors`, never shown.
+ */
 export function builtinRaces(): BuiltinLoad {
-  cached ??= loadBuiltinRaces();
-  return cached;
+  return RACES_BUILTIN_LOAD;
 }

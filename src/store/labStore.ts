@@ -1,7 +1,7 @@
 import { createStore } from 'zustand/vanilla';
 import { mergeConfig } from '../sim/engine';
 import { withOverrides } from '../sim/expectation';
-import { isLabTrace, type LabDefinition } from '../sim/lab';
+import { isLabTrace, type LabPageDefinition } from '../sim/lab';
 import { isLabId } from '../sim/labIds';
 import type { ReplayResult } from '../sim/engine';
 import type { Json, Scenario } from '../sim/types';
@@ -118,6 +118,19 @@ export function createLabStore<S, O, T extends ReplayResult<S, O>, X = null>(spe
       return parsed.scenario;
     };
 
+    /**
+     * For a page that loads its parser lazily (`parserReady`): while the parser is still loading,
+     * queues `run` (the same action again) for when it has and returns true; false when parsing can
+     * run now. Every action that parses goes through it, so what is refused and the messages shown
+     * do not depend on when the action ran.
+     */
+    const afterParserLoads = (run: () => void): boolean => {
+      const ready = definition.parserReady?.() ?? null;
+      if (ready === null) return false;
+      void ready.then(run, (err: unknown) => set({ error: { title: text.cannotRun, errors: [`(parser): could not load — ${(err as Error).message}`] } }));
+      return true;
+    };
+
     /** Parses text or a value as a scenario for this page (schema, lab rules, page limits). */
     const parseForPage = (value: unknown) => {
       const parsed = definition.parse(value);
@@ -189,6 +202,8 @@ export function createLabStore<S, O, T extends ReplayResult<S, O>, X = null>(spe
           set({ error: { title: text.importRefused(source), errors: [`${where}: not valid JSON — ${(err as Error).message}`] } });
           return false;
         }
+        // A parser still loading: the import runs once it has (its result shows then; false here).
+        if (afterParserLoads(() => void get().importText(raw, source))) return false;
         const other = value !== null && typeof value === 'object' ? (value as { lab?: unknown }).lab : undefined;
         const parsed = parseForPage(value);
         if (!parsed.ok) {
@@ -201,6 +216,7 @@ export function createLabStore<S, O, T extends ReplayResult<S, O>, X = null>(spe
       },
 
       followLink(hash) {
+        if (afterParserLoads(() => get().followLink(hash))) return;
         const s = get();
         const d = decodeLink(lab, hash, builtins, parseForPage, linkOptions);
         if (d.kind === 'none') return;
@@ -220,6 +236,7 @@ export function createLabStore<S, O, T extends ReplayResult<S, O>, X = null>(spe
       },
 
       setConfig(patch) {
+        if (afterParserLoads(() => get().setConfig(patch))) return;
         const s = get();
         const next = validated({ ...s.scenario, config: mergeConfig(s.scenario.config as Record<string, Json>, patch) }, text.settingRefused);
         if (next) change(next);
@@ -287,6 +304,7 @@ export function createLabStore<S, O, T extends ReplayResult<S, O>, X = null>(spe
         if (expectation) get().applyOverrides(expectation.overrides as Record<string, Json> | undefined);
       },
       applyOverrides(overrides) {
+        if (afterParserLoads(() => get().applyOverrides(overrides))) return;
         const s = get();
         const next = validated(withOverrides(s.original, overrides), text.overridesRefused);
         if (next) change(next);
@@ -352,6 +370,13 @@ export * from './labSelectors';
  */
 export function storeFromLink<S, O, T extends ReplayResult<S, O>, X = null>(spec: LabStoreSpec<S, O, T, X>, hash: string): LabStore<T, X> {
   const text = labTexts(spec.definition.id);
+  if (spec.definition.parserReady?.() && linkParses(spec, hash)) {
+    // The parser is still loading (a page should wait for `parserReady` first): show the first
+    // built-in and follow the link once it can be read (`followLink` waits for the parser).
+    const store = createLabStore(spec);
+    store.getState().followLink(hash);
+    return store;
+  }
   const parse = (value: unknown) => {
     const parsed = spec.definition.parse(value);
     const problem = parsed.ok ? (spec.definition.pageProblem?.(parsed.scenario) ?? null) : null;
@@ -367,11 +392,24 @@ export function storeFromLink<S, O, T extends ReplayResult<S, O>, X = null>(spec
 }
 
 /**
+ * Whether reading address `hash` parses a scenario (a scenario in the link, or settings changed
+ * on a built-in); a plain built-in link (with or without a playhead) does not. Never throws.
+ */
+export function linkParses<S, O, T extends ReplayResult<S, O>, X = null>(spec: LabStoreSpec<S, O, T, X>, hash: string): boolean {
+  let parses = false;
+  decodeLink(spec.definition.id, hash, spec.builtins, () => {
+    parses = true;
+    return { ok: false, errors: [] };
+  }, spec.link);
+  return parses;
+}
+
+/**
  * "State and outcome at the playhead" for a lab, as named selectors over its store. They go
  * through the definition (`stateAt`, `outcomeAt`), never by indexing the trace in a view, and are
  * memoised per (trace, playhead), so `useStore` sees a stable value between changes.
  */
-export function playheadSelectors<S, O, T extends ReplayResult<S, O>>(definition: LabDefinition<S, O, T>) {
+export function playheadSelectors<S, O, T extends ReplayResult<S, O>>(definition: Pick<LabPageDefinition<S, O, T>, 'stateAt' | 'outcomeAt'>) {
   let outcomeKey: { trace: T | null; atMs: number } = { trace: null, atMs: NaN };
   let outcome: O | undefined;
   return {

@@ -1,6 +1,6 @@
 import type { StoreApi } from 'zustand/vanilla';
 import type { ReplayResult } from '../sim/engine';
-import type { LabDefinition } from '../sim/lab';
+import type { LabDefinition, LabPageDefinition } from '../sim/lab';
 import type { Json, Scenario, ScriptedEvent } from '../sim/types';
 import type { History } from './history';
 import type { LinkOptions } from './labLink';
@@ -91,7 +91,7 @@ export type LabStore<T = ReplayResult<unknown, unknown>, X = null> = StoreApi<La
 
 /** What the store adds to a lab's definition: its built-ins, link form and the few lab-specific rules. */
 export interface LabStoreSpec<S, O, T extends ReplayResult<S, O>, X> {
-  definition: LabDefinition<S, O, T>;
+  definition: LabPageDefinition<S, O, T>;
   builtins: readonly Scenario[];
   /** Problems of invalid built-in files (shown when nothing else is). */
   builtinErrors?: readonly string[];

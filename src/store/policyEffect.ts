@@ -1,4 +1,5 @@
-import { replayRaces, type RacesPolicy, type RacesTrace } from '../sim/races';
+import { replayRaces, type RacesTrace } from '../sim/races/api';
+import type { RacesPolicy } from '../sim/races/schema';
 import type { Scenario } from '../sim/types';
 import { stableStringify } from './stableJson';
 

@@ -1,13 +1,17 @@
-import { racesPageDefinition as racesDefinition } from '../sim/races/definition';
-import { labTraceView, type LabTraceView } from '../sim/lab';
+import { racesPageCore } from '../sim/races/pageDefinition';
+import { labTraceView, type LabPageDefinition, type LabTraceView } from '../sim/lab';
+import { racesParse, racesParserReady } from './racesParser';
 import type { RacesConfig, RacesState, RacesTrace } from '../sim/races';
 import type { Scenario } from '../sim/types';
-import { createLabStore, playheadSelectors, storeFromLink, type LabError, type LabStore, type LabStoreSpec, type LabStoreState } from './labStore';
+import { createLabStore, linkParses, playheadSelectors, storeFromLink, type LabError, type LabStore, type LabStoreSpec, type LabStoreState } from './labStore';
 
 export { scenarioEquals } from './scenarioEquals';
 export * from './labSelectors';
 /** Races data the page shows as text (rule references, setting choices): plain values of the lab. */
-export { RULES, ruleSection, racesConfigSchema, racesPolicySchema } from '../sim/races';
+export { RULES, ruleSection } from '../sim/races/rules';
+export { loadRacesParser } from './racesParser';
+/** The settings panel's descriptions (from the races schema, generated at build time). */
+export { RACES_SETTING_TEXTS } from './generated/racesPage';
 
 /**
  * The races lab's store: the one lab store (`createLabStore`) over the races definition, with
@@ -16,6 +20,9 @@ export { RULES, ruleSection, racesConfigSchema, racesPolicySchema } from '../sim
 export type RacesStoreState = LabStoreState<RacesTrace, null>;
 export type RacesStore = LabStore<RacesTrace, null>;
 export type RacesError = LabError;
+
+/** The races page's definition: `racesPageCore` with the parser loaded on first use (see `racesParser.ts`). */
+const racesDefinition: LabPageDefinition<RacesState, RacesTrace['outcome'], RacesTrace> = { ...racesPageCore, parse: racesParse, parserReady: racesParserReady };
 
 /** The races lab's store spec over `builtins`. */
 export function racesSpec(builtins: readonly Scenario[], builtinErrors: readonly string[] = []): LabStoreSpec<RacesTrace['initial'], RacesTrace['outcome'], RacesTrace, null> {
@@ -39,6 +46,14 @@ export function createRacesStore(options: CreateRacesStoreOptions): RacesStore {
 /** The races store for a page opened at `hash` (see `storeFromLink`). */
 export function racesStoreFromLink(hash: string, builtins: readonly Scenario[], builtinErrors: readonly string[] = []): RacesStore {
   return storeFromLink(racesSpec(builtins, builtinErrors), hash);
+}
+
+/**
+ * What the races page waits for before it reads address `hash`: null when the address needs no
+ * parsing (a built-in, the playhead) or the parser is loaded; else the parser's loading promise.
+ */
+export function racesLinkParserReady(hash: string, builtins: readonly Scenario[]): Promise<void> | null {
+  return linkParses(racesSpec(builtins), hash) ? racesParserReady() : null;
 }
 
 /** The config as the races model reads it. */

@@ -1,5 +1,6 @@
 import type { ParseResult } from '../sim/scenario';
-import { racesPageDefinition as racesDefinition } from '../sim/races/definition';
+import { racesPageCore } from '../sim/races/pageDefinition';
+import { racesParse } from './racesParser';
 import { decodeLink, encodeLink } from './labLink';
 import type { Json, Scenario } from '../sim/types';
 import { jsonEqual } from './stableJson';
@@ -122,7 +123,8 @@ export function splitHash(hash: string): { path: string; query: URLSearchParams 
 /**
  * Decodes a races hash (`decodeLink` with config overrides and the playhead). `#/races` alone (or no
  * lab in the address) gives the first built-in scenario. A good scenario with bad parameters is
- * `ok` with each ignored parameter in `warnings`; every problem names its field.
+ * `ok` with each ignored parameter in `warnings`; every problem names its field. Parses with
+ * `racesParse` (await `loadRacesParser()` first).
  */
 export function decodeRacesHash(hash: string, builtins: readonly Scenario[]): DecodedRacesHash {
   const { path, query } = splitHash(hash);
@@ -134,7 +136,7 @@ export function decodeRacesHash(hash: string, builtins: readonly Scenario[]): De
 }
 
 function parseForRacesPage(value: unknown): ParseResult {
-  const parsed = racesDefinition.parse(value);
-  const problem = parsed.ok ? (racesDefinition.pageProblem?.(parsed.scenario) ?? null) : null;
+  const parsed = racesParse(value);
+  const problem = parsed.ok ? (racesPageCore.pageProblem?.(parsed.scenario) ?? null) : null;
   return problem ? { ok: false, errors: [problem] } : parsed;
 }

@@ -1,10 +1,11 @@
 import { useEffect } from 'react';
 import { rememberAddress, takeFresh } from '../../store/labStores';
+import { createAddressWriter } from './addressWriter';
 import { chaosAddress } from './chaosAddress';
 
 /** What `useHashSync` watches: a lab store (see `createLabStore`). */
 interface SyncedStore {
-  getState(): { lab: string; scenario: unknown; cursorMs: number; playing: boolean; dragging: boolean; address(): string; followLink(hash: string): void };
+  getState(): { lab: string; scenario: unknown; cursorMs: number; playing: boolean; dragging: boolean; lastNudge?: { id: string; atMs: number } | null; address(): string; followLink(hash: string): void };
   subscribe(listener: (state: ReturnType<SyncedStore['getState']>, prev: ReturnType<SyncedStore['getState']>) => void): () => void;
 }
 
@@ -12,7 +13,8 @@ interface SyncedStore {
  * Keeps the address (`#/<lab>…`) in step with a lab's store, both ways, the same in every lab:
  * after each edit, at the end of a drag and when the paused playhead moves, the store's
  * `address()` replaces the address (no history entry per edit), throttled so a big scenario (whose
- * encoding costs milliseconds) writes at most every 300 ms and never more than ~16 times a second;
+ * encoding costs milliseconds) writes at most every 300 ms and never more than ~16 times a second
+ * (keyboard nudges: once, 300 ms after the last; see `createAddressWriter`);
  * a pending write is flushed when the page is hidden, so a reload right after an edit keeps it. A
  * link opened in the tab (pasted, Back/Forward, a nav link) goes to `followLink`, and the address
  * is then rewritten from the store, so a refused link never stays where a reload would lose the
@@ -25,28 +27,16 @@ export function useHashSync(store: SyncedStore): void {
     const prefix = `#/${lab}`;
     const ours = (hash: string) => hash === prefix || hash.startsWith(`${prefix}/`) || hash.startsWith(`${prefix}?`);
     let written = '';
-    let timer: number | undefined;
-    let lastWriteAt = -Infinity;
-    let interval = 60;
-    const write = () => {
-      timer = undefined;
+    const writer = createAddressWriter(() => {
       // A write still pending when the learner opened another lab must not take the address back.
       if (!ours(window.location.hash)) return;
-      const start = performance.now();
       const state = store.getState();
       const hash = chaosAddress(lab, state.scenario) ?? state.address();
       if (hash !== window.location.hash) history.replaceState(history.state, '', hash);
       written = hash;
       rememberAddress(lab, hash);
-      lastWriteAt = performance.now();
-      interval = Math.min(300, Math.max(60, 20 * (lastWriteAt - start)));
-    };
-    const schedule = () => {
-      if (timer !== undefined) return;
-      const wait = interval - (performance.now() - lastWriteAt);
-      if (wait <= 0 && !store.getState().dragging) write();
-      else timer = window.setTimeout(write, Math.max(wait, 30));
-    };
+    }, { now: () => performance.now(), setTimeout: (run, ms) => window.setTimeout(run, ms), clearTimeout: (id) => window.clearTimeout(id) });
+    const write = writer.write;
     const follow = () => {
       const hash = window.location.hash;
       if (hash === written || !ours(hash)) return;
@@ -63,14 +53,11 @@ export function useHashSync(store: SyncedStore): void {
       const scenarioChanged = s.scenario !== prev.scenario && !s.dragging;
       const cursorChanged = s.cursorMs !== prev.cursorMs || s.playing !== prev.playing;
       const dragEnded = prev.dragging && !s.dragging;
-      if (scenarioChanged || dragEnded || (cursorChanged && !s.playing)) schedule();
+      // A keyboard nudge waits until the keys rest (a pointer drag waits for its end the same way).
+      if (scenarioChanged && s.lastNudge && s.lastNudge !== prev.lastNudge) writer.nudged();
+      else if (scenarioChanged || dragEnded || (cursorChanged && !s.playing)) writer.schedule(s.dragging);
     });
-    const flush = () => {
-      if (timer !== undefined) {
-        window.clearTimeout(timer);
-        write();
-      }
-    };
+    const flush = writer.flush;
     window.addEventListener('hashchange', follow);
     window.addEventListener('pagehide', flush);
     return () => {

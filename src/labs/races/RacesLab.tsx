@@ -2,7 +2,7 @@ import { lazy, Suspense, useState, use } from 'react';
 import { builtinRaces } from '../../store/builtinRaces';
 import { linkCodecReady } from '../../store/labLink';
 import { labStoreFor } from '../../store/labStores';
-import { RACES_TIE_RULE, racesStoreFromLink, type RacesStore } from '../../store/racesStore';
+import { RACES_TIE_RULE, racesLinkParserReady, racesStoreFromLink, type RacesStore } from '../../store/racesStore';
 import { LabPage } from '../common/LabPage';
 import { useRaces } from './context';
 import { ErrorBanner } from './ErrorBanner';
@@ -81,6 +81,10 @@ function RacesPage() {
 /** The Races lab: one store per instance, provided to every panel. */
 export function RacesLab() {
   use(linkCodecReady); // the link decoder (a small lazy chunk) before the address is read
+  // A link carrying a scenario or settings waits for the scenario parser (zod, a lazy chunk); a
+  // built-in's link paints at once (its scenario was parsed at build time).
+  const [parserReady] = useState(() => racesLinkParserReady(window.location.hash, builtinRaces().scenarios));
+  if (parserReady) use(parserReady);
   const [store] = useState(() => labStoreFor('races', bootStore));
   return (
     <LabPage store={store} className="races">

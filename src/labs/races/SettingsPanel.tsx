@@ -1,12 +1,12 @@
 import { useEffect, useId, useMemo, useState } from 'react';
 import type { RacesPolicy } from '../../sim/races';
-import { racesConfigSchema, racesPolicySchema } from '../../store/racesStore';
 import { policyEffects } from '../../store/policyEffect';
-import { selectConfig, selectScenario, selectTrace } from '../../store/racesStore';
+import { RACES_SETTING_TEXTS, selectConfig, selectScenario, selectTrace } from '../../store/racesStore';
 import { useRaces, useRacesStore } from './context';
 
-const POLICY_KEYS = Object.keys(racesPolicySchema.shape) as (keyof RacesPolicy)[];
-const policyText = (key: keyof RacesPolicy) => racesPolicySchema.shape[key].description ?? key;
+// The schema's descriptions, generated at build time (the page's first paint needs no zod).
+const POLICY_KEYS = Object.keys(RACES_SETTING_TEXTS.policy) as (keyof RacesPolicy)[];
+const policyText = (key: keyof RacesPolicy) => RACES_SETTING_TEXTS.policy[key] ?? key;
 
 /**
  * `value` once it has stayed the same for `waitMs` (the first value at once): work that replays
@@ -98,7 +98,7 @@ export function SettingsPanel() {
         <input type="checkbox" data-testid="progressResetsIdleTimeout" checked={config.progressResetsIdleTimeout} onChange={(e) => set({ progressResetsIdleTimeout: e.currentTarget.checked })} />
         <span>
           <code>progressResetsIdleTimeout</code>
-          <span className="check-desc">{racesConfigSchema.shape.progressResetsIdleTimeout.description}</span>
+          <span className="check-desc">{RACES_SETTING_TEXTS.progressResetsIdleTimeout}</span>
         </span>
       </label>
       <fieldset className="field policies">

@@ -1,5 +1,6 @@
 import { outcomeKey } from '../labOrders';
-import { modelLab, type LabDefinition } from '../lab';
+import type { LabDefinition } from '../lab';
+import { modelLab } from '../modelLab';
 import { checkFlowExpectation, flowOutcomeAt, type FlowTrace } from './index';
 import { flowModel, type FlowOutcome, type FlowState } from './model';
 import { flowConfigSchema, flowEventSchema } from './schema';

@@ -1,5 +1,5 @@
 import { stateAtStep, type LabDefinition } from '../lab';
-import { parserFor } from '../lab';
+import { parserFor } from '../modelLab';
 import { checkLedgerExpectation, replayLedger, type LedgerTrace } from './index';
 import { laneKindProblem } from './lanes';
 import { createLedgerModel, LEDGER_INVARIANTS, LEDGER_TIE_RULE, ledgerLaneOf, ledgerOutcome, type LedgerOutcome, type LedgerState } from './model';

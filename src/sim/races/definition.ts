@@ -1,46 +1,21 @@
-import { modelLab, zeroEventProblem, type LabDefinition, type LabExplorer, type LabTrace } from '../lab';
-import type { Scenario } from '../types';
-import { checkExpectation, racesOutcomeAt, racesStateAt, replayRacesSeekable, type RacesTrace } from './index';
-import { racesModel, type RacesOutcome, type RacesState } from './model';
-import { RACES_SCHEMAS, racesLengthProblem } from './schema';
-import { exploreRacesOrders, racesNaturalOrderEvents, racesOrderClass } from './explore';
+import type { LabDefinition, LabExplorer } from '../lab';
+import { parserFor } from '../modelLab';
+import type { RacesTrace } from './api';
+import type { RacesOutcome, RacesState } from './model';
+import { RACES_SCHEMAS } from './schema';
+import { exploreRacesOrders } from './explore';
+import { racesPageCore } from './pageDefinition';
+
+export { RACES_PAGE_CHECKPOINT_EVERY, racesPageCore } from './pageDefinition';
 
 /**
- * Steps between checkpoints of the page's seekable trace: a drag re-runs at most this many steps
- * before the moved event, and a seek fewer than this many (the CLI and bench keep the default 512).
- */
-export const RACES_PAGE_CHECKPOINT_EVERY = 64;
-
-/**
- * The races lab's contract as the page uses it (request lifecycle: cancellation, timeouts,
- * progress). The page refuses a scenario with no events (nothing would happen; the outcome would
- * only read "none") and draws at most 2,000 events. Its trace is seekable (checkpoints every
- * `RACES_PAGE_CHECKPOINT_EVERY` steps, entry records and request keys kept), so the store forks
- * it on each edit. It has no `explore.orders`: "All orders" runs in the panel's worker, which
- * uses `racesDefinition` (so the explorer's code is not in the page's first chunk).
+ * The races lab's contract as the page uses it (`racesPageCore`) with the schemas and `parse`
+ * (the schema, no extra limits; the page store loads this module when it first parses).
  */
 export const racesPageDefinition = {
-  ...modelLab(racesModel, {
-    id: 'races',
-    title: 'Races',
-    schemas: RACES_SCHEMAS,
-    pageProblem: (s) => zeroEventProblem(s) ?? racesLengthProblem(s.events),
-    outcomeAt: (trace, atMs) => racesOutcomeAt(trace as RacesTrace, atMs),
-    checkExpectation: (trace, e) => checkExpectation(trace as RacesTrace, e),
-    explore: {
-      movable: (scenario) => scenario.events.map((e) => e.id),
-      // No lane constraint: any scripted event may pass any other (the model decides what each order means).
-      laneOf: (event) => event.id,
-      classify: (outcome) => racesOrderClass(outcome, []),
-      natural: racesNaturalOrderEvents,
-    },
-  }),
-  stateAt: (trace: RacesTrace, atMs: number) => racesStateAt(trace, atMs),
-  seekable: (scenario: Scenario) => {
-    const trace: LabTrace<RacesState, RacesOutcome> = replayRacesSeekable(scenario, { checkpointEvery: RACES_PAGE_CHECKPOINT_EVERY, keepEntries: true, keyKind: 'request' });
-    // Also a RacesTrace: its `steps` getter builds the historic steps on first read.
-    return trace as unknown as RacesTrace & LabTrace<RacesState, RacesOutcome>;
-  },
+  ...racesPageCore,
+  schemas: RACES_SCHEMAS,
+  parse: parserFor('races', RACES_SCHEMAS),
 } as LabDefinition<RacesState, RacesOutcome, RacesTrace>;
 
 /** The definition plus every order of the selected events on the core's fast path (pruning on unless `prune: false`). */

@@ -1,5 +1,6 @@
 import { outcomeKey } from '../labOrders';
-import { modelLab, stateAtStep, type LabDefinition } from '../lab';
+import { stateAtStep, type LabDefinition } from '../lab';
+import { modelLab } from '../modelLab';
 import { checkExpectation, type ResilienceTrace } from './index';
 import { resilienceModel, type ResilienceOutcome, type ResilienceState } from './model';
 import { resilienceConfigSchema, resilienceEventSchema } from './schema';
