@@ -95,4 +95,12 @@ describe('resilience store', () => {
     followed.getState().undo();
     expect(followed.getState().scenario.id).toBe('S2-timeouts-cancel');
   });
+  it('refuses a scenario with more events than the page draws (walkthrough: 10,000 froze the page), keeping the previous one', () => {
+    const store = createResilienceStore({ builtins: scenarios, initialId: 'S4-stacked-retry-layers' });
+    const base = store.getState().scenario;
+    const events = Array.from({ length: 2001 }, (_, i) => ({ ...base.events[0], id: `e${i}`, at: i }));
+    expect(store.getState().importText(JSON.stringify({ ...base, id: 'big', events }))).toBe(false);
+    expect(store.getState().error?.errors[0]).toBe('events: the resilience lab page draws at most 2,000 events (each is a mark you can drag); this scenario has 2,001 — replay it with `npm run replay -- FILE` instead');
+    expect(store.getState().scenario.id).toBe('S4-stacked-retry-layers');
+  });
 });

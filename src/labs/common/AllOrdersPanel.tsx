@@ -154,7 +154,8 @@ export function AllOrdersPanel({ lab }: { lab: LabId }) {
         </p>
       )}
       {shown && (
-        <table className="sql-table" data-testid="all-orders-classes">
+        <div className="all-orders-table-wrap">
+        <table className="sql-table all-orders-table" data-testid="all-orders-classes">
           <caption>
             {shown.events.join(', ')}: {shown.total} orders, {shown.evaluated} replayed, {shown.rejected} forbidden by the lab, {shown.pruned} pruned as equivalent
           </caption>
@@ -170,7 +171,7 @@ export function AllOrdersPanel({ lab }: { lab: LabId }) {
             {shown.classes.map((c, i) => (
               <tr key={c.key} data-testid="all-orders-class" data-count={c.count} data-broken={c.broken.join(',')} data-inversions={c.inversions}>
                 <td>{c.count}</td>
-                <td className="small">{c.key.split(' | broken:')[0]}</td>
+                <td className="small all-orders-outcome">{readableClass(c.key.split(' | broken:')[0])}</td>
                 <td>{c.broken.length ? <span className="badge badge-bad">{c.broken.join(', ')}</span> : <span className="badge badge-ok">none</span>}</td>
                 <td>
                   <button type="button" className="small-btn" onClick={() => open(c)} data-testid={`all-orders-open-${i}`} title={c.example.join(' → ')}>
@@ -181,7 +182,16 @@ export function AllOrdersPanel({ lab }: { lab: LabId }) {
             ))}
           </tbody>
         </table>
+        </div>
       )}
     </section>
   );
+}
+
+/**
+ * An outcome class key (`outcomeKey`: sorted JSON-like, times left out) as text a learner can read:
+ * no braces or quotes, a space after each colon and comma. Display only — the key still groups.
+ */
+export function readableClass(key: string): string {
+  return key.replace(/[{}"]/g, '').replace(/:/g, ': ').replace(/,/g, ', ').replace(/\[/g, '[').replace(/: \s+/g, ': ');
 }

@@ -5,6 +5,7 @@ import type { LabData } from '../../store/labStore';
 import type { Scenario } from '../../sim/types';
 import { IMPORT_PANEL_ID } from './DropPanel';
 import { useLab, useLabStore } from './LabContext';
+import { neutraliseBidi } from '../../charts/format';
 
 interface StoreSlice extends LabData<unknown, unknown> {
   loadBuiltin(id: string): void;
@@ -74,7 +75,7 @@ export function ScenarioBar({ groups, children }: { groups?: PickerGroups; child
         <select id={pickerId} data-testid="scenario-picker" value={scenario.id} onChange={(e) => store.getState().loadBuiltin(e.currentTarget.value)}>
           {!isBuiltin && (
             <option value={scenario.id} disabled>
-              {scenario.title} (imported)
+              {neutraliseBidi(scenario.title)} (imported)
             </option>
           )}
           {grouped

@@ -22,6 +22,7 @@ import { MyLedgerPanel } from './MyLedgerPanel';
 import { ReplicaPanel } from './ReplicaPanel';
 import { ClassificationPanel, ConnectionsPanel, ConsolePanel, LessonPanel, NowPanel, OutcomePanel, PracticePanel, TablesPanel, WirePanel } from './panels';
 import './ledger.css';
+import { neutraliseBidi } from '../../charts/format';
 
 const POLICY_LABEL: Record<string, string> = {
   naive: 'naive check-then-act (autocommit statements)',
@@ -141,7 +142,7 @@ function Intro() {
   const scenario = useLedger((s) => s.scenario);
   return (
     <div className="intro">
-      <h1>{scenario.title}</h1>
+      <h1>{neutraliseBidi(scenario.title)}</h1>
       {scenario.summary && <p className="summary">{scenario.summary}</p>}
       <p className="small muted">
         Runs on a real SQLite database (sql.js, in this page). sql.js is one in-process database: the lab enforces the lock rules of two separate

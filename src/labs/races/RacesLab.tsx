@@ -19,6 +19,7 @@ import { TieRulePanel } from '../common/TieRulePanel';
 import { WirePanel } from './WirePanel';
 import { selectScenario } from '../../store/racesStore';
 import './races.css';
+import { neutraliseBidi } from '../../charts/format';
 
 /**
  * "All orders" is not part of the first paint: its panel (and the worker it starts) is a lazy chunk
@@ -37,7 +38,7 @@ function ScenarioIntro() {
   const scenario = useRaces(selectScenario);
   return (
     <div className="intro">
-      <h1>{scenario.title}</h1>
+      <h1>{neutraliseBidi(scenario.title)}</h1>
       {scenario.summary && <p className="summary">{scenario.summary}</p>}
     </div>
   );

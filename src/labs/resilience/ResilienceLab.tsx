@@ -38,6 +38,7 @@ import { InvariantsPanel } from '../common/InvariantsPanel';
 import { ScenarioBar, type PickerGroups } from '../common/ScenarioBar';
 import { TieRulePanel } from '../common/TieRulePanel';
 import './resilience.css';
+import { neutraliseBidi } from '../../charts/format';
 
 
 const MECHANISM_NAMES: Record<string, string> = { tasks: 'Durable tasks', breaker: 'Circuit breaker and retries', storm: 'Retry storm across layers' };
@@ -251,7 +252,7 @@ function Page() {
       <Banner />
       <div className="intro">
         <p className="muted small">{MECHANISM_NAMES[mechanism]}</p>
-        <h1>{scenario.title}</h1>
+        <h1>{neutraliseBidi(scenario.title)}</h1>
         {scenario.summary && <p className="summary">{scenario.summary}</p>}
       </div>
       <div className="races-grid">

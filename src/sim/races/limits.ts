@@ -1,3 +1,5 @@
+import { drawLimitProblem } from '../pageLimits';
+
 /** Most events the races lab page draws (each is a draggable mark; the CLI replays up to the format's 200,000). */
 export const RACES_PAGE_MAX_EVENTS = 2000;
 
@@ -6,7 +8,5 @@ export const RACES_PAGE_MAX_EVENTS = 2000;
  * files: replay them with `npm run replay -- FILE`.
  */
 export function racesLengthProblem(events: readonly unknown[]): string | null {
-  return events.length > RACES_PAGE_MAX_EVENTS
-    ? `events: the races lab page draws at most ${RACES_PAGE_MAX_EVENTS.toLocaleString('en-US')} events (each is a mark you can drag); this scenario has ${events.length.toLocaleString('en-US')} — replay it with \`npm run replay -- FILE\` instead`
-    : null;
+  return drawLimitProblem('races', RACES_PAGE_MAX_EVENTS, events.length);
 }
