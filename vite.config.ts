@@ -1,4 +1,4 @@
-import { defineConfig } from 'vite';
+import { createLogger, defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
 
@@ -7,8 +7,21 @@ import { VitePWA } from 'vite-plugin-pwa';
 // first visit — every lab's lazy chunk, the Web Workers, the sql.js wasm, public/scenarios — so
 // every lab works offline from whatever sub-path it was served at. Updates are prompt-style: a new
 // deployment waits until the learner presses Reload in src/app/UpdateBanner.tsx (never mid-lesson).
+// The built-in scenarios and sample transcripts live in public/ on purpose: they are served as
+// files (share links, `fetch`, the CLI and `npm run replay -- public/scenarios/…` read them there)
+// AND bundled into the page with import.meta.glob. The dev server warns "Assets in public directory
+// cannot be imported from JavaScript" once per file and page load (a thousand lines in a session,
+// which a newcomer reads as breakage); that one warning, about those two folders only, is dropped.
+const logger = createLogger();
+const warn = logger.warn.bind(logger);
+const warnOnce = logger.warnOnce.bind(logger);
+const intended = (msg: string) => msg.includes('Assets in public directory cannot be imported from JavaScript') && /\/public\/(scenarios|transcripts)\//.test(msg);
+logger.warn = (msg, options) => (intended(msg) ? undefined : warn(msg, options));
+logger.warnOnce = (msg, options) => (intended(msg) ? undefined : warnOnce(msg, options));
+
 export default defineConfig({
   base: './',
+  customLogger: logger,
   plugins: [
     react(),
     VitePWA({
