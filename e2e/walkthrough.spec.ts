@@ -33,3 +33,15 @@ test.describe('Walkthrough findings', () => {
     await expect(page.locator('h1')).toHaveText('evil title');
   });
 });
+
+test('a bad paste far down the page brings the banner into view below the sticky header', async ({ lab: page }) => {
+  const races = await new LabDriver(page, 'races').open('A-cancel-then-complete');
+  await races.importText.scrollIntoViewIfNeeded();
+  await races.paste('{oops');
+  await expect(races.banner).toBeVisible();
+  await expect.poll(async () => {
+    const header = await page.locator('.site-header').boundingBox();
+    const banner = await races.banner.boundingBox();
+    return header && banner ? Math.round(banner.y - (header.y + header.height)) : -1;
+  }).toBeGreaterThanOrEqual(0);
+});

@@ -10,11 +10,15 @@ export type LabError = { title: string; errors: string[] };
  */
 export function ErrorBanner({ error, onDismiss, testId = 'error-banner' }: { error: LabError | null; onDismiss: () => void; testId?: string }) {
   const ref = useRef<HTMLDivElement>(null);
-  // A new error raised from far down the page (a setting, an import) is brought into view once;
-  // the banner does not follow the page, so it never covers the controls.
+  // A new error raised from far down the page (a setting, an import) is brought into view once,
+  // below the sticky site header (its title was hidden under it); the banner does not follow the
+  // page, so it never covers the controls.
   useEffect(() => {
     const el = ref.current;
-    if (el && typeof el.scrollIntoView === 'function' && el.getBoundingClientRect().top < 0) el.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+    if (!el || typeof el.scrollIntoView !== 'function') return;
+    const headerBottom = document.querySelector('.site-header')?.getBoundingClientRect().bottom ?? 0;
+    el.style.scrollMarginTop = `${Math.ceil(headerBottom) + 8}px`;
+    if (el.getBoundingClientRect().top < headerBottom) el.scrollIntoView({ block: 'start', behavior: 'smooth' });
   }, [error]);
   if (!error) return null;
   return (
