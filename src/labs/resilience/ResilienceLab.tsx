@@ -32,6 +32,7 @@ import { StormTree } from './StormTree';
 import { TaskWirePanel } from './TaskWirePanel';
 import { TimeoutsPanel } from './TimeoutsPanel';
 import { SeedPanels } from './SeedPanels';
+import { DurableTaskPanel } from './DurableTaskPanel';
 import { FAILURE_ORIGIN_WORDS } from '../../store/resilienceSeeds';
 import { LessonPanel, SettingsPanel } from './SidePanels';
 import { InvariantsPanel } from '../common/InvariantsPanel';
@@ -267,6 +268,7 @@ function Page() {
           <NowPanel />
           <OutcomePanel />
           {mechanism === 'tasks' && <TaskWirePanel />}
+          {mechanism === 'tasks' && <DurableTaskPanel />}
           <AllOrdersPanel lab="resilience" />
           <ChaosPanel lab="resilience" />
           {mechanism === 'storm' && <StormTree />}

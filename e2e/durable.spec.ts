@@ -1,0 +1,21 @@
+import { expect, test } from './fixtures';
+import { LabDriver } from './pages/lab';
+
+/** Issue 13 item 9: a durable task survives the HTTP connection closing; a drop before the handle loses the request under 2026-07-28. */
+test('resilience T1: the durable-task panel, a drop after the handle and before it, under both revisions', async ({ lab: page }) => {
+  await new LabDriver(page, 'resilience').open('T1-abort-before-task-id');
+  const panel = page.getByTestId('durable-task');
+  const rows = panel.getByTestId('durable-row');
+  await expect(rows).toHaveCount(3);
+  await expect(rows.nth(0)).toContainText('tasks/get');
+  await expect(rows.nth(0)).toContainText('6 000 ms');
+  await panel.getByRole('button', { name: /before the handle/ }).click();
+  await expect(rows.nth(0)).toContainText('re-issue (the request was lost)');
+  await expect(rows.nth(0)).toContainText('2 (1 orphaned)');
+  await expect(rows.nth(1)).toContainText('tasks/list');
+  await panel.getByTestId('durable-drop').fill('-5');
+  await expect(panel.getByRole('alert')).toContainText('dropAtMs: must be a whole number of milliseconds ≥ 0, got -5');
+  await expect(rows.nth(0)).toContainText('re-issue');
+  await page.setViewportSize({ width: 390, height: 844 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), 'no sideways scroll at 390 px').toBeLessThanOrEqual(0);
+});
