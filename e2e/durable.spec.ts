@@ -19,3 +19,18 @@ test('resilience T1: the durable-task panel, a drop after the handle and before 
   await page.setViewportSize({ width: 390, height: 844 });
   expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), 'no sideways scroll at 390 px').toBeLessThanOrEqual(0);
 });
+
+/** Issue 13 item 5: the half-finished result of the postmortem, and its two fixes. */
+test('resilience S2: the half-finished result — three executions as it happened, one with both fixes; readable at 390 px', async ({ lab: page }) => {
+  await new LabDriver(page, 'resilience').open('S2-timeouts-cancel');
+  const panel = page.getByTestId('half-finished');
+  await expect(panel.getByTestId('half-execution')).toHaveCount(3);
+  await expect(panel.getByTestId('half-verdict')).toContainText('half-finished');
+  await expect(panel.getByTestId('half-execution').first()).toContainText('73 % transferred');
+  await panel.getByTestId('half-priority').check();
+  await panel.getByTestId('half-fingerprint').check();
+  await expect(panel.getByTestId('half-execution')).toHaveCount(1);
+  await expect(panel.getByTestId('half-verdict')).toContainText('nothing broken');
+  await page.setViewportSize({ width: 390, height: 844 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), 'no sideways scroll at 390 px').toBeLessThanOrEqual(0);
+});

@@ -33,6 +33,7 @@ import { TaskWirePanel } from './TaskWirePanel';
 import { TimeoutsPanel } from './TimeoutsPanel';
 import { SeedPanels } from './SeedPanels';
 import { DurableTaskPanel } from './DurableTaskPanel';
+import { HalfFinishedPanel } from './HalfFinishedPanel';
 import { FAILURE_ORIGIN_WORDS } from '../../store/resilienceSeeds';
 import { LessonPanel, SettingsPanel } from './SidePanels';
 import { InvariantsPanel } from '../common/InvariantsPanel';
@@ -269,6 +270,7 @@ function Page() {
           <OutcomePanel />
           {mechanism === 'tasks' && <TaskWirePanel />}
           {mechanism === 'tasks' && <DurableTaskPanel />}
+          {mechanism === 'storm' && <HalfFinishedPanel />}
           <AllOrdersPanel lab="resilience" />
           <ChaosPanel lab="resilience" />
           {mechanism === 'storm' && <StormTree />}
