@@ -371,6 +371,32 @@ export function asCoreContext<T>(ctx: ApplyContext<T>): CoreContext<T> {
   };
 }
 
+/**
+ * The historic one-step `Model` methods (`applyScripted`, `applyTimer`) of a core model: each
+ * call thaws the immutable view `V` into a fresh mutable state, applies the core step through
+ * `asCoreContext` and returns the new view (so they copy the state: for tests and tools, not for
+ * the hot loop).
+ */
+export function oneStepMethods<S, V, T>(
+  thaw: (view: V) => S,
+  view: (state: S) => V,
+  applyScripted: (state: S, event: ScriptedEvent, ctx: CoreContext<T>) => void,
+  applyTimer: (state: S, payload: T, ctx: CoreContext<T>) => void,
+): { applyScripted(state: V, event: ScriptedEvent, ctx: ApplyContext<T>): V; applyTimer(state: V, payload: T, ctx: ApplyContext<T>): V } {
+  return {
+    applyScripted(state, event, ctx) {
+      const s = thaw(state);
+      applyScripted(s, event, asCoreContext(ctx));
+      return view(s);
+    },
+    applyTimer(state, payload, ctx) {
+      const s = thaw(state);
+      applyTimer(s, payload, asCoreContext(ctx));
+      return view(s);
+    },
+  };
+}
+
 /** True when two scripted entries would run identically (same time, rank, seq and event payload). */
 export function sameScripted(a: QueueEntry, b: QueueEntry): boolean {
   if (a.at !== b.at || a.rank !== b.rank || a.seq !== b.seq) return false;
