@@ -246,18 +246,7 @@ export class CoreRun<C, S, V, O, T> implements CoreContext<T> {
   }
 
   emit(effect: Omit<WireEffect, 'type' | 'at'>): void {
-    this.effects.push({
-      type: 'wire',
-      at: this.now,
-      from: effect.from,
-      transport: effect.transport,
-      message: effect.message,
-      http: effect.http,
-      headers: effect.headers,
-      malformed: effect.malformed,
-      arrivesAt: effect.arrivesAt,
-      requestKey: effect.requestKey,
-    });
+    this.effects.push(wireEffectAt(this.now, effect));
   }
 
   ignore(item: Ignored | (() => Ignored)): void {
@@ -349,6 +338,25 @@ export class CoreRun<C, S, V, O, T> implements CoreContext<T> {
   invariantResults(): { name: string; description: string; firstViolation: FirstViolation | null }[] {
     return this.model.invariants.map((inv) => ({ name: inv.name, description: inv.description, firstViolation: this.firstViolation.get(inv.name) ?? null }));
   }
+}
+
+/**
+ * The wire effect a model emits at virtual time `at` (ms), in one fixed shape for every effect
+ * (absent fields are undefined and vanish in JSON); shared by this core and the old engine.
+ */
+export function wireEffectAt(at: number, effect: Omit<WireEffect, 'type' | 'at'>): WireEffect {
+  return {
+    type: 'wire',
+    at,
+    from: effect.from,
+    transport: effect.transport,
+    message: effect.message,
+    http: effect.http,
+    headers: effect.headers,
+    malformed: effect.malformed,
+    arrivesAt: effect.arrivesAt,
+    requestKey: effect.requestKey,
+  };
 }
 
 /**
