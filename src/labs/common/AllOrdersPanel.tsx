@@ -6,6 +6,7 @@ import type { LabStoreState } from '../../store/labStore';
 import { useLab, useLabStore } from './LabContext';
 import type { AllOrdersClass, AllOrdersReply, AllOrdersRequest } from './allOrdersProtocol';
 import { RunControls, type RunStatus } from './RunControls';
+import { failOnWorkerError } from './workerFailure';
 
 /** Most events one exploration orders (8! = 40,320 orders). */
 export const MAX_ORDER_EVENTS = 8;
@@ -75,14 +76,10 @@ export function AllOrdersPanel({ lab }: { lab: LabId }) {
         worker.current = null;
       }
     };
-    w.onerror = (e) => {
-      e.preventDefault();
-      if (worker.current !== w) return;
-      w.terminate();
-      worker.current = null;
+    failOnWorkerError(w, worker, () => heard, (reason) => {
       setStatus('error');
-      setMessage(`All orders: ${heard ? `it failed: ${e.message || 'unknown error'}` : `its worker did not start (${e.message || 'its script did not load'})`} — check the connection, then press Retry`);
-    };
+      setMessage(`All orders: ${reason} — check the connection, then press Retry`);
+    });
     const request: AllOrdersRequest = { lab, scenario: current, events: picked.length ? picked : null };
     w.postMessage(request);
   };

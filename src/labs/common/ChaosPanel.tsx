@@ -7,6 +7,7 @@ import { useLab, useLabStore } from './LabContext';
 import type { ChaosReply, ChaosRequest, ChaosSeedRow } from './chaosProtocol';
 import { forgetChaosSeed, showChaosSeed, withChaosSeed } from './chaosAddress';
 import { RunControls, type RunStatus } from './RunControls';
+import { failOnWorkerError } from './workerFailure';
 
 /** Most seeds one run takes (the CLI, `npm run chaos`, runs more). */
 export const MAX_CHAOS_SEEDS = 2000;
@@ -65,14 +66,10 @@ export function ChaosPanel({ lab }: { lab: LabId }) {
       heard = true;
       onReply(e.data, w);
     };
-    w.onerror = (e) => {
-      e.preventDefault();
-      if (worker.current !== w) return;
-      w.terminate();
-      worker.current = null;
+    failOnWorkerError(w, worker, () => heard, (reason) => {
       setStatus('error');
-      setMessage(`Chaos: ${heard ? `it failed: ${e.message || 'unknown error'}` : `its worker did not start (${e.message || 'its script did not load'})`} — check the connection, then press Retry`);
-    };
+      setMessage(`Chaos: ${reason} — check the connection, then press Retry`);
+    });
     w.postMessage(request);
   };
   const finish = (w: Worker) => {

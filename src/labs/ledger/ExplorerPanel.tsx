@@ -3,6 +3,7 @@ import { countInterleavings } from '../../store/ledgerStore';
 import { useLedger, useLedgerContext } from './context';
 import { EXPLORE_VARIANTS, type ExploreGroup, type ExploreReply } from './exploreProtocol';
 import { RunControls, type RunStatus } from '../common/RunControls';
+import { failOnWorkerError } from '../common/workerFailure';
 
 /** The explorer's message when its worker could not run; `detail` says what happened. */
 export function exploreFailedMessage(detail: string): string {
@@ -54,14 +55,10 @@ export function ExplorerPanel() {
     };
     // A worker whose script cannot load (offline before the site was cached, a file gone after a
     // redeploy) fires `error` with no message and never answers: say so instead of "0 / 1260" forever.
-    w.onerror = (e) => {
-      e.preventDefault();
-      if (worker.current !== w) return;
-      w.terminate();
-      worker.current = null;
+    failOnWorkerError(w, worker, () => heard, (reason) => {
       setStatus('error');
-      setMessage(exploreFailedMessage(heard ? `it failed: ${e.message || 'unknown error'}` : `its worker did not start (${e.message || 'its script did not load'})`));
-    };
+      setMessage(exploreFailedMessage(reason));
+    });
     w.postMessage({ scenario: store.getState().scenario, variants: EXPLORE_VARIANTS });
   };
   const cancel = () => {
