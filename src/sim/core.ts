@@ -1,6 +1,6 @@
 import { LaneQueue, compareEntries } from './queue';
 import { SeededRandom } from './rng';
-import type { Actor, ApplyContext, Ignored, Json, QueueEntry, Scenario, ScriptedEvent, Step, Violation, WireEffect } from './types';
+import type { Actor, Ignored, Json, QueueEntry, Scenario, ScriptedEvent, Step, Violation, WireEffect } from './types';
 
 /**
  * The checkpointed core (issue 10): models mutate per-entity records in place, and the engine
@@ -359,51 +359,7 @@ export function wireEffectAt(at: number, effect: Omit<WireEffect, 'type' | 'at'>
   };
 }
 
-/**
- * An old-engine `ApplyContext` seen as a `CoreContext` (notes and ignored items always kept), for
- * the historic one-step `Model` interface of a core model (each call copies the state).
- */
-export function asCoreContext<T>(ctx: ApplyContext<T>): CoreContext<T> {
-  return {
-    get now() {
-      return ctx.now;
-    },
-    random: () => ctx.random(),
-    schedule: (at, rank, actor, label, payload) => ctx.schedule(at, rank, actor, label, payload),
-    cancel: (handle) => ctx.cancel(handle),
-    emit: (effect) => ctx.emit(effect),
-    keepsIgnored: true,
-    keepsNotes: true,
-    ignore: (item) => ctx.ignore(typeof item === 'function' ? item() : item),
-    why: (text, rule) => ctx.why(text, rule),
-  };
-}
-
-/**
- * The historic one-step `Model` methods (`applyScripted`, `applyTimer`) of a core model: each
- * call thaws the immutable view `V` into a fresh mutable state, applies the core step through
- * `asCoreContext` and returns the new view (so they copy the state: for tests and tools, not for
- * the hot loop).
- */
-export function oneStepMethods<S, V, T>(
-  thaw: (view: V) => S,
-  view: (state: S) => V,
-  applyScripted: (state: S, event: ScriptedEvent, ctx: CoreContext<T>) => void,
-  applyTimer: (state: S, payload: T, ctx: CoreContext<T>) => void,
-): { applyScripted(state: V, event: ScriptedEvent, ctx: ApplyContext<T>): V; applyTimer(state: V, payload: T, ctx: ApplyContext<T>): V } {
-  return {
-    applyScripted(state, event, ctx) {
-      const s = thaw(state);
-      applyScripted(s, event, asCoreContext(ctx));
-      return view(s);
-    },
-    applyTimer(state, payload, ctx) {
-      const s = thaw(state);
-      applyTimer(s, payload, asCoreContext(ctx));
-      return view(s);
-    },
-  };
-}
+export { asCoreContext, oneStepMethods } from './coreOneStep';
 
 /** True when two scripted entries would run identically (same time, rank, seq and event payload). */
 export function sameScripted(a: QueueEntry, b: QueueEntry): boolean {
