@@ -1,6 +1,6 @@
 import { LaneQueue, compareEntries } from './queue';
 import { SeededRandom } from './rng';
-import type { Actor, ApplyContext, Ignored, Json, QueueEntry, Scenario, ScriptedEvent, Step, Violation, WireEffect } from './types';
+import type { Actor, Ignored, Json, QueueEntry, Scenario, ScriptedEvent, Step, Violation, WireEffect } from './types';
 
 /**
  * The checkpointed core (issue 10): models mutate per-entity records in place, and the engine
@@ -246,18 +246,7 @@ export class CoreRun<C, S, V, O, T> implements CoreContext<T> {
   }
 
   emit(effect: Omit<WireEffect, 'type' | 'at'>): void {
-    this.effects.push({
-      type: 'wire',
-      at: this.now,
-      from: effect.from,
-      transport: effect.transport,
-      message: effect.message,
-      http: effect.http,
-      headers: effect.headers,
-      malformed: effect.malformed,
-      arrivesAt: effect.arrivesAt,
-      requestKey: effect.requestKey,
-    });
+    this.effects.push(wireEffectAt(this.now, effect));
   }
 
   ignore(item: Ignored | (() => Ignored)): void {
@@ -352,24 +341,25 @@ export class CoreRun<C, S, V, O, T> implements CoreContext<T> {
 }
 
 /**
- * An old-engine `ApplyContext` seen as a `CoreContext` (notes and ignored items always kept), for
- * the historic one-step `Model` interface of a core model (each call copies the state).
+ * The wire effect a model emits at virtual time `at` (ms), in one fixed shape for every effect
+ * (absent fields are undefined and vanish in JSON); shared by this core and the old engine.
  */
-export function asCoreContext<T>(ctx: ApplyContext<T>): CoreContext<T> {
+export function wireEffectAt(at: number, effect: Omit<WireEffect, 'type' | 'at'>): WireEffect {
   return {
-    get now() {
-      return ctx.now;
-    },
-    random: () => ctx.random(),
-    schedule: (at, rank, actor, label, payload) => ctx.schedule(at, rank, actor, label, payload),
-    cancel: (handle) => ctx.cancel(handle),
-    emit: (effect) => ctx.emit(effect),
-    keepsIgnored: true,
-    keepsNotes: true,
-    ignore: (item) => ctx.ignore(typeof item === 'function' ? item() : item),
-    why: (text, rule) => ctx.why(text, rule),
+    type: 'wire',
+    at,
+    from: effect.from,
+    transport: effect.transport,
+    message: effect.message,
+    http: effect.http,
+    headers: effect.headers,
+    malformed: effect.malformed,
+    arrivesAt: effect.arrivesAt,
+    requestKey: effect.requestKey,
   };
 }
+
+export { asCoreContext, oneStepMethods } from './coreOneStep';
 
 /** True when two scripted entries would run identically (same time, rank, seq and event payload). */
 export function sameScripted(a: QueueEntry, b: QueueEntry): boolean {

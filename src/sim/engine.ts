@@ -1,7 +1,7 @@
 import { EventQueue, compareEntries } from './queue';
 import { mulberry32 } from './rng';
 import { replayCore } from './trace';
-import type { CoreModel } from './core';
+import { wireEffectAt, type CoreModel } from './core';
 import type { ApplyContext, Model, QueueEntry, Scenario, ScriptedEvent, Step, Trace, WireEffect, Ignored, Json } from './types';
 
 /** Shared empty list for steps without effects, ignored events or violations (never mutated). */
@@ -81,18 +81,7 @@ export function replay<C, S, O, T>(
     },
     emit(effect) {
       // One fixed shape for every effect (absent fields are undefined and vanish in JSON).
-      const e: WireEffect = {
-        type: 'wire',
-        at: now,
-        from: effect.from,
-        transport: effect.transport,
-        message: effect.message,
-        http: effect.http,
-        headers: effect.headers,
-        malformed: effect.malformed,
-        arrivesAt: effect.arrivesAt,
-        requestKey: effect.requestKey,
-      };
+      const e = wireEffectAt(now, effect);
       effects.push(e);
       allEffects.push(e);
     },

@@ -3,6 +3,7 @@ import type { AnyLabDefinition, LabDefinition } from './lab';
 import type { OrderClass, OrdersResult } from './orders';
 import type { ReplayResult } from './engine';
 import type { Scenario } from './types';
+import { countInversions, factorial, nextPermutation } from './permutations';
 
 /**
  * "All orders" through the lab contract (issue 10 item 5): every order of up to 8 selected events
@@ -23,9 +24,6 @@ export interface OrdersHooks {
   /** Labs with their own `explore.orders`: skip orders equivalent by commuting events (default: the lab's choice). */
   prune?: boolean;
 }
-
-/** n! for n ≤ 8. */
-const factorial = (n: number): number => (n <= 1 ? 1 : n * factorial(n - 1));
 
 /**
  * A compact key of a terminal state: JSON-like with sorted object keys, leaving out times (keys
@@ -117,21 +115,3 @@ function keepsLanes(perm: readonly number[], lane: readonly string[]): boolean {
   for (let i = 0; i < perm.length; i++) for (let j = i + 1; j < perm.length; j++) if (perm[i] > perm[j] && lane[perm[i]] === lane[perm[j]]) return false;
   return true;
 }
-
-function countInversions(perm: readonly number[]): number {
-  let n = 0;
-  for (let i = 0; i < perm.length; i++) for (let j = i + 1; j < perm.length; j++) if (perm[i] > perm[j]) n++;
-  return n;
-}
-
-function nextPermutation(a: number[]): void {
-  let i = a.length - 2;
-  while (i >= 0 && a[i] >= a[i + 1]) i--;
-  if (i >= 0) {
-    let j = a.length - 1;
-    while (a[j] <= a[i]) j--;
-    [a[i], a[j]] = [a[j], a[i]];
-  }
-  for (let l = i + 1, r = a.length - 1; l < r; l++, r--) [a[l], a[r]] = [a[r], a[l]];
-}
-

@@ -1,6 +1,7 @@
 import { CoreRun, type Checkpoint, type CoreModel } from './core';
 import { compareEntries } from './queue';
 import type { QueueEntry, Scenario, ScriptedEvent } from './types';
+import { countInversions, factorial, nextPermutation } from './permutations';
 
 /**
  * "All orders at once" (issue 10 item 5, the `src/sim` half): every order of up to 8 selected
@@ -58,9 +59,6 @@ export interface OrdersResult<O> {
   /** Sorted by count, largest first, then by key. */
   classes: OrderClass<O>[];
 }
-
-/** n! for n ≤ 8 (the explorer's limit). */
-const factorial = (n: number): number => (n <= 1 ? 1 : n * factorial(n - 1));
 
 /**
  * Replays every order of `spec.events` and groups the outcomes. `onProgress(done, total)` is called
@@ -178,23 +176,3 @@ export function exploreOrders<C, S, V, O, T>(
   if (!cancelled) hooks.onProgress?.(total, total);
   return { total, evaluated, rejected, pruned, cancelled, classes: [...classes.values()].sort((a, b) => b.count - a.count || (a.key < b.key ? -1 : 1)) };
 }
-
-/** Number of pairs out of their original order (0 = the scenario as written). */
-function countInversions(perm: readonly number[]): number {
-  let n = 0;
-  for (let i = 0; i < perm.length; i++) for (let j = i + 1; j < perm.length; j++) if (perm[i] > perm[j]) n++;
-  return n;
-}
-
-/** Advances `a` to the next permutation in lexicographic order (wraps to the first after the last). */
-function nextPermutation(a: number[]): void {
-  let i = a.length - 2;
-  while (i >= 0 && a[i] >= a[i + 1]) i--;
-  if (i >= 0) {
-    let j = a.length - 1;
-    while (a[j] <= a[i]) j--;
-    [a[i], a[j]] = [a[j], a[i]];
-  }
-  for (let l = i + 1, r = a.length - 1; l < r; l++, r--) [a[l], a[r]] = [a[r], a[l]];
-}
-

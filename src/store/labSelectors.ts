@@ -1,5 +1,6 @@
 import { stepIndexAt } from '../sim/engine';
-import { isLabTrace } from '../sim/lab';
+import { isLabTrace, type LabPageDefinition } from '../sim/lab';
+import type { ReplayResult } from '../sim/engine';
 import type { LabData } from './labStore';
 import { scenarioEquals } from './scenarioEquals';
 
@@ -53,4 +54,28 @@ export function pickerLabel(scenario: { id: string; title: string }): string {
   const code = /^([A-Z][0-9]*)-/.exec(scenario.id)?.[1];
   if (!code || scenario.title.startsWith(`${code} `)) return scenario.title;
   return `${code} · ${scenario.title}`;
+}
+
+/**
+ * "State and outcome at the playhead" for a lab, as named selectors over its store. They go
+ * through the definition (`stateAt`, `outcomeAt`), never by indexing the trace in a view, and are
+ * memoised per (trace, playhead), so `useStore` sees a stable value between changes.
+ */
+export function playheadSelectors<S, O, T extends ReplayResult<S, O>>(definition: Pick<LabPageDefinition<S, O, T>, 'stateAt' | 'outcomeAt'>) {
+  let outcomeKey: { trace: T | null; atMs: number } = { trace: null, atMs: NaN };
+  let outcome: O | undefined;
+  return {
+    selectStateAt: (s: LabData<T, unknown>): S => definition.stateAt(s.trace, s.cursorMs),
+    selectOutcomeAt: (s: LabData<T, unknown>): O => {
+      if (outcomeKey.trace !== s.trace || outcomeKey.atMs !== s.cursorMs || outcome === undefined) {
+        // Same step (the playhead moved within one step) → same outcome object. A seekable trace
+        // rebuilds its state views, so it is compared by step index rather than by state object.
+        const t = s.trace;
+        const sameStep = isLabTrace(t) ? t.indexAt(s.cursorMs) === t.indexAt(outcomeKey.atMs) : definition.stateAt(t, outcomeKey.atMs) === definition.stateAt(t, s.cursorMs);
+        if (outcome === undefined || outcomeKey.trace !== s.trace || !sameStep) outcome = definition.outcomeAt(s.trace, s.cursorMs);
+        outcomeKey = { trace: s.trace, atMs: s.cursorMs };
+      }
+      return outcome;
+    },
+  };
 }

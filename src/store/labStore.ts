@@ -1,7 +1,7 @@
 import { createStore } from 'zustand/vanilla';
 import { mergeConfig } from '../sim/engine';
 import { withOverrides } from '../sim/expectation';
-import { isLabTrace, type LabPageDefinition } from '../sim/lab';
+import { isLabTrace } from '../sim/lab';
 import { isLabId } from '../sim/labIds';
 import type { ReplayResult } from '../sim/engine';
 import type { Json, Scenario } from '../sim/types';
@@ -363,67 +363,4 @@ export function createLabStore<S, O, T extends ReplayResult<S, O>, X = null>(spe
 }
 
 export * from './labSelectors';
-
-/**
- * The store for a page opened at address `hash`: the scenario the link names (with any ignored
- * parameters in the banner), or — for a bad link — the first built-in with the link's problems.
- */
-export function storeFromLink<S, O, T extends ReplayResult<S, O>, X = null>(spec: LabStoreSpec<S, O, T, X>, hash: string): LabStore<T, X> {
-  const text = labTexts(spec.definition.id);
-  if (spec.definition.parserReady?.() && linkParses(spec, hash)) {
-    // The parser is still loading (a page should wait for `parserReady` first): show the first
-    // built-in and follow the link once it can be read (`followLink` waits for the parser).
-    const store = createLabStore(spec);
-    store.getState().followLink(hash);
-    return store;
-  }
-  const parse = (value: unknown) => {
-    const parsed = spec.definition.parse(value);
-    const problem = parsed.ok ? (spec.definition.pageProblem?.(parsed.scenario) ?? null) : null;
-    return problem ? { ok: false as const, errors: [problem] } : parsed;
-  };
-  const d = decodeLink(spec.definition.id, hash, spec.builtins, parse, spec.link);
-  if (d.kind === 'ok') {
-    const error = d.warnings.length ? { title: text.partsIgnored(d.scenario.title, d.builtinId !== null), errors: d.warnings } : undefined;
-    return createLabStore(spec, { initial: d.scenario, original: d.original, cursorMs: d.cursorMs, error });
-  }
-  if (d.kind === 'bad') return createLabStore(spec, { error: { title: text.badLinkShown(spec.builtins[0]?.title ?? ''), errors: d.errors } });
-  return createLabStore(spec);
-}
-
-/**
- * Whether reading address `hash` parses a scenario (a scenario in the link, or settings changed
- * on a built-in); a plain built-in link (with or without a playhead) does not. Never throws.
- */
-export function linkParses<S, O, T extends ReplayResult<S, O>, X = null>(spec: LabStoreSpec<S, O, T, X>, hash: string): boolean {
-  let parses = false;
-  decodeLink(spec.definition.id, hash, spec.builtins, () => {
-    parses = true;
-    return { ok: false, errors: [] };
-  }, spec.link);
-  return parses;
-}
-
-/**
- * "State and outcome at the playhead" for a lab, as named selectors over its store. They go
- * through the definition (`stateAt`, `outcomeAt`), never by indexing the trace in a view, and are
- * memoised per (trace, playhead), so `useStore` sees a stable value between changes.
- */
-export function playheadSelectors<S, O, T extends ReplayResult<S, O>>(definition: Pick<LabPageDefinition<S, O, T>, 'stateAt' | 'outcomeAt'>) {
-  let outcomeKey: { trace: T | null; atMs: number } = { trace: null, atMs: NaN };
-  let outcome: O | undefined;
-  return {
-    selectStateAt: (s: LabData<T, unknown>): S => definition.stateAt(s.trace, s.cursorMs),
-    selectOutcomeAt: (s: LabData<T, unknown>): O => {
-      if (outcomeKey.trace !== s.trace || outcomeKey.atMs !== s.cursorMs || outcome === undefined) {
-        // Same step (the playhead moved within one step) → same outcome object. A seekable trace
-        // rebuilds its state views, so it is compared by step index rather than by state object.
-        const t = s.trace;
-        const sameStep = isLabTrace(t) ? t.indexAt(s.cursorMs) === t.indexAt(outcomeKey.atMs) : definition.stateAt(t, outcomeKey.atMs) === definition.stateAt(t, s.cursorMs);
-        if (outcome === undefined || outcomeKey.trace !== s.trace || !sameStep) outcome = definition.outcomeAt(s.trace, s.cursorMs);
-        outcomeKey = { trace: s.trace, atMs: s.cursorMs };
-      }
-      return outcome;
-    },
-  };
-}
+export { linkParses, storeFromLink } from './labStoreLink';

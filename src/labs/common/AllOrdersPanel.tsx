@@ -5,11 +5,13 @@ import { selectScenario, selectSelectedEventId } from '../../store/labSelectors'
 import type { LabStoreState } from '../../store/labStore';
 import { useLab, useLabStore } from './LabContext';
 import type { AllOrdersClass, AllOrdersReply, AllOrdersRequest } from './allOrdersProtocol';
+import { RunControls, type RunStatus } from './RunControls';
+import { failOnWorkerError } from './workerFailure';
 
 /** Most events one exploration orders (8! = 40,320 orders). */
 export const MAX_ORDER_EVENTS = 8;
 
-type Status = 'idle' | 'running' | 'done' | 'cancelled' | 'error';
+type Status = RunStatus;
 
 interface Result {
   /** The scenario explored. */
@@ -74,14 +76,10 @@ export function AllOrdersPanel({ lab }: { lab: LabId }) {
         worker.current = null;
       }
     };
-    w.onerror = (e) => {
-      e.preventDefault();
-      if (worker.current !== w) return;
-      w.terminate();
-      worker.current = null;
+    failOnWorkerError(w, worker, () => heard, (reason) => {
       setStatus('error');
-      setMessage(`All orders: ${heard ? `it failed: ${e.message || 'unknown error'}` : `its worker did not start (${e.message || 'its script did not load'})`} — check the connection, then press Retry`);
-    };
+      setMessage(`All orders: ${reason} — check the connection, then press Retry`);
+    });
     const request: AllOrdersRequest = { lab, scenario: current, events: picked.length ? picked : null };
     w.postMessage(request);
   };
@@ -125,34 +123,11 @@ export function AllOrdersPanel({ lab }: { lab: LabId }) {
           ))}
         </div>
       </details>
-      <div className="button-row">
+      <RunControls testIdPrefix="all-orders" runLabel="Explore all orders" status={status} progress={progress} message={message} onRun={start} onCancel={cancel} totalPendingAsEllipsis>
         <button type="button" className="small-btn" onClick={() => selectedOnTimeline && !picked.includes(selectedOnTimeline) && toggle(selectedOnTimeline)} disabled={!selectedOnTimeline || picked.includes(selectedOnTimeline) || picked.length >= MAX_ORDER_EVENTS} data-testid="all-orders-add-selected">
           Add the selected event{selectedOnTimeline ? ` (${selectedOnTimeline})` : ''}
         </button>
-        <button type="button" onClick={start} disabled={status === 'running'} data-testid="all-orders-run">
-          Explore all orders
-        </button>
-        <button type="button" onClick={cancel} disabled={status !== 'running'} data-testid="all-orders-cancel">
-          Cancel
-        </button>
-        {progress && (
-          <label className="field-inline small">
-            <progress max={progress.total || 1} value={progress.done} data-testid="all-orders-progress" />
-            <span data-testid="all-orders-status" data-status={status}>
-              {progress.done} / {progress.total || '…'}
-              {status === 'cancelled' ? ' — cancelled' : status === 'error' ? ' — failed' : ''}
-            </span>
-          </label>
-        )}
-      </div>
-      {status === 'error' && (
-        <p className="bad-text" role="alert" data-testid="all-orders-error">
-          <span>{message}</span>{' '}
-          <button type="button" className="small-btn" onClick={start} data-testid="all-orders-retry">
-            Retry
-          </button>
-        </p>
-      )}
+      </RunControls>
       {shown && (
         <div className="all-orders-table-wrap">
         <table className="sql-table all-orders-table" data-testid="all-orders-classes">

@@ -6,13 +6,15 @@ import type { LabStoreState } from '../../store/labStore';
 import { useLab, useLabStore } from './LabContext';
 import type { ChaosReply, ChaosRequest, ChaosSeedRow } from './chaosProtocol';
 import { forgetChaosSeed, showChaosSeed, withChaosSeed } from './chaosAddress';
+import { RunControls, type RunStatus } from './RunControls';
+import { failOnWorkerError } from './workerFailure';
 
 /** Most seeds one run takes (the CLI, `npm run chaos`, runs more). */
 export const MAX_CHAOS_SEEDS = 2000;
 /** Failing seeds listed (the counts cover them all). */
 const LISTED = 30;
 
-type Status = 'idle' | 'running' | 'done' | 'cancelled' | 'error';
+type Status = RunStatus;
 interface Result {
   of: Scenario;
   /** The address of the scenario the seeds ran on (a seed link is this plus `chaos=<seed>`). */
@@ -64,14 +66,10 @@ export function ChaosPanel({ lab }: { lab: LabId }) {
       heard = true;
       onReply(e.data, w);
     };
-    w.onerror = (e) => {
-      e.preventDefault();
-      if (worker.current !== w) return;
-      w.terminate();
-      worker.current = null;
+    failOnWorkerError(w, worker, () => heard, (reason) => {
       setStatus('error');
-      setMessage(`Chaos: ${heard ? `it failed: ${e.message || 'unknown error'}` : `its worker did not start (${e.message || 'its script did not load'})`} — check the connection, then press Retry`);
-    };
+      setMessage(`Chaos: ${reason} — check the connection, then press Retry`);
+    });
     w.postMessage(request);
   };
   const finish = (w: Worker) => {
@@ -175,7 +173,7 @@ export function ChaosPanel({ lab }: { lab: LabId }) {
         ledger also duplicate dispatch) — each lab applies the ones that mean something to it. A seed that breaks a <strong>safety</strong> invariant (at most one execution per key, no response after an accepted cancel, …) is a
         failing seed; <strong>liveness</strong> (every call settles) may fail under faults and is counted apart. Same seed, same faults, same trace.
       </p>
-      <div className="button-row">
+      <RunControls testIdPrefix="chaos" runLabel="Run the swarm" status={status} progress={progress} message={message} onRun={start} onCancel={cancel}>
         <label className="field-inline">
           <span>Seeds</span>
           <input type="number" min={1} max={MAX_CHAOS_SEEDS} value={seedsText} onChange={(e) => commitSeeds(e.currentTarget.value)} data-testid="chaos-seeds" style={{ width: '6em' }} />
@@ -184,30 +182,7 @@ export function ChaosPanel({ lab }: { lab: LabId }) {
           <span>from seed</span>
           <input type="number" min={0} max={4294967295} value={firstSeed} onChange={(e) => { const v = Number(e.currentTarget.value); if (Number.isInteger(v) && v >= 0 && v <= 4294967295) setFirstSeed(v); }} data-testid="chaos-first-seed" style={{ width: '7em' }} />
         </label>
-        <button type="button" onClick={start} disabled={status === 'running'} data-testid="chaos-run">
-          Run the swarm
-        </button>
-        <button type="button" onClick={cancel} disabled={status !== 'running'} data-testid="chaos-cancel">
-          Cancel
-        </button>
-        {progress && (
-          <label className="field-inline small">
-            <progress max={progress.total || 1} value={progress.done} data-testid="chaos-progress" />
-            <span data-testid="chaos-status" data-status={status}>
-              {progress.done} / {progress.total}
-              {status === 'cancelled' ? ' — cancelled' : status === 'error' ? ' — failed' : ''}
-            </span>
-          </label>
-        )}
-      </div>
-      {status === 'error' && (
-        <p className="bad-text" role="alert" data-testid="chaos-error">
-          {message}{' '}
-          <button type="button" className="small-btn" onClick={start} data-testid="chaos-retry">
-            Retry
-          </button>
-        </p>
-      )}
+      </RunControls>
       {opened && (
         <p className="small" data-testid="chaos-opened">
           On the timeline: seed <strong>{opened.seed}</strong>, faults: {opened.faults.join('; ') || 'none'}. Undo puts the scenario back.

@@ -1,8 +1,9 @@
 import './common.css';
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { DropPanel, IMPORT_PANEL_ID, OpenFileButton } from './DropPanel';
 import { downloadText } from './download';
 import type { LabError } from './ErrorBanner';
+import { useWindowFileDrop } from './useWindowFileDrop';
 
 /**
  * After an import the news is at the top of the page: the new scenario's title and timeline, or
@@ -40,23 +41,7 @@ export async function importScenarioFile(file: File, importText: (text: string, 
 
 /** Imports a scenario file dropped anywhere on the page (the panel below also takes drops). */
 export function usePageFileDrop(importText: (text: string, source: string) => unknown, setError: (e: LabError) => void): void {
-  useEffect(() => {
-    const over = (e: DragEvent) => {
-      if (e.dataTransfer?.types.includes('Files')) e.preventDefault();
-    };
-    const drop = (e: DragEvent) => {
-      const file = e.dataTransfer?.files[0];
-      if (!file) return;
-      e.preventDefault();
-      void importScenarioFile(file, importText, setError);
-    };
-    window.addEventListener('dragover', over);
-    window.addEventListener('drop', drop);
-    return () => {
-      window.removeEventListener('dragover', over);
-      window.removeEventListener('drop', drop);
-    };
-  }, [importText, setError]);
+  useWindowFileDrop((file) => void importScenarioFile(file, importText, setError));
 }
 
 /**

@@ -2,6 +2,8 @@ import { useEffect, useRef, useState } from 'react';
 import { countInterleavings } from '../../store/ledgerStore';
 import { useLedger, useLedgerContext } from './context';
 import { EXPLORE_VARIANTS, type ExploreGroup, type ExploreReply } from './exploreProtocol';
+import { RunControls, type RunStatus } from '../common/RunControls';
+import { failOnWorkerError } from '../common/workerFailure';
 
 /** The explorer's message when its worker could not run; `detail` says what happened. */
 export function exploreFailedMessage(detail: string): string {
@@ -21,7 +23,7 @@ export function ExplorerPanel() {
   const scenario = useLedger((s) => s.scenario);
   const [rows, setRows] = useState<Row[]>([]);
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
-  const [status, setStatus] = useState<'idle' | 'running' | 'done' | 'cancelled' | 'error'>('idle');
+  const [status, setStatus] = useState<RunStatus>('idle');
   const [message, setMessage] = useState('');
   const worker = useRef<Worker | null>(null);
   const steps = scenario.events.filter((e) => e.actor === 'db');
@@ -53,14 +55,10 @@ export function ExplorerPanel() {
     };
     // A worker whose script cannot load (offline before the site was cached, a file gone after a
     // redeploy) fires `error` with no message and never answers: say so instead of "0 / 1260" forever.
-    w.onerror = (e) => {
-      e.preventDefault();
-      if (worker.current !== w) return;
-      w.terminate();
-      worker.current = null;
+    failOnWorkerError(w, worker, () => heard, (reason) => {
       setStatus('error');
-      setMessage(exploreFailedMessage(heard ? `it failed: ${e.message || 'unknown error'}` : `its worker did not start (${e.message || 'its script did not load'})`));
-    };
+      setMessage(exploreFailedMessage(reason));
+    });
     w.postMessage({ scenario: store.getState().scenario, variants: EXPLORE_VARIANTS });
   };
   const cancel = () => {
@@ -84,31 +82,7 @@ export function ExplorerPanel() {
         Each connection keeps its own step order; the explorer replays every way to merge the two lanes ({perPolicy} interleavings) under each of {EXPLORE_VARIANTS.length}{' '}
         policy rows (naive, deferred, BEGIN IMMEDIATE with a waiting and with a failing busy lock, the claim), on real SQLite, in a background worker.
       </p>
-      <div className="button-row">
-        <button type="button" onClick={start} disabled={status === 'running'} data-testid="explore-run">
-          Explore {perPolicy} interleavings × {EXPLORE_VARIANTS.length} policies = {perPolicy * EXPLORE_VARIANTS.length} replays
-        </button>
-        <button type="button" onClick={cancel} disabled={status !== 'running'} data-testid="explore-cancel">
-          Cancel
-        </button>
-        {progress && (
-          <label className="field-inline small">
-            <progress max={progress.total} value={progress.done} data-testid="explore-progress" />
-            <span>
-              {progress.done} / {progress.total}
-              {status === 'cancelled' ? ' — cancelled' : status === 'error' ? ' — failed' : ''}
-            </span>
-          </label>
-        )}
-      </div>
-      {status === 'error' && (
-        <p className="bad-text" role="alert" data-testid="explore-error">
-          <span>{message}</span>{' '}
-          <button type="button" className="small-btn" onClick={start} data-testid="explore-retry">
-            Retry
-          </button>
-        </p>
-      )}
+      <RunControls testIdPrefix="explore" runLabel={<>Explore {perPolicy} interleavings × {EXPLORE_VARIANTS.length} policies = {perPolicy * EXPLORE_VARIANTS.length} replays</>} status={status} progress={progress} message={message} onRun={start} onCancel={cancel} />
       {rows.length > 0 && (
         <table className="sql-table outcome-map" data-testid="outcome-map">
           <caption>Outcome map: how many orders execute the key twice</caption>

@@ -1,6 +1,7 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { DropPanel, OpenFileButton } from '../common/DropPanel';
 import { showImportResult } from '../common/ImportPanel';
+import { useWindowFileDrop } from '../common/useWindowFileDrop';
 import { currentCheckOptions, useTraffic, useTrafficApi } from './context';
 import { loadSample, TRAFFIC_SAMPLES } from './samples';
 
@@ -31,27 +32,7 @@ export function useTrafficFileImport() {
 
 /** Transcript files dropped anywhere on the page are imported. */
 export function usePageTranscriptDrop(importFile: (f: File) => Promise<void>) {
-  const ref = useRef(importFile);
-  useEffect(() => {
-    ref.current = importFile;
-  });
-  useEffect(() => {
-    const over = (e: DragEvent) => {
-      if (e.dataTransfer?.types.includes('Files')) e.preventDefault();
-    };
-    const drop = (e: DragEvent) => {
-      const file = e.dataTransfer?.files[0];
-      if (!file) return;
-      e.preventDefault();
-      void ref.current(file);
-    };
-    window.addEventListener('dragover', over);
-    window.addEventListener('drop', drop);
-    return () => {
-      window.removeEventListener('dragover', over);
-      window.removeEventListener('drop', drop);
-    };
-  }, []);
+  useWindowFileDrop((file) => void importFile(file));
 }
 
 /**

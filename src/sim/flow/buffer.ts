@@ -117,8 +117,11 @@ export function bufferItems(state: BufferState, limit = Infinity): BufferItem[] 
   return out;
 }
 
-/** Inserts `token` into a sorted, duplicate-free list (returns the same list when present). */
-function mark(list: readonly string[], token: string): readonly string[] {
+/**
+ * Where `token` stands or would be inserted in the sorted list `list` (binary search: the first
+ * index whose entry is not less than `token`). Shared with the in-place buffer (`bufferCore.ts`).
+ */
+export function sortedIndexOf(list: readonly string[], token: string): number {
   let lo = 0;
   let hi = list.length;
   while (lo < hi) {
@@ -126,6 +129,12 @@ function mark(list: readonly string[], token: string): readonly string[] {
     if (list[mid] < token) lo = mid + 1;
     else hi = mid;
   }
+  return lo;
+}
+
+/** Inserts `token` into a sorted, duplicate-free list (returns the same list when present). */
+function mark(list: readonly string[], token: string): readonly string[] {
+  const lo = sortedIndexOf(list, token);
   if (list[lo] === token) return list;
   const out = list.slice();
   out.splice(lo, 0, token);

@@ -1,4 +1,4 @@
-import type { BufferItem, PushOutcome } from './buffer';
+import { sortedIndexOf, type BufferItem, type PushOutcome } from './buffer';
 import type { BufferCore } from './state';
 
 /**
@@ -21,13 +21,7 @@ const loss: PushLoss = { count: 0, first: { kind: 'progress', token: '', seq: 0 
 
 /** Inserts `token` into the sorted, duplicate-free `list` in place. */
 function mark(list: string[], token: string): void {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (list[mid] < token) lo = mid + 1;
-    else hi = mid;
-  }
+  const lo = sortedIndexOf(list, token);
   if (list[lo] !== token) list.splice(lo, 0, token);
 }
 

@@ -1,4 +1,4 @@
-import { asCoreContext, type CoreModel } from '../core';
+import { asCoreContext, oneStepMethods, type CoreModel } from '../core';
 import type { Model, ScriptedEvent } from '../types';
 import type { BufferPolicy } from './buffer';
 import type { FlowConfig, FlowEvent } from './schema';
@@ -302,16 +302,7 @@ export const flowModel: Model<FlowConfig, FlowState, FlowOutcome, FlowTimer> & {
   tieRule: TIE_RULE,
   scriptedRank,
   init: (config, ctx) => viewOf(init(config, asCoreContext(ctx))),
-  applyScripted(state, event, ctx) {
-    const s = thaw(state);
-    applyScripted(s, event, asCoreContext(ctx));
-    return viewOf(s);
-  },
-  applyTimer(state, payload, ctx) {
-    const s = thaw(state);
-    applyTimer(s, payload, asCoreContext(ctx));
-    return viewOf(s);
-  },
+  ...oneStepMethods(thaw, viewOf, applyScripted, applyTimer),
   outcome: (s) => flowOutcome(s),
   invariants: FLOW_INVARIANTS,
   core: flowCore,

@@ -1,4 +1,4 @@
-import type { BufferPolicy, BufferRun, BufferState } from './buffer';
+import type { BufferRun, BufferState } from './buffer';
 import { proxyBuffersConfig, type FleetState, type FlowState, type OperationState, type ProxyHeld, type StreamStatus } from './modelTypes';
 import type { FlowConfig } from './schema';
 
@@ -11,23 +11,11 @@ import type { FlowConfig } from './schema';
  * checkpoints share the views of untouched parts (the old engine shared them the same way).
  */
 
-/** The buffer, mutable (runs are mutable records; `refetch` sorted, no duplicates). */
-export interface BufferCore {
-  policy: BufferPolicy;
-  capacityEvents: number;
-  runs: BufferRun[];
-  size: number;
-  peak: number;
-  dropped: number;
-  coalesced: number;
-  droppedOldest: number;
-  discarded: number;
-  finalsRefused: number;
-  finalsDropped: number;
-  lostOnDisconnect: number;
-  silentlyLost: number;
-  refetch: string[];
-}
+/**
+ * The buffer, mutable: `BufferState`'s fields (documented there), with mutable run records and
+ * `refetch` as a mutable list (sorted, no duplicates).
+ */
+export type BufferCore = Omit<BufferState, 'runs' | 'refetch'> & { runs: BufferRun[]; refetch: string[] };
 
 /** The proxy's held batch (or a batch handed to the client), mutable. */
 export interface HeldCore {

@@ -1,4 +1,4 @@
-import { asCoreContext, type CoreContext, type CoreModel } from '../core';
+import { oneStepMethods, type CoreContext, type CoreModel } from '../core';
 import type { Model, ScriptedEvent, Step } from '../types';
 import type { RacesConfig, RacesEvent } from './schema';
 import { RANK, type RacesOutcome, type RacesState, type RacesTimer } from './types';
@@ -105,16 +105,7 @@ export const racesModel: Model<RacesConfig, RacesState, RacesOutcome, RacesTimer
   tieRule: TIE_RULE,
   scriptedRank: () => RANK.scripted,
   init: (config) => viewOf(initialCore(config)),
-  applyScripted(state, event, ctx) {
-    const s = thaw(state);
-    applyScripted(s, event, asCoreContext(ctx));
-    return viewOf(s);
-  },
-  applyTimer(state, payload, ctx) {
-    const s = thaw(state);
-    applyTimer(s, payload, asCoreContext(ctx));
-    return viewOf(s);
-  },
+  ...oneStepMethods(thaw, viewOf, applyScripted, applyTimer),
   outcome: (state) => racesOutcome(state),
   invariants: RACES_INVARIANTS,
   core: racesCore,

@@ -1,6 +1,6 @@
 import type { CoreContext, CoreModel, EntityInvariant } from '../core';
-import { NONE } from '../core';
-import type { ApplyContext, Invariant, Model, ScriptedEvent } from '../types';
+import { NONE, oneStepMethods } from '../core';
+import type { Invariant, Model, ScriptedEvent } from '../types';
 import type { ResilienceConfig, ResilienceEvent } from './schema';
 import type { MechanismCheck } from './mechanism';
 // Imported from the implementation files, not the barrels (a barrel's re-export is a getter call per use in some module loaders).
@@ -113,23 +113,6 @@ export const resilienceCore: CoreModel<ResilienceConfig, ResilienceCore, Resilie
   outcome: (state) => outcome(state),
 };
 
-/** An `ApplyContext` seen as a `CoreContext` (for the historic one-step interface below). */
-function asCoreContext(ctx: ApplyContext<ResilienceTimer>): CoreContext<ResilienceTimer> {
-  return {
-    get now() {
-      return ctx.now;
-    },
-    random: () => ctx.random(),
-    schedule: (at, rank, actor, label, payload) => ctx.schedule(at, rank, actor, label, payload),
-    cancel: (handle) => ctx.cancel(handle),
-    emit: (effect) => ctx.emit(effect),
-    keepsIgnored: true,
-    keepsNotes: true,
-    ignore: (item) => ctx.ignore(typeof item === 'function' ? item() : item),
-    why: (text, rule) => ctx.why(text, rule),
-  };
-}
-
 /**
  * The resilience lab model. `replay(resilienceModel, …)` runs it on the checkpointed core
  * (`core`); the one-step methods keep the historic immutable interface (each call copies the
@@ -140,16 +123,7 @@ export const resilienceModel: Model<ResilienceConfig, ResilienceState, Resilienc
   tieRule: TIE_RULE,
   scriptedRank: () => SCRIPTED_RANK,
   init: (config) => view(init(config)),
-  applyScripted(state, event, ctx) {
-    const s = thaw(state);
-    applyScripted(s, event, asCoreContext(ctx));
-    return view(s);
-  },
-  applyTimer(state, payload, ctx) {
-    const s = thaw(state);
-    applyTimer(s, payload, asCoreContext(ctx));
-    return view(s);
-  },
+  ...oneStepMethods(thaw, view, applyScripted, applyTimer),
   outcome: (state) => outcome(state),
   invariants: [.../* @__PURE__ */ historicInvariants('tasks', tasksInvariants), .../* @__PURE__ */ historicInvariants('breaker', breakerInvariants), .../* @__PURE__ */ historicInvariants('storm', stormInvariants)],
   core: resilienceCore,
