@@ -164,9 +164,12 @@ export function AllOrdersPanel({ lab }: { lab: LabId }) {
 }
 
 /**
- * An outcome class key (`outcomeKey`: sorted JSON-like, times left out) as text a learner can read:
- * no braces or quotes, a space after each colon and comma. Display only — the key still groups.
+ * An outcome class key as text a learner can read. A generic `outcomeKey` (sorted JSON-like, times
+ * left out: it starts with `{` or `[`) loses its braces and quotes and gets a space after each colon
+ * and comma; a lab's own class text (races: `1:cancelled · 2:completed`) is shown as it is.
+ * Display only — the key still groups.
  */
 export function readableClass(key: string): string {
-  return key.replace(/[{}"]/g, '').replace(/:/g, ': ').replace(/,/g, ', ').replace(/\[/g, '[').replace(/: \s+/g, ': ');
+  if (!/^[{[]/.test(key)) return key;
+  return key.replace(/[{}"]/g, '').replace(/:/g, ': ').replace(/,/g, ', ');
 }
