@@ -35,11 +35,11 @@ const simPurity = {
 // The floors of DESIGN.md, enforced: a lab page gets the model through its store (selectors and
 // the lab definition), never by importing src/sim or src/db values, and never from a sibling lab
 // (shared parts live in src/labs/common). Type imports are fine. Web Worker entry files run the
-// engine off the main thread and are the one exception; tests of marks may replay directly.
+// engine off the main thread and are the one exception (tests included: a test reads sim through the store too).
 const noSimValues = { group: ['**/sim/*', '**/sim/**', '**/db/*', '**/db/**'], allowTypeImports: true, message: 'src/labs: no value imports from src/sim or src/db — read the model through the lab store (src/store) and its definition.' };
 const labLayering = {
   files: ['src/labs/*/**/*.{ts,tsx}'],
-  ignores: ['src/labs/**/*.worker.ts', 'src/labs/**/*.test.ts', 'src/labs/common/**'],
+  ignores: ['src/labs/**/*.worker.ts', 'src/labs/common/**'],
   rules: {
     '@typescript-eslint/no-restricted-imports': [
       'error',
@@ -49,7 +49,7 @@ const labLayering = {
 };
 const commonLayering = {
   files: ['src/labs/common/**/*.{ts,tsx}'],
-  ignores: ['src/labs/**/*.worker.ts', 'src/labs/**/*.test.ts'],
+  ignores: ['src/labs/**/*.worker.ts'],
   rules: {
     '@typescript-eslint/no-restricted-imports': ['error', { patterns: [noSimValues, { regex: '^\\.\\./(?!\\.\\./)[^/]+/', allowTypeImports: true, message: 'src/labs/common is shared by every lab and imports none of them.' }] }],
   },

@@ -16,17 +16,12 @@ interface ChaosShown {
   seed: number;
 }
 
+import { withChaosSeed } from '../../store/chaosLink';
+
+export { withChaosSeed };
+
 const shown = new Map<string, ChaosShown>();
 
-/** The address `hash` with `chaos=<seed>` added to its query (any old `chaos` replaced). */
-export function withChaosSeed(hash: string, seed: number): string {
-  const q = hash.indexOf('?');
-  const path = q < 0 ? hash : hash.slice(0, q);
-  const query = new URLSearchParams(q < 0 ? '' : hash.slice(q + 1));
-  query.delete('chaos');
-  query.set('chaos', String(seed));
-  return `${path}?${query.toString()}`;
-}
 
 /** `hash` without its `t=` (playhead) and `chaos=` parameters. */
 export function withoutPlayheadOrSeed(hash: string): string {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { withChaosSeed } from './ChaosPanel';
-import { decodeLink } from '../../store/labLink';
-import { builtinResilience } from '../../store/builtinResilience';
-import { parseScenario } from '../../sim/scenario';
-import { LAB_SCHEMAS } from '../../sim/labs';
-import { readChaosParam } from '../../sim/chaos/link';
+import { withChaosSeed } from './chaosLink';
+import { decodeLink } from './labLink';
+import { builtinResilience } from './builtinResilience';
+import { parseScenario } from '../sim/scenario';
+import { LAB_SCHEMAS } from '../sim/labs';
+import { readChaosParam } from '../sim/chaos/link';
 
 describe('Chaos panel: the seed in the share link', () => {
   it('adds chaos=<seed> to an address, replacing an old one, keeping the other parameters', () => {
