@@ -43,13 +43,15 @@ export function DurableTaskPanel() {
       <div className="table-wrap">
       <table className="sql-table">
         <thead>
-          <tr><th scope="col">revision</th><th scope="col">client had the id</th><th scope="col">recovered by</th><th scope="col">executions</th><th scope="col">result at</th><th scope="col">broken</th></tr>
+          <tr><th scope="col">revision</th><th scope="col">client had the id</th><th scope="col">client knows</th><th scope="col">server has</th><th scope="col">recovered by</th><th scope="col">executions</th><th scope="col">result at</th><th scope="col">broken</th></tr>
         </thead>
         <tbody>
-          {rows.map(({ label, result: r }) => (
+          {rows.map(({ label, result: r, clientKnows, serverHas }) => (
             <tr key={label} data-testid="durable-row">
               <td>{label}</td>
               <td>{r.clientHadHandle ? 'yes' : 'no'}</td>
+              <td data-testid="durable-client-knows">{clientKnows}</td>
+              <td data-testid="durable-server-has">{serverHas}</td>
               <td><code>{r.recoveredBy}</code>{r.requestLost ? ' (the request was lost)' : ''}</td>
               <td>{r.executions}{r.orphanedTasks ? ` (${r.orphanedTasks} orphaned)` : ''}</td>
               <td>{formatMs(r.resultAtMs)} ms</td>

@@ -27,7 +27,7 @@ import { ChaosPanel } from '../common/ChaosPanel';
 import { LabPage } from '../common/LabPage';
 import { PlaybackBar } from '../common/PlaybackBar';
 import { useTimelineBinding } from '../common/useTimelineBinding';
-import { resilienceView, stormAggregated } from './marks';
+import { resilienceView, stormAggregated, taskKnowledge } from './marks';
 import { StormTree } from './StormTree';
 import { TaskWirePanel } from './TaskWirePanel';
 import { TimeoutsPanel } from './TimeoutsPanel';
@@ -199,6 +199,8 @@ function OutcomePanel() {
             tone={req.resultFetched !== null ? 'ok' : req.resultError !== null ? 'bad' : undefined}
           />
           <Stat label="Status history" value={v(req.statuses)} testId="task-history" />
+          <Stat label="Client knows (at the playhead)" value={taskKnowledge(now).client} testId="task-client-knows" />
+          <Stat label="Server has (at the playhead)" value={taskKnowledge(now).server} testId="task-server-has" />
         </dl>
       )}
       {now.mechanism === 'breaker' && (
