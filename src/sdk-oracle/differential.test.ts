@@ -6,7 +6,7 @@ import { RACES_SCHEMAS, replayRaces, withOverrides, type RacesTrace } from '../s
 import { SDK_BEHAVIOURS } from '../sim/races/sdkProfile';
 import { parseScenario } from '../sim/scenario';
 import type { Json, Scenario } from '../sim/types';
-import { notExpressible, observe, type RacesScenarioFile } from './driver';
+import { notExpressible, observe, overStreamableHttp, type RacesScenarioFile } from './driver';
 import { factDifferences, labFacts, sdkFacts, summarize } from './compare';
 import { RawServerSession } from './harness';
 import { SDK_PROBES } from './probes';
@@ -181,7 +181,12 @@ describe('lab vs TypeScript SDK v1: every difference recorded and named, the REA
     expect(row('probe-cancel-id-zero').behaviours).toEqual(['sdk.cancel-id-zero']);
     for (const same of ['A-cancel-then-complete', 'B-complete-then-cancel', 'E-invalid-cancels', 'F4-user-cancel-no-timeout']) expect(row(same).differences).toEqual([]);
 
-    const fragment = labVsSdkMarkdown(rows, SDK_VERSION);
+    // The Streamable HTTP run (http.test.ts asserts the agreement it states).
+    const httpCases = [...loadBuiltinScenarios('races').map(({ file, scenario }) => ({ raw: JSON.parse(readFileSync(join(ROOT, 'public', 'scenarios', 'races', file), 'utf8')) as RacesScenarioFile, title: scenario.title })), ...SDK_PROBES.map((p) => ({ raw: p as RacesScenarioFile, title: p.title }))];
+    const httpWhy = httpCases.map((c) => ({ title: c.title, why: notExpressible(overStreamableHttp(c.raw), { http: true }) }));
+    const http = { driven: httpWhy.filter((c) => c.why === null).map((c) => c.title), notExpressible: httpWhy.flatMap((c) => (c.why === null ? [] : [{ title: c.title, why: c.why }])) };
+    expect(http.driven.length).toBe(loadBuiltinScenarios('races').length - NOT_EXPRESSIBLE.length + 1 + SDK_PROBES.length); // D too
+    const fragment = labVsSdkMarkdown(rows, SDK_VERSION, http);
     const readme = readFileSync(README, 'utf8');
     if (WRITE) {
       writeFileSync(FRAGMENT, fragment);
