@@ -40,7 +40,7 @@ export function DurableTaskPanel() {
         <button type="button" className="small-btn" onClick={() => apply('2000')}>after it (2 000 ms)</button>
       </p>
       {problem && <p className="field-error" role="alert">{problem}</p>}
-      <div className="table-wrap">
+      <div className="table-wrap" tabIndex={0} role="region" aria-label="Durable task runs by revision: what each side holds">
       <table className="sql-table">
         <thead>
           <tr><th scope="col">revision</th><th scope="col">client had the id</th><th scope="col">client knows</th><th scope="col">server has</th><th scope="col">recovered by</th><th scope="col">executions</th><th scope="col">result at</th><th scope="col">broken</th></tr>
