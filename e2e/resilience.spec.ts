@@ -146,6 +146,8 @@ test.describe('Resilience lab: tasks/cancel under both revisions', () => {
     await expect(timeline.locator('text', { hasText: /^working$/ })).toHaveCount(0);
     await expect(lab.getByTestId('task-client-knows')).toHaveText('no task: the tools/call was lost at 250 ms before any handle came back — re-issue it as a new request');
     await expect(lab.getByTestId('task-server-has')).toHaveText('no task: task-1 was lost in the crash at 250 ms (never durable) — tasks/get for it answers -32602');
+    await expect(lab.getByTestId('task-observed')).toHaveText('none — no task: the call was lost at 250 ms');
+    await expect(lab.getByTestId('task-history')).toHaveText('working@100 · lost in the crash@250');
   });
 });
 
