@@ -7,7 +7,7 @@ import { SDK_BEHAVIOURS } from '../sim/races/sdkProfile';
 import { parseScenario } from '../sim/scenario';
 import type { Json, Scenario } from '../sim/types';
 import { notExpressible, observe, overStreamableHttp, type RacesScenarioFile } from './driver';
-import { factDifferences, labFacts, sdkFacts, summarize } from './compare';
+import { citedBehaviours, factDifferences, labFacts, sdkFacts, summarize } from './compare';
 import { RawServerSession } from './harness';
 import { SDK_PROBES } from './probes';
 import { labVsSdkMarkdown, README_END, README_START, withReadmeSection, type DifferenceRow } from './table';
@@ -50,17 +50,6 @@ function cases(): Case[] {
 }
 
 const profileRun = (s: Scenario): RacesTrace => replayRaces(withOverrides(s, SDK_PROFILE as unknown as Record<string, Json>));
-
-/** The sdk.* rules a profile trace cites (notes, ignored items, settle reasons). */
-function citedBehaviours(t: RacesTrace): string[] {
-  const rules = new Set<string>();
-  for (const step of t.steps) {
-    if (step.rule?.startsWith('sdk.')) rules.add(step.rule);
-    for (const ig of step.ignored) if (ig.rule?.startsWith('sdk.')) rules.add(ig.rule);
-  }
-  for (const r of t.outcome.requests) if (r.rule?.startsWith('sdk.')) rules.add(r.rule);
-  return [...rules].sort();
-}
 
 beforeEach(() => {
   vi.useFakeTimers({ now: 0 });

@@ -5,7 +5,7 @@ import { loadBuiltinScenarios } from '../sim/__tests__/builtinScenarios';
 import { RACES_SCHEMAS, replayRaces, withOverrides, type RacesTrace } from '../sim/races';
 import { parseScenario } from '../sim/scenario';
 import type { Json, Scenario } from '../sim/types';
-import { factDifferences, labFacts, sdkFacts } from './compare';
+import { citedBehaviours, factDifferences, labFacts, sdkFacts } from './compare';
 import { notExpressible, observe, overStreamableHttp, type RacesScenarioFile } from './driver';
 import { httpLink } from './httpLink';
 import { SDK_PROBES } from './probes';
@@ -42,17 +42,6 @@ function cases(): Case[] {
 }
 
 const run = (s: Scenario, overrides: Record<string, Json>): RacesTrace => replayRaces(withOverrides(s, overrides));
-
-/** The sdk.* rules a trace cites (steps, ignored items, settle reasons), sorted. */
-function citedBehaviours(t: RacesTrace): string[] {
-  const rules = new Set<string>();
-  for (const step of t.steps) {
-    if (step.rule?.startsWith('sdk.')) rules.add(step.rule);
-    for (const ig of step.ignored) if (ig.rule?.startsWith('sdk.')) rules.add(ig.rule);
-  }
-  for (const r of t.outcome.requests) if (r.rule?.startsWith('sdk.')) rules.add(r.rule);
-  return [...rules].sort();
-}
 
 beforeEach(() => {
   vi.useFakeTimers({ now: 0 });
