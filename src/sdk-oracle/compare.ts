@@ -159,3 +159,14 @@ export function summarize(f: Facts): string {
   if (groups.size === 0) return 'no call sent: the client refuses it before sending';
   return [...groups].map(([text, n]) => (n > 1 ? `${n} calls: ${text}` : text)).join(' · ');
 }
+
+/** The `sdk.*` rules (named SDK behaviours) a lab trace cites — a step's rule, an ignored item's rule, a request's settle rule — sorted. */
+export function citedBehaviours(t: RacesTrace): string[] {
+  const rules = new Set<string>();
+  for (const step of t.steps) {
+    if (step.rule?.startsWith('sdk.')) rules.add(step.rule);
+    for (const ig of step.ignored) if (ig.rule?.startsWith('sdk.')) rules.add(ig.rule);
+  }
+  for (const r of t.outcome.requests) if (r.rule?.startsWith('sdk.')) rules.add(r.rule);
+  return [...rules].sort();
+}

@@ -6,8 +6,8 @@ import { RACES_SCHEMAS, replayRaces, withOverrides, type RacesTrace } from '../s
 import { SDK_BEHAVIOURS } from '../sim/races/sdkProfile';
 import { parseScenario } from '../sim/scenario';
 import type { Json, Scenario } from '../sim/types';
-import { notExpressible, observe, type RacesScenarioFile } from './driver';
-import { factDifferences, labFacts, sdkFacts, summarize } from './compare';
+import { notExpressible, observe, overStreamableHttp, type RacesScenarioFile } from './driver';
+import { citedBehaviours, factDifferences, labFacts, sdkFacts, summarize } from './compare';
 import { RawServerSession } from './harness';
 import { SDK_PROBES } from './probes';
 import { labVsSdkMarkdown, README_END, README_START, withReadmeSection, type DifferenceRow } from './table';
@@ -50,17 +50,6 @@ function cases(): Case[] {
 }
 
 const profileRun = (s: Scenario): RacesTrace => replayRaces(withOverrides(s, SDK_PROFILE as unknown as Record<string, Json>));
-
-/** The sdk.* rules a profile trace cites (notes, ignored items, settle reasons). */
-function citedBehaviours(t: RacesTrace): string[] {
-  const rules = new Set<string>();
-  for (const step of t.steps) {
-    if (step.rule?.startsWith('sdk.')) rules.add(step.rule);
-    for (const ig of step.ignored) if (ig.rule?.startsWith('sdk.')) rules.add(ig.rule);
-  }
-  for (const r of t.outcome.requests) if (r.rule?.startsWith('sdk.')) rules.add(r.rule);
-  return [...rules].sort();
-}
 
 beforeEach(() => {
   vi.useFakeTimers({ now: 0 });
@@ -181,7 +170,12 @@ describe('lab vs TypeScript SDK v1: every difference recorded and named, the REA
     expect(row('probe-cancel-id-zero').behaviours).toEqual(['sdk.cancel-id-zero']);
     for (const same of ['A-cancel-then-complete', 'B-complete-then-cancel', 'E-invalid-cancels', 'F4-user-cancel-no-timeout']) expect(row(same).differences).toEqual([]);
 
-    const fragment = labVsSdkMarkdown(rows, SDK_VERSION);
+    // The Streamable HTTP run (http.test.ts asserts the agreement it states).
+    const httpCases = [...loadBuiltinScenarios('races').map(({ file, scenario }) => ({ raw: JSON.parse(readFileSync(join(ROOT, 'public', 'scenarios', 'races', file), 'utf8')) as RacesScenarioFile, title: scenario.title })), ...SDK_PROBES.map((p) => ({ raw: p as RacesScenarioFile, title: p.title }))];
+    const httpWhy = httpCases.map((c) => ({ title: c.title, why: notExpressible(overStreamableHttp(c.raw), { http: true }) }));
+    const http = { driven: httpWhy.filter((c) => c.why === null).map((c) => c.title), notExpressible: httpWhy.flatMap((c) => (c.why === null ? [] : [{ title: c.title, why: c.why }])) };
+    expect(http.driven.length).toBe(loadBuiltinScenarios('races').length - NOT_EXPRESSIBLE.length + 1 + SDK_PROBES.length); // D too
+    const fragment = labVsSdkMarkdown(rows, SDK_VERSION, http);
     const readme = readFileSync(README, 'utf8');
     if (WRITE) {
       writeFileSync(FRAGMENT, fragment);

@@ -1,3 +1,4 @@
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { SdkSession, type CallRecord, type WireRecord } from './harness';
 
 /**
@@ -47,9 +48,12 @@ export interface SdkObservation {
 
 const DRIVEN = new Set(['start', 'progress', 'cancel', 'complete', 'inject']);
 
-/** Why the SDK cannot express a scenario, or null when it can. */
-export function notExpressible(s: RacesScenarioFile): string | null {
-  if ((s.config.transport ?? 'stdio') !== 'stdio') return `transport ${s.config.transport}: the oracle links Client and McpServer in memory (stdio semantics); a 2026-07-28 HTTP stream close has no SDK v1 counterpart`;
+/**
+ * Why the SDK cannot express a scenario, or null when it can. `http`: the scenario runs on the
+ * SDK's Streamable HTTP pair (`httpLink.ts`), so a `streamable-http` transport is expressible too.
+ */
+export function notExpressible(s: RacesScenarioFile, opts: { http?: boolean } = {}): string | null {
+  if ((s.config.transport ?? 'stdio') !== 'stdio' && !opts.http) return `transport ${s.config.transport}: the oracle links Client and McpServer in memory (stdio semantics); a 2026-07-28 HTTP stream close has no SDK v1 counterpart`;
   const other = s.events.find((e) => !DRIVEN.has(e.kind));
   if (other) return `event kind "${other.kind}" (${other.id}) has no SDK v1 action`;
   const policy = Object.entries(s.config.policy ?? {}).find(([, on]) => on === true);
@@ -64,12 +68,16 @@ export function notExpressible(s: RacesScenarioFile): string | null {
   return null;
 }
 
-/** Runs one scenario against the real SDK. `advance` is `vi.advanceTimersByTimeAsync`. Throws when it is not expressible. */
-export async function observe(s: RacesScenarioFile, advance: (ms: number) => Promise<unknown>, tailMs = 250_000): Promise<SdkObservation> {
-  const why = notExpressible(s);
+/**
+ * Runs one scenario against the real SDK. `advance` is `vi.advanceTimersByTimeAsync`; `link`
+ * makes the transports (default in memory; `httpLink()` for Streamable HTTP). Throws when it is
+ * not expressible.
+ */
+export async function observe(s: RacesScenarioFile, advance: (ms: number) => Promise<unknown>, tailMs = 250_000, link?: () => [Transport, Transport]): Promise<SdkObservation> {
+  const why = notExpressible(s, { http: link !== undefined });
   if (why) throw new Error(`${s.id}: not expressible with the SDK — ${why}`);
   const session = new SdkSession();
-  await session.start({ clientToServer: s.config.latencyMs?.clientToServer ?? 0, serverToClient: s.config.latencyMs?.serverToClient ?? 0 }, advance);
+  await session.start({ clientToServer: s.config.latencyMs?.clientToServer ?? 0, serverToClient: s.config.latencyMs?.serverToClient ?? 0 }, advance, link);
   const handshake = session.wire.length;
   const options: Record<string, SdkCallOptions> = {};
   const events = s.events.map((e, i) => ({ e, i })).sort((a, b) => a.e.at - b.e.at || a.i - b.i);
@@ -114,6 +122,16 @@ export async function observe(s: RacesScenarioFile, advance: (ms: number) => Pro
     clientErrors: session.clientErrors,
     endAtMs: session.now(),
   };
+}
+
+/**
+ * A scenario as the SDK drives it over Streamable HTTP (`httpLink.ts`): transport
+ * `streamable-http`; `keepalive` events left out (an SSE comment: the SDK's McpServer gives a
+ * tool handler no way to write one on its request's stream, and the lab's client ignores it — it
+ * is not an MCP message — so the lab's run keeps them).
+ */
+export function overStreamableHttp(raw: RacesScenarioFile): RacesScenarioFile {
+  return { ...raw, config: { ...raw.config, transport: 'streamable-http' }, events: raw.events.filter((e) => e.kind !== 'keepalive') };
 }
 
 /** The capture-envelope JSONL lines of a recorded session: `{ts, direction, transport: "stdio", raw}` (ts from 2026-01-01T00:00:00Z + atMs). */

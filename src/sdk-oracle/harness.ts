@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
 /**
@@ -55,13 +55,13 @@ interface Pending {
 }
 type Command = { kind: 'progress'; progress: number; total?: number; message?: string } | { kind: 'complete'; text: string };
 
-/** Delays every `send` of an InMemoryTransport by `latencyMs` (fake timers), recording it. */
+/** Delays every `send` of a transport (in memory, or the Streamable HTTP pair of `httpLink.ts`) by `latencyMs` (fake timers), recording it. */
 class LatencyTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: Transport['onmessage'];
   constructor(
-    private inner: InMemoryTransport,
+    private inner: Transport,
     private latencyMs: () => number,
     private record: (message: JSONRPCMessage) => void,
   ) {
@@ -75,11 +75,12 @@ class LatencyTransport implements Transport {
   close(): Promise<void> {
     return this.inner.close();
   }
-  async send(message: JSONRPCMessage): Promise<void> {
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     this.record(message);
     const ms = this.latencyMs();
-    if (ms === 0) return this.inner.send(message);
-    setTimeout(() => void this.inner.send(message).catch(() => undefined), ms);
+    // options carry relatedRequestId: the Streamable HTTP server writes a response on its request's stream
+    if (ms === 0) return this.inner.send(message, options);
+    setTimeout(() => void this.inner.send(message, options).catch(() => undefined), ms);
   }
 }
 
@@ -130,12 +131,13 @@ export class SdkSession {
 
   /**
    * Connects client and server (the handshake runs at latency 0 and is recorded at 0 ms), then
-   * sets the one-way latencies. Call with fake timers installed; `advance` is the test's
+   * sets the one-way latencies. `link` makes the client and server transports (default: an
+   * `InMemoryTransport` pair, stdio-like; `httpLink()`: Streamable HTTP in process). Call with fake timers installed; `advance` is the test's
    * `vi.advanceTimersByTimeAsync`.
    */
-  async start(latencyMs: { clientToServer: number; serverToClient: number }, advance: (ms: number) => Promise<unknown>): Promise<void> {
+  async start(latencyMs: { clientToServer: number; serverToClient: number }, advance: (ms: number) => Promise<unknown>, link: () => [Transport, Transport] = () => InMemoryTransport.createLinkedPair()): Promise<void> {
     this.base = Date.now();
-    const [c, s] = InMemoryTransport.createLinkedPair();
+    const [c, s] = link();
     this.clientTransport = new LatencyTransport(c, () => this.latency.c2s, (m) => this.wire.push({ atMs: this.now(), direction: 'c2s', message: m }));
     const serverTransport = new LatencyTransport(s, () => this.latency.s2c, (m) => this.wire.push({ atMs: this.now(), direction: 's2c', message: m }));
     await this.server.connect(serverTransport);

@@ -25,8 +25,14 @@ export const README_END = '<!-- lab-vs-sdk:end -->';
 
 const cell = (s: string) => s.replace(/\|/g, '\\|');
 
-/** The markdown fragment (table, agreeing scenarios, behaviour legend), ending with a newline. */
-export function labVsSdkMarkdown(rows: readonly DifferenceRow[], sdkVersion: string): string {
+/** The Streamable HTTP run of the suite (`http.test.ts`): the scenarios driven over HTTP, and those that cannot be, with why. */
+export interface HttpCoverage {
+  driven: readonly string[];
+  notExpressible: readonly { title: string; why: string }[];
+}
+
+/** The markdown fragment (table, agreeing scenarios, the Streamable HTTP run, behaviour legend), ending with a newline. */
+export function labVsSdkMarkdown(rows: readonly DifferenceRow[], sdkVersion: string, http?: HttpCoverage): string {
   const differing = rows.filter((r) => r.differences.length > 0);
   const agreeing = rows.filter((r) => r.differences.length === 0);
   const used = [...new Set(differing.flatMap((r) => r.behaviours))];
@@ -42,6 +48,12 @@ export function labVsSdkMarkdown(rows: readonly DifferenceRow[], sdkVersion: str
   out.push('');
   out.push(`Same in both: ${agreeing.map((r) => `${r.title} (${r.source})`).join('; ')}.`);
   out.push('');
+  if (http) {
+    out.push(
+      `Over Streamable HTTP (\`src/sdk-oracle/http.test.ts\`): the SDK's \`StreamableHTTPClientTransport\` and \`WebStandardStreamableHTTPServerTransport\` (the web-standard core of \`StreamableHTTPServerTransport\`) linked in process — the client's \`fetch\` option hands each request to the server's \`handleRequest\`, SSE responses and all; no socket, fake timers — under 2025-11-25, the revision the SDK speaks. The profile with \`transport: "streamable-http"\` agrees point by point on ${http.driven.length} scenarios (${http.driven.join('; ')}), and each difference of the lab's own policy there is named by an SDK behaviour the profile cites (D runs there as 2025-11-25 HTTP does it: the client POSTs \`notifications/cancelled\`). Not driven over HTTP: ${http.notExpressible.map((n) => `${n.title} — ${n.why}`).join('; ')}. The 2026-07-28 HTTP rules (closing the response stream is the cancel; a broken stream loses the request and the client re-issues it under a new id; \`Mcp-Method\` / \`Mcp-Name\` headers) have no SDK v1 counterpart: SDK 1.32 speaks 2025-11-25, so those scenarios stay lab-only.`,
+    );
+    out.push('');
+  }
   for (const id of used) out.push(`- \`${id}\` — ${SDK_BEHAVIOURS[id].title}. ${SDK_BEHAVIOURS[id].text}`);
   return out.join('\n') + '\n';
 }

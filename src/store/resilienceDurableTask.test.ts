@@ -19,6 +19,17 @@ describe('durable task rows of the resilience page (issue 13 item 9)', () => {
     expect(r2025).toMatchObject({ clientHadHandle: false, recoveredBy: 'tasks/list', requestLost: false, executions: 1, resultAtMs: 5_110 });
   });
 
+  it('what each side holds: a request lost before the handle leaves the client no task (never a polled "working" one) and the server an orphaned task', () => {
+    const [r2026, r2025, bug] = durableTaskRows(110);
+    expect(r2026.clientKnows).toBe('no task: the request was lost — re-issued as a new request (new id)');
+    expect(r2026.serverHas).toBe('an orphaned task (1, working on with nobody polling), then the re-issue’s task');
+    expect(r2025.clientKnows).toBe('no task id: finds its task with tasks/list');
+    expect(bug.serverHas).toBe('the task deleted on disconnect, then the re-issue’s task');
+    const [after] = durableTaskRows(2_000);
+    expect(after).toMatchObject({ clientKnows: 'holds the task id: polls tasks/get', serverHas: 'the task, kept across the drop' });
+    expect(durableTaskRows(2_000)[2].clientKnows).toBe('its task id, but tasks/get answers "not found": re-issued as a new request');
+  });
+
   it('refuses a negative or fractional drop time by name', () => {
     expect(() => durableTaskRows(-1)).toThrow(/^dropAtMs: must be a whole number of milliseconds ≥ 0, got -1/);
     expect(() => durableTaskRows(1.5)).toThrow(/^dropAtMs: /);

@@ -2,6 +2,8 @@ import { useEffect, useId, useMemo, useState } from 'react';
 import type { RacesPolicy } from '../../sim/races';
 import { policyEffects } from '../../store/policyEffect';
 import { RACES_SETTING_TEXTS, selectConfig, selectScenario, selectTrace } from '../../store/racesStore';
+import { RACES_CLIENT_PROFILE_OPTIONS, racesClientProfile, sdkBehavioursIn } from '../../store/racesClientProfile';
+import { formatMs } from '../../charts/format';
 import { useRaces, useRacesStore } from './context';
 
 // The schema's descriptions, generated at build time (the page's first paint needs no zod).
@@ -58,7 +60,52 @@ function LatencyInput({ name, label, value }: { name: 'clientToServer' | 'server
   );
 }
 
-/** Revision, transport, latency and the broken-policy switches. Every change replays at once. */
+/**
+ * The client profile (`config.client.profile`): the lab's spec policy or the TypeScript SDK v1, as
+ * the differential oracle observes it; under the SDK, the named SDK behaviours this run went
+ * through, each where it first changed the run. Undoable and kept in the share link like every setting.
+ */
+function ClientProfileField() {
+  const store = useRacesStore();
+  const config = useRaces(selectConfig);
+  const trace = useRaces(selectTrace);
+  const id = useId();
+  const profile = racesClientProfile(config);
+  const seen = useMemo(() => (profile === 'typescript-sdk-v1' ? sdkBehavioursIn(trace) : []), [profile, trace]);
+  return (
+    <div className="field">
+      <label htmlFor={id}>Client</label>
+      <select id={id} data-testid="client-profile" value={profile} onChange={(e) => store.getState().setConfig({ client: { profile: e.currentTarget.value } } as never)}>
+        {RACES_CLIENT_PROFILE_OPTIONS.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+      {profile === 'typescript-sdk-v1' && (
+        <div className="sdk-behaviours" data-testid="sdk-behaviours">
+          {seen.length === 0 ? (
+            <p className="muted small">No SDK v1 behaviour departs from the lab's policy in this run as it stands: the outcome is the same under both.</p>
+          ) : (
+            <ul className="small">
+              {seen.map((b) => (
+                <li key={b.id} data-testid="sdk-behaviour" data-rule={b.id}>
+                  <strong>{b.title}</strong> <span className="muted">(<code>{b.id}</code>, at {b.atMs.map((t) => formatMs(t)).join(', ')} ms)</span>
+                  <span className="check-desc">
+                    {b.text}
+                    {b.thread ? ` — ${b.thread}` : ''}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** Revision, transport, latency, the client profile and the broken-policy switches. Every change replays at once. */
 export function SettingsPanel() {
   const store = useRacesStore();
   const config = useRaces(selectConfig);
@@ -89,6 +136,7 @@ export function SettingsPanel() {
           <option value="streamable-http">Streamable HTTP</option>
         </select>
       </div>
+      <ClientProfileField />
       <fieldset className="field">
         <legend>One-way latency</legend>
         <LatencyInput name="clientToServer" label="client → server" value={config.latencyMs.clientToServer} />

@@ -40,16 +40,18 @@ export function DurableTaskPanel() {
         <button type="button" className="small-btn" onClick={() => apply('2000')}>after it (2 000 ms)</button>
       </p>
       {problem && <p className="field-error" role="alert">{problem}</p>}
-      <div className="table-wrap">
+      <div className="table-wrap" tabIndex={0} role="region" aria-label="Durable task runs by revision: what each side holds">
       <table className="sql-table">
         <thead>
-          <tr><th scope="col">revision</th><th scope="col">client had the id</th><th scope="col">recovered by</th><th scope="col">executions</th><th scope="col">result at</th><th scope="col">broken</th></tr>
+          <tr><th scope="col">revision</th><th scope="col">client had the id</th><th scope="col">client knows</th><th scope="col">server has</th><th scope="col">recovered by</th><th scope="col">executions</th><th scope="col">result at</th><th scope="col">broken</th></tr>
         </thead>
         <tbody>
-          {rows.map(({ label, result: r }) => (
+          {rows.map(({ label, result: r, clientKnows, serverHas }) => (
             <tr key={label} data-testid="durable-row">
               <td>{label}</td>
               <td>{r.clientHadHandle ? 'yes' : 'no'}</td>
+              <td data-testid="durable-client-knows">{clientKnows}</td>
+              <td data-testid="durable-server-has">{serverHas}</td>
               <td><code>{r.recoveredBy}</code>{r.requestLost ? ' (the request was lost)' : ''}</td>
               <td>{r.executions}{r.orphanedTasks ? ` (${r.orphanedTasks} orphaned)` : ''}</td>
               <td>{formatMs(r.resultAtMs)} ms</td>

@@ -27,7 +27,7 @@ import { ChaosPanel } from '../common/ChaosPanel';
 import { LabPage } from '../common/LabPage';
 import { PlaybackBar } from '../common/PlaybackBar';
 import { useTimelineBinding } from '../common/useTimelineBinding';
-import { resilienceView, stormAggregated } from './marks';
+import { resilienceView, stormAggregated, taskKnowledge } from './marks';
 import { StormTree } from './StormTree';
 import { TaskWirePanel } from './TaskWirePanel';
 import { TimeoutsPanel } from './TimeoutsPanel';
@@ -176,11 +176,24 @@ function Stat({ label, value, testId, tone }: { label: string; value: ReactNode;
 const ms = (x: unknown) => (typeof x === 'number' ? `${formatMs(x)} ms` : '—');
 const v = (x: unknown) => (x === null || x === undefined ? '—' : typeof x === 'number' ? formatMs(x) : Array.isArray(x) ? x.join(' · ') : String(x));
 
+/**
+ * The terminal status the client saw — never a non-terminal one dressed as final: a task the
+ * client lost (its tools/call lost, or tasks/get answering "not found") reads as such.
+ */
+function observedText(req: Record<string, unknown>): string {
+  if (req.terminalObservedAtMs !== null && req.terminalObservedAtMs !== undefined) return `${v(req.observed)} at ${v(req.terminalObservedAtMs)} ms`;
+  if (typeof req.taskNotFoundAtMs === 'number') return `none — tasks/get answered "not found" at ${formatMs(req.taskNotFoundAtMs)} ms`;
+  if (typeof req.callFailedAtMs === 'number') return `none — no task: the call was lost at ${formatMs(req.callFailedAtMs)} ms`;
+  return req.observed ? `none yet (last saw ${v(req.observed)})` : 'none yet';
+}
+
 function OutcomePanel() {
   const trace = useR((s) => s.trace);
   const now = useR(selectStateAt) as ResilienceState;
   const sum = trace.outcome.summary as unknown as Record<string, unknown>;
   const req = (trace.outcome.requests as unknown as Record<string, unknown>[])[0] ?? {};
+  const final = (trace.steps.length ? trace.steps[trace.steps.length - 1].state : trace.initial) as ResilienceState;
+  const lostAt = final.mechanism === 'tasks' && final.server.lostTaskId !== null ? final.server.crashedAt : null;
   return (
     <section className="panel outcome" aria-labelledby="out-h">
       <h2 id="out-h">Outcome</h2>
@@ -191,14 +204,16 @@ function OutcomePanel() {
           <Stat label="Result kept" value={v(req.result)} testId="task-result" />
           <Stat label="tasks/cancel sent at" value={req.cancelSentAtMs === null ? 'never' : `${v(req.cancelSentAtMs)} ms`} testId="task-cancel-sent" />
           <Stat label="Acknowledgement" value={`${v(req.ack)}${req.ackAtMs !== null ? ` at ${v(req.ackAtMs)} ms` : ''}`} testId="task-ack" />
-          <Stat label="Client saw terminal" value={`${v(req.observed)} at ${v(req.terminalObservedAtMs)} ms`} testId="task-observed" />
+          <Stat label="Client saw terminal" value={observedText(req)} testId="task-observed" />
           <Stat
             label={now.config.revision === '2025-11-25' ? 'Result fetched (tasks/result)' : 'Result received (in tasks/get)'}
             value={req.resultReceivedAtMs !== null ? (req.resultFetched !== null ? `"${v(req.resultFetched)}" at ${v(req.resultReceivedAtMs)} ms` : `failed: ${v(req.resultError)}`) : req.resultRequestedAtMs !== null ? `requested at ${v(req.resultRequestedAtMs)} ms` : req.observed === 'completed' ? '—' : 'none (not completed)'}
             testId="task-result-fetched"
             tone={req.resultFetched !== null ? 'ok' : req.resultError !== null ? 'bad' : undefined}
           />
-          <Stat label="Status history" value={v(req.statuses)} testId="task-history" />
+          <Stat label="Status history" value={`${v(req.statuses)}${lostAt !== null ? ` · lost in the crash@${formatMs(lostAt)}` : ''}`} testId="task-history" />
+          <Stat label="Client knows (at the playhead)" value={taskKnowledge(now).client} testId="task-client-knows" />
+          <Stat label="Server has (at the playhead)" value={taskKnowledge(now).server} testId="task-server-has" />
         </dl>
       )}
       {now.mechanism === 'breaker' && (

@@ -4,7 +4,8 @@ import { replayResilience, withOverrides } from '../../store/resilienceStore';
 import type { Json } from '../../sim/types';
 import type { MarkerMark, SpanMark, StepsMark, TimelineMark } from '../../charts/timelineTypes';
 import type { StormState } from '../../sim/resilience/storm';
-import { packRows, resilienceView, startedLabel, startedSeries } from './marks';
+import { packRows, resilienceView, startedLabel, startedSeries, taskKnowledge } from './marks';
+import type { TasksState } from '../../sim/resilience/tasks';
 
 const scenario = (id: string, overrides?: Record<string, Json>) => withOverrides(builtinResilience().scenarios.find((s) => s.id === id)!, overrides);
 const byId = (marks: TimelineMark[], id: string) => marks.find((m) => m.id === id);
@@ -39,6 +40,33 @@ describe('resilience timeline views', () => {
     expect(byId(ok.marks, 'result-fetched')).toMatchObject({ row: 'result', at: 6200, tone: 'ok', label: 'result: report ready', future: true });
     const arrows = ok.marks.filter((m) => m.kind === 'arrow').map((m) => (m as { label?: string }).label);
     expect(arrows).not.toContain('tasks/result');
+  });
+
+  it('tasks: a task lost in a crash before it was durable ends its status lane at the crash — never "working" on; the client rows say what it knows', () => {
+    // T2, durable write 300 ms, crash at 250 ms: created at 100, never durable, no handle sent; the tools/call is lost too.
+    const noHandle = replayResilience(scenario('T2-cancel-after-completion', { durableWriteMs: 300, serverCrashAtMs: 250 }));
+    const v = resilienceView(noHandle, 0);
+    const status = v.marks.filter((m): m is SpanMark => m.kind === 'span' && m.row === 'status');
+    expect(status.map((m) => [m.at, m.to, m.open, m.endLabel])).toEqual([[100, 250, false, undefined]]);
+    expect(byId(v.marks, 'task-lost')).toMatchObject({ lane: 'server', row: 'status', at: 250, tone: 'bad', label: 'lost: no task (task-1 never durable)' });
+    expect(byId(v.marks, 'client-call-lost')).toMatchObject({ lane: 'client', row: 'view', at: 250, label: 'no task: the call was lost — re-issue as a new request' });
+    expect(byId(v.marks, 'client-knows')).toBeUndefined();
+    const final = noHandle.steps[noHandle.steps.length - 1].state as unknown as TasksState;
+    expect(taskKnowledge(final)).toEqual({
+      client: 'no task: the tools/call was lost at 250 ms before any handle came back — re-issue it as a new request',
+      server: 'no task: task-1 was lost in the crash at 250 ms (never durable) — tasks/get for it answers -32602',
+    });
+    // Bug handleBeforeDurable: the handle went out at 100 ms (at the client at 200), the crash at 250 loses the task, tasks/get says not found at 1400.
+    const held = replayResilience(scenario('T2-cancel-after-completion', { durableWriteMs: 300, serverCrashAtMs: 250, policy: { handleBeforeDurable: true } }));
+    const w = resilienceView(held, 0);
+    expect(w.marks.filter((m): m is SpanMark => m.kind === 'span' && m.row === 'status').map((m) => [m.to, m.open, m.endLabel])).toEqual([[250, false, undefined]]);
+    expect(byId(w.marks, 'client-knows')).toMatchObject({ at: 200, to: 1400, open: false });
+    expect(byId(w.marks, 'client-task-gone')).toMatchObject({ at: 1400, label: 'tasks/get: not found — the task is gone' });
+    expect(taskKnowledge(held.steps[held.steps.length - 1].state as unknown as TasksState).client).toBe('holds task-1, but tasks/get answered "Task not found" at 1400 ms: the task is gone');
+    // A durable task is untouched by the crash: its lane still ends "completed".
+    const durable = resilienceView(replayResilience(scenario('T2-cancel-after-completion', { durableWriteMs: 300, serverCrashAtMs: 450 })), 0);
+    expect(byId(durable.marks, 'task-lost')).toBeUndefined();
+    expect(durable.marks.filter((m): m is SpanMark => m.kind === 'span' && m.row === 'status').at(-1)!.endLabel).toBe('completed');
   });
 
   it('breaker: each state label is bounded by its segment (the next transition), with an abbreviation and a tooltip', () => {

@@ -105,11 +105,18 @@ function tasksView(trace: ResilienceTrace, cursorMs: number): ResilienceView {
   }
   // task status lane (server truth)
   const h = final.server.history;
+  // A task lost in the crash (never durable) has no status after it: the extension defines only
+  // working, input_required, completed, failed and cancelled, and tasks/get for it is -32602.
+  const lostAt = final.server.lostTaskId !== null ? final.server.crashedAt : null;
   h.forEach((entry, i) => {
-    const to = i + 1 < h.length ? h[i + 1].at : end;
+    const last = i + 1 === h.length;
+    const to = !last ? h[i + 1].at : lostAt ?? end;
     const terminal = entry.status === 'completed' || entry.status === 'failed' || entry.status === 'cancelled';
-    marks.push({ kind: 'span', id: `status-${i}`, lane: 'server', row: 'status', at: entry.at, to: terminal ? Math.max(to, entry.at + 1) : to, tone: TASK_TONE[entry.status], endLabel: i + 1 === h.length ? entry.status : undefined, title: `task ${entry.status} from ${entry.at} ms`, future: entry.at > cursorMs, open: !terminal && i + 1 === h.length, thickness: 12 });
+    const endsLost = last && !terminal && lostAt !== null;
+    marks.push({ kind: 'span', id: `status-${i}`, lane: 'server', row: 'status', at: entry.at, to: terminal || endsLost ? Math.max(to, entry.at + 1) : to, tone: TASK_TONE[entry.status], endLabel: last && !endsLost ? entry.status : undefined, title: `task ${entry.status} from ${entry.at} ms${endsLost ? ` until it was lost at ${lostAt} ms` : ''}`, future: entry.at > cursorMs, open: !terminal && !endsLost && last, thickness: 12 });
   });
+  const knows = taskKnowledge(final);
+  if (lostAt !== null) marks.push({ kind: 'marker', id: 'task-lost', lane: 'server', row: 'status', at: lostAt, tone: 'bad', label: `lost: no task (${final.server.lostTaskId} never durable)`, labelAt: 'top', title: knows.server, future: lostAt > cursorMs });
   if (final.server.cancelPendingSince !== null || trace.steps.some((s) => s.rule === 'tasks.cancel-2026' && s.entry.kind === 'arrive.cancel')) {
     const ackStep = trace.steps.find((s) => s.rule === 'tasks.cancel-2026' && s.entry.kind === 'arrive.cancel');
     if (ackStep) {
@@ -127,7 +134,10 @@ function tasksView(trace: ResilienceTrace, cursorMs: number): ResilienceView {
     const label = c.resultFetched !== null ? `result: ${c.resultFetched}` : 'failed: no result';
     marks.push({ kind: 'marker', id: 'result-fetched', lane: 'client', row: 'result', at: c.resultReceivedAt, tone: c.resultFetched !== null ? 'ok' : 'bad', label, labelAt: 'top', anchor: 'end', future: c.resultReceivedAt > cursorMs });
   }
-  if (c.knownAt !== null) marks.push({ kind: 'span', id: 'client-knows', lane: 'client', row: 'view', at: c.knownAt, to: c.terminalObservedAt ?? end, open: c.terminalObservedAt === null, tone: 'client', thickness: 4, title: `client knows ${c.taskId} from ${c.knownAt} ms` });
+  const knowsUntil = c.terminalObservedAt ?? c.taskNotFoundAt;
+  if (c.knownAt !== null) marks.push({ kind: 'span', id: 'client-knows', lane: 'client', row: 'view', at: c.knownAt, to: knowsUntil ?? end, open: knowsUntil === null, tone: 'client', thickness: 4, title: `client knows ${c.taskId} from ${c.knownAt} ms${c.taskNotFoundAt !== null ? ` until tasks/get answers "not found" at ${c.taskNotFoundAt} ms` : ''}` });
+  if (c.taskNotFoundAt !== null) marks.push({ kind: 'marker', id: 'client-task-gone', lane: 'client', row: 'view', at: c.taskNotFoundAt, tone: 'bad', label: 'tasks/get: not found — the task is gone', labelAt: 'bottom', title: knows.client, future: c.taskNotFoundAt > cursorMs });
+  if (c.callFailedAt !== null) marks.push({ kind: 'marker', id: 'client-call-lost', lane: 'client', row: 'view', at: c.callFailedAt, tone: 'bad', label: 'no task: the call was lost — re-issue as a new request', labelAt: 'bottom', title: knows.client, future: c.callFailedAt > cursorMs });
   // wire arrows
   trace.effects.forEach((e, i) => {
     const m = e.message as { method?: string; result?: unknown; error?: unknown } | undefined;
@@ -149,6 +159,36 @@ function tasksView(trace: ResilienceTrace, cursorMs: number): ResilienceView {
     marks.push(arrow);
   });
   return { lanes, marks };
+}
+
+/**
+ * What each side knows about the one task at the end of a tasks trace, in words (the client row
+ * and the status lane show the same): the client holds a task id, holds none because its
+ * `tools/call` was lost with the server (stdio "Unexpected Termination": "any in-flight requests
+ * are simply lost and the client can retry them"), or holds an id that `tasks/get` answered "Task
+ * not found" (-32602, ext-tasks "Protocol Errors"); the server holds the task in one of the
+ * extension's five statuses (`working`, `input_required`, `completed`, `failed`, `cancelled` —
+ * ext-tasks "Task Status"), or no task: one lost in a crash before it was durable has no status at
+ * all, it is never "working" again. Pure.
+ */
+export function taskKnowledge(final: TasksState): { client: string; server: string } {
+  const c = final.client;
+  const sv = final.server;
+  const client =
+    c.callFailedAt !== null
+      ? `no task: the tools/call was lost at ${c.callFailedAt} ms before any handle came back — re-issue it as a new request`
+      : c.taskNotFoundAt !== null
+        ? `holds ${c.taskId}, but tasks/get answered "Task not found" at ${c.taskNotFoundAt} ms: the task is gone`
+        : c.taskId !== null
+          ? `knows ${c.taskId} since ${c.knownAt} ms${c.observed !== null ? `, last saw ${c.observed}` : ''}`
+          : 'no task id yet';
+  const server =
+    sv.lostTaskId !== null && sv.crashedAt !== null
+      ? `no task: ${sv.lostTaskId} was lost in the crash at ${sv.crashedAt} ms (never durable) — tasks/get for it answers -32602`
+      : sv.taskId !== null && sv.status !== null
+        ? `${sv.taskId} ${sv.status} since ${sv.statusAt} ms`
+        : 'no task yet';
+  return { client, server };
 }
 
 // ───────────────────────────── breaker ─────────────────────────────
