@@ -1,8 +1,11 @@
-import { expect } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { isLabTrace, type LabDefinition, type LabTrace } from '../lab';
 import type { ReplayResult } from '../engine';
 import type { Scenario } from '../types';
+import type { LabId } from '../labIds';
+import { withOverrides } from '../expectation';
+import { loadBuiltinScenarios } from './builtinScenarios';
 
 /**
  * Agreement of a lab's page trace (`definition.seekable`, issue 10 item 4) with its full replay
@@ -101,4 +104,41 @@ export function expectForksAgree<S, O, T extends ReplayResult<S, O>>(
   );
   expect(runs).toBe(options.numRuns);
   expect(reused).toBeGreaterThan(0);
+}
+
+/**
+ * Declares the page-trace agreement tests of `lab`: every built-in (as shipped and with each
+ * expectation's overrides) and a drag of its last event read as the full replay
+ * (`expectSameTrace`), and `numRuns` generated drags (`expectForksAgree`). The page trace keeps a
+ * checkpoint every `checkpointEvery` steps (asserted).
+ */
+export function describePageSeekable<S, O, T extends ReplayResult<S, O>>(
+  lab: LabId,
+  definition: Definition<S, O, T>,
+  options: { checkpointEvery: number; minBuiltins: number; arb: fc.Arbitrary<Scenario>; numRuns: number; seed: number; maxAtMs: number; seen?: (state: S) => unknown },
+): void {
+  const builtins = loadBuiltinScenarios(lab).map((b) => b.scenario);
+  describe(`${lab} page trace (seekable) = full replay`, () => {
+    it(`keeps a checkpoint every 64 steps; ${options.minBuiltins}+ built-ins`, () => {
+      expect(options.checkpointEvery).toBe(64);
+      expect(builtins.length).toBeGreaterThanOrEqual(options.minBuiltins);
+      const t = pageTrace(definition, builtins[0]) as unknown as { checkpointEvery: number };
+      expect(t.checkpointEvery).toBe(options.checkpointEvery);
+    });
+    for (const s of builtins) {
+      it(`${s.id}: every step, state and outcome, with every expectation's overrides, and after a drag of its last event`, () => {
+        const variants = [s, ...(s.expect ?? []).filter((e) => e.overrides).map((e) => withOverrides(s, e.overrides))];
+        for (const v of variants) expectSameTrace(definition, pageTrace(definition, v), definition.replay(v), v.id, options.seen);
+        if (s.events.length > 0) {
+          const last = s.events.length - 1;
+          const edited = movedTo(s, last, s.events[last].at + 37);
+          const base = pageTrace(definition, s);
+          expectSameTrace(definition, base.fork(edited) as typeof base, definition.replay(edited), `${s.id} dragged`, options.seen);
+        }
+      }, 120_000);
+    }
+    it(`generated scenarios: a drag (1–4 forks) ends equal to a fresh replay of the edited scenario (${options.numRuns} runs)`, () => {
+      expectForksAgree(definition, options.arb, options);
+    }, 300_000);
+  });
 }
