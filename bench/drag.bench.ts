@@ -20,6 +20,18 @@ import { chromiumLaunch } from '../playwright.config';
 import { dragScenario } from './scenarios';
 import { toBase64Url } from '../src/store/url';
 import { loadBuiltinScenario } from '../src/sim/__tests__/builtinScenarios';
+import { performance } from 'node:perf_hooks';
+import { createLabStore } from '../src/store/labStore';
+import { playheadSelectors } from '../src/store/labSelectors';
+import { stepRecords } from '../src/store/traceScan';
+import { flowDefinition } from '../src/sim/flow/definition';
+import { resilienceDefinition } from '../src/sim/resilience/definition';
+import { parseScenario } from '../src/sim/scenario';
+import { LAB_SCHEMAS } from '../src/sim/labs';
+import { breakerBenchScenario } from './resilience.bench';
+import type { LabPageDefinition } from '../src/sim/lab';
+import type { ReplayResult } from '../src/sim/engine';
+import type { Scenario } from '../src/sim/types';
 
 /** Latency figures of one input path (ms). */
 export interface PathFigures {
@@ -204,6 +216,122 @@ export async function benchDrag(sizes: readonly number[] = [200, 2000]): Promise
   }
 }
 
+/**
+ * A flow scenario of exactly `n` scripted events for the store drag figures: server progress of two
+ * tokens every 10 ms into the lesson buffer (capacity 64) behind a paced reader, a keep-alive now
+ * and then, a client stall every 500 events and a wire drop every 700 (coalescing, drops, resyncs).
+ */
+export function flowDragScenario(n: number): Scenario {
+  const events: Record<string, unknown>[] = [];
+  for (let i = 0; events.length < n; i++) {
+    const at = i * 10;
+    if (i % 500 === 250) events.push({ id: `stall${i}`, at, actor: 'client', kind: 'stall', durationMs: 800 });
+    else if (i % 700 === 350) events.push({ id: `drop${i}`, at, actor: 'wire', kind: 'drop' });
+    else if (i % 50 === 25) events.push({ id: `k${i}`, at, actor: 'server', kind: 'keepalive' });
+    else events.push({ id: `p${i}`, at, actor: 'server', kind: 'progress', token: i % 2 ? 'A' : 'B' });
+  }
+  const r = parseScenario(
+    { format: 1, lab: 'flow', id: `drag-${n}`, title: `drag ${n}`, seed: 1, config: { policy: 'lesson', capacityEvents: 64, consumer: { readIntervalMs: 12 }, client: { reconnectDelayMs: 300, operationToken: 'A' } }, events },
+    'flow',
+    LAB_SCHEMAS.flow,
+  );
+  if (!r.ok) throw new Error(r.errors.join('; '));
+  return r.scenario;
+}
+
+/** A resilience scenario of exactly `n` scripted events: breaker around retry, `n - 2` calls 1 ms apart and one outage with its recovery. */
+export function resilienceDragScenario(n: number): Scenario {
+  return breakerBenchScenario(n - 2 * Math.ceil((n - 2) / 5000), 'breaker-around-retry');
+}
+
+/** Store work per drag move (Node), before (whole replay per move) and after (fork of the seekable trace). */
+export interface StoreDragFigure {
+  lab: 'flow' | 'resilience';
+  events: number;
+  steps: number;
+  mode: 'whole replay (before)' | 'seekable fork (after)';
+  /** moveEvent (the store's replay or fork) plus the state and outcome at the playhead. */
+  store: { medianMs: number; p95Ms: number };
+  /** The same plus one whole-trace record pass (what the timeline and queue chart read). */
+  withRecords: { medianMs: number; p95Ms: number };
+  moves: number;
+  /** Steps the forks took over from their base (mean per move; 0 for whole replays). */
+  reusedSteps: number;
+}
+
+/**
+ * Times `moves` pointer moves of the event in the middle of the scenario (alternating ±6…30 ms, one
+ * drag gesture) through a lab store over `definition`, with the playhead at the middle of the
+ * trace, after 10 warm-up moves. `seekable: false` drops the definition's seekable trace, as
+ * before issue 10 item 4 (every move replays the whole scenario with its steps).
+ */
+export function benchStoreDrag<S, O, T extends ReplayResult<S, O>>(lab: 'flow' | 'resilience', definition: LabPageDefinition<S, O, T>, scenario: Scenario, seekable: boolean, moves = 60): StoreDragFigure {
+  const def: LabPageDefinition<S, O, T> = seekable ? definition : { ...definition, seekable: undefined };
+  const store = createLabStore({ definition: def, builtins: [scenario], extra: null });
+  const { selectStateAt, selectOutcomeAt } = playheadSelectors(def);
+  const target = scenario.events[Math.floor(scenario.events.length / 2)];
+  store.getState().seek(target.at);
+  const record = (r: { at: number }) => r.at;
+  const run = (withRecords: boolean, n: number) => {
+    const times: number[] = [];
+    let reused = 0;
+    store.getState().beginDrag();
+    for (let i = 1; i <= n; i++) {
+      const t0 = performance.now();
+      store.getState().moveEvent(target.id, target.at + (i % 2 === 0 ? -1 : 1) * 6 * ((i % 5) + 1));
+      const s = store.getState();
+      selectStateAt(s);
+      selectOutcomeAt(s);
+      if (withRecords) stepRecords(s.trace, 'bench', record);
+      times.push(performance.now() - t0);
+      reused += (s.trace as { reusedSteps?: number }).reusedSteps ?? 0;
+    }
+    store.getState().endDrag();
+    return { times, reused: reused / n };
+  };
+  run(false, 10);
+  const a = run(false, moves);
+  run(true, 10);
+  const b = run(true, moves);
+  const stepCount = store.getState().trace.stepCount ?? store.getState().trace.steps.length;
+  return {
+    lab,
+    events: scenario.events.length,
+    steps: stepCount,
+    mode: seekable ? 'seekable fork (after)' : 'whole replay (before)',
+    store: { medianMs: quantile(a.times, 0.5), p95Ms: quantile(a.times, 0.95) },
+    withRecords: { medianMs: quantile(b.times, 0.5), p95Ms: quantile(b.times, 0.95) },
+    moves,
+    reusedSteps: a.reused,
+  };
+}
+
+/** Store drag figures of flow and resilience at each size, before and after, interleaved. */
+export function benchStoreDrags(sizes: readonly number[] = [200, 2000]): StoreDragFigure[] {
+  const out: StoreDragFigure[] = [];
+  for (const n of sizes) {
+    for (const [lab, definition, scenario] of [
+      ['flow', flowDefinition, flowDragScenario(n)],
+      ['resilience', resilienceDefinition, resilienceDragScenario(n)],
+    ] as const) {
+      for (const seekable of [false, true]) out.push(benchStoreDrag(lab, definition as LabPageDefinition, scenario, seekable));
+    }
+  }
+  return out;
+}
+
+/** Prints `benchStoreDrags` with the drag targets of issue 10 (the store's part of drag → updated outcome). */
+export function printStoreDrags(figures: readonly StoreDragFigure[], load: [number, number]): void {
+  console.log(`store work per drag move (Node; moveEvent + state and outcome at the playhead, median/p95 of 60 moves of the middle event; load ${fmt(load[0], 2)} → ${fmt(load[1], 2)})`);
+  for (const f of figures) {
+    const t = DRAG_TARGETS[f.events] ?? DRAG_TARGETS[200];
+    console.log(
+      `  ${f.lab.padEnd(10)} ${fmt(f.events).padStart(5)} events (${fmt(f.steps)} steps) ${f.mode.padEnd(22)} median ${fmt(f.store.medianMs, 2).padStart(7)} ms (target ≤ ${t.medianMs}: ratio ${fmt(f.store.medianMs / t.medianMs, 2)}), ` +
+        `p95 ${fmt(f.store.p95Ms, 2).padStart(7)} ms (target ≤ ${t.p95Ms}: ratio ${fmt(f.store.p95Ms / t.p95Ms, 2)}); with a whole-trace record pass median ${fmt(f.withRecords.medianMs, 2)} ms, p95 ${fmt(f.withRecords.p95Ms, 2)} ms; steps reused per move ${fmt(f.reusedSteps, 0)}`,
+    );
+  }
+}
+
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 /** Prints the figures of `benchDrag` with targets and ratios (the lines `npm run bench` shows). */
@@ -226,6 +354,11 @@ export function printDrag(result: Awaited<ReturnType<typeof benchDrag>>, load: [
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.dirname ?? '.', 'drag.bench.ts')) {
   const before = loadavg()[0];
   const sizes = process.env.DRAG_SIZES ? process.env.DRAG_SIZES.split(',').map(Number) : [200, 2000];
-  const result = await benchDrag(sizes);
-  printDrag(result, [before, loadavg()[0]]);
+  const storeFigures = benchStoreDrags(sizes);
+  printStoreDrags(storeFigures, [before, loadavg()[0]]);
+  if (process.env.DRAG_STORE_ONLY !== '1') {
+    const again = loadavg()[0];
+    const result = await benchDrag(sizes);
+    printDrag(result, [again, loadavg()[0]]);
+  }
 }

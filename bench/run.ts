@@ -8,7 +8,7 @@ import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { loadavg } from 'node:os';
-import { benchDrag, printDrag } from './drag.bench';
+import { benchDrag, benchStoreDrags, printDrag, printStoreDrags } from './drag.bench';
 
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
@@ -45,6 +45,11 @@ if (existsSync(path.join(dist, 'index.html'))) {
   console.log(`  lazy JS chunks       ${lazy.length}`);
 } else {
   console.log('initial bundle: dist/ missing — run `npm run build` first');
+}
+
+{
+  const before = loadavg()[0];
+  printStoreDrags(benchStoreDrags(), [before, loadavg()[0]]);
 }
 
 if (existsSync(path.join(dist, 'index.html'))) {

@@ -125,3 +125,5 @@ export { reconnectPlan, streamDrop } from '../sim/flow/reconnect';
 /** The flow state at a time, through the definition (timeline marks). */
 export const flowStateAt = flowDefinition.stateAt;
 export { BACKOFF_STRATEGIES };
+/** Whole-trace readings for the views (every step's small record, the last state), without building `steps`. */
+export { finalStateOf, stepRecords, traceView, type StepReading } from './traceScan';

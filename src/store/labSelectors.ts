@@ -64,8 +64,21 @@ export function pickerLabel(scenario: { id: string; title: string }): string {
 export function playheadSelectors<S, O, T extends ReplayResult<S, O>>(definition: Pick<LabPageDefinition<S, O, T>, 'stateAt' | 'outcomeAt'>) {
   let outcomeKey: { trace: T | null; atMs: number } = { trace: null, atMs: NaN };
   let outcome: O | undefined;
+  let stateKey: { trace: T | null; index: number } = { trace: null, index: NaN };
+  let state: S | undefined;
   return {
-    selectStateAt: (s: LabData<T, unknown>): S => definition.stateAt(s.trace, s.cursorMs),
+    // A seekable trace rebuilds its state views on each read: the same (trace, step) gives the same
+    // object, so `useStore` sees a stable value between changes.
+    selectStateAt: (s: LabData<T, unknown>): S => {
+      const t = s.trace;
+      if (!isLabTrace(t)) return definition.stateAt(t, s.cursorMs);
+      const index = t.indexAt(s.cursorMs);
+      if (stateKey.trace !== t || stateKey.index !== index || state === undefined) {
+        state = definition.stateAt(t, s.cursorMs);
+        stateKey = { trace: t, index };
+      }
+      return state;
+    },
     selectOutcomeAt: (s: LabData<T, unknown>): O => {
       if (outcomeKey.trace !== s.trace || outcomeKey.atMs !== s.cursorMs || outcome === undefined) {
         // Same step (the playhead moved within one step) → same outcome object. A seekable trace

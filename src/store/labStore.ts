@@ -10,6 +10,7 @@ import { decodeLink, encodeLink, type LinkOptions } from './labLink';
 import { playbackActions, suggestedSpeed, timeRangeEnd } from './playback';
 import { scenarioEquals } from './scenarioEquals';
 import { labTexts } from './labTexts';
+import { rememberFork } from './traceScan';
 
 export type { LabError } from './labTexts';
 export type { LabActions, LabData, LabSnapshot, LabStore, LabStoreSpec, LabStoreStart, LabStoreState } from './labStoreTypes';
@@ -52,7 +53,11 @@ export function createLabStore<S, O, T extends ReplayResult<S, O>, X = null>(spe
    */
   const traceOf = (scenario: Scenario, from: T | undefined): T => {
     if (!definition.seekable) return definition.replay(scenario);
-    if (from !== undefined && isLabTrace<S, O>(from)) return from.fork(scenario) as unknown as T;
+    if (from !== undefined && isLabTrace<S, O>(from)) {
+      const forked = from.fork(scenario);
+      rememberFork(forked, from);
+      return forked as unknown as T;
+    }
     return definition.seekable(scenario);
   };
 

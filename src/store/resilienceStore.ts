@@ -71,3 +71,5 @@ export { withOverrides } from '../sim/expectation';
 export const resilienceStateAt = resilienceDefinition.stateAt;
 /** Replays a scenario through the definition (the storm's fix rows in `resilienceStorm.ts`, and tests). */
 export const replayResilience = (scenario: Scenario) => resilienceDefinition.replay(scenario);
+/** Whole-trace readings for the views (every step's small record, the last state), without building `steps`. */
+export { finalStateOf, stepRecords, traceView, type StepReading } from './traceScan';

@@ -2,7 +2,8 @@ import type { ResilienceTrace } from '../sim/resilience';
 import type { StormAttempt, StormState } from '../sim/resilience/storm';
 import type { Json, Scenario } from '../sim/types';
 import { withOverrides } from '../sim/expectation';
-import { replayResilience } from './resilienceStore';
+import { resilienceDefinition } from '../sim/resilience/definition';
+import { finalStateOf } from './traceScan';
 
 /**
  * The retry storm's derived views, computed in the store floor so the page never replays: counts
@@ -57,9 +58,9 @@ export function executionCounts(s: StormState): { total: number; delivered: numb
   return { total: s.executions.length, delivered, wasted, killed, afterCancel };
 }
 
-/** The storm state at the end of trace `t` (its initial state when nothing happened). */
+/** The storm state at the end of trace `t` (its initial state when nothing happened); a seekable trace rebuilds it from its last checkpoint. */
 export function stormFinalState(t: ResilienceTrace): StormState {
-  return (t.steps.length ? t.steps[t.steps.length - 1].state : t.initial) as StormState;
+  return finalStateOf(t) as StormState;
 }
 
 /** One row of "the fixes one at a time": its settings, the attempts per layer and upstream executions by the end, and whether it is what the scenario shows. */
@@ -89,7 +90,8 @@ export function stormFixRows(scenario: Scenario): StormFixRow[] {
     { label: 'All five fixes', fixes: Object.fromEntries(STORM_FIXES.map(([k]) => [k, true])) as Record<FixName, boolean> },
   ];
   const out = rows.map((r) => {
-    const f = stormFinalState(replayResilience(withOverrides(scenario, { fixes: r.fixes as unknown as Json })));
+    // The seekable replay keeps no per-step states: its last state is rebuilt from the last checkpoint.
+    const f = stormFinalState(resilienceDefinition.seekable!(withOverrides(scenario, { fixes: r.fixes as unknown as Json })));
     const current = STORM_FIXES.every(([k]) => base.fixes[k] === r.fixes[k]);
     return { ...r, upstream: f.executions.length, afterCancel: executionCounts(f).afterCancel, perLayer: layerCounts(f).map((l) => l.attempts), current };
   });

@@ -1,7 +1,8 @@
 import { useMemo } from 'react';
 import { scaleLinear } from 'd3-scale';
 import type { FlowTrace } from '../../sim/flow';
-import type { FlowSeries } from './flowMarks';
+import { flowStepRecords, type FlowSeries } from './flowMarks';
+import { finalStateOf } from '../../store/flowStore';
 
 /**
  * Queue depth of the SSE buffer over virtual time against its capacity; under the plot, a strip
@@ -26,7 +27,7 @@ const ROW_TEXT: Record<MarkKind, string> = { drop: 'dropped', coalesce: 'coalesc
 
 /** True totals of each event kind over the whole trace (from its last state), not the thinned glyphs. */
 function totals(trace: FlowTrace): Record<MarkKind, number> {
-  const s = trace.steps.length > 0 ? trace.steps[trace.steps.length - 1].state : trace.initial;
+  const s = finalStateOf(trace);
   return {
     coalesce: s.buffer.coalesced,
     drop: s.buffer.droppedOldest + s.buffer.discarded + s.buffer.finalsRefused,
@@ -47,20 +48,20 @@ export function QueueChart({ trace, series, cursorMs, endMs }: { trace: FlowTrac
   const marks = useMemo(() => {
     const out: { kind: MarkKind; px: number; at: number }[] = [];
     const lastPx: Partial<Record<MarkKind, number>> = {};
-    let prev = trace.initial;
+    const i = trace.initial;
+    let prev = { coalesced: i.buffer.coalesced, dropped: i.buffer.droppedOldest + i.buffer.discarded + i.buffer.finalsRefused, refetched: i.refetched, resyncs: i.resyncs, finals: i.delivered.finals, disconnects: i.disconnects };
     const add = (kind: MarkKind, at: number) => {
       const px = x(at);
       if (lastPx[kind] !== undefined && px - (lastPx[kind] as number) < 3) return;
       lastPx[kind] = px;
       out.push({ kind, px, at });
     };
-    for (const step of trace.steps) {
-      const s = step.state;
-      if (s.buffer.coalesced > prev.buffer.coalesced) add('coalesce', step.at);
-      if (s.buffer.droppedOldest + s.buffer.discarded + s.buffer.finalsRefused > prev.buffer.droppedOldest + prev.buffer.discarded + prev.buffer.finalsRefused) add('drop', step.at);
-      if (s.refetched > prev.refetched || s.resyncs > prev.resyncs) add('refetch', step.at);
-      if (s.delivered.finals > prev.delivered.finals) add('final', step.at);
-      if (s.disconnects > prev.disconnects) add('disconnect', step.at);
+    for (const s of flowStepRecords(trace)) {
+      if (s.coalesced > prev.coalesced) add('coalesce', s.at);
+      if (s.dropped > prev.dropped) add('drop', s.at);
+      if (s.refetched > prev.refetched || s.resyncs > prev.resyncs) add('refetch', s.at);
+      if (s.finals > prev.finals) add('final', s.at);
+      if (s.disconnects > prev.disconnects) add('disconnect', s.at);
       prev = s;
     }
     return out;

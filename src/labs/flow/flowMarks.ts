@@ -1,6 +1,6 @@
 import type { HandleMark, TimelineLane, TimelineMark } from '../../charts/timelineTypes';
 import type { FlowState, FlowTrace } from '../../sim/flow';
-import { flowStateAt } from '../../store/flowStore';
+import { finalStateOf, flowStateAt, stepRecords, type StepReading } from '../../store/flowStore';
 
 /**
  * Maps a flow trace onto the shared timeline: lanes server (scripted events as draggable handles,
@@ -19,6 +19,55 @@ export interface FlowSeries {
   maxOpen: number;
 }
 
+/**
+ * What the flow views draw of one step (small, so a drag re-reads only the steps after its
+ * fork's checkpoint; see `stepRecords`): buffer depth and counters, proxy-held events, the fleet's
+ * counters, the stream status and the proxy's read timeouts.
+ */
+export interface FlowStepRecord {
+  index: number;
+  at: number;
+  kind: string;
+  depth: number;
+  held: number;
+  /** Open fleet streams, evictions, rejections, landings (null without a fleet). */
+  fleet: { open: number; evictions: number; rejections: number; landings: number } | null;
+  down: boolean;
+  proxyTimeouts: number;
+  coalesced: number;
+  dropped: number;
+  refetched: number;
+  resyncs: number;
+  finals: number;
+  disconnects: number;
+}
+
+function flowRecord(r: StepReading<FlowState>): FlowStepRecord {
+  const s = r.state;
+  const f = s.fleet;
+  return {
+    index: r.index,
+    at: r.at,
+    kind: r.kind,
+    depth: s.buffer.size,
+    held: s.proxyHeld.progress + s.proxyHeld.finals + s.proxyHeld.keepalives,
+    fleet: f ? { open: f.order.length, evictions: f.evictions, rejections: f.rejections, landings: f.landings.length } : null,
+    down: s.status === 'down',
+    proxyTimeouts: s.proxyTimeouts,
+    coalesced: s.buffer.coalesced,
+    dropped: s.buffer.droppedOldest + s.buffer.discarded + s.buffer.finalsRefused,
+    refetched: s.refetched,
+    resyncs: s.resyncs,
+    finals: s.delivered.finals,
+    disconnects: s.disconnects,
+  };
+}
+
+/** Every step of `trace` as the flow views draw it (cached per trace; a fork reuses its base's records before its checkpoint). */
+export function flowStepRecords(trace: FlowTrace): FlowStepRecord[] {
+  return stepRecords(trace, 'flow', flowRecord);
+}
+
 /** Step series of buffer depth, proxy-held events and open fleet streams (one point per change). */
 export function flowSeries(trace: FlowTrace): FlowSeries {
   const depth: [number, number][] = [[0, 0]];
@@ -33,15 +82,13 @@ export function flowSeries(trace: FlowTrace): FlowSeries {
     if (last[0] === at) last[1] = v;
     else list.push([at, v]);
   };
-  for (const step of trace.steps) {
-    const s = step.state;
-    const h = s.proxyHeld.progress + s.proxyHeld.finals + s.proxyHeld.keepalives;
-    push(depth, step.at, s.buffer.size);
-    push(held, step.at, h);
-    if (s.fleet) push(open, step.at, s.fleet.order.length);
-    maxDepth = Math.max(maxDepth, s.buffer.size);
-    maxHeld = Math.max(maxHeld, h);
-    maxOpen = Math.max(maxOpen, s.fleet?.order.length ?? 0);
+  for (const r of flowStepRecords(trace)) {
+    push(depth, r.at, r.depth);
+    push(held, r.at, r.held);
+    if (r.fleet) push(open, r.at, r.fleet.open);
+    maxDepth = Math.max(maxDepth, r.depth);
+    maxHeld = Math.max(maxHeld, r.held);
+    maxOpen = Math.max(maxOpen, r.fleet?.open ?? 0);
   }
   return { depth, held, open, maxDepth, maxHeld, maxOpen };
 }
@@ -98,15 +145,16 @@ export function flowMarks(trace: FlowTrace, series: FlowSeries, cursorMs: number
   if (c.fleet) {
     marks.push({ kind: 'steps', id: 'open', lane: 'fleet', row: 'open', points: series.open, max: Math.max(1, series.maxOpen), until: cursorMs, tone: 'client', label: `open streams (cap ${c.fleet.maxStreams ?? 'none'})` });
     if (fleetOnlyLanes) {
-      let prev = trace.initial.fleet;
+      const f0 = trace.initial.fleet;
+      let prev = f0 ? { evictions: f0.evictions, rejections: f0.rejections, landings: f0.landings.length } : null;
       let shown = 0;
-      for (const step of trace.steps) {
-        const f = step.state.fleet;
+      for (const step of flowStepRecords(trace)) {
+        const f = step.fleet;
         if (!f || !prev || shown > 400) break;
         const future = step.at > cursorMs;
         if (f.evictions > prev.evictions) marks.push({ kind: 'point', id: `ev-${step.index}`, lane: 'fleet', row: 'events', at: step.at, shape: 'x', tone: 'bad', title: `eviction at ${step.at} ms`, future });
         else if (f.rejections > prev.rejections) marks.push({ kind: 'point', id: `rj-${step.index}`, lane: 'fleet', row: 'events', at: step.at, shape: 'tick', tone: 'warn', title: `503 Retry-After at ${step.at} ms`, future });
-        else if (f.landings.length > prev.landings.length) marks.push({ kind: 'point', id: `ld-${step.index}`, lane: 'fleet', row: 'events', at: step.at, shape: 'dot', tone: 'ok', hollow: true, title: `reconnect at ${step.at} ms`, future });
+        else if (f.landings > prev.landings) marks.push({ kind: 'point', id: `ld-${step.index}`, lane: 'fleet', row: 'events', at: step.at, shape: 'dot', tone: 'ok', hollow: true, title: `reconnect at ${step.at} ms`, future });
         else continue;
         shown++;
         prev = f;
@@ -117,26 +165,25 @@ export function flowMarks(trace: FlowTrace, series: FlowSeries, cursorMs: number
   // Events from the steps: flushes, timeouts, drops, reconnects (capped so huge traces stay light).
   let downFrom: number | null = null;
   let count = 0;
-  for (const step of trace.steps) {
-    const k = step.entry.kind;
-    const s = step.state;
+  for (const step of flowStepRecords(trace)) {
+    const k = step.kind;
     const future = step.at > cursorMs;
     if (k === 'flush' && c.proxy.enabled && count < 400) {
       count++;
       marks.push({ kind: 'point', id: `flush-${step.index}`, lane: 'proxy', row: 'held', at: step.at, shape: 'tick', tone: 'warn', title: `proxy flush at ${step.at} ms`, future });
     }
-    if (s.status === 'down' && downFrom === null) downFrom = step.at;
-    if (s.status !== 'down' && downFrom !== null) {
+    if (step.down && downFrom === null) downFrom = step.at;
+    if (!step.down && downFrom !== null) {
       marks.push({ kind: 'span', id: `down-${downFrom}`, lane: 'client', row: 'stream', at: downFrom, to: step.at, tone: 'bad', endCap: 'dot', endLabel: 'resync', title: `stream down ${downFrom}–${step.at} ms`, future: downFrom > cursorMs });
       downFrom = null;
     }
-    if (k === 'proxy-read-timeout' && s.proxyTimeouts > 0) marks.push({ kind: 'point', id: `prt-${step.index}`, lane: c.proxy.enabled ? 'proxy' : 'client', row: c.proxy.enabled ? 'held' : 'stream', at: step.at, shape: 'x', tone: 'bad', title: `proxy read timeout at ${step.at} ms (504)`, future });
+    if (k === 'proxy-read-timeout' && step.proxyTimeouts > 0) marks.push({ kind: 'point', id: `prt-${step.index}`, lane: c.proxy.enabled ? 'proxy' : 'client', row: c.proxy.enabled ? 'held' : 'stream', at: step.at, shape: 'x', tone: 'bad', title: `proxy read timeout at ${step.at} ms (504)`, future });
   }
   if (downFrom !== null) marks.push({ kind: 'span', id: `down-${downFrom}`, lane: 'client', row: 'stream', at: downFrom, to: endMs, open: true, tone: 'bad', title: `stream down from ${downFrom} ms`, future: downFrom > cursorMs });
 
   // The operation: a bar from 0 to its end (open while waiting at the playhead), the idle deadline as of the playhead.
   const at = flowStateAt(trace, cursorMs);
-  const final = trace.steps.length ? trace.steps[trace.steps.length - 1].state : trace.initial;
+  const final = finalStateOf(trace);
   if (final.op.token !== null) {
     const ended = at.op.state !== 'waiting';
     marks.push({

@@ -14,7 +14,9 @@ import {
 
   selectStateAt,
   selectStepIndex,
-  stepsAtSameMs,
+  firstStepAtSameMs,
+  finalStateOf,
+  traceView,
   RESILIENCE_TIE_RULE,
   storeFromHash,
   type ResilienceStore,
@@ -92,7 +94,7 @@ function ResilienceTimeline() {
       {manyAttempts && (
         <label className="toggle storm-detail">
           <input type="checkbox" checked={everyAttempt} onChange={(e) => setEveryAttempt(e.currentTarget.checked)} data-testid="storm-every-attempt" /> Show every attempt as a bar (
-          {(trace.steps[trace.steps.length - 1]?.state as { attemptOrder?: unknown[] }).attemptOrder?.length ?? 0} attempts; otherwise each layer's count so far)
+          {(finalStateOf(trace) as { attemptOrder?: unknown[] }).attemptOrder?.length ?? 0} attempts; otherwise each layer's count so far)
         </label>
       )}
       <Timeline {...binding} lanes={view.lanes} marks={view.marks} label={`Timeline of ${trace.scenario.title}: ${view.lanes.map((l) => l.label).join(', ')}`} handleHelpId="res-handle-help" />
@@ -136,7 +138,14 @@ function NowPanel() {
   const trace = useR((s) => s.trace);
   const cursorMs = useR((s) => s.cursorMs);
   const i = useR(selectStepIndex);
-  const steps = useMemo(() => stepsAtSameMs(trace.steps, i).slice(-4), [trace, i]);
+  // The last four steps at the playhead's millisecond, read through the trace's accessors (a seekable trace rebuilds only these).
+  const steps = useMemo(() => {
+    const view = traceView(trace);
+    const first = firstStepAtSameMs(view, i);
+    const out = [];
+    if (first >= 0) for (let j = Math.max(first, i - 3); j <= i; j++) out.push(view.stepAt(j));
+    return out;
+  }, [trace, i]);
   return (
     <section className="panel now" aria-labelledby="now-h" aria-live="polite">
       <h2 id="now-h">At {formatTime(Math.floor(cursorMs))}</h2>

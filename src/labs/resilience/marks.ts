@@ -1,7 +1,7 @@
 import type { ArrowMark, HandleMark, TimelineLane, TimelineMark, Tone } from '../../charts/timelineTypes';
 import type { ResilienceTrace } from '../../sim/resilience';
 import type { BreakerState } from '../../sim/resilience/breaker';
-import { windowCounts } from '../../store/resilienceStore';
+import { finalStateOf, stepRecords, traceView, windowCounts } from '../../store/resilienceStore';
 import type { StormState } from '../../sim/resilience/storm';
 import type { TasksState } from '../../sim/resilience/tasks';
 import type { ScriptedEvent } from '../../sim/types';
@@ -43,7 +43,7 @@ const MODE_TONE: Record<string, Tone> = { closed: 'ok', open: 'bad', 'half-open'
 const MODE_SHORT: Record<string, string> = { closed: 'C', open: 'O', 'half-open': 'H' };
 
 function lastState<S>(trace: ResilienceTrace): S {
-  return (trace.steps.length ? trace.steps[trace.steps.length - 1].state : trace.initial) as unknown as S;
+  return finalStateOf(trace) as unknown as S;
 }
 
 function handle(ev: ScriptedEvent, lane: string, row: string, cursorMs: number, tone: Tone, ignored: boolean): HandleMark {
@@ -68,8 +68,32 @@ function handle(ev: ScriptedEvent, lane: string, row: string, cursorMs: number, 
 
 function ignoredIds(trace: ResilienceTrace): Set<string> {
   const out = new Set<string>();
-  for (const s of trace.steps) if (s.entry.source === 'script' && s.ignored.length > 0) out.add(s.entry.label);
+  const t = traceView(trace);
+  for (let i = 0; i < t.stepCount; i++) {
+    if (t.ignoredOf(i).length === 0) continue;
+    const entry = t.entryOf(i);
+    if (entry.source === 'script') out.add(entry.label);
+  }
   return out;
+}
+
+/** Time of the first step where the server acknowledged a 2026 cancel before the task stopped (`tasks.cancel-2026`), or null. */
+function cancelAckAt(trace: ResilienceTrace): number | null {
+  const t = traceView(trace);
+  for (let i = 0; i < t.stepCount; i++) if (t.ruleOf(i) === 'tasks.cancel-2026' && t.entryOf(i).kind === 'arrive.cancel') return t.atOf(i);
+  return null;
+}
+
+/** What the breaker timeline draws of one step: consecutive failures, the window failure rate (%), the token bucket and the ratio budget. */
+function breakerRecord(r: { at: number; state: unknown }): { at: number; consecutive: number; ratePercent: number; tokens: number; ratioAllowance: number } {
+  const s = r.state as BreakerState;
+  return {
+    at: r.at,
+    consecutive: s.consecutive,
+    ratePercent: Math.round(windowCounts(s, r.at).rate * 100),
+    tokens: s.bucket.tokensMilli / 1000,
+    ratioAllowance: Math.max(0, Math.floor((s.ratio.ratioMilli * s.ratio.calls) / 1000) - s.ratio.retries),
+  };
 }
 
 /** Packs intervals into as few rows as possible (first fit); returns a row index per interval. */
@@ -117,8 +141,9 @@ function tasksView(trace: ResilienceTrace, cursorMs: number): ResilienceView {
   });
   const knows = taskKnowledge(final);
   if (lostAt !== null) marks.push({ kind: 'marker', id: 'task-lost', lane: 'server', row: 'status', at: lostAt, tone: 'bad', label: `lost: no task (${final.server.lostTaskId} never durable)`, labelAt: 'top', title: knows.server, future: lostAt > cursorMs });
-  if (final.server.cancelPendingSince !== null || trace.steps.some((s) => s.rule === 'tasks.cancel-2026' && s.entry.kind === 'arrive.cancel')) {
-    const ackStep = trace.steps.find((s) => s.rule === 'tasks.cancel-2026' && s.entry.kind === 'arrive.cancel');
+  const ackAt = cancelAckAt(trace);
+  if (final.server.cancelPendingSince !== null || ackAt !== null) {
+    const ackStep = ackAt === null ? null : { at: ackAt };
     if (ackStep) {
       const stopped = final.server.history.find((x) => x.at >= ackStep.at && x.status !== 'working');
       marks.push({ kind: 'band', id: 'cancel-pending', lane: 'server', row: 'status', at: ackStep.at, to: stopped?.at ?? end, tone: 'warn', title: 'cancel acknowledged, waiting for a checkpoint' });
@@ -238,11 +263,10 @@ function breakerView(trace: ResilienceTrace, cursorMs: number): ResilienceView {
   // failure rate (or consecutive count) after each step
   const rate: [number, number][] = [[0, 0]];
   const level: [number, number][] = [];
-  for (const step of trace.steps) {
-    const s = step.state as BreakerState;
-    const v = cfg.policy.consecutiveNeverDecays ? s.consecutive : Math.round(windowCounts(s, step.at).rate * 100);
+  for (const step of stepRecords(trace, 'breaker', breakerRecord)) {
+    const v = cfg.policy.consecutiveNeverDecays ? step.consecutive : step.ratePercent;
     if (rate[rate.length - 1][1] !== v) rate.push([step.at, v]);
-    const b = cfg.retry.budget === 'token-bucket' ? s.bucket.tokensMilli / 1000 : Math.max(0, Math.floor((s.ratio.ratioMilli * s.ratio.calls) / 1000) - s.ratio.retries);
+    const b = cfg.retry.budget === 'token-bucket' ? step.tokens : step.ratioAllowance;
     if (level.length === 0 || level[level.length - 1][1] !== b) level.push([step.at, b]);
   }
   marks.push({ kind: 'steps', id: 'rate', lane: 'breaker', row: 'rate', points: rate, max: cfg.policy.consecutiveNeverDecays ? Math.max(cfg.breaker.failureThreshold, ...rate.map((r) => r[1])) : 100, until: cursorMs, tone: 'bad', label: cfg.policy.consecutiveNeverDecays ? 'consecutive failures' : 'window failure rate %' });

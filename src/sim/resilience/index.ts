@@ -1,10 +1,12 @@
-import { replay, stepIndexAt, type ReplayResult, type ReplayOptions } from '../engine';
+import { replay, type ReplayResult, type ReplayOptions } from '../engine';
+import { stateAtStep } from '../lab';
 import type { Expectation, Json, Scenario } from '../types';
 import { subsetMismatches as subset, violatesMismatch, withOverrides, type ExpectationMismatch } from '../expectation';
 import { resilienceModel, type ResilienceOutcome, type ResilienceState } from './model';
 
 export * from './model';
 export * from './schema';
+export * from './seekable';
 export { classifyRetry } from '../retry/classify';
 
 /** A replayed resilience trace. */
@@ -15,10 +17,9 @@ export function replayResilience(scenario: Scenario, options?: ReplayOptions): R
   return replay(resilienceModel, scenario, options);
 }
 
-/** The model state when the playhead is at `atMs`. */
+/** The model state when the playhead is at `atMs`. A seekable trace answers from its checkpoints (no steps built). */
 export function resilienceStateAt(trace: ResilienceTrace, atMs: number): ResilienceState {
-  const i = stepIndexAt(trace.steps, atMs);
-  return i < 0 ? trace.initial : trace.steps[i].state;
+  return stateAtStep(trace, atMs);
 }
 
 export { withOverrides, type ExpectationMismatch };
