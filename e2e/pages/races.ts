@@ -51,6 +51,11 @@ export class RacesPage extends LabDriver {
   summaryText(text: string): Locator {
     return this.page.getByText(text);
   }
+  /** Goes to `#/races` (no fresh document) and picks built-in `id` (what fixtures' `openScenario` did). */
+  async openOn(id: string): Promise<this> {
+    await this.page.goto('./#/races');
+    return this.pick(id);
+  }
   /** Images with `src="x"` (what an HTML injection in a label would create). */
   get injectedImages(): Locator {
     return this.page.locator('img[src="x"]');
