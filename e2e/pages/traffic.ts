@@ -126,6 +126,14 @@ export class TrafficDriver {
     await this.id('open-scenario').click();
     return this;
   }
+  /** The top-nav link to `target` (`aria-current` marks the page on screen). */
+  nav(target: string): Locator {
+    return this.id(`nav-${target}`);
+  }
+  /** How far the page scrolls sideways (px; ≤ 0: not at all). */
+  async sidewaysOverflow(): Promise<number> {
+    return this.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  }
   /** The file input of the Import panel. */
   get fileInput(): Locator {
     return this.id('import-file');
