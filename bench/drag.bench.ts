@@ -96,7 +96,7 @@ async function measureDrag(page: Page, port: number, n: number): Promise<DragFig
   await page.goto(`http://127.0.0.1:${port}/bench/#/races?scenario=${toBase64Url(JSON.stringify(scenario))}`);
   // The first call's completion (or cancel), in the middle of the busy part of the timeline.
   const target = scenario.events.find((e) => e.kind === 'complete' || e.kind === 'cancel')!;
-  const handle = page.getByTestId(`event-${target.id}`);
+  const handle = page.getByTestId(`handle-${target.id}`);
   await handle.waitFor();
   await page.waitForTimeout(300);
 
@@ -112,7 +112,7 @@ async function measureDrag(page: Page, port: number, n: number): Promise<DragFig
     };
     window.addEventListener('keydown', stamp, true);
     window.addEventListener('pointermove', stamp, true);
-    const el = document.querySelector(`[data-testid="event-${id}"]`)!;
+    const el = document.querySelector(`[data-testid="handle-${id}"]`)!;
     new MutationObserver(() => {
       if (w.__t0 === 0) return;
       void document.body.offsetHeight; // include style and layout

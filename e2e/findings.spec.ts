@@ -1,6 +1,9 @@
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, type Page } from '@playwright/test';
 import { expect, test } from './fixtures';
+import { FlowPage } from './pages/flow';
+import { LedgerPage } from './pages/ledger';
+import { ResiliencePage } from './pages/resilience';
 
 /**
  * Browser tests for the cross-lab findings of issue 9 that live in the workers, the ledger console,
@@ -34,101 +37,92 @@ async function breakWorker(page: Page, name: string): Promise<() => Promise<void
   return () => page.unroute(pattern);
 }
 
-async function openLedger(page: Page) {
-  await page.goto('./#/ledger');
-  await expect(page.getByTestId('scenario-picker')).toBeVisible({ timeout: 20_000 });
+async function openLedger(page: Page): Promise<LedgerPage> {
+  return new LedgerPage(page).visit();
 }
 
-async function openFlow(page: Page) {
-  await page.goto('./#/flow');
-  await expect(page.getByTestId('scenario-picker')).toBeVisible({ timeout: 20_000 });
+async function openFlow(page: Page): Promise<FlowPage> {
+  return new FlowPage(page).visit();
 }
 
 failing.describe('a worker that fails to start says so, with Retry', () => {
   failing('SQL console', async ({ page404: page }) => {
     const restore = await breakWorker(page, 'console.worker');
-    await openLedger(page);
-    const error = page.getByTestId('console-worker-error');
+    const ledger = await openLedger(page);
+    const error = ledger.console.workerError;
     await expect(error).toContainText("SQL console: its worker did not start (its script did not load) — check the connection, then press Retry", { timeout: 20_000 });
-    await expect(page.getByTestId('console-run')).toBeDisabled();
+    await expect(ledger.console.runButton).toBeDisabled();
     await restore();
-    await page.getByTestId('console-retry').click();
+    await ledger.console.retry();
     await expect(error).toHaveCount(0);
-    await page.getByTestId('console-sql').fill('SELECT 1+1 AS two');
-    await page.getByTestId('console-run').click();
-    await expect(page.getByTestId('console-result')).toHaveAttribute('data-rows', '1');
-    await expect(page.getByTestId('console-panel')).toHaveAttribute('data-worker-starts', '2');
+    await ledger.console.run('SELECT 1+1 AS two');
+    await expect(ledger.console.result).toHaveAttribute('data-rows', '1');
+    await expect(ledger.console.panel).toHaveAttribute('data-worker-starts', '2');
   });
 
   failing('Explore', async ({ page404: page }) => {
     const restore = await breakWorker(page, 'explore.worker');
-    await openLedger(page);
-    await page.getByTestId('explore-run').click();
-    const error = page.getByTestId('explore-error');
+    const ledger = await openLedger(page);
+    await ledger.explore.run();
+    const error = ledger.explore.error;
     await expect(error).toContainText('Explore: its worker did not start (its script did not load) — check the connection, then press Retry', { timeout: 20_000 });
     // Not "0 / 1260" as if it were still running: the run is over, and says so.
-    await expect(page.getByText('0 / 1260 — failed')).toBeVisible();
-    await expect(page.getByTestId('explore-run')).toBeEnabled();
+    await expect(ledger.explore.status('0 / 1260 — failed')).toBeVisible();
+    await expect(ledger.explore.runButton).toBeEnabled();
     await restore();
-    await page.getByTestId('explore-retry').click();
-    await expect(page.getByTestId('explore-claim')).toBeVisible({ timeout: 60_000 });
-    await expect(page.getByTestId('explore-naive')).toHaveAttribute('data-twice', '200');
+    await ledger.explore.retry();
+    await expect(ledger.explore.variant('claim')).toBeVisible({ timeout: 60_000 });
+    await expect(ledger.explore.variant('naive')).toHaveAttribute('data-twice', '200');
     await expect(error).toHaveCount(0);
   });
 
   failing('the herd', async ({ page404: page }) => {
     const restore = await breakWorker(page, 'herd.worker');
-    await openFlow(page);
-    await expect(page.getByText("herd plot: its worker did not start (its script did not load) — check the connection, then press Retry")).toBeVisible({ timeout: 20_000 });
-    await expect(page.getByText('Computing the herd…')).toHaveCount(0);
-    await expect(page.getByTestId('herd-canvas')).toHaveAttribute('aria-busy', 'false');
+    const flow = await openFlow(page);
+    await expect(flow.herd.message("herd plot: its worker did not start (its script did not load) — check the connection, then press Retry")).toBeVisible({ timeout: 20_000 });
+    await expect(flow.herd.message('Computing the herd…')).toHaveCount(0);
+    await expect(flow.herd.canvas).toHaveAttribute('aria-busy', 'false');
     await restore();
-    await page.getByTestId('herd-retry').click();
-    await expect(page.getByTestId('herd-row-exponential').getByTestId('herd-peak')).toHaveText('10,000', { timeout: 30_000 });
-    await expect(page.getByTestId('herd-retry')).toHaveCount(0);
-    await expect(page.getByTestId('herd-canvas')).toHaveAttribute('data-worker-starts', '2');
+    await flow.herd.retry();
+    await expect(flow.herd.cell('exponential', 'peak')).toHaveText('10,000', { timeout: 30_000 });
+    await expect(flow.herd.retryButton).toHaveCount(0);
+    await expect(flow.herd.canvas).toHaveAttribute('data-worker-starts', '2');
   });
 });
 
 test.describe('ledger SQL console', () => {
   test('PRAGMA query_only = 0 is refused and the console stays read-only', async ({ lab }) => {
-    await openLedger(lab);
-    await lab.getByTestId('console-sql').fill('PRAGMA query_only = 0; DELETE FROM charges');
-    await lab.getByTestId('console-run').click();
-    await expect(lab.getByTestId('console-error')).toHaveText('sql: PRAGMA query_only = 0 is a PRAGMA write, refused — the console stays read-only; read a setting without a value, e.g. PRAGMA query_only');
-    await lab.getByTestId('console-sql').fill('DELETE FROM charges');
-    await lab.getByTestId('console-run').click();
-    await expect(lab.getByTestId('console-error')).toHaveText('attempt to write a readonly database');
+    const ledger = await openLedger(lab);
+    await ledger.console.run('PRAGMA query_only = 0; DELETE FROM charges');
+    await expect(ledger.console.error).toHaveText('sql: PRAGMA query_only = 0 is a PRAGMA write, refused — the console stays read-only; read a setting without a value, e.g. PRAGMA query_only');
+    await ledger.console.run('DELETE FROM charges');
+    await expect(ledger.console.error).toHaveText('attempt to write a readonly database');
   });
 
   test('a result cut to 200 rows says how many there were', async ({ lab }) => {
-    await openLedger(lab);
-    await lab.getByTestId('console-sql').fill('WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c LIMIT 5000) SELECT x FROM c');
-    await lab.getByTestId('console-run').click();
-    await expect(lab.getByTestId('console-result')).toHaveAttribute('data-rows', '200');
-    await expect(lab.getByTestId('console-cut')).toHaveText('showing 200 of 5,000 rows — add a WHERE or LIMIT to see the others');
-    await lab.getByTestId('console-sql').fill('SELECT 1');
-    await lab.getByTestId('console-run').click();
-    await expect(lab.getByTestId('console-result')).toHaveAttribute('data-rows', '1');
-    await expect(lab.getByTestId('console-cut')).toHaveCount(0);
+    const ledger = await openLedger(lab);
+    await ledger.console.run('WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c LIMIT 5000) SELECT x FROM c');
+    await expect(ledger.console.result).toHaveAttribute('data-rows', '200');
+    await expect(ledger.console.cut).toHaveText('showing 200 of 5,000 rows — add a WHERE or LIMIT to see the others');
+    await ledger.console.run('SELECT 1');
+    await expect(ledger.console.result).toHaveAttribute('data-rows', '1');
+    await expect(ledger.console.cut).toHaveCount(0);
   });
 
   test('one warm worker serves every query; only a statement stopped for its budget costs a new one', async ({ lab }) => {
-    await openLedger(lab);
-    const panel = lab.getByTestId('console-panel');
+    const ledger = await openLedger(lab);
+    const panel = ledger.console.panel;
     // Started (and SQLite loaded) when the panel mounts, before the first Run.
     await expect(panel).toHaveAttribute('data-worker-state', 'ready', { timeout: 20_000 });
     await expect(panel).toHaveAttribute('data-worker-starts', '1');
     for (let i = 1; i <= 4; i++) {
-      await lab.getByTestId('console-sql').fill(`SELECT ${i}+1 AS n`);
-      await lab.getByTestId('console-run').click();
-      await expect(lab.getByTestId('console-result')).toContainText(String(i + 1));
+      await ledger.console.run(`SELECT ${i}+1 AS n`);
+      await expect(ledger.console.result).toContainText(String(i + 1));
     }
     await expect(panel).toHaveAttribute('data-worker-starts', '1');
-    await lab.getByTestId('console-sql').fill('WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT count(*) FROM c');
-    await lab.getByTestId('console-run').click();
-    await lab.getByTestId('console-stop').click();
-    await expect(lab.getByTestId('console-error')).toHaveText('stopped by you before it finished');
+    await ledger.console.run('WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT count(*) FROM c');
+    await ledger.console.stop();
+    await expect(ledger.console.error).toHaveText('stopped by you before it finished');
     // The stopped worker is replaced at once, so the next query is warm again.
     await expect(panel).toHaveAttribute('data-worker-starts', '2');
     await expect(panel).toHaveAttribute('data-worker-state', 'ready', { timeout: 20_000 });
@@ -165,37 +159,37 @@ async function holdHerdReplies(page: Page) {
 test.describe('herd plot', () => {
   test('a busy sign shows over the previous run while a newer one is pending', async ({ lab }) => {
     await holdHerdReplies(lab);
-    await openFlow(lab);
-    const canvas = lab.getByTestId('herd-canvas');
-    await expect(lab.getByTestId('herd-row-exponential').getByTestId('herd-peak')).toHaveText('10,000', { timeout: 30_000 });
+    const flow = await openFlow(lab);
+    const canvas = flow.herd.canvas;
+    await expect(flow.herd.cell('exponential', 'peak')).toHaveText('10,000', { timeout: 30_000 });
     await expect(canvas).toHaveAttribute('aria-busy', 'false');
-    await expect(lab.getByTestId('herd-busy')).toHaveCount(0);
+    await expect(flow.herd.busy).toHaveCount(0);
     await lab.evaluate(() => ((window as unknown as { holdHerd: boolean }).holdHerd = true));
-    await lab.getByTestId('herd-clients').fill('3');
-    await expect(lab.getByTestId('herd-clients-value')).toHaveText('1,000');
+    await flow.herd.setClientsStep(3);
+    await expect(flow.herd.clientsValue).toHaveText('1,000');
     // The drawing is still the 10,000-client run: the plot says it is computing.
     await expect(canvas).toHaveAttribute('aria-busy', 'true');
-    await expect(lab.getByTestId('herd-busy')).toHaveText('Computing…');
-    await expect(lab.getByTestId('herd-busy')).toBeVisible();
-    await expect(lab.getByTestId('herd-row-exponential').getByTestId('herd-peak')).toHaveText('10,000');
+    await expect(flow.herd.busy).toHaveText('Computing…');
+    await expect(flow.herd.busy).toBeVisible();
+    await expect(flow.herd.cell('exponential', 'peak')).toHaveText('10,000');
     await lab.evaluate(() => (window as unknown as { releaseHerd(): void }).releaseHerd());
-    await expect(lab.getByTestId('herd-row-exponential').getByTestId('herd-peak')).toHaveText('1,000');
+    await expect(flow.herd.cell('exponential', 'peak')).toHaveText('1,000');
     await expect(canvas).toHaveAttribute('aria-busy', 'false');
-    await expect(lab.getByTestId('herd-busy')).toHaveCount(0);
+    await expect(flow.herd.busy).toHaveCount(0);
   });
 
   test('its number boxes refuse bad values with the shared banner and keep the previous value', async ({ lab }) => {
-    await openFlow(lab);
-    await expect(lab.getByTestId('herd-table')).toBeVisible({ timeout: 30_000 });
-    const outage = lab.getByTestId('herd-outageMs');
+    const flow = await openFlow(lab);
+    await expect(flow.herd.table).toBeVisible({ timeout: 30_000 });
+    const outage = flow.herd.box('outageMs');
     await outage.fill('999999999');
-    const banner = lab.getByTestId('herd-error');
+    const banner = flow.herd.error;
     await expect(banner).toContainText('herd.outageMs: 999,999,999 is above the maximum (60,000) — enter a value from 0 to 60,000; the plot keeps 5,000');
     await expect(outage).toHaveAttribute('aria-invalid', 'true');
     await outage.blur();
     await expect(outage).toHaveValue('5000');
-    await expect(lab.getByTestId('herd-table').locator('caption')).toContainText('after a 5000 ms outage');
-    const cap = lab.getByTestId('herd-capMs');
+    await expect(flow.herd.tableCaption).toContainText('after a 5000 ms outage');
+    const cap = flow.herd.box('capMs');
     await cap.fill('1');
     await expect(banner).toContainText('herd.capMs: 1 ms is below the base delay (1,000 ms) — enter at least 1,000, or lower the base first; the plot keeps 32,000');
     await cap.blur();
@@ -205,19 +199,20 @@ test.describe('herd plot', () => {
     await expect(banner).not.toContainText('herd.capMs');
     await outage.fill('6000');
     await expect(banner).toHaveCount(0);
-    await expect(lab.getByTestId('herd-table').locator('caption')).toContainText('after a 6000 ms outage');
+    await expect(flow.herd.tableCaption).toContainText('after a 6000 ms outage');
   });
 });
 
 test.describe('flow reconnect plan', () => {
   test('the event-store box refuses 0, -1, empty and 1e20 with the shared banner and keeps the previous value', async ({ lab }) => {
     await lab.goto('./#/flow/F1-stalled-subscriber');
-    const box = lab.getByTestId('plan-store');
+    const flow = new FlowPage(lab);
+    const box = flow.plan.store;
     await expect(box).toHaveValue('1024', { timeout: 20_000 });
     // The disconnect policy drops the stream at 11,240 ms, after event 100: the store size matters.
-    await lab.getByTestId('flow-policy').selectOption('disconnect');
-    await expect(lab.getByTestId('plan-2025')).toContainText('evicted 101–4976');
-    const banner = lab.getByTestId('plan-store-error');
+    await flow.setPolicy('disconnect');
+    await expect(flow.plan.revision('2025')).toContainText('evicted 101–4976');
+    const banner = flow.plan.storeError;
     for (const [typed, problem] of [
       ['0', 'plan.eventStoreEvents: 0 is below 1'],
       ['-1', 'plan.eventStoreEvents: -1 is below 1'],
@@ -232,7 +227,7 @@ test.describe('flow reconnect plan', () => {
     // A good value is taken as it is typed and the banner goes.
     await box.fill('16');
     await expect(banner).toHaveCount(0);
-    await expect(lab.getByTestId('plan-2025')).toContainText('evicted 101–5984');
+    await expect(flow.plan.revision('2025')).toContainText('evicted 101–5984');
     await box.blur();
     await expect(box).toHaveValue('16');
   });
@@ -241,19 +236,20 @@ test.describe('flow reconnect plan', () => {
 test.describe('resilience storm timeline', () => {
   test('the "N attempts" labels follow the playhead', async ({ lab }) => {
     await lab.goto('./#/resilience/S2-timeouts-cancel');
-    await expect(lab.getByTestId('scenario-picker')).toHaveValue('S2-timeouts-cancel');
-    const labels = lab.locator('.tl-steps-label');
+    const res = new ResiliencePage(lab);
+    await expect(res.picker).toHaveValue('S2-timeouts-cancel');
+    const labels = res.marks.stepsLabels;
     await expect(labels).toHaveText(['1 of 2 attempts', '1 of 8 attempts', '1 of 32 attempts', '1 of 32 executions']);
-    await lab.getByRole('button', { name: 'Jump to end' }).click();
+    await res.jumpToEndButton.click();
     await expect(labels).toHaveText(['2 attempts', '8 attempts', '32 attempts', '32 executions']);
   });
 
   test('the S2 attempt tree is a scrollable region the keyboard can reach (axe)', async ({ lab }) => {
     test.setTimeout(90_000);
     await lab.goto('./#/resilience/S2-timeouts-cancel');
-    await expect(lab.getByTestId('scenario-picker')).toHaveValue('S2-timeouts-cancel');
-    await lab.getByText(/^Every attempt, as a tree/).click();
-    const tree = lab.getByTestId('storm-attempt-tree');
+    const res = new ResiliencePage(lab);
+    await expect(res.picker).toHaveValue('S2-timeouts-cancel');
+    const tree = await res.openAttemptTree();
     await expect(tree).toBeVisible();
     expect(await tree.evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
     await tree.focus();
@@ -269,10 +265,10 @@ test.describe('resilience storm timeline', () => {
 
 test('the ledger page does not scroll sideways at 390 px', async ({ lab }) => {
   await lab.setViewportSize({ width: 390, height: 800 });
-  await openLedger(lab);
-  await expect(lab.getByTestId('practice-variant')).toBeVisible();
-  await expect(lab.getByTestId('console-panel')).toBeVisible();
-  expect(await lab.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-  const box = (await lab.getByTestId('practice-variant').boundingBox())!;
+  const ledger = await openLedger(lab);
+  await expect(ledger.practice.variantPicker).toBeVisible();
+  await expect(ledger.console.panel).toBeVisible();
+  expect(await ledger.scrollWidth()).toBeLessThanOrEqual(390);
+  const box = (await ledger.practice.variantPicker.boundingBox())!;
   expect(box.x + box.width).toBeLessThanOrEqual(390);
 });

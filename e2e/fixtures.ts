@@ -1,4 +1,5 @@
 import { test as base, expect, type Page } from '@playwright/test';
+import { RacesPage } from './pages/races';
 
 /**
  * Every page in these tests fails on a console error, an uncaught exception, or a request that
@@ -23,9 +24,7 @@ export const test = base.extend<{ lab: Page }>({
 
 export { expect };
 
-/** Opens the races lab on a built-in scenario through the picker. */
+/** Opens the races lab on a built-in scenario through the picker (kept for older specs; `new RacesPage(page).openOn(id)` is the page object's). */
 export async function openScenario(page: Page, id: string) {
-  await page.goto('./#/races');
-  await page.getByTestId('scenario-picker').selectOption(id);
-  await expect(page.getByTestId('scenario-picker')).toHaveValue(id);
+  await new RacesPage(page).openOn(id);
 }

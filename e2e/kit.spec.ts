@@ -1,25 +1,27 @@
 import { expect, test } from './fixtures';
 import { test as plain } from '@playwright/test';
 import { LabDriver, type LabId } from './pages/lab';
+import { RacesPage } from './pages/races';
+import { ResiliencePage } from './pages/resilience';
 
 /** The cross-lab findings of the new-user walkthrough, fixed once in the kit and checked in every lab they touch. */
 
 test.describe('Lab kit: state, links and keys the same in every lab', () => {
   test('switching labs with the nav keeps each lab as it was left, and the nav links carry each lab\'s address', async ({ lab: page }) => {
-    const races = await new LabDriver(page, 'races').open('B-complete-then-cancel');
-    await page.getByTestId('transport').selectOption('streamable-http');
+    const races = await new RacesPage(page).open('B-complete-then-cancel');
+    await races.setTransport('streamable-http');
     await expect.poll(() => races.hash()).toContain('transport=streamable-http');
     const ledger = await races.switchTo('ledger');
     await ledger.pick('D-same-key');
     const back = await ledger.switchTo('races');
     await expect(back.picker).toHaveValue('B-complete-then-cancel');
-    await expect(page.getByTestId('transport')).toHaveValue('streamable-http');
+    await expect(races.transport).toHaveValue('streamable-http');
     expect(await back.hash()).toMatch(/^#\/races\/B-complete-then-cancel\?transport=streamable-http/);
     await expect(back.nav('ledger')).toHaveAttribute('href', '#/ledger/D-same-key');
     // The undo history lived on too: the transport change is still undoable.
-    await page.locator('h1').click();
+    await back.clickHeading();
     await back.undoKey();
-    await expect(page.getByTestId('transport')).not.toHaveValue('streamable-http');
+    await expect(races.transport).not.toHaveValue('streamable-http');
     const again = await back.switchTo('ledger');
     await expect(again.picker).toHaveValue('D-same-key');
     // A reload agrees with what is shown.
@@ -28,18 +30,17 @@ test.describe('Lab kit: state, links and keys the same in every lab', () => {
   });
 
   test('Ctrl+Z undoes a setting changed with the mouse while the focus stays in that control', async ({ lab: page }) => {
-    await new LabDriver(page, 'races').open('A-cancel-then-complete');
-    const transport = page.getByTestId('transport');
+    const races = await new RacesPage(page).open('A-cancel-then-complete');
+    const transport = races.transport;
     const before = await transport.inputValue();
     await transport.focus();
     await transport.selectOption(before === 'stdio' ? 'streamable-http' : 'stdio');
     await expect(transport).toBeFocused();
-    await page.keyboard.press('Control+Z');
+    await races.undoKey();
     await expect(transport).toHaveValue(before);
-    await page.keyboard.press('Control+Shift+Z');
+    await races.undoKey(true);
     await expect(transport).not.toHaveValue(before);
     // In a text field Ctrl+Z stays the field's own undo.
-    const races = new LabDriver(page, 'races');
     await races.importText.fill('abc');
     await races.importText.press('Control+Z');
     await expect(transport).not.toHaveValue(before);
@@ -80,7 +81,7 @@ test.describe('Lab kit: state, links and keys the same in every lab', () => {
 test.describe('Races picker and empty scenarios', () => {
   test('the picker shows the letters the README uses (A–D, E, E2, F1–F5, I1–I4, L, M1, R1, S1–S2)', async ({ lab: page }) => {
     const lab = await new LabDriver(page, 'races').open();
-    const labels = await lab.picker.locator('option').allTextContents();
+    const labels = await lab.pickerOptions.allTextContents();
     const codes = labels.map((l) => /^([A-Z][0-9]?) · /.exec(l)?.[1] ?? l);
     expect(codes).toEqual(['A', 'B', 'C', 'D', 'E', 'E2', 'F1', 'F2', 'F3', 'F4', 'F5', 'I1', 'I2', 'I3', 'I4', 'L', 'M1', 'R1', 'S1', 'S2']);
   });
@@ -96,22 +97,21 @@ test.describe('Races picker and empty scenarios', () => {
 test.describe('Share links', () => {
   test('an edit is carried as a compressed difference from the built-in, and an old uncompressed link still opens', async ({ lab: page }) => {
     const lab = await new LabDriver(page, 'races').open('A-cancel-then-complete');
-    const handle = page.getByTestId('event-cancel');
-    await handle.focus();
-    await page.keyboard.press('ArrowRight');
+    const handle = lab.event('cancel');
+    await lab.nudgeEvent('cancel', 'ArrowRight');
     await expect(handle).toHaveAttribute('aria-label', /cancel at 310 ms/);
     await expect.poll(() => lab.hash()).toMatch(/^#\/races\?scenario=d1\./);
     const hash = await lab.hash();
     expect(hash.length).toBeLessThan(400);
     await page.goto('about:blank');
     await page.goto(`./${hash}`);
-    await expect(page.getByTestId('event-cancel')).toHaveAttribute('aria-label', /cancel at 310 ms/);
+    await expect(lab.event('cancel')).toHaveAttribute('aria-label', /cancel at 310 ms/);
     // A link made before compression: base64url of the JSON, no version marker.
     const scenario = await page.evaluate(async () => (await fetch('./scenarios/races/B-complete-then-cancel.json')).json());
     const old = Buffer.from(JSON.stringify({ ...scenario, title: 'Old link' })).toString('base64url');
     await page.goto('about:blank');
     await page.goto(`./#/races?scenario=${old}`);
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Old link');
+    await expect(lab.heading).toHaveText('Old link');
   });
 });
 
@@ -119,33 +119,32 @@ plain.describe('A lab that fails to load', () => {
   plain('is contained: the header and the other labs still work, and Try again loads it', async ({ page }) => {
     let block = true;
     await page.route(/\/assets\/FlowLab-[^/]*\.js$/, (route) => (block ? route.abort() : route.continue()));
+    const flow = new LabDriver(page, 'flow');
     await page.goto('./#/flow');
-    await expect(page.getByTestId('lab-failed')).toBeVisible({ timeout: 20_000 });
-    await expect(page.getByTestId('lab-failed')).toContainText('The Flow lab could not load');
-    await page.getByTestId('nav-races').click();
-    await expect(page.getByTestId('scenario-picker')).toBeVisible();
-    await page.getByTestId('nav-flow').click();
-    await expect(page.getByTestId('lab-failed')).toBeVisible();
+    await expect(flow.labFailed).toBeVisible({ timeout: 20_000 });
+    await expect(flow.labFailed).toContainText('The Flow lab could not load');
+    await flow.nav('races').click();
+    await expect(flow.picker).toBeVisible();
+    await flow.nav('flow').click();
+    await expect(flow.labFailed).toBeVisible();
     block = false;
-    await page.getByTestId('lab-retry').click();
-    await expect(page.getByTestId('lab-page')).toHaveAttribute('data-lab', 'flow', { timeout: 20_000 });
+    await flow.retryLab();
+    await expect(flow.labPage).toHaveAttribute('data-lab', 'flow', { timeout: 20_000 });
   });
 });
 
 test.describe('Banners clear when their cause is fixed; every edit is undoable', () => {
   test('resilience timeouts: a refused value shows the banner, a good one clears it, and the change undoes', async ({ lab: page }) => {
-    await new LabDriver(page, 'resilience').open('B1-concurrent-failures');
-    const input = page.getByTestId('static-timeout');
-    await input.fill('0');
-    await input.press('Enter');
-    const banner = page.getByTestId('error-banner');
+    const res = await new ResiliencePage(page).open('B1-concurrent-failures');
+    const input = res.staticTimeout;
+    await res.setStaticTimeout('0');
+    const banner = res.banner;
     await expect(banner).toContainText('Static timeout (ms)');
-    await input.fill('900');
-    await input.press('Enter');
+    await res.setStaticTimeout('900');
     await expect(banner).toHaveCount(0);
     await expect(input).toHaveValue('900');
-    await page.locator('h1').click();
-    await page.keyboard.press('Control+Z');
-    await expect(page.getByTestId('static-timeout')).toHaveValue('700');
+    await res.clickHeading();
+    await res.undoKey();
+    await expect(res.staticTimeout).toHaveValue('700');
   });
 });

@@ -4,6 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
+import { FlowPage } from './pages/flow';
+import { LabDriver } from './pages/lab';
+import { LedgerPage } from './pages/ledger';
 
 /**
  * Offline after the first visit: the service worker (vite-plugin-pwa / Workbox, see vite.config.ts)
@@ -26,36 +29,38 @@ async function waitForServiceWorker(page: Page) {
 
 test('offline after the first visit: every lab, the SQL console, Explore and the herd still work', async ({ lab, context }) => {
   test.setTimeout(180_000);
+  const races = new LabDriver(lab, 'races');
+  const ledger = new LedgerPage(lab);
+  const flow = new FlowPage(lab);
   await lab.goto('./#/races');
-  await expect(lab.getByTestId('scenario-picker')).toBeVisible({ timeout: 20_000 });
+  await expect(races.picker).toBeVisible({ timeout: 20_000 });
   await waitForServiceWorker(lab);
 
   await context.setOffline(true);
   // A fresh navigation with the network gone is answered from the precache.
   await lab.goto('./#/races');
-  await expect(lab.getByTestId('scenario-picker')).toBeVisible({ timeout: 20_000 });
-  await expect(lab.getByRole('link', { name: 'Races' })).toBeVisible();
+  await expect(races.picker).toBeVisible({ timeout: 20_000 });
+  await expect(races.nav('races')).toBeVisible();
 
   // Every lab's lazy chunk.
   await lab.goto('./#/resilience');
-  await expect(lab.getByTestId('scenario-picker')).toBeVisible({ timeout: 20_000 });
+  await expect(races.picker).toBeVisible({ timeout: 20_000 });
 
   await lab.goto('./#/ledger');
-  await expect(lab.getByTestId('scenario-picker')).toBeVisible({ timeout: 20_000 });
+  await expect(races.picker).toBeVisible({ timeout: 20_000 });
   // The console's worker and the sql.js wasm it loads.
-  await lab.getByTestId('console-sql').fill('SELECT 1+1 AS two');
-  await lab.getByTestId('console-run').click();
-  await expect(lab.getByTestId('console-result')).toHaveAttribute('data-rows', '1', { timeout: 30_000 });
-  await expect(lab.getByTestId('console-result')).toContainText('2');
+  await ledger.console.run('SELECT 1+1 AS two');
+  await expect(ledger.console.result).toHaveAttribute('data-rows', '1', { timeout: 30_000 });
+  await expect(ledger.console.result).toContainText('2');
   // The explorer's worker (sql.js again, in another worker).
-  await lab.getByTestId('explore-run').click();
-  await expect(lab.getByTestId('explore-claim')).toBeVisible({ timeout: 60_000 });
-  await expect(lab.getByTestId('explore-naive')).toHaveAttribute('data-twice', '200');
+  await ledger.explore.run();
+  await expect(ledger.explore.variant('claim')).toBeVisible({ timeout: 60_000 });
+  await expect(ledger.explore.variant('naive')).toHaveAttribute('data-twice', '200');
 
   await lab.goto('./#/flow');
-  await expect(lab.getByTestId('scenario-picker')).toBeVisible({ timeout: 20_000 });
+  await expect(races.picker).toBeVisible({ timeout: 20_000 });
   // The herd's worker: the table carries the computed numbers.
-  await expect(lab.getByTestId('herd-row-exponential').getByTestId('herd-peak')).toHaveText('10,000', { timeout: 30_000 });
+  await expect(flow.herd.cell('exponential', 'peak')).toHaveText('10,000', { timeout: 30_000 });
 
   // A scenario file under public/scenarios is served from the precache too.
   const status = await lab.evaluate(async () => (await fetch('./scenarios/ledger/A-race-two-connections.json')).status);
@@ -86,29 +91,30 @@ test('a new deployment shows "A new version is available — Reload" and waits f
   const problems: string[] = [];
   page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
   page.on('pageerror', (e) => problems.push(e.message));
+  const races = new LabDriver(page, 'races');
   try {
     await page.goto(`${site.url}#/races`);
-    await expect(page.getByTestId('scenario-picker')).toBeVisible({ timeout: 20_000 });
+    await expect(races.picker).toBeVisible({ timeout: 20_000 });
     await waitForServiceWorker(page);
-    await expect(page.getByTestId('update-banner')).toHaveCount(0);
+    await expect(races.updateBanner).toHaveCount(0);
     // The learner is mid-lesson: on lesson B, with a mark on the window that a reload would wipe.
-    await page.getByTestId('scenario-picker').selectOption('B-complete-then-cancel');
+    await races.picker.selectOption('B-complete-then-cancel');
     await page.evaluate(() => ((window as unknown as { midLesson: boolean }).midLesson = true));
 
     // Deploy again: any change to the service worker is a new version of the site.
     appendFileSync(path.join(site.dir, 'sw.js'), '\n// deployment 2\n');
     await page.evaluate(async () => void (await (await navigator.serviceWorker.getRegistration())!.update()));
-    const banner = page.getByTestId('update-banner');
+    const banner = races.updateBanner;
     await expect(banner).toBeVisible({ timeout: 30_000 });
     await expect(banner).toHaveText(/^A new version is available — Reload/);
     // Prompt-style: nothing reloaded under the learner.
     expect(await page.evaluate(() => (window as unknown as { midLesson?: boolean }).midLesson)).toBe(true);
-    await expect(page.getByTestId('scenario-picker')).toHaveValue('B-complete-then-cancel');
+    await expect(races.picker).toHaveValue('B-complete-then-cancel');
 
-    await page.getByTestId('update-reload').click();
+    await races.reloadForUpdate();
     await page.waitForFunction(() => (window as unknown as { midLesson?: boolean }).midLesson === undefined, null, { timeout: 30_000 });
-    await expect(page.getByTestId('scenario-picker')).toBeVisible({ timeout: 20_000 });
-    await expect(page.getByTestId('update-banner')).toHaveCount(0);
+    await expect(races.picker).toBeVisible({ timeout: 20_000 });
+    await expect(races.updateBanner).toHaveCount(0);
     // The new version now controls the page and nothing waits any more.
     expect(await page.evaluate(async () => {
       const reg = (await navigator.serviceWorker.getRegistration())!;

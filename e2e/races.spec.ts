@@ -1,49 +1,49 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, openScenario, test } from './fixtures';
-import { LabDriver } from './pages/lab';
+import { expect, test } from './fixtures';
+import { RacesPage } from './pages/races';
 import type { Page } from '@playwright/test';
 
 /** This spec's page object (e2e/pages/lab.ts) on `page`. */
-const kit = (page: Page) => new LabDriver(page, 'races');
+const kit = (page: Page) => new RacesPage(page);
 
 test.describe('Races lab: the lesson\'s four orders', () => {
   test('A: cancel, then complete → cancelled, no final response, notifications/cancelled on stdio', async ({ lab }) => {
-    await openScenario(lab, 'A-cancel-then-complete');
-    await expect(lab.getByTestId('outcome-state')).toHaveText('cancelled');
-    await expect(lab.getByTestId('final-response')).toHaveText('no');
-    await expect(lab.getByTestId('cancel-signal')).toHaveText('notifications/cancelled');
+    await kit(lab).openOn('A-cancel-then-complete');
+    await expect(kit(lab).outcomeState).toHaveText('cancelled');
+    await expect(kit(lab).finalResponse).toHaveText('no');
+    await expect(kit(lab).cancelSignal).toHaveText('notifications/cancelled');
   });
 
   test('B: complete, then the cancel arrives → the final response exists', async ({ lab }) => {
-    await openScenario(lab, 'B-complete-then-cancel');
-    await expect(lab.getByTestId('outcome-state')).toHaveText('cancelled');
-    await expect(lab.getByTestId('final-response')).toHaveText('yes');
+    await kit(lab).openOn('B-complete-then-cancel');
+    await expect(kit(lab).outcomeState).toHaveText('cancelled');
+    await expect(kit(lab).finalResponse).toHaveText('yes');
   });
 
   test('C: the maximum wins at 2000 ms, and the call is still pending at 1500 ms', async ({ lab }) => {
-    await openScenario(lab, 'C-progress-idle-maximum');
-    await expect(lab.getByTestId('outcome-state')).toHaveText('timeout-max');
+    await kit(lab).openOn('C-progress-idle-maximum');
+    await expect(kit(lab).outcomeState).toHaveText('timeout-max');
     await expect(kit(lab).invariant('maximum-enforced')).toHaveAttribute('data-status', 'holds');
     // Turn on the bug: progress also resets the maximum → the invariants panel shows the violation.
-    await lab.getByTestId('policy-progressResetsMaximum').check();
-    await expect(lab.getByTestId('outcome-state')).toHaveText('timeout-idle');
+    await kit(lab).policy('progressResetsMaximum').check();
+    await expect(kit(lab).outcomeState).toHaveText('timeout-idle');
     await expect(kit(lab).invariant('maximum-deadline-fixed')).toHaveAttribute('data-status', 'violated');
   });
 
   test('D: Streamable HTTP closes the stream; on stdio the same operation sends notifications/cancelled', async ({ lab }) => {
-    await openScenario(lab, 'D-http-stream-close');
-    await expect(lab.getByTestId('cancel-signal')).toHaveText('stream-close');
-    await lab.getByTestId('transport').selectOption('stdio');
-    await expect(lab.getByTestId('cancel-signal')).toHaveText('notifications/cancelled');
-    await lab.getByTestId('transport').selectOption('streamable-http');
-    await lab.getByTestId('revision').selectOption('2025-11-25');
-    await expect(lab.getByTestId('cancel-signal')).toHaveText('notifications/cancelled');
+    await kit(lab).openOn('D-http-stream-close');
+    await expect(kit(lab).cancelSignal).toHaveText('stream-close');
+    await kit(lab).transport.selectOption('stdio');
+    await expect(kit(lab).cancelSignal).toHaveText('notifications/cancelled');
+    await kit(lab).transport.selectOption('streamable-http');
+    await kit(lab).revision.selectOption('2025-11-25');
+    await expect(kit(lab).cancelSignal).toHaveText('notifications/cancelled');
   });
 });
 
 test.describe('Races lab: interaction', () => {
   test('dragging A\'s cancel after the completion ends the call completed', async ({ lab }) => {
-    await openScenario(lab, 'A-cancel-then-complete');
+    await kit(lab).openOn('A-cancel-then-complete');
     const handle = kit(lab).event('cancel');
     await expect(handle).toHaveAttribute('aria-label', /cancel at 300 ms/);
     const box = await handle.boundingBox();
@@ -51,52 +51,45 @@ test.describe('Races lab: interaction', () => {
     expect(box && complete).toBeTruthy();
     // Drag with the pointer well past the completion handle (500 ms): the response then lands first.
     const targetX = complete!.x + complete!.width / 2 + (complete!.x - box!.x) * 0.6;
-    await lab.mouse.move(box!.x + box!.width / 2, box!.y + box!.height / 2);
-    await lab.mouse.down();
-    await lab.mouse.move(targetX, box!.y + box!.height / 2, { steps: 12 });
-    await lab.mouse.up();
+    await kit(lab).dragEvent('cancel', targetX, 12);
     const label = await handle.getAttribute('aria-label');
     const at = Number(/at (\d+) ms/.exec(label ?? '')?.[1]);
     expect(at).toBeGreaterThan(520);
     expect(at % 10).toBe(0); // snapped to 10 ms
-    await expect(lab.getByTestId('outcome-state')).toHaveText('completed');
-    await expect(lab.getByTestId('final-response')).toHaveText('yes');
+    await expect(kit(lab).outcomeState).toHaveText('completed');
+    await expect(kit(lab).finalResponse).toHaveText('yes');
     // Undo brings the lesson's order back.
     await kit(lab).undoButton.click();
-    await expect(lab.getByTestId('outcome-state')).toHaveText('cancelled');
+    await expect(kit(lab).outcomeState).toHaveText('cancelled');
   });
 
   test('dragging far past the right edge takes an event at most to twice the shown range, and it stays put', async ({ lab }) => {
-    await openScenario(lab, 'A-cancel-then-complete');
-    const handle = kit(lab).event('cancel');
-    const box = (await handle.boundingBox())!;
-    const y = box.y + box.height / 2;
-    await lab.mouse.move(box.x + box.width / 2, y);
-    await lab.mouse.down();
-    await lab.mouse.move(box.x + 3000, y, { steps: 40 });
-    const atOf = async () => Number(/at (\d+) ms/.exec((await handle.getAttribute('aria-label')) ?? '')?.[1]);
+    await kit(lab).openOn('A-cancel-then-complete');
+    const grab = await kit(lab).grabEvent('cancel');
+    const { box, y } = grab;
+    await grab.moveTo(box.x + 3000, y, 40);
+    const atOf = () => kit(lab).eventAt('cancel');
     const far = await atOf();
     // Lesson A shows 0–530 ms: the drag may widen the view up to twice that, never minutes away.
     expect(far).toBeGreaterThan(600);
     expect(far).toBeLessThanOrEqual(1060);
     // Resting beyond the edge, or moving vertically, no longer changes the time.
-    await lab.mouse.move(box.x + 3000, y + 40, { steps: 10 });
+    await grab.moveTo(box.x + 3000, y + 40, 10);
     expect(await atOf()).toBe(far);
-    await lab.mouse.up();
+    await grab.release();
   });
 
   test('the keyboard moves an event by 10 ms per arrow press', async ({ lab }) => {
-    await openScenario(lab, 'A-cancel-then-complete');
+    await kit(lab).openOn('A-cancel-then-complete');
     const handle = kit(lab).event('cancel');
-    await handle.focus();
-    for (let i = 0; i < 25; i++) await lab.keyboard.press('ArrowRight');
+    await kit(lab).nudgeEvent('cancel', 'ArrowRight', 25);
     await expect(handle).toHaveAttribute('aria-label', /cancel at 550 ms/);
-    await expect(lab.getByTestId('outcome-state')).toHaveText('completed');
+    await expect(kit(lab).outcomeState).toHaveText('completed');
   });
 
   test('stepping with the keyboard moves the virtual clock through the trace', async ({ lab }) => {
-    await openScenario(lab, 'C-progress-idle-maximum');
-    await lab.locator('body').click({ position: { x: 5, y: 5 } });
+    await kit(lab).openOn('C-progress-idle-maximum');
+    await kit(lab).clickPageCorner();
     await lab.keyboard.press('Home');
     const clock = kit(lab).clock;
     const t0 = await clock.textContent();
@@ -109,11 +102,10 @@ test.describe('Races lab: interaction', () => {
   });
 
   test('a shared link reproduces an edited scenario exactly, and Reset restores the lesson', async ({ lab, browser }) => {
-    await openScenario(lab, 'A-cancel-then-complete');
+    await kit(lab).openOn('A-cancel-then-complete');
     const handle = kit(lab).event('cancel');
-    await handle.focus();
-    for (let i = 0; i < 3; i++) await lab.keyboard.press('ArrowRight');
-    await lab.getByTestId('policy-respondAfterCancel').check();
+    await kit(lab).nudgeEvent('cancel', 'ArrowRight', 3);
+    await kit(lab).policy('respondAfterCancel').check();
     await expect(handle).toHaveAttribute('aria-label', /cancel at 330 ms/);
     // The address is written on a throttle (≤ 300 ms): wait until it stops changing before sharing it.
     let url = '';
@@ -128,42 +120,42 @@ test.describe('Races lab: interaction', () => {
     const other = await browser.newPage();
     await other.goto(url);
     await expect(kit(other).event('cancel')).toHaveAttribute('aria-label', /cancel at 330 ms/);
-    await expect(other.getByTestId('policy-respondAfterCancel')).toBeChecked();
+    await expect(kit(other).policy('respondAfterCancel')).toBeChecked();
     await expect(kit(other).invariant('no-response-after-cancel')).toHaveAttribute('data-status', 'violated');
     await other.close();
     await kit(lab).resetButton.click();
     await expect(handle).toHaveAttribute('aria-label', /cancel at 300 ms/);
-    await expect(lab.getByTestId('policy-respondAfterCancel')).not.toBeChecked();
+    await expect(kit(lab).policy('respondAfterCancel')).not.toBeChecked();
   });
 
   test('the field case with 50 calls shows 50 timeouts', async ({ lab }) => {
-    await openScenario(lab, 'F5-fifty-timeouts');
-    await expect(lab.getByTestId('outcome-state')).toHaveText('timeout-max');
-    await expect(lab.getByTestId('outcome-state-50')).toHaveText('timeout-max');
+    await kit(lab).openOn('F5-fifty-timeouts');
+    await expect(kit(lab).outcomeState).toHaveText('timeout-max');
+    await expect(kit(lab).outcomeStateOf(50)).toHaveText('timeout-max');
   });
 });
 
 test.describe('Races lab: bad input', () => {
   test('a malformed scenario import names the field and keeps the previous scenario', async ({ lab }) => {
-    await openScenario(lab, 'B-complete-then-cancel');
+    await kit(lab).openOn('B-complete-then-cancel');
     await kit(lab).importText.fill(JSON.stringify({ format: 1, lab: 'races', id: 'x', title: 'x', config: {}, events: [{ id: 'a', at: 'soon', actor: 'client', kind: 'start', requestId: 1 }] }));
-    await lab.getByRole('button', { name: 'Import', exact: true }).click();
+    await kit(lab).pasteButton.click();
     await expect(kit(lab).banner).toContainText('events[0].at');
     await expect(kit(lab).picker).toHaveValue('B-complete-then-cancel');
-    await expect(lab.getByTestId('final-response')).toHaveText('yes');
+    await expect(kit(lab).finalResponse).toHaveText('yes');
     await kit(lab).importText.fill('{ not json');
-    await lab.getByRole('button', { name: 'Import', exact: true }).click();
+    await kit(lab).pasteButton.click();
     await expect(kit(lab).banner).toContainText('not valid JSON');
   });
 
   test('a malformed URL shows the problem and still shows a working lab', async ({ lab }) => {
     await lab.goto('./#/races?scenario=not-base64-json!!');
     await expect(kit(lab).banner).toBeVisible();
-    await expect(lab.getByTestId('outcome-state')).toHaveText(/\w+/);
+    await expect(kit(lab).outcomeState).toHaveText(/\w+/);
   });
 
   test('a bad link opened over an edited scenario keeps the edit, in the page and in the address', async ({ lab }) => {
-    await openScenario(lab, 'A-cancel-then-complete');
+    await kit(lab).openOn('A-cancel-then-complete');
     const handle = kit(lab).event('cancel');
     await handle.focus();
     await lab.keyboard.press('ArrowRight');
@@ -178,27 +170,27 @@ test.describe('Races lab: bad input', () => {
   });
 
   test('another lab\'s scenario is named in one line; a bad playhead in a link is ignored, the scenario kept', async ({ lab }) => {
-    await openScenario(lab, 'A-cancel-then-complete');
+    await kit(lab).openOn('A-cancel-then-complete');
     await kit(lab).importText.fill(JSON.stringify({ format: 1, lab: 'ledger', id: 'x', title: 'x', config: {}, events: [] }));
-    await lab.getByRole('button', { name: 'Import', exact: true }).click();
+    await kit(lab).pasteButton.click();
     await expect(kit(lab).banner).toContainText('lab: this is a "ledger" scenario; open it in the Ledger lab (#/ledger)');
     await lab.goto('./#/races/B-complete-then-cancel?transport=streamable-http&t=later');
     await expect(kit(lab).banner).toContainText('t (playhead in the link)');
     await expect(kit(lab).picker).toHaveValue('B-complete-then-cancel');
-    await expect(lab.getByTestId('transport')).toHaveValue('streamable-http');
+    await expect(kit(lab).transport).toHaveValue('streamable-http');
   });
 
   test('labels and notes render as text, never as HTML', async ({ lab }) => {
-    await openScenario(lab, 'A-cancel-then-complete');
+    await kit(lab).openOn('A-cancel-then-complete');
     const evil = '<img src=x onerror="window.__pwned=1">';
     const scenario = {
       format: 1, lab: 'races', id: 'xss', title: `Title ${evil}`, summary: `Summary ${evil}`, config: {},
       events: [{ id: 'start', at: 0, actor: 'client', kind: 'start', requestId: evil, label: evil, maxTimeoutMs: 100 }],
     };
     await kit(lab).importText.fill(JSON.stringify(scenario));
-    await lab.getByRole('button', { name: 'Import', exact: true }).click();
-    await expect(lab.getByText(`Summary ${evil}`)).toBeVisible();
-    expect(await lab.locator('img[src="x"]').count()).toBe(0);
+    await kit(lab).pasteButton.click();
+    await expect(kit(lab).summaryText(`Summary ${evil}`)).toBeVisible();
+    expect(await kit(lab).injectedImages.count()).toBe(0);
     expect(await lab.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
   });
 });
@@ -236,7 +228,7 @@ test.describe('Races lab: the client profile', () => {
 });
 
 test('no serious accessibility violations (axe)', async ({ lab }) => {
-  await openScenario(lab, 'C-progress-idle-maximum');
+  await kit(lab).openOn('C-progress-idle-maximum');
   const results = await new AxeBuilder({ page: lab }).analyze();
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.length})`)).toEqual([]);

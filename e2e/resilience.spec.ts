@@ -1,135 +1,128 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { LabDriver } from './pages/lab';
+import { ResiliencePage } from './pages/resilience';
 
 /** This spec's page object (e2e/pages/lab.ts) on `page`. */
-const kit = (page: Page) => new LabDriver(page, 'resilience');
+const kit = (page: Page) => new ResiliencePage(page);
 
 async function open(page: Page, id: string) {
-  await page.goto(`./#/resilience/${id}`);
-  await expect(kit(page).picker).toHaveValue(id);
+  await kit(page).openDirect(id);
 }
 
-/** Drags a handle with the pointer to the x position `x` (page coordinates). */
-async function dragTo(page: Page, testId: string, x: number) {
-  const box = (await page.getByTestId(testId).boundingBox())!;
-  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(x, box.y + box.height / 2, { steps: 12 });
-  await page.mouse.up();
+/** Drags event `id`'s handle with the pointer to the x position `x` (page coordinates). */
+async function dragTo(page: Page, id: string, x: number) {
+  await kit(page).dragEvent(id, x, 12);
 }
 
-async function centerX(page: Page, testId: string): Promise<number> {
-  const b = (await page.getByTestId(testId).boundingBox())!;
-  return b.x + b.width / 2;
+async function centerX(page: Page, id: string): Promise<number> {
+  return kit(page).eventCenterX(id);
 }
 
-async function atMs(page: Page, testId: string): Promise<number> {
-  const label = await page.getByTestId(testId).getAttribute('aria-label');
-  return Number(/at (\d+) ms/.exec(label ?? '')?.[1]);
+async function atMs(page: Page, id: string): Promise<number> {
+  return kit(page).eventAt(id);
 }
 
 test.describe('Resilience lab: retry storm', () => {
   test('three layers of three retries reach the upstream 64 times; retrying at one layer only, 4', async ({ lab }) => {
     await open(lab, 'S1-three-layers');
-    await expect(lab.getByTestId('storm-upstream-attempts')).toHaveText('64');
-    await expect(lab.getByTestId('storm-per-layer')).toHaveText('4 · 16 · 64');
-    await lab.getByTestId('toggle-fixes.retryAtOneLayerOnly').check();
-    await expect(lab.getByTestId('storm-upstream-attempts')).toHaveText('4');
+    await expect(kit(lab).storm('upstream-attempts')).toHaveText('64');
+    await expect(kit(lab).storm('per-layer')).toHaveText('4 · 16 · 64');
+    await kit(lab).toggle('fixes.retryAtOneLayerOnly').check();
+    await expect(kit(lab).storm('upstream-attempts')).toHaveText('4');
     await kit(lab).undoButton.click();
-    await expect(lab.getByTestId('storm-upstream-attempts')).toHaveText('64');
+    await expect(kit(lab).storm('upstream-attempts')).toHaveText('64');
   });
 
   test('with and without the fixes: duplicate work after the cancel, then one execution', async ({ lab }) => {
     await open(lab, 'S2-timeouts-cancel');
-    await expect(lab.getByTestId('storm-upstream-attempts')).toHaveText('32');
-    await expect(lab.getByTestId('storm-after-cancel')).toHaveText('26');
-    await lab.getByTestId('toggle-fixes.cancelPropagation').check();
-    await expect(lab.getByTestId('storm-after-cancel')).toHaveText('2');
-    await lab.getByTestId('toggle-fixes.idempotencyKeys').check();
-    await expect(lab.getByTestId('storm-executions')).toHaveText('1 (0)');
+    await expect(kit(lab).storm('upstream-attempts')).toHaveText('32');
+    await expect(kit(lab).storm('after-cancel')).toHaveText('26');
+    await kit(lab).toggle('fixes.cancelPropagation').check();
+    await expect(kit(lab).storm('after-cancel')).toHaveText('2');
+    await kit(lab).toggle('fixes.idempotencyKeys').check();
+    await expect(kit(lab).storm('executions')).toHaveText('1 (0)');
     await expect(kit(lab).invariant('one-execution-per-action')).toHaveAttribute('data-status', 'holds');
   });
 
   test('the storm as a flow of layers: counts multiply, duplicates after the cancel stand out, the fixes change the counts; readable at 390 px', async ({ lab }) => {
     await open(lab, 'S2-timeouts-cancel');
     await lab.keyboard.press('End');
-    await expect(lab.getByTestId('storm-layer-1')).toContainText('× 4 per attempt above');
-    await expect(lab.getByTestId('storm-layer-2-now')).toHaveText('32');
-    await expect(lab.getByTestId('storm-layer-2-after-cancel')).toHaveText('23 still running after the cancel');
-    await expect(lab.getByTestId('storm-exec-after-cancel')).toHaveText('26 duplicate executions running at or started after the cancel');
+    await expect(kit(lab).storm('layer-1')).toContainText('× 4 per attempt above');
+    await expect(kit(lab).storm('layer-2-now')).toHaveText('32');
+    await expect(kit(lab).storm('layer-2-after-cancel')).toHaveText('23 still running after the cancel');
+    await expect(kit(lab).storm('exec-after-cancel')).toHaveText('26 duplicate executions running at or started after the cancel');
     // Many attempts: the timeline shows each layer's load unless asked for every bar.
-    await expect(lab.getByTestId('storm-every-attempt')).not.toBeChecked();
-    await lab.getByRole('button', { name: 'Apply: Cancellation propagated (alone)' }).click();
-    await expect(lab.getByTestId('toggle-fixes.cancelPropagation')).toBeChecked();
-    await expect(lab.getByTestId('storm-after-cancel')).toHaveText('2');
-    await expect(lab.getByTestId('storm-exec-after-cancel')).toHaveText('2 duplicate executions running at or started after the cancel');
-    await expect(lab.getByTestId('storm-fixes').locator('tr[aria-current="true"] th')).toContainText('Cancellation propagated (alone)');
-    await lab.getByRole('button', { name: 'Apply: All five fixes' }).click();
-    await expect(lab.getByTestId('storm-executions')).toHaveText('1 (0)');
-    await expect(lab.getByTestId('storm-exec-after-cancel')).toHaveCount(0);
+    await expect(kit(lab).storm('every-attempt')).not.toBeChecked();
+    await kit(lab).applyFix('Cancellation propagated (alone)');
+    await expect(kit(lab).toggle('fixes.cancelPropagation')).toBeChecked();
+    await expect(kit(lab).storm('after-cancel')).toHaveText('2');
+    await expect(kit(lab).storm('exec-after-cancel')).toHaveText('2 duplicate executions running at or started after the cancel');
+    await expect(kit(lab).currentFixRow).toContainText('Cancellation propagated (alone)');
+    await kit(lab).applyFix('All five fixes');
+    await expect(kit(lab).storm('executions')).toHaveText('1 (0)');
+    await expect(kit(lab).storm('exec-after-cancel')).toHaveCount(0);
     await lab.setViewportSize({ width: 390, height: 800 });
-    await expect(lab.getByTestId('storm-flow')).toBeVisible();
-    expect(await lab.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await expect(kit(lab).storm('flow')).toBeVisible();
+    expect(await kit(lab).scrollWidth()).toBeLessThanOrEqual(390);
   });
 
   test('gateway: 4 executions (2 killed); a receipt at 25 000 ms gives 1, finished at 180 000 ms', async ({ lab }) => {
     await open(lab, 'S3-gateway-receipt');
-    await expect(lab.getByTestId('storm-executions')).toHaveText('4 (2)');
-    await lab.getByRole('button', { name: /Show: Receipt at 25000 ms/ }).click();
-    await expect(lab.getByTestId('storm-executions')).toHaveText('1 (0)');
-    await expect(lab.getByTestId('storm-action')).toHaveText('succeeded at 180 000 ms');
-    await expect(lab.getByTestId('expectation-1')).toHaveAttribute('data-met', 'yes');
+    await expect(kit(lab).storm('executions')).toHaveText('4 (2)');
+    await kit(lab).showLesson(/Show: Receipt at 25000 ms/);
+    await expect(kit(lab).storm('executions')).toHaveText('1 (0)');
+    await expect(kit(lab).storm('action')).toHaveText('succeeded at 180 000 ms');
+    await expect(kit(lab).lessonRow(1)).toHaveAttribute('data-met', 'yes');
   });
 });
 
 test.describe('Resilience lab: tasks/cancel under both revisions', () => {
   test('drag the abort after the checkpoint and back, under 2026-07-28 and 2025-11-25', async ({ lab }) => {
     await open(lab, 'T1-abort-before-task-id');
-    const status = lab.getByTestId('task-status');
+    const status = kit(lab).task('status');
     await expect(status).toHaveText('cancelled at 2 000 ms');
-    await expect(lab.getByTestId('task-ack')).toHaveText('empty at 120 ms');
+    await expect(kit(lab).task('ack')).toHaveText('empty at 120 ms');
 
     // After the checkpoint (between it and the finish at 4000 ms): nothing stops the work.
-    const mid = ((await centerX(lab, 'handle-checkpoint')) + (await centerX(lab, 'handle-finish'))) / 2;
-    await dragTo(lab, 'handle-abort', mid);
-    const after = await atMs(lab, 'handle-abort');
+    const mid = ((await centerX(lab, 'checkpoint')) + (await centerX(lab, 'finish'))) / 2;
+    await dragTo(lab, 'abort', mid);
+    const after = await atMs(lab, 'abort');
     expect(after).toBeGreaterThan(2000);
     expect(after).toBeLessThan(4000);
     await expect(status).toHaveText('completed at 4 000 ms');
-    await lab.getByTestId('choice-revision').selectOption('2025-11-25');
+    await kit(lab).choose('revision', '2025-11-25');
     await expect(status).toHaveText(`cancelled at ${after.toLocaleString('en').replace(/,/g, ' ')} ms`);
 
     // Back before the checkpoint: 2025 cancels at once, 2026 at the checkpoint.
-    const before = ((await centerX(lab, 'handle-created')) + (await centerX(lab, 'handle-checkpoint'))) / 2;
-    await dragTo(lab, 'handle-abort', before);
-    const early = await atMs(lab, 'handle-abort');
+    const before = ((await centerX(lab, 'created')) + (await centerX(lab, 'checkpoint'))) / 2;
+    await dragTo(lab, 'abort', before);
+    const early = await atMs(lab, 'abort');
     expect(early).toBeLessThan(2000);
     await expect(status).toHaveText(`cancelled at ${early.toLocaleString('en').replace(/,/g, ' ')} ms`);
-    await lab.getByTestId('choice-revision').selectOption('2026-07-28');
+    await kit(lab).choose('revision', '2026-07-28');
     await expect(status).toHaveText('cancelled at 2 000 ms');
     await expect(kit(lab).invariant('terminal-never-changes')).toHaveAttribute('data-status', 'holds');
   });
 
   test('the buggy store overwrites a completed task; the correct one keeps the result', async ({ lab }) => {
     await open(lab, 'T2-cancel-after-completion');
-    await expect(lab.getByTestId('task-status')).toHaveText('completed at 5 000 ms');
-    await expect(lab.getByTestId('task-result')).toHaveText('report ready');
+    await expect(kit(lab).task('status')).toHaveText('completed at 5 000 ms');
+    await expect(kit(lab).task('result')).toHaveText('report ready');
     // 2026-07-28 extension: the result comes inlined in tasks/get (6 200 ms); no tasks/result round trip (that was 6 400 ms).
-    await expect(lab.getByTestId('task-result-fetched')).toHaveText('"report ready" at 6 200 ms');
+    await expect(kit(lab).task('result-fetched')).toHaveText('"report ready" at 6 200 ms');
     // The wire panel says what each message is checked against: the official tasks extension schema under 2026-07-28, the official core one under 2025-11-25.
     await lab.keyboard.press('End');
-    const checks = lab.getByTestId('wire-checked-against');
+    const checks = kit(lab).wireCheckedAgainst;
     await expect(checks.filter({ hasText: 'official tasks extension schema (ext-tasks e434597) ($defs/CancelTaskRequest)' })).toHaveCount(1);
     await expect(checks.filter({ hasText: 'official tasks extension schema' }).first()).toContainText('✓ extension schema');
-    await lab.getByTestId('choice-revision').selectOption('2025-11-25');
+    await kit(lab).choose('revision', '2025-11-25');
     await expect(checks.filter({ hasText: 'official 2025-11-25 schema ($defs/CancelTaskRequest)' })).toHaveCount(1);
     await expect(checks.filter({ hasText: 'extension schema' })).toHaveCount(0);
-    await expect(lab.getByTestId('task-result-fetched')).toHaveText('"report ready" at 6 400 ms');
-    await lab.getByTestId('choice-revision').selectOption('2026-07-28');
-    await lab.getByTestId('toggle-policy.cancelOverwritesTerminal').check();
-    await expect(lab.getByTestId('task-status')).toHaveText('cancelled at 5 100 ms');
+    await expect(kit(lab).task('result-fetched')).toHaveText('"report ready" at 6 400 ms');
+    await kit(lab).choose('revision', '2026-07-28');
+    await kit(lab).toggle('policy.cancelOverwritesTerminal').check();
+    await expect(kit(lab).task('status')).toHaveText('cancelled at 5 100 ms');
     await expect(kit(lab).invariant('terminal-never-changes')).toHaveAttribute('data-status', 'violated');
   });
 
@@ -154,26 +147,26 @@ test.describe('Resilience lab: tasks/cancel under both revisions', () => {
 test.describe('Resilience lab: circuit breaker', () => {
   test('six concurrent failures reach half-open at 10 100 ms; the library bug never does', async ({ lab }) => {
     await open(lab, 'B1-concurrent-failures');
-    await expect(lab.getByTestId('breaker-half-open-at')).toHaveText('10 100 ms');
-    await lab.getByTestId('toggle-policy.staleResultsCounted').check();
-    await lab.getByTestId('toggle-policy.resetTimerLostOnRepeatOpen').check();
-    await expect(lab.getByTestId('breaker-half-open-at')).toHaveText('never');
+    await expect(kit(lab).breaker('half-open-at')).toHaveText('10 100 ms');
+    await kit(lab).toggle('policy.staleResultsCounted').check();
+    await kit(lab).toggle('policy.resetTimerLostOnRepeatOpen').check();
+    await expect(kit(lab).breaker('half-open-at')).toHaveText('never');
     await expect(kit(lab).invariant('reset-timer-armed')).toHaveAttribute('data-status', 'violated');
   });
 
   test('composition: 5 wire attempts versus 15 when the breaker opens', async ({ lab }) => {
     await open(lab, 'B2-retry-composition');
-    await expect(lab.getByTestId('breaker-attempts-at-open')).toHaveText('5');
+    await expect(kit(lab).breaker('attempts-at-open')).toHaveText('5');
     // A rejection sent nothing: retried after the reset by default, ended at once under fail-fast.
-    await expect(lab.getByTestId('breaker-rejections-retried')).toHaveText('26');
-    await expect(lab.getByTestId('breaker-calls')).toHaveText('12 / 1 / 6');
-    await lab.getByTestId('choice-retry.onRejection').selectOption('fail-fast');
-    await expect(lab.getByTestId('breaker-rejections-retried')).toHaveText('0');
-    await expect(lab.getByTestId('breaker-calls')).toHaveText('2 / 1 / 16');
-    await lab.getByTestId('choice-composition').selectOption('breaker-around-retry');
-    await expect(lab.getByTestId('rejection-rule')).toContainText('a rejection is final');
-    await expect(lab.getByTestId('breaker-attempts-at-open')).toHaveText('15');
-    await expect(lab.getByTestId('breaker-probes')).toHaveText('1');
+    await expect(kit(lab).breaker('rejections-retried')).toHaveText('26');
+    await expect(kit(lab).breaker('calls')).toHaveText('12 / 1 / 6');
+    await kit(lab).choose('retry.onRejection', 'fail-fast');
+    await expect(kit(lab).breaker('rejections-retried')).toHaveText('0');
+    await expect(kit(lab).breaker('calls')).toHaveText('2 / 1 / 16');
+    await kit(lab).choose('composition', 'breaker-around-retry');
+    await expect(kit(lab).rejectionRule).toContainText('a rejection is final');
+    await expect(kit(lab).breaker('attempts-at-open')).toHaveText('15');
+    await expect(kit(lab).breaker('probes')).toHaveText('1');
   });
 });
 
@@ -183,8 +176,8 @@ test.describe('Resilience lab: review fixes (state labels, phone width, typed se
     await lab.keyboard.press('End');
     for (const width of [1280, 390]) {
       await lab.setViewportSize({ width, height: 800 });
-      await expect(lab.locator('.tl-marker title', { hasText: /^half-open from \d+ ms to \d+ ms$/ }).first()).toBeAttached();
-      const boxes = await lab.locator('.tl-marker-label').evaluateAll((els) =>
+      await expect(kit(lab).marks.markerTitles(/^half-open from \d+ ms to \d+ ms$/).first()).toBeAttached();
+      const boxes = await kit(lab).marks.markerLabels.evaluateAll((els) =>
         els.filter((e) => /^(closed|open|half-open|C|O|H)$/.test(e.textContent ?? '')).map((e) => {
           const r = e.getBoundingClientRect();
           return { text: e.textContent, left: r.left, right: r.right };
@@ -194,38 +187,38 @@ test.describe('Resilience lab: review fixes (state labels, phone width, typed se
       boxes.sort((a, b) => a.left - b.left);
       for (let i = 1; i < boxes.length; i++) expect(boxes[i].left, `${boxes[i - 1].text} then ${boxes[i].text} at ${width} px`).toBeGreaterThanOrEqual(boxes[i - 1].right);
     }
-    await expect(lab.locator('table.timeouts-table')).toBeVisible();
-    expect(await lab.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await expect(kit(lab).timeoutsTable).toBeVisible();
+    expect(await kit(lab).scrollWidth()).toBeLessThanOrEqual(390);
   });
 
   test('B2: a bad static timeout is refused by name and range; the kept value shows in the box', async ({ lab }) => {
     await open(lab, 'B2-retry-composition');
-    const input = lab.getByTestId('static-timeout');
+    const input = kit(lab).staticTimeout;
     const banner = kit(lab).banner;
-    const firstRow = await lab.locator('table.timeouts-table tbody tr').first().textContent();
+    const firstRow = await kit(lab).timeoutsFirstRow.textContent();
     for (const [typed, problem] of [['0', '0 is out of range'], ['-100', '-100 is out of range'], ['', 'is empty'], ['1e20', '1e20 is out of range']]) {
       await input.fill(typed);
       await input.press('Enter');
       await expect(banner).toContainText(`Static timeout (ms): ${problem}; expected a whole number from 1 to 600 000 ms`);
       await expect(input).toHaveValue('700');
-      await expect(lab.locator('table.timeouts-table tbody tr').first()).toHaveText(firstRow ?? '');
+      await expect(kit(lab).timeoutsFirstRow).toHaveText(firstRow ?? '');
     }
     await input.fill('300');
     await input.press('Enter');
     await expect(input).toHaveValue('300');
-    await expect(lab.locator('table.timeouts-table tbody tr').first()).not.toHaveText(firstRow ?? '');
+    await expect(kit(lab).timeoutsFirstRow).not.toHaveText(firstRow ?? '');
   });
 
   test('S2 at t = 0: nothing is running after the cancel yet; the end-of-run totals say "by the end"', async ({ lab }) => {
     await open(lab, 'S2-timeouts-cancel');
-    await expect(lab.getByTestId('storm-layer-2-after-cancel')).toHaveCount(0);
-    await expect(lab.getByTestId('storm-exec-after-cancel')).toHaveCount(0);
-    await expect(lab.getByTestId('storm-layer-2-after-cancel-end')).toHaveText('by the end: 23 ran on after the cancel');
-    await expect(lab.getByTestId('storm-exec-after-cancel-end')).toHaveText('by the end: 26 duplicate executions ran at or after the cancel');
-    await expect(lab.getByTestId('storm-layer-2')).toContainText('(by the end: 32)');
+    await expect(kit(lab).storm('layer-2-after-cancel')).toHaveCount(0);
+    await expect(kit(lab).storm('exec-after-cancel')).toHaveCount(0);
+    await expect(kit(lab).storm('layer-2-after-cancel-end')).toHaveText('by the end: 23 ran on after the cancel');
+    await expect(kit(lab).storm('exec-after-cancel-end')).toHaveText('by the end: 26 duplicate executions ran at or after the cancel');
+    await expect(kit(lab).storm('layer-2')).toContainText('(by the end: 32)');
     await lab.keyboard.press('End');
-    await expect(lab.getByTestId('storm-layer-2-after-cancel')).toHaveText('23 still running after the cancel');
-    await expect(lab.getByTestId('storm-layer-2-after-cancel-end')).toHaveCount(0);
+    await expect(kit(lab).storm('layer-2-after-cancel')).toHaveText('23 still running after the cancel');
+    await expect(kit(lab).storm('layer-2-after-cancel-end')).toHaveCount(0);
   });
 
   test('a link naming B1 with a bad parameter shows B1 and the parameter as ignored', async ({ lab }) => {
@@ -236,7 +229,7 @@ test.describe('Resilience lab: review fixes (state labels, phone width, typed se
     await expect(banner).toContainText('breaker.threshold (in the link): not a parameter of this page');
     await expect(banner).toContainText('(ignored)');
     await expect.poll(() => lab.url()).toContain('#/resilience/B1-concurrent-failures');
-    await expect(lab.getByTestId('breaker-half-open-at')).toHaveText('10 100 ms');
+    await expect(kit(lab).breaker('half-open-at')).toHaveText('10 100 ms');
   });
 
   test('pasted JSON imports like a file: another lab named in one line, a good scenario loads', async ({ lab }) => {
@@ -244,13 +237,13 @@ test.describe('Resilience lab: review fixes (state labels, phone width, typed se
     const text = kit(lab).importText;
     await text.fill(JSON.stringify({ format: 1, lab: 'races', id: 'r', title: 'r', seed: 1, config: {}, events: [] }));
     await kit(lab).pasteButton.click();
-    await expect(kit(lab).banner.locator('li')).toHaveText(['lab: this is a "races" scenario; open it in the Races lab (#/races)']);
+    await expect(kit(lab).bannerItems).toHaveText(['lab: this is a "races" scenario; open it in the Races lab (#/races)']);
     await expect(kit(lab).picker).toHaveValue('B1-concurrent-failures');
     const s2 = await lab.evaluate(() => fetch('scenarios/resilience/S3-gateway-receipt.json').then((r) => r.text()));
     await text.fill(s2.replace('"title": "', '"title": "Pasted '));
     await kit(lab).pasteButton.click();
-    await expect(lab.getByRole('heading', { level: 1 })).toContainText('Pasted');
-    await expect(lab.getByTestId('storm-executions')).toHaveText('4 (2)');
+    await expect(kit(lab).heading).toContainText('Pasted');
+    await expect(kit(lab).storm('executions')).toHaveText('4 (2)');
     await expect(text).toHaveValue('');
   });
 });
@@ -258,20 +251,20 @@ test.describe('Resilience lab: review fixes (state labels, phone width, typed se
 test.describe('Resilience lab: input and accessibility', () => {
   test('the address is the share link: an edited scenario opens the same elsewhere; a bad link keeps a working lab', async ({ lab, browser }) => {
     await open(lab, 'S1-three-layers');
-    await lab.getByTestId('toggle-fixes.retryBudget').check();
-    await expect(lab.getByTestId('storm-upstream-attempts')).not.toHaveText('64');
-    const attempts = await lab.getByTestId('storm-upstream-attempts').textContent();
+    await kit(lab).toggle('fixes.retryBudget').check();
+    await expect(kit(lab).storm('upstream-attempts')).not.toHaveText('64');
+    const attempts = await kit(lab).storm('upstream-attempts').textContent();
     await expect.poll(() => lab.url()).toContain('#/resilience?scenario=');
     const other = await browser.newPage();
     await other.goto(lab.url());
-    await expect(other.getByTestId('storm-upstream-attempts')).toHaveText(attempts ?? '');
-    await expect(other.getByTestId('toggle-fixes.retryBudget')).toBeChecked();
+    await expect(kit(other).storm('upstream-attempts')).toHaveText(attempts ?? '');
+    await expect(kit(other).toggle('fixes.retryBudget')).toBeChecked();
     await other.close();
     // Opened fresh (a link followed inside the tab is reported and the address restored instead).
     await lab.goto('about:blank');
     await lab.goto('./#/resilience?scenario=not-base64!!');
     await expect(kit(lab).banner).toContainText('scenario');
-    await expect(lab.getByTestId('task-status')).toHaveText(/\w+/);
+    await expect(kit(lab).task('status')).toHaveText(/\w+/);
   });
 
   test('a garbage link and an unknown id each show their error and the scenario shown instead', async ({ lab }) => {
@@ -284,14 +277,14 @@ test.describe('Resilience lab: input and accessibility', () => {
     await lab.goto('./#/resilience/no-such-scenario');
     await expect(banner).toContainText('showing "T1 · Abort before the task id is known" instead');
     await expect(banner).toContainText('scenario id (in the link): no built-in scenario is called "no-such-scenario"');
-    await expect(lab.getByTestId('task-status')).toHaveText('cancelled at 2 000 ms');
+    await expect(kit(lab).task('status')).toHaveText('cancelled at 2 000 ms');
     // A bad link followed from a working page keeps that page's scenario, and says so.
     await open(lab, 'S3-gateway-receipt');
     await expect(banner).toHaveCount(0);
     await lab.evaluate(() => (window.location.hash = '#/resilience?scenario=garbage'));
     await expect(banner).toContainText('still showing "S3');
     await expect(banner).toContainText('scenario (in the link):');
-    await expect(lab.getByTestId('storm-executions')).toHaveText('4 (2)');
+    await expect(kit(lab).storm('executions')).toHaveText('4 (2)');
   });
 
   test('another lab\'s file is named in one line, with where to open it', async ({ lab }) => {
@@ -299,7 +292,7 @@ test.describe('Resilience lab: input and accessibility', () => {
     const races = { format: 1, lab: 'races', id: 'r', title: 'r', seed: 1, config: {}, events: [] };
     await kit(lab).fileInput.setInputFiles({ name: 'r.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(races)) });
     const banner = kit(lab).banner;
-    await expect(banner.locator('li')).toHaveText(['lab: this is a "races" scenario; open it in the Races lab (#/races)']);
+    await expect(kit(lab).bannerItems).toHaveText(['lab: this is a "races" scenario; open it in the Races lab (#/races)']);
     await expect(banner).toContainText('The file r.json is not a resilience scenario; the previous scenario is kept');
     await expect(kit(lab).picker).toHaveValue('B1-concurrent-failures');
   });
@@ -310,12 +303,12 @@ test.describe('Resilience lab: input and accessibility', () => {
     await kit(lab).fileInput.setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(bad)) });
     await expect(kit(lab).banner).toContainText('events[0].at');
     await expect(kit(lab).picker).toHaveValue('B1-concurrent-failures');
-    await expect(lab.getByTestId('breaker-half-open-at')).toHaveText('10 100 ms');
+    await expect(kit(lab).breaker('half-open-at')).toHaveText('10 100 ms');
   });
 
   test('keyboard stepping moves the clock; no serious axe violations in either theme', async ({ lab }) => {
     await open(lab, 'T3-finish-before-checkpoint');
-    await lab.locator('body').click({ position: { x: 5, y: 5 } });
+    await kit(lab).clickPageCorner();
     await lab.keyboard.press('End');
     await expect(kit(lab).clock).toHaveAttribute('data-ms', '2000');
     await lab.keyboard.press('ArrowLeft');

@@ -1,12 +1,12 @@
-import type { Locator, Page } from '@playwright/test';
+import type { Locator } from '@playwright/test';
 import { expect, test } from './fixtures';
+import { LedgerPage } from './pages/ledger';
 
 /** Whether the handle is what the pointer hits at the centre of its own glyph, i.e. it can be grabbed there. */
-async function grabbableAtItsCentre(page: Page, handle: Locator): Promise<boolean> {
-  const shape = handle.locator('.tl-handle-shape');
-  const box = (await shape.boundingBox())!;
+async function grabbableAtItsCentre(ledger: LedgerPage, handle: Locator): Promise<boolean> {
+  const box = (await ledger.shapeOf(handle).boundingBox())!;
   const testId = await handle.getAttribute('data-testid');
-  return page.evaluate(
+  return ledger.page.evaluate(
     ({ x, y, id }) => document.elementFromPoint(x, y)?.closest('[data-handle]')?.getAttribute('data-testid') === id,
     { x: box.x + box.width / 2, y: box.y + box.height / 2, id: testId },
   );
@@ -15,25 +15,22 @@ async function grabbableAtItsCentre(page: Page, handle: Locator): Promise<boolea
 test.describe('Timeline kit', () => {
   test('ledger: two steps of one connection at the same millisecond can each be grabbed and dragged', async ({ lab }) => {
     await lab.goto('./#/ledger');
-    await lab.getByTestId('scenario-picker').selectOption('A-race-two-connections');
-    const begin = lab.getByTestId('handle-B-begin');
-    const read = lab.getByTestId('handle-B-read');
+    const ledger = new LedgerPage(lab);
+    await ledger.picker.selectOption('A-race-two-connections');
+    const begin = ledger.event('B-begin');
+    const read = ledger.event('B-read');
     // B's read walks left until it stops at its own connection's earlier step: the same millisecond.
-    await read.focus();
-    for (let i = 0; i < 20; i++) await lab.keyboard.press('ArrowLeft');
+    await ledger.nudgeEvent('B-read', 'ArrowLeft', 20);
     const beginAt = await begin.getAttribute('aria-valuenow');
     await expect(read).toHaveAttribute('aria-valuenow', beginAt!);
 
-    expect(await grabbableAtItsCentre(lab, begin)).toBe(true);
-    expect(await grabbableAtItsCentre(lab, read)).toBe(true);
+    expect(await grabbableAtItsCentre(ledger, begin)).toBe(true);
+    expect(await grabbableAtItsCentre(ledger, read)).toBe(true);
 
     // Drag the one drawn first (underneath, before the stack) 60 px to the left: it moves, the other stays.
-    const box = (await begin.locator('.tl-handle-shape').boundingBox())!;
-    const y = box.y + box.height / 2;
-    await lab.mouse.move(box.x + box.width / 2, y);
-    await lab.mouse.down();
-    await lab.mouse.move(box.x + box.width / 2 - 60, y, { steps: 8 });
-    await lab.mouse.up();
+    const grab = await ledger.grabEvent('B-begin', true);
+    await grab.moveBy(-60, 0, 8);
+    await grab.release();
     await expect(begin).not.toHaveAttribute('aria-valuenow', beginAt!);
     expect(Number(await begin.getAttribute('aria-valuenow'))).toBeLessThan(Number(beginAt));
     await expect(read).toHaveAttribute('aria-valuenow', beginAt!);

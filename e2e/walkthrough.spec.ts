@@ -8,11 +8,11 @@ test.describe('Walkthrough findings', () => {
       await page.setViewportSize({ width, height: 844 });
       const res = await new LabDriver(page, 'resilience').open('T1-abort-before-task-id');
       await res.exploreAllOrders();
-      await expect(res.allOrders.getByTestId('all-orders-classes')).toContainText('120 orders, 30 replayed, 90 forbidden by the lab');
-      const outcome = res.orderClasses.first().locator('td').nth(1);
+      await expect(res.orderSummary).toContainText('120 orders, 30 replayed, 90 forbidden by the lab');
+      const outcome = res.orderClassOutcome(0);
       await expect(outcome).toContainText('requests: [');
       expect(await outcome.textContent()).not.toMatch(/[{}"]/);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      const overflow = await res.sidewaysOverflow();
       expect(overflow, `sideways scroll at ${width} px`).toBeLessThanOrEqual(0);
     }
   });
@@ -30,7 +30,7 @@ test.describe('Walkthrough findings', () => {
     const ledger = await new LabDriver(page, 'ledger').open('A-race-two-connections');
     const raw = await page.evaluate(() => fetch(new URL('scenarios/ledger/A-race-two-connections.json', document.baseURI)).then((r) => r.json()));
     await ledger.paste({ ...raw, id: 'bidi', title: '\u202Eevil\u202C title' });
-    await expect(page.locator('h1')).toHaveText('evil title');
+    await expect(ledger.heading).toHaveText('evil title');
   });
 });
 
@@ -40,7 +40,7 @@ test('a bad paste far down the page brings the banner into view below the sticky
   await races.paste('{oops');
   await expect(races.banner).toBeVisible();
   await expect.poll(async () => {
-    const header = await page.locator('.site-header').boundingBox();
+    const header = await races.siteHeader.boundingBox();
     const banner = await races.banner.boundingBox();
     return header && banner ? Math.round(banner.y - (header.y + header.height)) : -1;
   }).toBeGreaterThanOrEqual(0);

@@ -162,8 +162,8 @@ export function Expectations({ store }: { store: FlowStore }) {
       <h2 id="flow-expect-h">The lesson says (each row replayed)</h2>
       <p className="small muted">Each row replays this scenario with one setting and checks the lesson&apos;s numbers. ● marks the setting shown above; “show it” switches to a row (Ctrl+Z goes back).</p>
       <ul className="expectations">
-        {rows.map(({ e, mismatches, current }) => (
-          <li key={e.label} data-testid="lesson-row" data-current={current} className={current ? 'is-current' : undefined}>
+        {rows.map(({ e, mismatches, current }, i) => (
+          <li key={e.label} data-testid="lesson-row" data-index={i} data-current={current} className={current ? 'is-current' : undefined}>
             <span className={`badge ${mismatches.length ? 'badge-bad' : 'badge-ok'}`} title={mismatches.map((m) => `${m.field}: expected ${JSON.stringify(m.expected)}, got ${JSON.stringify(m.actual)}`).join('\n') || undefined}>
               {mismatches.length ? 'replay differs' : 'replay agrees'}
             </span>{' '}

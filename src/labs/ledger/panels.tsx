@@ -276,7 +276,7 @@ export function LessonPanel() {
         {expectations.map((e, i) => {
           const met = sameEvents && checkLedgerExpectation(trace, e).length === 0 && configMatches(scenario.config as Record<string, Json>, e.overrides as Record<string, Json> | undefined);
           return (
-            <li key={e.label} data-testid={`lesson-${i}`} data-met={met ? 'yes' : 'no'}>
+            <li key={e.label} data-testid="lesson-row" data-index={i} data-met={met ? 'yes' : 'no'}>
               <button type="button" onClick={() => store.getState().setConfig({ ...(original.config as Record<string, Json>), ...((e.overrides as Record<string, Json>) ?? {}) })}>
                 Apply
               </button>{' '}

@@ -54,7 +54,7 @@ export function LessonPanel() {
           const overrides = flatten(e.overrides as Record<string, Json> | undefined);
           const isBug = /^bug/i.test(e.label);
           return (
-            <li key={i} className={met ? 'is-met' : undefined} data-testid={`expectation-${i}`} data-met={met ? 'yes' : 'no'}>
+            <li key={i} className={met ? 'is-met' : undefined} data-testid="lesson-row" data-index={i} data-met={met ? 'yes' : 'no'}>
               <div className="lesson-row">
                 <span className={met ? 'check-yes' : 'check-no'} aria-hidden="true">
                   {met ? '✓' : '○'}

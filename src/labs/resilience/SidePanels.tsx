@@ -30,7 +30,7 @@ export function LessonPanel() {
           void _o;
           const met = checkResilienceExpectation(trace, rest).length === 0;
           return (
-            <li key={i} data-testid={`expectation-${i}`} data-met={met ? 'yes' : 'no'}>
+            <li key={i} data-testid="lesson-row" data-index={i} data-met={met ? 'yes' : 'no'}>
               <span className={met ? 'check-yes' : 'check-no'} aria-hidden="true">
                 {met ? '✓' : '○'}
               </span>{' '}

@@ -60,7 +60,7 @@ export function scriptHandles(trace: RacesTrace, layout: RacesTimelineLayout): O
       label: ev.label ?? ev.id,
       group: ev.kind,
       ariaLabel: `${ev.id} at ${ev.at} ms`,
-      testId: `event-${ev.id}`,
+      testId: `handle-${ev.id}`,
       ignored,
       tieOrder,
       title,

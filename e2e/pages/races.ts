@@ -1,0 +1,63 @@
+import type { Locator, Page } from '@playwright/test';
+import { LabDriver } from './lab';
+
+/** The races lab: the kit plus its outcome table, transport/revision pickers and policy switches. */
+export class RacesPage extends LabDriver {
+  constructor(page: Page) {
+    super(page, 'races');
+  }
+
+  /** The terminal state of call 1 ("cancelled", "completed", "timeout-max", …). */
+  get outcomeState(): Locator {
+    return this.id('outcome-state');
+  }
+  /** The terminal state of call `n` (field cases with many calls). */
+  outcomeStateOf(n: number): Locator {
+    return this.id(`outcome-state-${n}`);
+  }
+  /** Whether a final response exists ("yes" / "no"). */
+  get finalResponse(): Locator {
+    return this.id('final-response');
+  }
+  /** How the cancel travels ("notifications/cancelled", "stream-close"). */
+  get cancelSignal(): Locator {
+    return this.id('cancel-signal');
+  }
+  /** The failure origin in the postmortem's words ("user cancel", "client timeout"). */
+  get outcomeOrigin(): Locator {
+    return this.id('outcome-origin');
+  }
+  /** The transport picker. */
+  get transport(): Locator {
+    return this.id('transport');
+  }
+  /** The protocol revision picker. */
+  get revision(): Locator {
+    return this.id('revision');
+  }
+  async setTransport(value: 'stdio' | 'streamable-http'): Promise<this> {
+    await this.transport.selectOption(value);
+    return this;
+  }
+  async setRevision(value: string): Promise<this> {
+    await this.revision.selectOption(value);
+    return this;
+  }
+  /** The checkbox of bug switch `name` (`config.policy.<name>`, e.g. `respondAfterCancel`). */
+  policy(name: string): Locator {
+    return this.id(`policy-${name}`);
+  }
+  /** The scenario summary shown as text (exactly `text`). */
+  summaryText(text: string): Locator {
+    return this.page.getByText(text);
+  }
+  /** Goes to `#/races` (no fresh document) and picks built-in `id` (what fixtures' `openScenario` did). */
+  async openOn(id: string): Promise<this> {
+    await this.page.goto('./#/races');
+    return this.pick(id);
+  }
+  /** Images with `src="x"` (what an HTML injection in a label would create). */
+  get injectedImages(): Locator {
+    return this.page.locator('img[src="x"]');
+  }
+}
