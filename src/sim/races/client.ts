@@ -24,6 +24,7 @@ import { isSdkV1, SDK_TIMEOUT_CANCEL_REASON, sdkIdleTimeoutMs, sdkIdleTimeoutRul
 import { sdkAbortAfterEnd, sdkClientProgress, sdkStaleIdleFires } from './sdkClient';
 import { clientReconnectsOnLateResponse, hostTearsDown } from './mechanics/strayProgress';
 import { silentResend } from './mechanics/silentRetry';
+import { countArrival, ignoreDuplicate } from './mechanics/writeWindow';
 
 /**
  * Client-side rules of the races model (the caller's view of each request): start, cancel,
@@ -308,6 +309,7 @@ export function clientResponse(state: RacesCore, key: string, ok: boolean, ctx: 
   const req = byKey(state, key);
   if (!req) return touch(state, NO_KEYS);
   const c = req.client;
+  if (countArrival(req) && !state.config.policy.lateResponseReconnects) return ignoreDuplicate(state, req, ctx);
   if (inputRequired && c.state === 'pending') return clientInputRequired(state, req, ctx);
   if (c.state !== 'pending') {
     if (state.config.policy.lateResponseReconnects) return clientReconnectsOnLateResponse(state, req, ctx);

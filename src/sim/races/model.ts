@@ -4,7 +4,9 @@ import type { RacesConfig, RacesEvent } from './schema';
 import { RANK, type RacesOutcome, type RacesState, type RacesTimer } from './types';
 import { byKey, initialCore, thaw, viewOf, type RacesCore } from './state';
 import { clientCancel, clientDisconnect, clientInject, clientKeepalive, clientProgress, clientResponse, clientServerCancel, clientStart, deadline } from './client';
-import { serverCancelNotification, serverReceive, serverStreamClose, serverWorkEvent } from './server';
+import { serverCancelNotification, serverReceive, serverStreamClose, serverWorkEvent, writeResponse } from './server';
+import { clientHopError, hopDeadline } from './mechanics/hop';
+import { responseWrite } from './mechanics/writeWindow';
 import { clientInputResponse, serverInputRequired } from './retry';
 import { RACES_ENTITY_INVARIANTS, RACES_INVARIANTS } from './invariants';
 import { racesOutcome } from './outcome';
@@ -73,6 +75,12 @@ function applyTimer(state: RacesCore, t: RacesTimer, ctx: Ctx): void {
       return clientResponse(state, t.key, t.ok, ctx, t.inputRequired === true);
     case 'arrive.server-cancel':
       return clientServerCancel(state, t.key, ctx);
+    case 'deadline.hop':
+      return hopDeadline(state, t.key, t.which, ctx);
+    case 'arrive.hop-error':
+      return clientHopError(state, t.key, ctx);
+    case 'write.response':
+      return responseWrite(state, t.key, ctx, writeResponse);
   }
 }
 

@@ -48,6 +48,15 @@ export const racesConfigSchema = z
       .strict()
       .optional()
       .describe('Which implementation the client (and its server) behaves like; omitted: the lab.'),
+    hop: z
+      .object({
+        name: z.string().min(1, 'must be a non-empty string').max(40, 'must be at most 40 characters').default('gateway').describe('What the hop is, for the notes (gateway, relay, host process).'),
+        idleTimeoutMs: positiveMs.describe('The hop\'s own idle timer per call: it cuts a call when nothing passes through it for this long.'),
+        maxTimeoutMs: positiveMs.nullable().default(null).describe('The hop\'s maximum per call, progress or not (null: none).'),
+      })
+      .strict()
+      .optional()
+      .describe('An intermediary hop between client and server with its own timers (mechanics/hop.ts); omitted: client and server talk directly.'),
     policy: racesPolicySchema.default({
       progressResetsMaximum: false,
       idleTimeoutOnly: false,
@@ -144,6 +153,7 @@ const complete = z
     requestId: idOrInt,
     isError: z.boolean().default(false),
     text: z.string().max(200).default('done'),
+    writeDelayMs: ms.optional().describe('The handler returns at `at`; its response is written this many ms later (the window a cancel can land in, mechanics/writeWindow.ts). Omitted or 0: at once.'),
   })
   .strict();
 const error = z

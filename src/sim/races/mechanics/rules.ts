@@ -22,4 +22,14 @@ export const MECHANICS_RULES: Record<string, Rule> = {
     text: 'On timeout the sender SHOULD issue a cancellation and stop waiting; a timed-out call that is not idempotent is never re-sent silently under a new id. Incident: ruby-mcp-client PR#178 (no cancel, a silent re-send, the tool ran twice).',
     section: { '2026-07-28': 'basic/patterns/cancellation (Timeouts)', '2025-11-25': 'basic/lifecycle#timeouts' },
   },
+  'mech.hop': {
+    id: 'mech.hop',
+    text: 'An intermediary hop (gateway, relay, host process) with its own timer is middleware that times requests: progress passing through it resets its idle timer as it would a client\'s ("Implementations MAY choose to reset the timeout clock when receiving a progress notification … SHOULD always enforce a maximum timeout"), and its maximum, if any, is reported in its error. When it cuts a call it cancels upstream with the transport\'s signal and answers the client with an error for the id, then forwards nothing more for it.',
+    section: { '2026-07-28': 'basic/patterns/cancellation (Timeouts, Transport-Specific Cancellation)', '2025-11-25': 'basic/lifecycle#timeouts; basic/utilities/cancellation' },
+  },
+  'mech.write-window': {
+    id: 'mech.write-window',
+    text: 'A cancellation that lands after the handler returned but before its response is written refers to completed processing: "Servers MAY ignore cancellation notifications if: … Processing has already completed" (2025-11-25: "Receivers MAY ignore …"), and "The client SHOULD ignore any response to the cancelled request that arrives afterward". The server writes exactly one response per request (JSON-RPC 2.0 §5; "Responses are sent in reply to requests"): never a second one, and a late cancel must not crash it.',
+    section: { '2026-07-28': 'basic/patterns/cancellation (Behavior Requirements, Timing Considerations); basic/index (Responses)', '2025-11-25': 'basic/utilities/cancellation (Behavior Requirements, Timing Considerations); basic/index (Responses)' },
+  },
 };
