@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { eventBase, eventUnion } from '../schemaParts';
 import type { LabSchemas } from '../scenario';
 import { RACES_CLIENT_PROFILES } from './sdkProfile';
 import { MECHANICS_POLICY, MECHANICS_POLICY_OFF } from './mechanics/policy';
@@ -74,11 +75,7 @@ export const racesConfigSchema = z
   })
   .strict();
 
-const base = {
-  id: z.string().min(1, 'must be a non-empty string').max(64, 'must be at most 64 characters'),
-  at: ms,
-  label: z.string().max(120, 'must be at most 120 characters').optional(),
-};
+const base = eventBase(ms);
 
 /** Client starts a request (the model validates `requestId` and `progressToken` itself, to teach the rule). */
 const start = z
@@ -183,12 +180,10 @@ const serverCancel = z
   .strict();
 
 /** One scripted event of the races lab, discriminated by `kind`. */
-export const racesEventSchema = z.discriminatedUnion('kind', [start, cancel, disconnect, inject, inputResponse, progress, keepalive, complete, error, serverCancel, inputRequired], {
-  error: (issue) =>
-    issue.code === 'invalid_union'
-      ? 'kind must be one of start, cancel, disconnect, inject, input-response (client) or progress, keepalive, complete, error, server-cancel, input-required (server)'
-      : undefined,
-});
+export const racesEventSchema = eventUnion(
+  [start, cancel, disconnect, inject, inputResponse, progress, keepalive, complete, error, serverCancel, inputRequired],
+  'kind must be one of start, cancel, disconnect, inject, input-response (client) or progress, keepalive, complete, error, server-cancel, input-required (server)',
+);
 
 export type RacesConfig = z.output<typeof racesConfigSchema>;
 export type RacesPolicy = z.output<typeof racesPolicySchema>;
