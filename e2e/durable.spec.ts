@@ -13,8 +13,8 @@ test('resilience T1: the durable-task panel, a drop after the handle and before 
   await expect(rows.nth(0)).toContainText('re-issue (the request was lost)');
   await expect(rows.nth(0)).toContainText('2 (1 orphaned)');
   // What each side holds: the client no task (it never got a handle to poll), the server an orphaned one.
-  await expect(rows.nth(0).getByTestId('durable-client-knows')).toHaveText('no task: the request was lost — re-issued as a new request (new id)');
-  await expect(rows.nth(0).getByTestId('durable-server-has')).toHaveText('an orphaned task (1, working on with nobody polling), then the re-issue’s task');
+  await expect(panel.clientKnows(0)).toHaveText('no task: the request was lost — re-issued as a new request (new id)');
+  await expect(panel.serverHas(0)).toHaveText('an orphaned task (1, working on with nobody polling), then the re-issue’s task');
   await expect(rows.nth(1)).toContainText('tasks/list');
   await panel.setDropAt('-5');
   await expect(panel.alert).toContainText('dropAtMs: must be a whole number of milliseconds ≥ 0, got -5');

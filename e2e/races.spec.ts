@@ -197,14 +197,14 @@ test.describe('Races lab: bad input', () => {
 
 test.describe('Races lab: the client profile', () => {
   test('S1: pick "lab policy (spec)" and the cancel leaves at the maximum; the SDK v1 behaviour is named under the SDK; undo restores it; the link keeps it', async ({ lab }) => {
-    await openScenario(lab, 'S1-sdk-v1-maximum-late');
-    const picker = lab.getByTestId('client-profile');
-    const why = lab.locator('.outcome-col').first().locator('.why');
-    const server = lab.locator('.outcome-col').first().locator('dd', { hasText: 'work stopped at' });
+    const races = await kit(lab).openOn('S1-sdk-v1-maximum-late');
+    const picker = races.clientProfile;
+    const why = races.outcomeWhy;
+    const server = races.workStopped;
     await expect(picker).toHaveValue('typescript-sdk-v1');
-    await expect(picker.locator('option')).toHaveText(['lab policy (spec)', 'TypeScript SDK v1']);
-    await expect(lab.getByLabel('Client', { exact: true }), 'the select is labelled "Client"').toHaveValue('typescript-sdk-v1');
-    const named = lab.getByTestId('sdk-behaviour');
+    await expect(races.clientProfileOptions).toHaveText(['lab policy (spec)', 'TypeScript SDK v1']);
+    await expect(races.clientProfileByLabel, 'the select is labelled "Client"').toHaveValue('typescript-sdk-v1');
+    const named = races.sdkBehaviour;
     await expect(named).toHaveCount(1);
     await expect(named).toHaveAttribute('data-rule', 'sdk.no-cancel-at-maximum');
     await expect(named).toContainText('SDK v1: no cancel when the maximum trips; it waits for the old idle timer');
@@ -213,13 +213,13 @@ test.describe('Races lab: the client profile', () => {
     await expect(server).toContainText('work stopped at 220 000 ms');
 
     await picker.selectOption('lab');
-    await expect(lab.getByTestId('sdk-behaviours')).toHaveCount(0);
+    await expect(races.sdkBehaviours).toHaveCount(0);
     await expect(why).toContainText('timeout.max');
     await expect(why).not.toContainText('sdk.');
     await expect(server).toContainText('work stopped at 180 000 ms');
     await expect(lab).toHaveURL(/client\.profile=lab/);
 
-    await kit(lab).undoButton.click();
+    await races.undoButton.click();
     await expect(picker).toHaveValue('typescript-sdk-v1');
     await expect(named).toHaveAttribute('data-rule', 'sdk.no-cancel-at-maximum');
     await expect(server).toContainText('work stopped at 220 000 ms');

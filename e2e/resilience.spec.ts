@@ -131,16 +131,16 @@ test.describe('Resilience lab: tasks/cancel under both revisions', () => {
     const t2 = JSON.parse(await lab.evaluate(() => fetch('scenarios/resilience/T2-cancel-after-completion.json').then((r) => r.text()))) as { title: string; config: Record<string, unknown> };
     // The durable write takes 300 ms; the server crashes at 250 ms: task-1 (created at 100 ms) was never durable, no handle went out.
     await kit(lab).paste({ ...t2, title: 'T2 with a crash', config: { ...t2.config, durableWriteMs: 300, serverCrashAtMs: 250 } });
-    await expect(lab.getByRole('heading', { level: 1 })).toContainText('T2 with a crash');
+    await expect(kit(lab).heading).toContainText('T2 with a crash');
     await lab.keyboard.press('End');
-    const timeline = lab.locator('svg');
-    await expect(timeline.locator('text', { hasText: 'lost: no task (task-1 never durable)' })).toHaveCount(1);
-    await expect(timeline.locator('text', { hasText: 'no task: the call was lost — re-issue as a new request' })).toHaveCount(1);
-    await expect(timeline.locator('text', { hasText: /^working$/ })).toHaveCount(0);
-    await expect(lab.getByTestId('task-client-knows')).toHaveText('no task: the tools/call was lost at 250 ms before any handle came back — re-issue it as a new request');
-    await expect(lab.getByTestId('task-server-has')).toHaveText('no task: task-1 was lost in the crash at 250 ms (never durable) — tasks/get for it answers -32602');
-    await expect(lab.getByTestId('task-observed')).toHaveText('none — no task: the call was lost at 250 ms');
-    await expect(lab.getByTestId('task-history')).toHaveText('working@100 · lost in the crash@250');
+    const marks = kit(lab).marks;
+    await expect(marks.svgText('lost: no task (task-1 never durable)')).toHaveCount(1);
+    await expect(marks.svgText('no task: the call was lost — re-issue as a new request')).toHaveCount(1);
+    await expect(marks.svgText(/^working$/)).toHaveCount(0);
+    await expect(kit(lab).task('client-knows')).toHaveText('no task: the tools/call was lost at 250 ms before any handle came back — re-issue it as a new request');
+    await expect(kit(lab).task('server-has')).toHaveText('no task: task-1 was lost in the crash at 250 ms (never durable) — tasks/get for it answers -32602');
+    await expect(kit(lab).task('observed')).toHaveText('none — no task: the call was lost at 250 ms');
+    await expect(kit(lab).task('history')).toHaveText('working@100 · lost in the crash@250');
   });
 });
 

@@ -120,6 +120,11 @@ export class ChaosPanel extends Part {
 export class TimelineMarks {
   constructor(readonly page: Page) {}
 
+  /** Every SVG text on the page whose content matches `text` (labels of any mark kind). */
+  svgText(text: string | RegExp): Locator {
+    return this.page.locator('svg').locator('text', { hasText: text });
+  }
+
   /** The first timeline SVG on the page. */
   get svg(): Locator {
     return this.page.locator('.tl-svg').first();

@@ -60,4 +60,32 @@ export class RacesPage extends LabDriver {
   get injectedImages(): Locator {
     return this.page.locator('img[src="x"]');
   }
+  /** The client-profile select ("lab" = the lab policy per the spec, "typescript-sdk-v1"). */
+  get clientProfile(): Locator {
+    return this.id('client-profile');
+  }
+  /** The same select found by its visible label "Client" (the label is part of what is tested). */
+  get clientProfileByLabel(): Locator {
+    return this.page.getByLabel('Client', { exact: true });
+  }
+  /** The options of the client-profile select. */
+  get clientProfileOptions(): Locator {
+    return this.clientProfile.locator('option');
+  }
+  /** Each named SDK behaviour the run cites (`data-rule` = `sdk.*`). */
+  get sdkBehaviour(): Locator {
+    return this.id('sdk-behaviour');
+  }
+  /** The list of named SDK behaviours (absent under the lab policy). */
+  get sdkBehaviours(): Locator {
+    return this.id('sdk-behaviours');
+  }
+  /** The first outcome column's "why" line (the rule ids that decided the outcome). */
+  get outcomeWhy(): Locator {
+    return this.page.locator('.outcome-col').first().locator('.why');
+  }
+  /** The first outcome column's row that says when the server's work stopped. */
+  get workStopped(): Locator {
+    return this.page.locator('.outcome-col').first().locator('dd', { hasText: 'work stopped at' });
+  }
 }

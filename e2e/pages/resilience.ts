@@ -22,6 +22,14 @@ export class DurableTaskPanel {
   get alert(): Locator {
     return this.root.getByRole('alert');
   }
+  /** What the client knows in row `i` (a task id to poll, or none). */
+  clientKnows(i: number): Locator {
+    return this.rows.nth(i).getByTestId('durable-client-knows');
+  }
+  /** What the server has in row `i` (the task, an orphaned one, …). */
+  serverHas(i: number): Locator {
+    return this.rows.nth(i).getByTestId('durable-server-has');
+  }
 }
 
 /** The half-finished result panel (storm scenarios) and its two fixes. */

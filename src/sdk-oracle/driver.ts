@@ -21,7 +21,7 @@ import { SdkSession, type CallRecord, type WireRecord } from './harness';
 export interface RacesScenarioFile {
   id: string;
   title: string;
-  config: { transport?: string; latencyMs?: { clientToServer?: number; serverToClient?: number }; progressResetsIdleTimeout?: boolean; policy?: Record<string, unknown> };
+  config: { transport?: string; hop?: unknown; latencyMs?: { clientToServer?: number; serverToClient?: number }; progressResetsIdleTimeout?: boolean; policy?: Record<string, unknown> };
   events: ({ id: string; at: number; kind: string; requestId?: string | number } & Record<string, unknown>)[];
 }
 
@@ -54,6 +54,7 @@ const DRIVEN = new Set(['start', 'progress', 'cancel', 'complete', 'inject']);
  */
 export function notExpressible(s: RacesScenarioFile, opts: { http?: boolean } = {}): string | null {
   if ((s.config.transport ?? 'stdio') !== 'stdio' && !opts.http) return `transport ${s.config.transport}: the oracle links Client and McpServer in memory (stdio semantics); a 2026-07-28 HTTP stream close has no SDK v1 counterpart`;
+  if (s.config.hop !== undefined) return 'config.hop: the oracle links Client and McpServer directly; the SDK has no intermediary hop with its own timer';
   const other = s.events.find((e) => !DRIVEN.has(e.kind));
   if (other) return `event kind "${other.kind}" (${other.id}) has no SDK v1 action`;
   const policy = Object.entries(s.config.policy ?? {}).find(([, on]) => on === true);
@@ -63,6 +64,8 @@ export function notExpressible(s: RacesScenarioFile, opts: { http?: boolean } = 
   if (orphan) return `${orphan.kind} ${orphan.id} names request ${JSON.stringify(orphan.requestId)}, which no start event sends (the lab's client makes it: a re-send)`;
   const zero = s.events.find((e) => e.kind === 'start' && (e.requestId === 0 || e.requestId === ''));
   if (zero) return `request id ${JSON.stringify(zero.requestId)} (${zero.id}): the SDK client numbers its own requests from 1 (0 is initialize); the id-0 server bug is driven by the raw server probe instead`;
+  const windowed = s.events.find((e) => e.kind === 'complete' && typeof e.writeDelayMs === 'number' && e.writeDelayMs > 0);
+  if (windowed) return `complete "${windowed.id}" has writeDelayMs ${String(windowed.writeDelayMs)}: the SDK server writes the response as its handler's promise resolves, so the window between return and write cannot be scripted`;
   const malformed = s.events.find((e) => e.kind === 'cancel' && e.malformed !== undefined);
   if (malformed) return `cancel "${malformed.id}" is malformed (${String(malformed.malformed)}): the SDK v1 client only sends well-formed cancellations`;
   return null;

@@ -5,7 +5,8 @@ import type { Scenario } from '../types';
  * that uses anything newer cannot agree with it, by design, and is compared with its golden trace
  * instead (`golden.test.ts`). New model features add their config keys, policy switches and event
  * kinds here only by being absent from these lists; their defaults keep the oracle's behaviour,
- * so scenarios that leave them off (all generated ones) still agree.
+ * so scenarios that leave them off (all generated ones) still agree. The one new event field,
+ * `complete.writeDelayMs` (the write window), is beyond the oracle when it is above 0.
  */
 
 const ORACLE_CONFIG_KEYS = new Set(['revision', 'transport', 'latencyMs', 'progressResetsIdleTimeout', 'policy']);
@@ -22,5 +23,8 @@ export function beyondOracle(scenario: Scenario): string | null {
   }
   for (const [k, v] of Object.entries((config.policy ?? {}) as Record<string, unknown>)) if (!ORACLE_POLICY_KEYS.has(k) && v !== false && v !== undefined) return `config.policy.${k}`;
   const kind = scenario.events.find((e) => !ORACLE_EVENT_KINDS.has(e.kind));
-  return kind ? `event kind ${kind.kind}` : null;
+  if (kind) return `event kind ${kind.kind}`;
+  // The write window (issue 11): a complete whose response is written later; 0 or absent is the oracle's at-once write.
+  const windowed = scenario.events.find((e) => e.kind === 'complete' && typeof e.writeDelayMs === 'number' && e.writeDelayMs > 0);
+  return windowed ? 'event field complete.writeDelayMs' : null;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { eventBase, eventUnion } from '../schemaParts';
 import { MAX_CHARGE_CENTS } from './ledger';
 
 const cents = z.number().int('must be an integer number of cents').max(MAX_CHARGE_CENTS, `must be at most ${MAX_CHARGE_CENTS} cents (this lab's cap for one charge)`);
@@ -70,11 +71,7 @@ export const ledgerConfigSchema = z
   })
   .strict();
 
-const base = {
-  id: z.string().min(1, 'must be a non-empty string').max(64, 'must be at most 64 characters'),
-  at: ms,
-  label: z.string().max(120, 'must be at most 120 characters').optional(),
-};
+const base = eventBase(ms);
 
 /** A client calls `charge(account, cents)` (arrives at the server at `at`). */
 const call = z
@@ -98,10 +95,7 @@ const retry = z.object({ ...base, actor: z.literal('client'), kind: z.literal('r
 const step = z.object({ ...base, actor: z.literal('db'), kind: z.enum(STEP_KINDS), conn: z.enum(CONNECTIONS) }).strict();
 
 /** One scripted event of the ledger lab. */
-export const ledgerEventSchema = z.discriminatedUnion('kind', [call, retry, step], {
-  error: (issue) =>
-    issue.code === 'invalid_union' ? 'kind must be call or retry (client) or begin, read, execute, write, commit (db, with conn A or B)' : undefined,
-});
+export const ledgerEventSchema = eventUnion([call, retry, step], 'kind must be call or retry (client) or begin, read, execute, write, commit (db, with conn A or B)');
 
 export type LedgerConfig = z.output<typeof ledgerConfigSchema>;
 export type LedgerEvent = z.output<typeof ledgerEventSchema>;

@@ -2,9 +2,10 @@ import type { Json } from '../types';
 import { callToolRequest, ERROR_CODES, idProblem, listenRequest, requestHeaders2026, type RequestId } from '../mcp';
 import { clientInputRequired, reissueLost } from './retry';
 import type { RacesEvent } from './schema';
-import { idKey, RANK, type RequestState } from './types';
+import { idKey, RANK } from './types';
 import {
   addRequest,
+  newRequest,
   byKey,
   changed,
   clearDeadlines,
@@ -24,6 +25,7 @@ import { isSdkV1, SDK_TIMEOUT_CANCEL_REASON, sdkIdleTimeoutMs, sdkIdleTimeoutRul
 import { sdkAbortAfterEnd, sdkClientProgress, sdkStaleIdleFires } from './sdkClient';
 import { clientReconnectsOnLateResponse, hostTearsDown } from './mechanics/strayProgress';
 import { silentResend } from './mechanics/silentRetry';
+import { countArrival, ignoreDuplicate } from './mechanics/writeWindow';
 
 /**
  * Client-side rules of the races model (the caller's view of each request): start, cancel,
@@ -93,48 +95,8 @@ export function clientStart(state: RacesCore, ev: Extract<RacesEvent, { kind: 's
   ctx.emit({ from: 'client', transport: config.transport, message, http, headers: http2026 ? requestHeaders2026(message, omitName) : undefined, arrivesAt, requestKey: key });
   ctx.schedule(arrivesAt, RANK.arrival, 'server', `request ${key} arrives`, { kind: 'arrive.request', key });
 
-  const req: RequestState = {
-    key,
-    self: Object.freeze([key]),
-    id,
-    method: ev.method,
-    tool: ev.tool,
-    cancellable: ev.cancellable,
-    startAt: ctx.now,
-    progressToken: token,
-    wireToken,
-    idleTimeoutMs: idle,
-    maxTimeoutMs: max,
-    idleDeadlineAt,
-    maxDeadlineAt,
-    idleHandle,
-    maxHandle,
-    client: {
-      state: 'pending',
-      atMs: null,
-      reason: 'waiting for the server',
-      rule: undefined,
-      terminalSets: 0,
-      lastProgress: null,
-      progressAccepted: 0,
-      progressAfterEnd: 0,
-      cancelRequestedAt: null,
-      cancelSignal: 'none',
-      responseFate: 'none',
-      isError: false,
-    },
-    server: {
-      state: 'not-received',
-      atMs: null,
-      receivedAt: null,
-      cancelAcceptedAt: null,
-      responseSentAt: null,
-      lastWorkerProgressAt: null,
-      lastProgressValue: null,
-      workEndedAt: null,
-      streamClosed: false,
-    },
-  };
+  const req = newRequest(key, id, ctx.now, { method: ev.method, tool: ev.tool, cancellable: ev.cancellable, progressToken: token, wireToken, idleTimeoutMs: idle, maxTimeoutMs: max, idleDeadlineAt, maxDeadlineAt, idleHandle, maxHandle });
+
   if (ev.sideEffect !== undefined || ev.idempotencyKey !== undefined || omitName) {
     req.op = key;
     if (ev.sideEffect !== undefined) req.sideEffect = ev.sideEffect;
@@ -308,6 +270,7 @@ export function clientResponse(state: RacesCore, key: string, ok: boolean, ctx: 
   const req = byKey(state, key);
   if (!req) return touch(state, NO_KEYS);
   const c = req.client;
+  if (countArrival(req) && !state.config.policy.lateResponseReconnects) return ignoreDuplicate(state, req, ctx);
   if (inputRequired && c.state === 'pending') return clientInputRequired(state, req, ctx);
   if (c.state !== 'pending') {
     if (state.config.policy.lateResponseReconnects) return clientReconnectsOnLateResponse(state, req, ctx);

@@ -4,7 +4,9 @@ import type { RacesConfig, RacesEvent } from './schema';
 import { RANK, type RacesOutcome, type RacesState, type RacesTimer } from './types';
 import { byKey, initialCore, thaw, viewOf, type RacesCore } from './state';
 import { clientCancel, clientDisconnect, clientInject, clientKeepalive, clientProgress, clientResponse, clientServerCancel, clientStart, deadline } from './client';
-import { serverCancelNotification, serverReceive, serverStreamClose, serverWorkEvent } from './server';
+import { serverCancelNotification, serverReceive, serverStreamClose, serverWorkEvent, writeResponse } from './server';
+import { clientHopError, hopDeadline } from './mechanics/hop';
+import { responseWrite } from './mechanics/writeWindow';
 import { clientInputResponse, serverInputRequired } from './retry';
 import { RACES_ENTITY_INVARIANTS, RACES_INVARIANTS } from './invariants';
 import { racesOutcome } from './outcome';
@@ -31,49 +33,35 @@ const TIE_RULE = [
   { rank: RANK.scripted, name: 'scripted action', why: 'Actions by the client, server and worker run last, in the scenario\'s list order (reorder them to change who wins).' },
 ];
 
+/** The client's and the server's scripted actions (every other kind is the server's work: `serverWorkEvent`). */
+const ON_SCRIPTED: { [K in RacesEvent['kind']]?: (state: RacesCore, ev: Extract<RacesEvent, { kind: K }>, ctx: Ctx) => void } = { start: clientStart, cancel: clientCancel, disconnect: clientDisconnect, inject: clientInject, 'input-response': clientInputResponse, 'input-required': serverInputRequired };
+
 function applyScripted(state: RacesCore, event: ScriptedEvent, ctx: Ctx): void {
   const ev = event as unknown as RacesEvent;
-  switch (ev.kind) {
-    case 'start':
-      return clientStart(state, ev, ctx);
-    case 'cancel':
-      return clientCancel(state, ev, ctx);
-    case 'disconnect':
-      return clientDisconnect(state, ev, ctx);
-    case 'inject':
-      return clientInject(state, ev, ctx);
-    case 'input-response':
-      return clientInputResponse(state, ev, ctx);
-    case 'input-required':
-      return serverInputRequired(state, ev, ctx);
-    default:
-      return serverWorkEvent(state, ev, ctx);
-  }
+  const on = ON_SCRIPTED[ev.kind] as ((state: RacesCore, ev: RacesEvent, ctx: Ctx) => void) | undefined;
+  if (on !== undefined) return on(state, ev, ctx);
+  serverWorkEvent(state, ev as Parameters<typeof serverWorkEvent>[1], ctx);
 }
 
+/** What each timer or delivery does when it fires, by kind (types.ts `RacesTimer`). */
+const ON_TIMER: { [K in RacesTimer['kind']]: (state: RacesCore, t: Extract<RacesTimer, { kind: K }>, ctx: Ctx) => void } = {
+  'deadline.max': (state, t, ctx) => deadline(state, t.key, 'max', ctx),
+  'deadline.idle': (state, t, ctx) => deadline(state, t.key, 'idle', ctx),
+  'arrive.request': (state, t, ctx) => serverReceive(state, t.key, ctx),
+  'arrive.cancel': (state, t, ctx) => serverCancelNotification(state, t.message, t.posted, ctx),
+  'arrive.raw': (state, t, ctx) => serverCancelNotification(state, t.message, false, ctx),
+  'arrive.stream-close': (state, t, ctx) => serverStreamClose(state, t.key, t.cause, ctx),
+  'arrive.progress': (state, t, ctx) => clientProgress(state, t.key, t.progress, ctx),
+  'arrive.keepalive': (state, t, ctx) => clientKeepalive(state, t.key, ctx),
+  'arrive.response': (state, t, ctx) => clientResponse(state, t.key, t.ok, ctx, t.inputRequired === true),
+  'arrive.server-cancel': (state, t, ctx) => clientServerCancel(state, t.key, ctx),
+  'deadline.hop': (state, t, ctx) => hopDeadline(state, t.key, t.which, ctx),
+  'arrive.hop-error': (state, t, ctx) => clientHopError(state, t.key, ctx),
+  'write.response': (state, t, ctx) => responseWrite(state, t.key, ctx, writeResponse),
+};
+
 function applyTimer(state: RacesCore, t: RacesTimer, ctx: Ctx): void {
-  switch (t.kind) {
-    case 'deadline.max':
-      return deadline(state, t.key, 'max', ctx);
-    case 'deadline.idle':
-      return deadline(state, t.key, 'idle', ctx);
-    case 'arrive.request':
-      return serverReceive(state, t.key, ctx);
-    case 'arrive.cancel':
-      return serverCancelNotification(state, t.message, t.posted, ctx);
-    case 'arrive.raw':
-      return serverCancelNotification(state, t.message, false, ctx);
-    case 'arrive.stream-close':
-      return serverStreamClose(state, t.key, t.cause, ctx);
-    case 'arrive.progress':
-      return clientProgress(state, t.key, t.progress, ctx);
-    case 'arrive.keepalive':
-      return clientKeepalive(state, t.key, ctx);
-    case 'arrive.response':
-      return clientResponse(state, t.key, t.ok, ctx, t.inputRequired === true);
-    case 'arrive.server-cancel':
-      return clientServerCancel(state, t.key, ctx);
-  }
+  (ON_TIMER[t.kind] as (state: RacesCore, t: RacesTimer, ctx: Ctx) => void)(state, t, ctx);
 }
 
 /**

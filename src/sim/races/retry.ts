@@ -2,7 +2,7 @@ import { callToolRequest, elicitResult, ERROR_CODES, errorResponse, inputRequire
 import type { Json } from '../types';
 import type { RacesEvent } from './schema';
 import { idKey, RANK, type RequestState } from './types';
-import { addRequest, changed, clearDeadlines, describeId, findLatest, NO_KEYS, setLedger, settle, touch, type Ctx, type RacesCore } from './state';
+import { addRequest, newRequest, changed, clearDeadlines, describeId, findLatest, NO_KEYS, setLedger, settle, touch, type Ctx, type RacesCore } from './state';
 
 /**
  * Re-issues, MRTR retries and the server's side-effect ledger (issue 11), kept apart from the
@@ -68,26 +68,7 @@ export function issueRetry(state: RacesCore, from: RequestState, newId: RequestI
   if (maxDeadlineAt !== null && !config.policy.idleTimeoutOnly && !config.policy.maximumCheckedOnProgress) maxHandle = ctx.schedule(maxDeadlineAt, RANK.maxDeadline, 'client', `maximum deadline ${key}`, { kind: 'deadline.max', key });
   if (idleDeadlineAt !== null) idleHandle = ctx.schedule(idleDeadlineAt, RANK.idleDeadline, 'client', `idle deadline ${key}`, { kind: 'deadline.idle', key });
   const req: RequestState = {
-    key,
-    self: Object.freeze([key]),
-    id,
-    method: from.method,
-    tool: from.tool,
-    cancellable: from.cancellable,
-    startAt: ctx.now,
-    progressToken: from.progressToken,
-    wireToken: from.wireToken,
-    idleTimeoutMs: from.idleTimeoutMs,
-    maxTimeoutMs: from.maxTimeoutMs,
-    idleDeadlineAt,
-    maxDeadlineAt,
-    idleHandle,
-    maxHandle,
-    client: {
-      state: 'pending', atMs: null, reason: 'waiting for the server', rule: undefined, terminalSets: 0, lastProgress: null, progressAccepted: 0,
-      progressAfterEnd: 0, cancelRequestedAt: null, cancelSignal: 'none', responseFate: 'none', isError: false,
-    },
-    server: { state: 'not-received', atMs: null, receivedAt: null, cancelAcceptedAt: null, responseSentAt: null, lastWorkerProgressAt: null, lastProgressValue: null, workEndedAt: null, streamClosed: false },
+    ...newRequest(key, id, ctx.now, { ...from, idleDeadlineAt, maxDeadlineAt, idleHandle, maxHandle }),
     op: from.op ?? from.key,
     retryOf: from.key,
     retryKind: kind,

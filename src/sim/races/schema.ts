@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { eventBase, eventUnion } from '../schemaParts';
 import type { LabSchemas } from '../scenario';
 import { RACES_CLIENT_PROFILES } from './sdkProfile';
 import { MECHANICS_POLICY, MECHANICS_POLICY_OFF } from './mechanics/policy';
@@ -48,6 +49,15 @@ export const racesConfigSchema = z
       .strict()
       .optional()
       .describe('Which implementation the client (and its server) behaves like; omitted: the lab.'),
+    hop: z
+      .object({
+        name: z.string().min(1, 'must be a non-empty string').max(40, 'must be at most 40 characters').default('gateway').describe('What the hop is, for the notes (gateway, relay, host process).'),
+        idleTimeoutMs: positiveMs.describe('The hop\'s own idle timer per call: it cuts a call when nothing passes through it for this long.'),
+        maxTimeoutMs: positiveMs.nullable().default(null).describe('The hop\'s maximum per call, progress or not (null: none).'),
+      })
+      .strict()
+      .optional()
+      .describe('An intermediary hop between client and server with its own timers (mechanics/hop.ts); omitted: client and server talk directly.'),
     policy: racesPolicySchema.default({
       progressResetsMaximum: false,
       idleTimeoutOnly: false,
@@ -65,11 +75,7 @@ export const racesConfigSchema = z
   })
   .strict();
 
-const base = {
-  id: z.string().min(1, 'must be a non-empty string').max(64, 'must be at most 64 characters'),
-  at: ms,
-  label: z.string().max(120, 'must be at most 120 characters').optional(),
-};
+const base = eventBase(ms);
 
 /** Client starts a request (the model validates `requestId` and `progressToken` itself, to teach the rule). */
 const start = z
@@ -144,6 +150,7 @@ const complete = z
     requestId: idOrInt,
     isError: z.boolean().default(false),
     text: z.string().max(200).default('done'),
+    writeDelayMs: ms.optional().describe('The handler returns at `at`; its response is written this many ms later (the window a cancel can land in, mechanics/writeWindow.ts). Omitted or 0: at once.'),
   })
   .strict();
 const error = z
@@ -173,12 +180,10 @@ const serverCancel = z
   .strict();
 
 /** One scripted event of the races lab, discriminated by `kind`. */
-export const racesEventSchema = z.discriminatedUnion('kind', [start, cancel, disconnect, inject, inputResponse, progress, keepalive, complete, error, serverCancel, inputRequired], {
-  error: (issue) =>
-    issue.code === 'invalid_union'
-      ? 'kind must be one of start, cancel, disconnect, inject, input-response (client) or progress, keepalive, complete, error, server-cancel, input-required (server)'
-      : undefined,
-});
+export const racesEventSchema = eventUnion(
+  [start, cancel, disconnect, inject, inputResponse, progress, keepalive, complete, error, serverCancel, inputRequired],
+  'kind must be one of start, cancel, disconnect, inject, input-response (client) or progress, keepalive, complete, error, server-cancel, input-required (server)',
+);
 
 export type RacesConfig = z.output<typeof racesConfigSchema>;
 export type RacesPolicy = z.output<typeof racesPolicySchema>;

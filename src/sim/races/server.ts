@@ -2,12 +2,14 @@ import type { Json } from '../types';
 import { cancelledNotification, ERROR_CODES, errorResponse, idProblem, listenResultResponse, progressNotification, toolResultResponse, type RequestId } from '../mcp';
 import { answerFromLedger, recordExecution, rejectMissingHeaders } from './retry';
 import type { RacesEvent } from './schema';
-import { RANK, type ServerState } from './types';
+import { RANK, type RequestState, type ServerState } from './types';
 import { byKey, changed, describeId, findLatest, hotLabels, NO_KEYS, TERMINAL_SERVER, touch, type Ctx, type RacesCore } from './state';
 import { isSdkV1, sdkServerIgnoresCancel } from './sdkProfile';
 import { ignoredBySdk, sdkAbortsUncancellable } from './sdkClient';
 import { receiveLoopDeadSince, receiveLoopDiesOnCancel, unreadCancel, unreadRequest } from './mechanics/receiveLoop';
 import { strayProgressSent } from './mechanics/strayProgress';
+import { hopArms, hopCutAt, hopDisarms, hopPassesProgress } from './mechanics/hop';
+import { cancelInWriteWindow, deferWrite, inWriteWindow, requestToCrashedServer, serverCrashedSince } from './mechanics/writeWindow';
 
 /**
  * Server-side rules of the races model: receiving a request, the worker's progress, keep-alives,
@@ -19,6 +21,8 @@ export function serverReceive(state: RacesCore, key: string, ctx: Ctx): void {
   const req = byKey(state, key);
   if (!req) return touch(state, NO_KEYS);
   if (req.server.streamClosed) return touch(state, NO_KEYS);
+  const crashed = serverCrashedSince(state);
+  if (crashed !== null && crashed <= ctx.now) return requestToCrashedServer(state, req, crashed, ctx);
   const dead = receiveLoopDeadSince(state);
   if (dead !== null && dead <= ctx.now) return unreadRequest(state, req, dead, ctx);
   if (req.op !== undefined && (rejectMissingHeaders(state, req, ctx) || answerFromLedger(state, req, ctx))) return;
@@ -26,6 +30,7 @@ export function serverReceive(state: RacesCore, key: string, ctx: Ctx): void {
   s.state = 'working';
   s.atMs = ctx.now;
   s.receivedAt = ctx.now;
+  hopArms(state, req, ctx);
   if (ctx.keepsNotes) ctx.why(req.method === 'subscriptions/listen' ? `The server opens listen stream ${describeId(req.id)}.` : `The server receives ${describeId(req.id)} and starts the work.`);
   else ctx.why('');
   changed(state, req);
@@ -68,11 +73,18 @@ export function serverWorkEvent(
       ctx.why(() => `The worker makes progress (${ev.progress}) but the request carried no progressToken, so the server cannot report it: the client hears nothing.`, 'progress.needs-token');
       return changed(state, req);
     }
+    const cutAt = hopCutAt(req);
+    if (cutAt !== null) {
+      ctx.ignore(() => ({ by: 'server', what: `progress ${ev.progress} for ${req.key}`, reason: `the hop cut the call at ${cutAt} ms and forwards nothing more for it`, rule: 'mech.hop' }));
+      ctx.why(() => `The worker reports progress ${ev.progress}, but the hop cut ${describeId(req.id)} at ${cutAt} ms: it goes no further.`, 'mech.hop');
+      return changed(state, req);
+    }
     const message = progressNotification(req.wireToken, ev.progress, ev.total, ev.message);
     ctx.emit({ from: 'server', transport: config.transport, message, http: http ? 'SSE event on the request\'s response stream' : undefined, arrivesAt: s2cArrives, requestKey: req.key });
     ctx.schedule(s2cArrives, RANK.arrival, 'client', hotLabels(state, req).progressArrives, { kind: 'arrive.progress', key: req.key, progress: ev.progress });
-    if (ctx.keepsNotes) ctx.why(`The server reports progress ${ev.progress}${ev.total !== null ? `/${ev.total}` : ''} for ${describeId(req.id)}.`, 'progress.resets-idle');
-    else ctx.why('', 'progress.resets-idle');
+    const viaHop = req.mech?.hopIdleHandle !== undefined ? hopPassesProgress(state, req, ctx) : '';
+    if (ctx.keepsNotes) ctx.why(`The server reports progress ${ev.progress}${ev.total !== null ? `/${ev.total}` : ''} for ${describeId(req.id)}.${viaHop}`, viaHop !== '' ? 'mech.hop' : 'progress.resets-idle');
+    else ctx.why('', viaHop !== '' ? 'mech.hop' : 'progress.resets-idle');
     return changed(state, req);
   }
 
@@ -148,8 +160,23 @@ export function serverWorkEvent(
   if (ok && req.sideEffect) recordExecution(state, req, ev.text);
   s.state = nextState;
   s.atMs = ctx.now;
-  s.responseSentAt = ctx.now;
   s.workEndedAt = ctx.now;
+  const isError = ok && ev.isError;
+  const writeDelayMs = ev.kind === 'complete' ? (ev.writeDelayMs ?? 0) : 0;
+  if (writeDelayMs > 0) return deferWrite(state, req, message, ok, isError, ctx.now + writeDelayMs, ctx);
+  writeResponse(state, req, message, ok, isError, ctx);
+}
+
+/**
+ * The server writes the final response `message` of `req` (at once, or after its handler's write
+ * window): to the client, or nowhere when the response stream is closed or a hop already cut the call.
+ */
+export function writeResponse(state: RacesCore, req: RequestState, message: Json, ok: boolean, isError: boolean, ctx: Ctx): void {
+  const { config } = state;
+  const s = req.server;
+  const http = config.transport === 'streamable-http';
+  s.responseSentAt = ctx.now;
+  hopDisarms(req, ctx);
   if (s.streamClosed) {
     ctx.emit({ from: 'server', transport: config.transport, message, http: 'the response stream is already closed: nowhere to write the response', requestKey: req.key });
     req.client.responseFate = 'undeliverable';
@@ -160,11 +187,19 @@ export function serverWorkEvent(
     config.revision === '2025-11-25' ? 'disconnect.2025' : 'disconnect.2026');
     return changed(state, req);
   }
+  const cutAt = hopCutAt(req);
+  if (cutAt !== null) {
+    ctx.emit({ from: 'server', transport: config.transport, message, http: http ? 'SSE event to the hop, which already answered the client: dropped there' : undefined, requestKey: req.key });
+    req.client.responseFate = 'undeliverable';
+    ctx.why(() => `The uncancellable work on ${describeId(req.id)} finishes and the server sends its response, but the hop cut the call at ${cutAt} ms and already answered the client: the hop drops it.`, 'mech.hop');
+    return changed(state, req);
+  }
+  const s2cArrives = ctx.now + config.latencyMs.serverToClient;
   ctx.emit({ from: 'server', transport: config.transport, message, http: http ? 'SSE event with the final response; the server then closes the stream' : undefined, arrivesAt: s2cArrives, requestKey: req.key });
-  ctx.schedule(s2cArrives, RANK.arrival, 'client', `response ${req.key} arrives`, { kind: 'arrive.response', key: req.key, ok: ok && !ev.isError });
+  ctx.schedule(s2cArrives, RANK.arrival, 'client', `response ${req.key} arrives`, { kind: 'arrive.response', key: req.key, ok: ok && !isError });
   if (req.client.responseFate === 'none') req.client.responseFate = 'in-flight';
-  req.client.isError = ok && ev.isError;
-  ctx.why(() => `The server finishes ${describeId(req.id)} and sends its final ${ok ? (ev.isError ? 'result (isError: true)' : 'result') : `error ${ev.code}`}.`, 'cancel.complete-first');
+  req.client.isError = isError;
+  ctx.why(() => `The server finishes ${describeId(req.id)} and sends its final ${ok ? (isError ? 'result (isError: true)' : 'result') : `error ${(message as { error?: { code?: number } }).error?.code}`}.`, 'cancel.complete-first');
   changed(state, req);
 }
 
@@ -199,6 +234,7 @@ export function serverCancelNotification(state: RacesCore, message: Json, posted
     ctx.why(() => `The server has no request ${describeId(rawId)}: the cancellation is ignored.`, 'cancel.ignore-invalid');
     return touch(state, req ? req.self : NO_KEYS);
   }
+  if (inWriteWindow(req, ctx.now)) return cancelInWriteWindow(state, req, ctx);
   const s = req.server;
   const serverState = s.state;
   if (TERMINAL_SERVER.has(serverState)) {

@@ -80,6 +80,35 @@ export function findLatest(state: RacesCore, id: unknown): RequestState | undefi
   return index === undefined ? undefined : state.requests[index];
 }
 
+/** What a new request instance takes from its start event (or from the request it re-issues): its shape, token, timeouts and armed deadlines. */
+export type RequestStart = Pick<RequestState, 'method' | 'tool' | 'cancellable' | 'progressToken' | 'wireToken' | 'idleTimeoutMs' | 'maxTimeoutMs' | 'idleDeadlineAt' | 'maxDeadlineAt' | 'idleHandle' | 'maxHandle'>;
+
+/** A fresh request instance `key` (id `id`) sent at `now` (ms): the client waiting on it, the server not reached yet. */
+export function newRequest(key: string, id: RequestId, now: number, from: RequestStart): RequestState {
+  return {
+    key,
+    self: Object.freeze([key]),
+    id,
+    method: from.method,
+    tool: from.tool,
+    cancellable: from.cancellable,
+    startAt: now,
+    progressToken: from.progressToken,
+    wireToken: from.wireToken,
+    idleTimeoutMs: from.idleTimeoutMs,
+    maxTimeoutMs: from.maxTimeoutMs,
+    idleDeadlineAt: from.idleDeadlineAt,
+    maxDeadlineAt: from.maxDeadlineAt,
+    idleHandle: from.idleHandle,
+    maxHandle: from.maxHandle,
+    client: {
+      state: 'pending', atMs: null, reason: 'waiting for the server', rule: undefined, terminalSets: 0, lastProgress: null, progressAccepted: 0,
+      progressAfterEnd: 0, cancelRequestedAt: null, cancelSignal: 'none', responseFate: 'none', isError: false,
+    },
+    server: { state: 'not-received', atMs: null, receivedAt: null, cancelAcceptedAt: null, responseSentAt: null, lastWorkerProgressAt: null, lastProgressValue: null, workEndedAt: null, streamClosed: false },
+  };
+}
+
 /** Appends a new request instance `req` (its id's latest) to the state and marks it touched. */
 export function addRequest(state: RacesCore, req: RequestState): void {
   const index = state.requests.length;

@@ -154,7 +154,12 @@ export type RacesTimer =
   | { kind: 'arrive.progress'; key: string; progress: number }
   | { kind: 'arrive.keepalive'; key: string }
   | { kind: 'arrive.response'; key: string; ok: boolean; inputRequired?: true }
-  | { kind: 'arrive.server-cancel'; key: string };
+  | { kind: 'arrive.server-cancel'; key: string }
+  /** Intermediary hop (`config.hop`): its idle or maximum timer for a call, and its error reaching the client. */
+  | { kind: 'deadline.hop'; key: string; which: 'idle' | 'max' }
+  | { kind: 'arrive.hop-error'; key: string }
+  /** The deferred response write after a handler returned (`complete.writeDelayMs`). */
+  | { kind: 'write.response'; key: string };
 
 /** One request's outcome, as printed by the CLI and shown in the outcome panel. */
 export interface RequestOutcome {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { eventBase, eventUnion } from '../schemaParts';
 import { BACKOFF_STRATEGIES, type BackoffStrategy } from '../retry/backoff';
 
 /**
@@ -186,11 +187,7 @@ export const resilienceConfigSchema = z.discriminatedUnion('mechanism', [tasksCo
 
 // ───────────────────────────── events ─────────────────────────────
 
-const base = {
-  id: z.string().min(1, 'must be a non-empty string').max(64, 'must be at most 64 characters'),
-  at: ms,
-  label: z.string().max(120, 'must be at most 120 characters').optional(),
-};
+const base = eventBase(ms);
 
 const ev = <A extends string, K extends string, X extends z.ZodRawShape>(actor: A, kind: K, extra: X) =>
   z.object({ ...base, actor: z.literal(actor), kind: z.literal(kind), ...extra }).strict();
@@ -217,12 +214,10 @@ const outage = ev('upstream', 'outage', {});
 const userCancel = ev('client', 'cancel', {});
 
 /** One scripted event of the resilience lab, discriminated by `kind`. */
-export const resilienceEventSchema = z.discriminatedUnion('kind', [taskCall, taskCreated, taskAbort, checkpoint, finish, needInput, resume, call, recover, outage, userCancel], {
-  error: (issue) =>
-    issue.code === 'invalid_union'
-      ? 'kind must be one of call, abort, request, cancel (client), created (server), checkpoint, finish, input-required, resume (worker), recover, outage (upstream)'
-      : undefined,
-});
+export const resilienceEventSchema = eventUnion(
+  [taskCall, taskCreated, taskAbort, checkpoint, finish, needInput, resume, call, recover, outage, userCancel],
+  'kind must be one of call, abort, request, cancel (client), created (server), checkpoint, finish, input-required, resume (worker), recover, outage (upstream)',
+);
 
 export type ResilienceConfig = z.output<typeof resilienceConfigSchema>;
 export type TasksConfig = z.output<typeof tasksConfigSchema>;

@@ -35,6 +35,9 @@ export const RACES_BUILTIN_LOAD = {
      "strayProgressKillsConnection": false,
      "lateResponseReconnects": false,
      "silentRetryOnTimeout": false,
+     "hopIgnoresProgress": false,
+     "duplicateResponseOnCancel": false,
+     "crashOnCancelInWriteWindow": false,
      "retrySameId": false,
      "idempotencyKeyOmitted": false,
      "mcpNameHeaderOmitted": false
@@ -164,6 +167,9 @@ export const RACES_BUILTIN_LOAD = {
      "strayProgressKillsConnection": false,
      "lateResponseReconnects": false,
      "silentRetryOnTimeout": false,
+     "hopIgnoresProgress": false,
+     "duplicateResponseOnCancel": false,
+     "crashOnCancelInWriteWindow": false,
      "retrySameId": false,
      "idempotencyKeyOmitted": false,
      "mcpNameHeaderOmitted": false
@@ -266,6 +272,9 @@ export const RACES_BUILTIN_LOAD = {
      "strayProgressKillsConnection": false,
      "lateResponseReconnects": false,
      "silentRetryOnTimeout": false,
+     "hopIgnoresProgress": false,
+     "duplicateResponseOnCancel": false,
+     "crashOnCancelInWriteWindow": false,
      "retrySameId": false,
      "idempotencyKeyOmitted": false,
      "mcpNameHeaderOmitted": false
@@ -442,6 +451,9 @@ export const RACES_BUILTIN_LOAD = {
      "strayProgressKillsConnection": false,
      "lateResponseReconnects": false,
      "silentRetryOnTimeout": false,
+     "hopIgnoresProgress": false,
+     "duplicateResponseOnCancel": false,
+     "crashOnCancelInWriteWindow": false,
      "retrySameId": false,
      "idempotencyKeyOmitted": false,
      "mcpNameHeaderOmitted": false
@@ -589,6 +601,9 @@ export const RACES_BUILTIN_LOAD = {
      "strayProgressKillsConnection": false,
      "lateResponseReconnects": false,
      "silentRetryOnTimeout": false,
+     "hopIgnoresProgress": false,
+     "duplicateResponseOnCancel": false,
+     "crashOnCancelInWriteWindow": false,
      "retrySameId": false,
      "idempotencyKeyOmitted": false,
      "mcpNameHeaderOmitted": false
@@ -742,6 +757,9 @@ export const RACES_BUILTIN_LOAD = {
      "strayProgressKillsConnection": false,
      "lateResponseReconnects": false,
      "silentRetryOnTimeout": false,
+     "hopIgnoresProgress": false,
+     "duplicateResponseOnCancel": false,
+     "crashOnCancelInWriteWindow": false,
      "retrySameId": false,
      "idempotencyKeyOmitted": false,
      "mcpNameHeaderOmitted": false
@@ -1037,6 +1055,9 @@ export const RACES_BUILTIN_LOAD = {
      "strayProgressKillsConnection": false,
      "lateResponseReconnects": false,
      "silentRetryOnTimeout": false,
+     "hopIgnoresProgress": false,
+     "duplicateResponseOnCancel": false,
+     "crashOnCancelInWriteWindow": false,
      "retrySameId": false,
      "idempotencyKeyOmitted": false,
      "mcpNameHeaderOmitted": false
@@ -1138,6 +1159,9 @@ export const RACES_BUILTIN_LOAD = {
      "strayProgressKillsConnection": false,
      "lateResponseReconnects": false,
      "silentRetryOnTimeout": false,
+     "hopIgnoresProgress": false,
+     "duplicateResponseOnCancel": false,
+     "crashOnCancelInWriteWindow": false,
      "retrySameId": false,
      "idempotencyKeyOmitted": false,
      "mcpNameHeaderOmitted": false
@@ -1467,6 +1491,9 @@ export const RACES_BUILTIN_LOAD = {
      "strayProgressKillsConnection": false,
      "lateResponseReconnects": false,
      "silentRetryOnTimeout": false,
+     "hopIgnoresProgress": false,
+     "duplicateResponseOnCancel": false,
+     "crashOnCancelInWriteWindow": false,
      "retrySameId": false,
      "idempotencyKeyOmitted": false,
      "mcpNameHeaderOmitted": false
@@ -1562,6 +1589,9 @@ export const RACES_BUILTIN_LOAD = {
      "strayProgressKillsConnection": false,
      "lateResponseReconnects": false,
      "silentRetryOnTimeout": false,
+     "hopIgnoresProgress": false,
+     "duplicateResponseOnCancel": false,
+     "crashOnCancelInWriteWindow": false,
      "retrySameId": false,
      "idempotencyKeyOmitted": false,
      "mcpNameHeaderOmitted": false
@@ -1660,6 +1690,9 @@ export const RACES_BUILTIN_LOAD = {
      "strayProgressKillsConnection": false,
      "lateResponseReconnects": false,
      "silentRetryOnTimeout": false,
+     "hopIgnoresProgress": false,
+     "duplicateResponseOnCancel": false,
+     "crashOnCancelInWriteWindow": false,
      "retrySameId": false,
      "idempotencyKeyOmitted": false,
      "mcpNameHeaderOmitted": false
@@ -2783,6 +2816,9 @@ export const RACES_BUILTIN_LOAD = {
      "strayProgressKillsConnection": false,
      "lateResponseReconnects": false,
      "silentRetryOnTimeout": false,
+     "hopIgnoresProgress": false,
+     "duplicateResponseOnCancel": false,
+     "crashOnCancelInWriteWindow": false,
      "retrySameId": false,
      "idempotencyKeyOmitted": false,
      "mcpNameHeaderOmitted": false
@@ -2904,6 +2940,9 @@ export const RACES_BUILTIN_LOAD = {
      "strayProgressKillsConnection": false,
      "lateResponseReconnects": false,
      "silentRetryOnTimeout": false,
+     "hopIgnoresProgress": false,
+     "duplicateResponseOnCancel": false,
+     "crashOnCancelInWriteWindow": false,
      "retrySameId": false,
      "idempotencyKeyOmitted": false,
      "mcpNameHeaderOmitted": false
@@ -3076,6 +3115,9 @@ export const RACES_BUILTIN_LOAD = {
      "strayProgressKillsConnection": false,
      "lateResponseReconnects": false,
      "silentRetryOnTimeout": false,
+     "hopIgnoresProgress": false,
+     "duplicateResponseOnCancel": false,
+     "crashOnCancelInWriteWindow": false,
      "retrySameId": false,
      "idempotencyKeyOmitted": false,
      "mcpNameHeaderOmitted": false
@@ -3193,6 +3235,9 @@ export const RACES_BUILTIN_LOAD = {
      "strayProgressKillsConnection": false,
      "lateResponseReconnects": false,
      "silentRetryOnTimeout": false,
+     "hopIgnoresProgress": false,
+     "duplicateResponseOnCancel": false,
+     "crashOnCancelInWriteWindow": false,
      "retrySameId": false,
      "idempotencyKeyOmitted": false,
      "mcpNameHeaderOmitted": false
@@ -3287,6 +3332,371 @@ export const RACES_BUILTIN_LOAD = {
    "$schema": "../../scenario.schema.json",
    "format": 1,
    "lab": "races",
+   "id": "I5-hop-idle-timer",
+   "title": "Incident · a gateway's idle timer that progress does not reset",
+   "summary": "A 90 s build reports progress every 20 s through a gateway with a 30 s idle timer; the client's own idle timeout is 60 s. When progress resets the gateway's timer the call completes at 90000 ms. A gateway whose timer ignores progress passing through cuts the call at 30000 ms: it closes the upstream stream (the server stops) and answers the client with an error, although the client's idle deadline (80000 ms) was far away. A gateway maximum of 75 s cuts it at 75000 ms, progress or not, and says so in its error.",
+   "seed": 1,
+   "config": {
+    "revision": "2026-07-28",
+    "transport": "streamable-http",
+    "latencyMs": {
+     "clientToServer": 0,
+     "serverToClient": 0
+    },
+    "progressResetsIdleTimeout": true,
+    "hop": {
+     "name": "gateway",
+     "idleTimeoutMs": 30000,
+     "maxTimeoutMs": null
+    },
+    "policy": {
+     "progressResetsMaximum": false,
+     "idleTimeoutOnly": false,
+     "maximumCheckedOnProgress": false,
+     "progressTokenOmitted": false,
+     "respondAfterCancel": false,
+     "clientNeverSettles": false,
+     "timeoutWithoutCancel": false,
+     "httpPostsCancel": false,
+     "receiveLoopDiesOnCancel": false,
+     "progressAfterResult": false,
+     "strayProgressKillsConnection": false,
+     "lateResponseReconnects": false,
+     "silentRetryOnTimeout": false,
+     "hopIgnoresProgress": false,
+     "duplicateResponseOnCancel": false,
+     "crashOnCancelInWriteWindow": false,
+     "retrySameId": false,
+     "idempotencyKeyOmitted": false,
+     "mcpNameHeaderOmitted": false
+    }
+   },
+   "events": [
+    {
+     "id": "start-1",
+     "at": 0,
+     "actor": "client",
+     "kind": "start",
+     "requestId": 1,
+     "method": "tools/call",
+     "tool": "build_index",
+     "progressToken": "b1",
+     "idleTimeoutMs": 60000,
+     "maxTimeoutMs": 600000,
+     "cancellable": true
+    },
+    {
+     "id": "progress-1",
+     "at": 20000,
+     "actor": "server",
+     "kind": "progress",
+     "requestId": 1,
+     "progress": 1,
+     "total": 5,
+     "message": null
+    },
+    {
+     "id": "progress-2",
+     "at": 40000,
+     "actor": "server",
+     "kind": "progress",
+     "requestId": 1,
+     "progress": 2,
+     "total": 5,
+     "message": null
+    },
+    {
+     "id": "progress-3",
+     "at": 60000,
+     "actor": "server",
+     "kind": "progress",
+     "requestId": 1,
+     "progress": 3,
+     "total": 5,
+     "message": null
+    },
+    {
+     "id": "progress-4",
+     "at": 80000,
+     "actor": "server",
+     "kind": "progress",
+     "requestId": 1,
+     "progress": 4,
+     "total": 5,
+     "message": null
+    },
+    {
+     "id": "done-1",
+     "at": 90000,
+     "actor": "server",
+     "kind": "complete",
+     "requestId": 1,
+     "isError": false,
+     "text": "index built"
+    }
+   ],
+   "expect": [
+    {
+     "label": "progress resets the gateway's idle timer; the call completes at 90000 ms",
+     "requests": {
+      "1": {
+       "state": "completed",
+       "atMs": 90000,
+       "serverState": "completed"
+      }
+     },
+     "violates": []
+    },
+    {
+     "label": "bug: the gateway's timer ignores progress and cuts the call at 30000 ms",
+     "overrides": {
+      "policy": {
+       "hopIgnoresProgress": true
+      }
+     },
+     "requests": {
+      "1": {
+       "state": "failed",
+       "atMs": 30000,
+       "serverState": "cancelled",
+       "finalResponse": false
+      }
+     },
+     "violates": [
+      "hop-idle-reset-by-progress"
+     ]
+    },
+    {
+     "label": "a gateway maximum of 75000 ms cuts the call then, and its error names the maximum",
+     "overrides": {
+      "hop": {
+       "name": "gateway",
+       "idleTimeoutMs": 30000,
+       "maxTimeoutMs": 75000
+      }
+     },
+     "requests": {
+      "1": {
+       "state": "failed",
+       "atMs": 75000,
+       "serverState": "cancelled",
+       "finalResponse": false
+      }
+     },
+     "violates": []
+    }
+   ]
+  },
+  {
+   "$schema": "../../scenario.schema.json",
+   "format": 1,
+   "lab": "races",
+   "id": "I6-cancel-in-write-window",
+   "title": "Incident · a cancel between the handler's return and its response write",
+   "summary": "The handler of call 1 returns at 1000 ms; its 4 MB result is written at 1050 ms. The user's cancel lands at 1020 ms, in between. Correct: processing has completed, so the server ignores the cancel and writes its one response, which the client drops; calls 2 and 3 complete. A server that also writes an error from its cancel path sends two responses for id 1 (the client ignores the second). A server that crashes at the write fails call 2, in flight, at 1050 ms, and call 3, sent at 1500 ms, finds no server.",
+   "seed": 1,
+   "config": {
+    "revision": "2025-11-25",
+    "transport": "stdio",
+    "latencyMs": {
+     "clientToServer": 0,
+     "serverToClient": 0
+    },
+    "progressResetsIdleTimeout": true,
+    "policy": {
+     "progressResetsMaximum": false,
+     "idleTimeoutOnly": false,
+     "maximumCheckedOnProgress": false,
+     "progressTokenOmitted": false,
+     "respondAfterCancel": false,
+     "clientNeverSettles": false,
+     "timeoutWithoutCancel": false,
+     "httpPostsCancel": false,
+     "receiveLoopDiesOnCancel": false,
+     "progressAfterResult": false,
+     "strayProgressKillsConnection": false,
+     "lateResponseReconnects": false,
+     "silentRetryOnTimeout": false,
+     "hopIgnoresProgress": false,
+     "duplicateResponseOnCancel": false,
+     "crashOnCancelInWriteWindow": false,
+     "retrySameId": false,
+     "idempotencyKeyOmitted": false,
+     "mcpNameHeaderOmitted": false
+    }
+   },
+   "events": [
+    {
+     "id": "start-1",
+     "at": 0,
+     "actor": "client",
+     "kind": "start",
+     "requestId": 1,
+     "method": "tools/call",
+     "tool": "export_report",
+     "idleTimeoutMs": 5000,
+     "maxTimeoutMs": 30000,
+     "cancellable": true
+    },
+    {
+     "id": "start-2",
+     "at": 500,
+     "actor": "client",
+     "kind": "start",
+     "requestId": 2,
+     "method": "tools/call",
+     "tool": "search",
+     "idleTimeoutMs": 5000,
+     "maxTimeoutMs": 30000,
+     "cancellable": true
+    },
+    {
+     "id": "done-1",
+     "at": 1000,
+     "actor": "server",
+     "kind": "complete",
+     "requestId": 1,
+     "isError": false,
+     "text": "report.pdf",
+     "writeDelayMs": 50
+    },
+    {
+     "id": "cancel-1",
+     "at": 1020,
+     "actor": "client",
+     "kind": "cancel",
+     "requestId": 1,
+     "reason": "User requested cancellation"
+    },
+    {
+     "id": "start-3",
+     "at": 1500,
+     "actor": "client",
+     "kind": "start",
+     "requestId": 3,
+     "method": "tools/call",
+     "tool": "search",
+     "idleTimeoutMs": 5000,
+     "maxTimeoutMs": 30000,
+     "cancellable": true
+    },
+    {
+     "id": "done-3",
+     "at": 1800,
+     "actor": "server",
+     "kind": "complete",
+     "requestId": 3,
+     "isError": false,
+     "text": "3 results"
+    },
+    {
+     "id": "done-2",
+     "at": 2000,
+     "actor": "server",
+     "kind": "complete",
+     "requestId": 2,
+     "isError": false,
+     "text": "12 results"
+    }
+   ],
+   "expect": [
+    {
+     "label": "the late cancel is ignored; one response for 1, dropped; calls 2 and 3 complete",
+     "requests": {
+      "1": {
+       "state": "cancelled",
+       "atMs": 1020,
+       "responseFate": "ignored-late",
+       "finalResponse": true
+      },
+      "2": {
+       "state": "completed",
+       "atMs": 2000
+      },
+      "3": {
+       "state": "completed",
+       "atMs": 1800
+      }
+     },
+     "violates": []
+    },
+    {
+     "label": "bug: two responses for id 1; the client ignores the second",
+     "overrides": {
+      "policy": {
+       "duplicateResponseOnCancel": true
+      }
+     },
+     "requests": {
+      "1": {
+       "state": "cancelled",
+       "atMs": 1020
+      },
+      "2": {
+       "state": "completed",
+       "atMs": 2000
+      },
+      "3": {
+       "state": "completed",
+       "atMs": 1800
+      }
+     },
+     "violates": [
+      "one-response-per-request"
+     ]
+    },
+    {
+     "label": "bug: two responses, and a client that reconnects over the first: call 2 fails at 1020 ms",
+     "overrides": {
+      "policy": {
+       "duplicateResponseOnCancel": true,
+       "lateResponseReconnects": true
+      }
+     },
+     "requests": {
+      "2": {
+       "state": "connection-closed",
+       "atMs": 1020
+      }
+     },
+     "violates": [
+      "late-response-harmless",
+      "one-response-per-request"
+     ]
+    },
+    {
+     "label": "bug: the server crashes at the write; call 2 fails at 1050 ms, call 3 at 1500 ms",
+     "overrides": {
+      "policy": {
+       "crashOnCancelInWriteWindow": true
+      }
+     },
+     "requests": {
+      "1": {
+       "state": "cancelled",
+       "finalResponse": false
+      },
+      "2": {
+       "state": "connection-closed",
+       "atMs": 1050,
+       "serverState": "failed"
+      },
+      "3": {
+       "state": "connection-closed",
+       "atMs": 1500,
+       "serverState": "not-received"
+      }
+     },
+     "violates": [
+      "late-cancel-harmless"
+     ]
+    }
+   ]
+  },
+  {
+   "$schema": "../../scenario.schema.json",
+   "format": 1,
+   "lab": "races",
    "id": "L-listen-teardown",
    "title": "Server-sent cancellation ends a listen stream",
    "summary": "On stdio under 2026-07-28 the only request a server may cancel is an open subscriptions/listen stream. The server tears the stream down at 1000 ms; its attempt to cancel the client's tools/call is refused.",
@@ -3313,6 +3723,9 @@ export const RACES_BUILTIN_LOAD = {
      "strayProgressKillsConnection": false,
      "lateResponseReconnects": false,
      "silentRetryOnTimeout": false,
+     "hopIgnoresProgress": false,
+     "duplicateResponseOnCancel": false,
+     "crashOnCancelInWriteWindow": false,
      "retrySameId": false,
      "idempotencyKeyOmitted": false,
      "mcpNameHeaderOmitted": false
@@ -3416,6 +3829,9 @@ export const RACES_BUILTIN_LOAD = {
      "strayProgressKillsConnection": false,
      "lateResponseReconnects": false,
      "silentRetryOnTimeout": false,
+     "hopIgnoresProgress": false,
+     "duplicateResponseOnCancel": false,
+     "crashOnCancelInWriteWindow": false,
      "retrySameId": false,
      "idempotencyKeyOmitted": false,
      "mcpNameHeaderOmitted": false
@@ -3604,6 +4020,9 @@ export const RACES_BUILTIN_LOAD = {
      "strayProgressKillsConnection": false,
      "lateResponseReconnects": false,
      "silentRetryOnTimeout": false,
+     "hopIgnoresProgress": false,
+     "duplicateResponseOnCancel": false,
+     "crashOnCancelInWriteWindow": false,
      "retrySameId": false,
      "idempotencyKeyOmitted": false,
      "mcpNameHeaderOmitted": false
@@ -3776,6 +4195,9 @@ export const RACES_BUILTIN_LOAD = {
      "strayProgressKillsConnection": false,
      "lateResponseReconnects": false,
      "silentRetryOnTimeout": false,
+     "hopIgnoresProgress": false,
+     "duplicateResponseOnCancel": false,
+     "crashOnCancelInWriteWindow": false,
      "retrySameId": false,
      "idempotencyKeyOmitted": false,
      "mcpNameHeaderOmitted": false
@@ -3986,6 +4408,9 @@ export const RACES_BUILTIN_LOAD = {
      "strayProgressKillsConnection": false,
      "lateResponseReconnects": false,
      "silentRetryOnTimeout": false,
+     "hopIgnoresProgress": false,
+     "duplicateResponseOnCancel": false,
+     "crashOnCancelInWriteWindow": false,
      "retrySameId": false,
      "idempotencyKeyOmitted": false,
      "mcpNameHeaderOmitted": false
@@ -4114,6 +4539,9 @@ export const RACES_SETTING_TEXTS: { progressResetsIdleTimeout: string; policy: R
   "strayProgressKillsConnection": "Bug (claude-code#53617): a progress for a finished call makes the host kill the server; calls in flight fail.",
   "lateResponseReconnects": "Bug: a response for an abandoned id is taken as a protocol error; the client reconnects and every call in flight fails.",
   "silentRetryOnTimeout": "Bug (ruby-mcp-client PR#178): on timeout no cancel is sent and the call is re-sent under a new id; the tool runs twice.",
+  "hopIgnoresProgress": "Bug: the intermediary hop (config.hop) does not reset its idle timer when progress passes through it, so it cuts a long call that keeps reporting progress.",
+  "duplicateResponseOnCancel": "Bug: a cancel that lands between the handler's return and its response write makes the server write an error response too: two responses for one request id.",
+  "crashOnCancelInWriteWindow": "Bug: a cancel that lands between the handler's return and its response write crashes the server at the write; calls in flight and the next call fail.",
   "retrySameId": "Bug: the re-issue after a broken 2026-07-28 response stream, or an MRTR retry, reuses the old request id (both MUST use a new one).",
   "idempotencyKeyOmitted": "Bug: the client sends a side-effecting call without its idempotency key, so a re-issue or retry executes it again.",
   "mcpNameHeaderOmitted": "Bug: the 2026-07-28 HTTP client omits the Mcp-Name header; the server rejects the request with -32020 HeaderMismatch."

@@ -77,96 +77,77 @@ function acceptedProgress(trace: RacesTrace, key: string): { at: number; value: 
 
 const RUNS = { numRuns: 300, seed: 20261130 };
 
+/** Runs `check` on the trace of each of RUNS generated scenarios of the correct policy. */
+const everyTrace = (check: (t: RacesTrace) => void) => fc.assert(fc.property(scenarioArb(), (s) => check(replayRaces(s))), RUNS);
+
+/** Every wire effect of `t` that belongs to a request, with its step, the request key and its message (if any). */
+function* requestEffects(t: RacesTrace) {
+  for (const step of t.steps) for (const e of step.effects) if (e.requestKey) yield { step, e, key: e.requestKey, m: e.message as Record<string, unknown> | undefined };
+}
+
 describe('properties of the correct policy (random event times and orders)', () => {
   it('every call ends in exactly one terminal state', () => {
-    fc.assert(
-      fc.property(scenarioArb(), (s) => {
-        const t = replayRaces(s);
-        const final = t.steps.length ? t.steps[t.steps.length - 1].state : t.initial;
-        for (const r of final.requests) {
-          expect(r.client.state).not.toBe('pending');
-          expect(r.client.terminalSets).toBe(1);
+    everyTrace((t) => {
+      const final = t.steps.length ? t.steps[t.steps.length - 1].state : t.initial;
+      for (const r of final.requests) {
+        expect(r.client.state).not.toBe('pending');
+        expect(r.client.terminalSets).toBe(1);
+      }
+      // Once terminal, the state never changes in any later step.
+      for (const r of final.requests) {
+        for (const step of t.steps) {
+          const x = step.state.requests[step.state.indexOf[r.key]];
+          if (x && x.client.state !== 'pending') expect([x.client.state, x.client.atMs]).toEqual([r.client.state, r.client.atMs]);
         }
-        // Once terminal, the state never changes in any later step.
-        for (const r of final.requests) {
-          for (const step of t.steps) {
-            const x = step.state.requests[step.state.indexOf[r.key]];
-            if (x && x.client.state !== 'pending') expect([x.client.state, x.client.atMs]).toEqual([r.client.state, r.client.atMs]);
-          }
-        }
-      }),
-      RUNS,
-    );
+      }
+    });
   });
 
   it('no response is sent after the server accepts a cancellation', () => {
-    fc.assert(
-      fc.property(scenarioArb(), (s) => {
-        const t = replayRaces(s);
-        for (const step of t.steps) {
-          for (const e of step.effects) {
-            if (e.from !== 'server' || !e.requestKey) continue;
-            const m = e.message as Record<string, unknown> | undefined;
-            if (!m || !('result' in m || 'error' in m)) continue;
-            const before = step.index > 0 ? t.steps[step.index - 1].state : t.initial;
-            const r = before.requests[before.indexOf[e.requestKey]];
-            expect(r.server.cancelAcceptedAt).toBeNull();
-          }
-        }
-      }),
-      RUNS,
-    );
+    everyTrace((t) => {
+      for (const { step, e, key, m } of requestEffects(t)) {
+        if (e.from !== 'server' || !m || !('result' in m || 'error' in m)) continue;
+        const before = step.index > 0 ? t.steps[step.index - 1].state : t.initial;
+        const r = before.requests[before.indexOf[key]];
+        expect(r.server.cancelAcceptedAt).toBeNull();
+      }
+    });
   });
 
   it('accepted progress strictly increases and none is accepted after the call ended', () => {
-    fc.assert(
-      fc.property(scenarioArb(), (s) => {
-        const t = replayRaces(s);
-        const final = t.steps.length ? t.steps[t.steps.length - 1].state : t.initial;
-        for (const r of final.requests) {
-          const seen = acceptedProgress(t, r.key);
-          for (let i = 1; i < seen.length; i++) expect(seen[i].value).toBeGreaterThan(seen[i - 1].value);
-          for (const p of seen) expect(p.at).toBeLessThanOrEqual(r.client.atMs as number);
-          expect(r.client.progressAfterEnd).toBe(0);
-        }
-        // The server never sends progress after the request ended on its side.
-        for (const step of t.steps) {
-          for (const e of step.effects) {
-            const m = e.message as { method?: string } | undefined;
-            if (m?.method !== 'notifications/progress' || !e.requestKey) continue;
-            const r = step.state.requests[step.state.indexOf[e.requestKey]];
-            expect(r.server.state).toBe('working');
-          }
-        }
-      }),
-      RUNS,
-    );
+    everyTrace((t) => {
+      const final = t.steps.length ? t.steps[t.steps.length - 1].state : t.initial;
+      for (const r of final.requests) {
+        const seen = acceptedProgress(t, r.key);
+        for (let i = 1; i < seen.length; i++) expect(seen[i].value).toBeGreaterThan(seen[i - 1].value);
+        for (const p of seen) expect(p.at).toBeLessThanOrEqual(r.client.atMs as number);
+        expect(r.client.progressAfterEnd).toBe(0);
+      }
+      // The server never sends progress after the request ended on its side.
+      for (const { step, key, m } of requestEffects(t)) {
+        if (m?.method !== 'notifications/progress') continue;
+        const r = step.state.requests[step.state.indexOf[key]];
+        expect(r.server.state).toBe('working');
+      }
+    });
   });
 
   it('the maximum deadline never moves and no call outlives it', () => {
-    fc.assert(
-      fc.property(scenarioArb(), (s) => {
-        const t = replayRaces(s);
-        for (const step of t.steps) {
-          for (const r of step.state.requests) {
-            if (r.maxTimeoutMs === null) continue;
-            expect(r.maxDeadlineAt).toBe(r.startAt + r.maxTimeoutMs);
-            if (r.client.atMs !== null) expect(r.client.atMs).toBeLessThanOrEqual(r.startAt + r.maxTimeoutMs);
-          }
+    everyTrace((t) => {
+      for (const step of t.steps) {
+        for (const r of step.state.requests) {
+          if (r.maxTimeoutMs === null) continue;
+          expect(r.maxDeadlineAt).toBe(r.startAt + r.maxTimeoutMs);
+          if (r.client.atMs !== null) expect(r.client.atMs).toBeLessThanOrEqual(r.startAt + r.maxTimeoutMs);
         }
-      }),
-      RUNS,
-    );
+      }
+    });
   });
 
   it('no named invariant is ever violated', () => {
-    fc.assert(
-      fc.property(scenarioArb(), (s) => {
-        const t = replayRaces(s);
-        expect(t.invariants.filter((i) => i.firstViolation).map((i) => `${i.name}: ${i.firstViolation?.message}`)).toEqual([]);
-      }),
-      RUNS,
-    );
+    everyTrace((t) => {
+      expect(t.invariants.filter((i) => i.firstViolation).map((i) => `${i.name}: ${i.firstViolation?.message}`)).toEqual([]);
+    });
   });
 
   it('replay is deterministic: the same scenario gives the same trace', () => {

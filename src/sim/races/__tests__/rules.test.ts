@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { racesStateAt, requestByKey } from '..';
+import { RULES } from '../rules';
 import { ev, mk, req, run, start, violated } from './helpers';
 
 const stdio = { revision: '2026-07-28', transport: 'stdio' };
@@ -252,4 +253,17 @@ describe('every broken policy breaks its invariant', () => {
       expect(violated(run(s, { policy: { [policy]: true } }))).toContain(invariant);
     });
   }
+});
+
+describe('ruleTable: the rules data files', () => {
+  it('fills each id from its key and refuses an entry without text or section, naming it', async () => {
+    const { ruleTable } = await import('../ruleTable');
+    expect(ruleTable({ 'a.b': { text: 'A rule.', section: 'lesson: x' } })).toEqual({ 'a.b': { id: 'a.b', text: 'A rule.', section: 'lesson: x' } });
+    expect(() => ruleTable({ 'a.b': { text: '', section: 'lesson: x' } })).toThrow('rules.a.b.text: missing — every rule says what it requires');
+    expect(() => ruleTable({ 'a.c': { text: 'A rule.', section: {} } })).toThrow('rules.a.c.section: missing — name the spec page (or the reference) the rule comes from');
+  });
+  it('every rule of the table is keyed by its own id (44 rules: the model\'s 30, 8 SDK behaviours, 6 mechanics)', () => {
+    expect(Object.keys(RULES)).toHaveLength(44);
+    for (const [k, r] of Object.entries(RULES)) expect(r.id).toBe(k);
+  });
 });

@@ -54,6 +54,26 @@ export const MECHANICS_CHECKS: MechanicsCheck[] = [
         : null;
     },
   },
+  {
+    name: 'hop-idle-reset-by-progress',
+    description: 'An intermediary hop never cuts a call on its idle timer while progress for it passed through within that idle timeout.',
+    check: (r) => {
+      const cut = r.mech?.hopCut;
+      return cut !== undefined && cut.which === 'idle' && cut.lastProgressAt !== null && cut.at - cut.lastProgressAt < cut.idleTimeoutMs
+        ? `the hop cut ${r.key} at ${cut.at} ms on its ${cut.idleTimeoutMs} ms idle timer although progress passed through it at ${cut.lastProgressAt} ms`
+        : null;
+    },
+  },
+  {
+    name: 'one-response-per-request',
+    description: 'The server writes exactly one response per request id, also when a cancel lands between the handler\'s return and the write.',
+    check: (r) => ((r.mech?.responsesWritten ?? 0) > 1 ? `the server wrote ${r.mech!.responsesWritten} responses for ${r.key}` : null),
+  },
+  {
+    name: 'late-cancel-harmless',
+    description: 'A cancel that lands after the handler returned never fails another call: the server neither crashes nor stops reading.',
+    check: (r) => (r.mech?.killedByCrashAt !== undefined ? `${r.key} failed at ${r.mech.killedByCrashAt} ms because the server crashed writing a response after a late cancel` : null),
+  },
 ];
 
 /** Names of the mechanics' invariants. */

@@ -1,3 +1,4 @@
+import type { Json } from '../../types';
 import type { RequestState } from '../types';
 
 /**
@@ -22,6 +23,26 @@ export interface MechanicsMarks {
   resentAs?: string;
   /** The instance key of the timed-out request this one silently re-sends. */
   resendOf?: string;
+  /** Intermediary hop (`config.hop`): its timer handles (-1 when none) and current idle deadline, ms. */
+  hopIdleHandle?: number;
+  hopIdleDeadlineAt?: number;
+  hopMaxHandle?: number;
+  /** The last progress for this request that passed through the hop, ms. */
+  hopLastProgressAt?: number;
+  /** The hop cut this call: when, by which timer, its idle timeout, the last progress it passed, and the error text it answered with. */
+  hopCut?: { at: number; which: 'idle' | 'max'; idleTimeoutMs: number; lastProgressAt: number | null; text: string };
+  /** Write window (`complete.writeDelayMs`): the response written at `at` (ms), after the handler returned. */
+  writePending?: { at: number; message: Json; ok: boolean; isError: boolean };
+  /** A cancellation landed in the write window at this time (ms). */
+  lateCancelAt?: number;
+  /** Responses the server wrote for this request id (set only by the write window; must stay ≤ 1). */
+  responsesWritten?: number;
+  /** Responses for this id that reached the client (set only once the server wrote one in a window). */
+  responsesArrived?: number;
+  /** The server process crashed writing this request's response (ms). */
+  crashedAt?: number;
+  /** This call failed because the server had crashed in a write window (ms). */
+  killedByCrashAt?: number;
 }
 
 /** Sets marks on `req` (a new object; the caller calls `changed`). */

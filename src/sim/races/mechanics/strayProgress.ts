@@ -57,31 +57,36 @@ export function clientReconnectsOnLateResponse(state: RacesCore, req: RequestSta
   touchAll(state, [req, ...victims]);
 }
 
-const victimText = (victims: RequestState[]) =>
+export const victimText = (victims: RequestState[]) =>
   victims.length === 0 ? 'no other call was in flight' : `${victims.map((v) => describeId(v.id)).join(', ')} fail${victims.length === 1 ? 's' : ''} with ${ERROR_CODES.connectionClosed}`;
 
-function touchAll(state: RacesCore, reqs: RequestState[]): void {
+export function touchAll(state: RacesCore, reqs: RequestState[]): void {
   for (const r of reqs) state.views[state.indexOf[r.key]] = null;
   state.touched = reqs.map((r) => r.key);
 }
 
 /** Fails every pending call with connection closed (the connection is gone; the server's work on them is lost). */
-function failCallsInFlight(state: RacesCore, ctx: Ctx, why: string, rule: string, marks: MechanicsMarks): RequestState[] {
-  const now = ctx.now;
+export function failCallsInFlight(state: RacesCore, ctx: Ctx, why: string, rule: string, marks: MechanicsMarks): RequestState[] {
   const victims: RequestState[] = [];
   for (const r of state.requests) {
     if (r.client.state !== 'pending') continue;
-    clearDeadlines(r, ctx);
-    settle(r, now, 'connection-closed', `${why}: error ${ERROR_CODES.connectionClosed} (connection closed), the work is lost`, rule);
-    mark(r, marks);
-    const s = r.server;
-    if (s.state === 'working') {
-      s.state = 'failed';
-      s.atMs = now;
-      s.workEndedAt = now;
-    }
-    s.streamClosed = true; // the pipe is gone: a request still on its way is never read
+    failCall(r, ctx, why, rule, marks);
     victims.push(r);
   }
   return victims;
+}
+
+/** Fails the pending call `r` with connection closed: its deadlines cleared, the server's work on it stopped, its pipe gone. */
+export function failCall(r: RequestState, ctx: Ctx, why: string, rule: string, marks: MechanicsMarks): void {
+  const now = ctx.now;
+  clearDeadlines(r, ctx);
+  settle(r, now, 'connection-closed', `${why}: error ${ERROR_CODES.connectionClosed} (connection closed), the work is lost`, rule);
+  mark(r, marks);
+  const s = r.server;
+  if (s.state === 'working') {
+    s.state = 'failed';
+    s.atMs = now;
+    s.workEndedAt = now;
+  }
+  s.streamClosed = true; // the pipe is gone: a request still on its way is never read
 }
