@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { exploreLab } from '../sim/lab';
 import { exploreLabOrders, naturalOrderEvents } from '../sim/labOrders';
 import { LAB_DEFINITIONS, parseAnyScenarioText } from '../sim/labs';
+import { labOpener } from '../db/sqljs';
 import type { Json } from '../sim/types';
 
 const USAGE = 'usage: npm run explore -- FILE.json [--events a,b,c] (1 to 8 event ids)';
@@ -36,13 +37,7 @@ export async function exploreCommand(argv: string[], readFile: (p: string) => st
     return 1;
   }
   const lab = parsed.lab!;
-  let open;
-  if (lab === 'ledger') {
-    const { loadSqlJsNode } = await import('../db/node');
-    const { memoryOpener } = await import('../db/sqljs');
-    open = memoryOpener(await loadSqlJsNode());
-  }
-  const definition = LAB_DEFINITIONS[lab]({ open });
+  const definition = LAB_DEFINITIONS[lab]({ open: await labOpener(lab, async () => (await import('../db/node')).loadSqlJsNode()) });
   if (!definition.explore) {
     process.stderr.write(`error: the ${lab} lab has no explorer yet — explore a ledger scenario, or replay this one with \`npm run replay -- FILE\`\n`);
     return 1;

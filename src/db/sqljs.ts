@@ -74,6 +74,16 @@ export function memoryOpener(SQL: SqlJsStatic): () => SqlJsDatabase {
 }
 
 /**
+ * The database opener a lab's definition takes (`LAB_DEFINITIONS[lab]({ open })`): for the ledger,
+ * whose replays run real SQL, an in-memory opener on the sql.js that `loadSqlJs` loads (the
+ * platform's loader: `loadSqlJsNode` from `db/node` in Node, `loadSqlJs` from `db/browser` in a
+ * worker); `undefined` for every other lab, so sql.js is never loaded for them.
+ */
+export async function labOpener(lab: string, loadSqlJs: () => Promise<SqlJsStatic>): Promise<(() => SqlJsDatabase) | undefined> {
+  return lab === 'ledger' ? memoryOpener(await loadSqlJs()) : undefined;
+}
+
+/**
  * Opens a database on file bytes. Throws `Error` with a plain message when the bytes are not a
  * SQLite database (sql.js opens lazily, so the header is checked by reading the schema).
  */

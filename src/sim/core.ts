@@ -1,6 +1,6 @@
 import { LaneQueue, compareEntries } from './queue';
 import { SeededRandom } from './rng';
-import type { Actor, Ignored, Json, QueueEntry, Scenario, ScriptedEvent, Step, Violation, WireEffect } from './types';
+import type { Actor, Ignored, Json, ModelTieRule, QueueEntry, Scenario, ScriptedEvent, Step, Violation, WireEffect } from './types';
 
 /**
  * The checkpointed core (issue 10): models mutate per-entity records in place, and the engine
@@ -59,10 +59,7 @@ export interface EntityInvariant<S> {
  * its immutable view (what traces, checkpoints and `stateAt` hand out). Rules as in `Model`:
  * the model reads nothing but its arguments; the engine owns time, the queue and the rng.
  */
-export interface CoreModel<C, S, V, O, T> {
-  lab: string;
-  tieRule: { rank: number; name: string; why: string }[];
-  scriptedRank(event: ScriptedEvent): number;
+export interface CoreModel<C, S, V, O, T> extends ModelTieRule {
   init(config: C, ctx: CoreContext<T>): S;
   applyScripted(state: S, event: ScriptedEvent, ctx: CoreContext<T>): void;
   applyTimer(state: S, payload: T, ctx: CoreContext<T>): void;

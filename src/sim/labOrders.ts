@@ -3,7 +3,7 @@ import type { AnyLabDefinition, LabDefinition } from './lab';
 import type { OrderClass, OrdersResult } from './orders';
 import type { ReplayResult } from './engine';
 import type { Scenario } from './types';
-import { countInversions, factorial, nextPermutation } from './permutations';
+import { countInversions, factorial, nextPermutation, progressSaysStop, type ExploreProgress } from './permutations';
 
 /**
  * "All orders" through the lab contract (issue 10 item 5): every order of up to 8 selected events
@@ -18,9 +18,7 @@ import { countInversions, factorial, nextPermutation } from './permutations';
  */
 
 /** Hooks of a long exploration: progress every 64 orders (1,024 on the core) and a cancel poll. */
-export interface OrdersHooks {
-  onProgress?(done: number, total: number): void;
-  shouldStop?(): boolean;
+export interface OrdersHooks extends ExploreProgress {
   /** Labs with their own `explore.orders`: skip orders equivalent by commuting events (default: the lab's choice). */
   prune?: boolean;
 }
@@ -78,12 +76,9 @@ export function exploreLabOrders<S, O, T extends ReplayResult<S, O>>(
   let rejected = 0;
   let cancelled = false;
   for (let n = 0; n < total; n++) {
-    if ((n & 63) === 0 && n > 0) {
-      hooks.onProgress?.(n, total);
-      if (hooks.shouldStop?.()) {
-        cancelled = true;
-        break;
-      }
+    if (progressSaysStop(hooks, n, total, 64)) {
+      cancelled = true;
+      break;
     }
     if (keepsLanes(perm, lane)) {
       const order = perm.map((i) => original[i]);

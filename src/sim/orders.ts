@@ -1,7 +1,7 @@
 import { CoreRun, type Checkpoint, type CoreModel } from './core';
 import { compareEntries } from './queue';
 import type { QueueEntry, Scenario, ScriptedEvent } from './types';
-import { countInversions, factorial, nextPermutation } from './permutations';
+import { countInversions, factorial, nextPermutation, progressSaysStop, type ExploreProgress } from './permutations';
 
 /**
  * "All orders at once" (issue 10 item 5, the `src/sim` half): every order of up to 8 selected
@@ -67,7 +67,7 @@ export interface OrdersResult<O> {
  */
 export function exploreOrders<C, S, V, O, T>(
   spec: OrdersSpec<C, S, V, O, T>,
-  hooks: { onProgress?(done: number, total: number): void; shouldStop?(): boolean } = {},
+  hooks: ExploreProgress = {},
 ): OrdersResult<O> {
   const { model, scenario } = spec;
   const k = spec.events.length;
@@ -129,12 +129,9 @@ export function exploreOrders<C, S, V, O, T>(
   const broken: string[] = [];
   const commute = spec.commute;
   for (let n = 0; n < total; n++) {
-    if ((n & 1023) === 0 && n > 0) {
-      hooks.onProgress?.(n, total);
-      if (hooks.shouldStop?.()) {
-        cancelled = true;
-        break;
-      }
+    if (progressSaysStop(hooks, n, total, 1024)) {
+      cancelled = true;
+      break;
     }
     for (let s = 0; s < k; s++) order[s] = original[perm[s]];
     let skip = false;

@@ -24,3 +24,20 @@ export function nextPermutation(a: number[]): void {
   }
   for (let l = i + 1, r = a.length - 1; l < r; l++, r--) [a[l], a[r]] = [a[r], a[l]];
 }
+
+/** What an explorer tells its caller while it runs: progress, and a way to ask it to stop. */
+export interface ExploreProgress {
+  onProgress?(done: number, total: number): void;
+  shouldStop?(): boolean;
+}
+
+/**
+ * The explorers' checkpoint at order `n` of `total`: at every `every`-th order after the first
+ * (`every` a power of two) it reports `n` to `onProgress` and asks `shouldStop`. True means stop
+ * now (the caller marks its run cancelled); false at every other order.
+ */
+export function progressSaysStop(hooks: ExploreProgress, n: number, total: number, every: number): boolean {
+  if ((n & (every - 1)) !== 0 || n === 0) return false;
+  hooks.onProgress?.(n, total);
+  return Boolean(hooks.shouldStop?.());
+}

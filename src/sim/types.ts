@@ -179,16 +179,20 @@ export interface Invariant<S> {
   check(state: S, step: Step<S>): string | null;
 }
 
-/**
- * A model of one mechanism. Pure: `init` and `apply` never mutate their inputs and never read
- * anything but their arguments; the engine owns time and the queue.
- */
-export interface Model<C, S, O, T = unknown> {
+/** What both engines (`engine.ts`, `core.ts`) ask of a model to order same-millisecond entries. */
+export interface ModelTieRule {
   lab: string;
   /** Tie ranks, lowest first, with one line each explaining why (shown in the UI). */
   tieRule: { rank: number; name: string; why: string }[];
   /** Rank given to scripted events. */
   scriptedRank(event: ScriptedEvent): number;
+}
+
+/**
+ * A model of one mechanism. Pure: `init` and `apply` never mutate their inputs and never read
+ * anything but their arguments; the engine owns time and the queue.
+ */
+export interface Model<C, S, O, T = unknown> extends ModelTieRule {
   init(config: C, ctx: ApplyContext<T>): S;
   applyScripted(state: S, event: ScriptedEvent, ctx: ApplyContext<T>): S;
   applyTimer(state: S, payload: T, ctx: ApplyContext<T>): S;

@@ -11,7 +11,7 @@ export * from './labSelectors';
 export { RULES, ruleSection } from '../sim/races/rules';
 export { loadRacesParser } from './racesParser';
 /** The settings panel's descriptions (from the races schema, generated at build time). */
-export { RACES_SETTING_TEXTS } from './generated/racesPage';
+export { RACES_SETTING_TEXTS } from './builtinRaces';
 
 /**
  * The races lab's store: the one lab store (`createLabStore`) over the races definition, with

@@ -4,24 +4,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkCommand, runCheck } from '../check';
+import { captureStdio } from './captureStdio';
 
 const samples = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../public/transcripts');
 const sample = (f: string) => path.join(samples, f);
 
 /** Runs checkCommand in-process, capturing what it writes. */
-async function cli(argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((stdout += String(chunk)), true));
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => ((stderr += String(chunk)), true));
-  try {
-    const code = await checkCommand(argv);
-    return { code, stdout, stderr };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
-}
+const cli = (argv: string[]) => captureStdio(() => checkCommand(argv));
 
 afterEach(() => vi.restoreAllMocks());
 

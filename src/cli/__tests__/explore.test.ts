@@ -3,24 +3,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { exploreCommand } from '../explore';
+import { captureStdio } from './captureStdio';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const file = (lab: string, id: string) => path.join(root, 'public/scenarios', lab, `${id}.json`);
 
 /** Runs the explore command, capturing what it prints. */
-async function run(argv: string[], readFile?: (p: string) => string) {
-  let stdout = '';
-  let stderr = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((stdout += String(s)), true));
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((stderr += String(s)), true));
-  try {
-    const code = await exploreCommand(argv, readFile);
-    return { code, stdout, stderr };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
-}
+const run = (argv: string[], readFile?: (p: string) => string) => captureStdio(() => exploreCommand(argv, readFile));
 
 afterEach(() => vi.restoreAllMocks());
 

@@ -3,6 +3,7 @@
 // import values from src/sim (the layering lint exempts *.worker.ts).
 import { exploreLabOrders, naturalOrderEvents, scenarioOfOrder } from '../../sim/labOrders';
 import { LAB_DEFINITIONS } from '../../sim/labs';
+import { labOpener } from '../../db/sqljs';
 import type { AllOrdersReply, AllOrdersRequest } from './allOrdersProtocol';
 
 /**
@@ -17,13 +18,7 @@ ctx.onmessage = async (message: MessageEvent<AllOrdersRequest>) => {
   const { lab, scenario, events, prune } = message.data;
   const post = (reply: AllOrdersReply) => ctx.postMessage(reply);
   try {
-    let open;
-    if (lab === 'ledger') {
-      const { loadSqlJs } = await import('../../db/browser');
-      const { memoryOpener } = await import('../../db/sqljs');
-      open = memoryOpener(await loadSqlJs());
-    }
-    const definition = LAB_DEFINITIONS[lab]({ open });
+    const definition = LAB_DEFINITIONS[lab]({ open: await labOpener(lab, async () => (await import('../../db/browser')).loadSqlJs()) });
     const selected = events ?? naturalOrderEvents(definition, scenario);
     const r = exploreLabOrders(definition, scenario, selected, { onProgress: (done, total) => post({ type: 'progress', done, total }), prune });
     post({

@@ -4,6 +4,7 @@
 import { describeFault } from '../../sim/chaos/faults';
 import { readChaosParam } from '../../sim/chaos/link';
 import { faultedScenario, runSeed } from '../../sim/chaos/swarm';
+import { labOpener } from '../../db/sqljs';
 import type { ChaosReply, ChaosRequest, ChaosSeedRow } from './chaosProtocol';
 
 /**
@@ -30,12 +31,7 @@ ctx.onmessage = async (message: MessageEvent<ChaosRequest>) => {
       post({ type: 'opened', seed, scenario: f.scenario, faults: f.faults.map(describeFault) });
       return;
     }
-    let open;
-    if (req.lab === 'ledger') {
-      const { loadSqlJs } = await import('../../db/browser');
-      const { memoryOpener } = await import('../../db/sqljs');
-      open = memoryOpener(await loadSqlJs());
-    }
+    const open = await labOpener(req.lab, async () => (await import('../../db/browser')).loadSqlJs());
     const rows: ChaosSeedRow[] = [];
     const safety: Record<string, number> = {};
     const liveness: Record<string, number> = {};

@@ -23,6 +23,7 @@ import { ReplicaPanel } from './ReplicaPanel';
 import { ClassificationPanel, ConnectionsPanel, ConsolePanel, LessonPanel, NowPanel, OutcomePanel, PracticePanel, TablesPanel, WirePanel } from './panels';
 import './ledger.css';
 import { neutraliseBidi } from '../../charts/format';
+import { ChoiceSelect } from '../common/ChoiceSelect';
 
 const POLICY_LABEL: Record<string, string> = {
   naive: 'naive check-then-act (autocommit statements)',
@@ -44,13 +45,7 @@ function ScenarioBar() {
         <>
           <label className="field-inline">
             <span>Policy</span>
-            <select data-testid="policy" value={config.policy} onChange={(e) => a().setConfig({ policy: e.currentTarget.value })}>
-              {POLICIES.map((p) => (
-                <option key={p} value={p}>
-                  {POLICY_LABEL[p]}
-                </option>
-              ))}
-            </select>
+            <ChoiceSelect<string> data-testid="policy" choices={POLICIES} labels={POLICY_LABEL} value={config.policy} onChange={(policy) => a().setConfig({ policy })} />
           </label>
           <label className="field-inline">
             <span>Lock taken</span>

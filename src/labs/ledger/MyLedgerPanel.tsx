@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useLedgerContext, useLedgerDb } from './context';
 import { Pager, RowsTable } from './Tables';
+import { downloadFile } from '../common/download';
 import { MAX_CHARGE_CENTS } from '../../store/ledgerStore';
 import { LEDGER_PAGE_ROWS, type LedgerPagedTable } from '../../store/ledgerDbHost';
 
@@ -17,17 +18,7 @@ export function MyLedgerPanel() {
   const [key, setKey] = useState('order-1');
   const a = db.getState;
 
-  const download = () => {
-    const bytes = a().exportBytes();
-    const url = URL.createObjectURL(new Blob([bytes as BlobPart], { type: 'application/vnd.sqlite3' }));
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = 'ledger.sqlite';
-    document.body.appendChild(link);
-    link.click();
-    link.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 1000);
-  };
+  const download = () => downloadFile('ledger.sqlite', a().exportBytes() as BlobPart, 'application/vnd.sqlite3');
   const upload = async (file: File | undefined) => {
     if (!file) return;
     await a().upload(new Uint8Array(await file.arrayBuffer()), file.name);

@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { REPLICA_EXPECTED_EXECUTIONS, REPLICA_INVARIANT, replicaRuns, type ReplicaRun, type ReplicaSqlResult } from '../../store/ledgerReplicas';
 import { useLedger } from './context';
+import { ChoiceSelect } from '../common/ChoiceSelect';
 
 const RUN_TEXT: Record<ReplicaRun, string> = {
   'other-replica': 'the retry lands on the other replica (B)',
@@ -53,13 +54,7 @@ export function ReplicaPanel() {
       </p>
       <label className="field-inline">
         <span>Run</span>
-        <select value={run} onChange={(e) => setRun(e.currentTarget.value as ReplicaRun)} data-testid="replica-run">
-          {(Object.keys(RUN_TEXT) as ReplicaRun[]).map((k) => (
-            <option key={k} value={k}>
-              {RUN_TEXT[k]}
-            </option>
-          ))}
-        </select>
+        <ChoiceSelect data-testid="replica-run" choices={Object.keys(RUN_TEXT) as ReplicaRun[]} labels={RUN_TEXT} value={run} onChange={setRun} />
       </label>
       <div className="tables-grid">
         {column('process-local ledger (each replica\'s memory)', result.local)}

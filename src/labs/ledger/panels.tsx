@@ -1,5 +1,5 @@
 import { InvariantList } from '../common/InvariantsPanel';
-import { useMemo } from 'react';
+import { Fragment, useMemo } from 'react';
 import {
   checkLedgerExpectation,
   classifyRetry,
@@ -96,18 +96,16 @@ export function OutcomePanel() {
         <dd className="mono small">{m.receipts.join(', ') || '—'}</dd>
         {hasSteps && (
           <>
-            <dt>Connection A</dt>
-            <dd>
-              <span className={`badge ${REPLY_BADGE[m.connA]}`} data-testid="conn-A-reply">
-                {m.connA}
-              </span>
-            </dd>
-            <dt>Connection B</dt>
-            <dd>
-              <span className={`badge ${REPLY_BADGE[m.connB]}`} data-testid="conn-B-reply">
-                {m.connB}
-              </span>
-            </dd>
+            {(['A', 'B'] as const).map((conn) => (
+              <Fragment key={conn}>
+                <dt>Connection {conn}</dt>
+                <dd>
+                  <span className={`badge ${REPLY_BADGE[m[`conn${conn}`]]}`} data-testid={`conn-${conn}-reply`}>
+                    {m[`conn${conn}`]}
+                  </span>
+                </dd>
+              </Fragment>
+            ))}
           </>
         )}
       </dl>

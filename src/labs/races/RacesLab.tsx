@@ -20,6 +20,7 @@ import { WirePanel } from './WirePanel';
 import { selectScenario } from '../../store/racesStore';
 import './races.css';
 import { neutraliseBidi } from '../../charts/format';
+import { TimelineSection } from '../common/TimelineSection';
 
 /**
  * "All orders" is not part of the first paint: its panel (and the worker it starts) is a lazy chunk
@@ -52,13 +53,10 @@ function RacesPage() {
       <ScenarioIntro />
       <div className="races-grid">
         <div className="races-main">
-          <section id="timeline-panel" className="panel timeline-panel" aria-labelledby="tl-h">
-            <h2 id="tl-h" className="visually-hidden">
-              Timeline
-            </h2>
+          <TimelineSection headingId="tl-h">
             <PlaybackBar />
             <RacesTimeline />
-          </section>
+          </TimelineSection>
           <NowPanel />
           <OutcomePanel />
           <WirePanel />

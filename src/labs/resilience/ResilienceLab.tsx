@@ -43,6 +43,7 @@ import { ScenarioBar, type PickerGroups } from '../common/ScenarioBar';
 import { TieRulePanel } from '../common/TieRulePanel';
 import './resilience.css';
 import { neutraliseBidi } from '../../charts/format';
+import { TimelineSection } from '../common/TimelineSection';
 
 
 const MECHANISM_NAMES: Record<string, string> = { tasks: 'Durable tasks', breaker: 'Circuit breaker and retries', storm: 'Retry storm across layers' };
@@ -283,13 +284,10 @@ function Page() {
       </div>
       <div className="races-grid">
         <div className="races-main">
-          <section id="timeline-panel" className="panel timeline-panel" aria-labelledby="rtl-h">
-            <h2 id="rtl-h" className="visually-hidden">
-              Timeline
-            </h2>
+          <TimelineSection headingId="rtl-h">
             <Playback />
             <ResilienceTimeline />
-          </section>
+          </TimelineSection>
           <NowPanel />
           <OutcomePanel />
           {mechanism === 'tasks' && <TaskWirePanel />}

@@ -14,6 +14,7 @@ import {
 } from '../../store/trafficStore';
 import { useTraffic, useTrafficApi } from './context';
 import { entryLabel, entryMarkId, TRAFFIC_LANES, trafficDomain, trafficMarks } from './trafficMarks';
+import { ChoiceSelect } from '../common/ChoiceSelect';
 
 const EMPTY: number[] = [];
 
@@ -347,13 +348,7 @@ export function WhatIfPanel() {
       <h2>Export</h2>
       <div className="traffic-fields">
         <label htmlFor={formatId}>format</label>
-        <select id={formatId} data-testid="export-format" value={format} onChange={(e) => setFormat(e.currentTarget.value as TranscriptFormat)}>
-          {TRANSCRIPT_FORMATS.map((f) => (
-            <option key={f} value={f}>
-              {TRANSCRIPT_FORMAT_NAMES[f]}
-            </option>
-          ))}
-        </select>
+        <ChoiceSelect id={formatId} data-testid="export-format" choices={TRANSCRIPT_FORMATS} labels={TRANSCRIPT_FORMAT_NAMES} value={format} onChange={setFormat} />
       </div>
       <label className="small check-row">
         <input type="checkbox" data-testid="export-redact" checked={redact} onChange={(e) => setRedact(e.currentTarget.checked)} /> redact arguments and results (keys and ids kept, values hashed)

@@ -164,8 +164,8 @@ function copyRecord<T extends object>(r: Readonly<Record<string, T>>): Record<st
   return out;
 }
 
-/** An immutable view of `s` in `StormState`'s shape and key order (every record copied). */
-export function stormView(s: StormCore): StormState {
+/** A copy of `s` in `StormState`'s shape and key order, every record, array and execution copied. */
+function copyStorm(s: StormCore | StormState): StormCore {
   return {
     mechanism: 'storm',
     config: s.config,
@@ -180,18 +180,12 @@ export function stormView(s: StormCore): StormState {
   };
 }
 
+/** An immutable view of `s` in `StormState`'s shape and key order (every record copied). */
+export function stormView(s: StormCore): StormState {
+  return copyStorm(s);
+}
+
 /** A fresh mutable state equal to `v` (the view is not changed). */
 export function stormThaw(v: StormState): StormCore {
-  return {
-    mechanism: 'storm',
-    config: v.config,
-    healthy: v.healthy,
-    calls: copyRecord(v.calls),
-    attempts: copyRecord(v.attempts),
-    attemptOrder: v.attemptOrder.slice(),
-    executions: v.executions.map((e) => ({ ...e, waiters: e.waiters.slice() })),
-    layerCalls: v.layerCalls.slice(),
-    layerRetries: v.layerRetries.slice(),
-    user: { ...v.user },
-  };
+  return copyStorm(v);
 }
