@@ -1,0 +1,37 @@
+import { expect, test } from './fixtures';
+import { LabDriver, TrafficDriver } from './pages/lab';
+
+/** Leftovers of the last new-user walkthrough (issue 9), each with the browser check that failed before its fix. */
+const SHOTS = '/tmp/polish-shots';
+
+test.describe('Walkthrough leftovers', () => {
+  test('traffic: bare JSON-RPC lines (no ts, no dir) are read, with directions inferred and the time assumption shown', async ({ lab: page }) => {
+    const traffic = await new TrafficDriver(page).open();
+    await traffic.paste(
+      [
+        '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"run_query","arguments":{}}}',
+        '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7,"reason":"stop"}}',
+        '{"jsonrpc":"2.0","id":7,"result":{"content":[]}}',
+      ].join('\n'),
+    );
+    await expect(traffic.banner).toHaveCount(0);
+    await expect(traffic.format).toHaveAttribute('data-format', 'jsonrpc-jsonl');
+    await expect(page.getByTestId('traffic-counts')).toContainText('3 messages');
+    await expect(page.getByTestId('traffic-time-assumption')).toHaveText(/^no timestamps: 1 ms per line/);
+    await expect(page.getByTestId('msg-row')).toContainText(['0 ms→ tools/call #7', '1 ms→ cancel #7', '2 ms← result #7']);
+    await page.getByTestId('traffic-summary').screenshot({ path: `${SHOTS}/traffic-plain.png` });
+
+    // Not a transcript at all: the first line is shown as written, with what to give instead.
+    await traffic.paste('{"hello": "world"}');
+    await expect(traffic.banner).toContainText('the first line is: {"hello": "world"} — give one JSON-RPC message per line');
+    await expect(traffic.banner).not.toContainText('\\"');
+  });
+});
+
+test('flow: 1e20 in the capacity box gets one message in the one voice, not two', async ({ lab: page }) => {
+  const flow = await new LabDriver(page, 'flow').open();
+  await page.getByTestId('flow-capacity').fill('1e20');
+  await expect(flow.banner).toBeVisible();
+  await expect(flow.banner.locator('li')).toHaveText(['config.capacityEvents: must be at most 1000000, got 100000000000000000000 — use a value up to 1000000']);
+  await flow.banner.screenshot({ path: `${SHOTS}/flow-1e20.png` });
+});
