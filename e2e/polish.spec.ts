@@ -35,3 +35,22 @@ test('flow: 1e20 in the capacity box gets one message in the one voice, not two'
   await expect(flow.banner.locator('li')).toHaveText(['config.capacityEvents: must be at most 1000000, got 100000000000000000000 — use a value up to 1000000']);
   await flow.banner.screenshot({ path: `${SHOTS}/flow-1e20.png` });
 });
+
+test('ledger: a keyboard move that cannot happen says why in the live status line', async ({ lab: page }) => {
+  await new LabDriver(page, 'ledger').open('A-race-two-connections');
+  const notice = page.getByTestId('lane-notice');
+  await expect(notice).toHaveAttribute('role', 'status');
+  const begin = page.getByTestId('handle-A-begin');
+  await begin.focus();
+  await page.keyboard.press('ArrowLeft'); // already at 0 ms
+  await expect(notice).toHaveText('A-begin is at 0 ms, the start of the timeline — it cannot move earlier; move the other events later instead');
+  await page.keyboard.press('Alt+ArrowRight'); // alone at 0 ms
+  await expect(notice).toHaveText(/^A-begin has no event at 0 ms after it to swap with — /);
+  // Into its own connection's next step: held back, and the line says why.
+  await page.keyboard.press('Shift+ArrowRight');
+  for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
+  await expect(begin).toHaveAttribute('aria-label', 'connection A begin at 10 ms');
+  await page.keyboard.press('Shift+ArrowRight');
+  await expect(notice).toHaveText(/^connection A's begin stays before its read \(10 ms\): a connection runs its own steps in order/);
+  await page.getByTestId('lane-notice').screenshot({ path: `${SHOTS}/ledger-notice.png` });
+});

@@ -264,7 +264,8 @@ export function createLabStore<S, O, T extends ReplayResult<S, O>, X = null>(spe
         const wanted = Math.min(Math.max(Math.round(ev.at + deltaMs), 0), 1_000_000_000);
         const held = spec.constrainMove?.(s.scenario, id, wanted) ?? { atMs: wanted, notice: null };
         if (held.atMs === ev.at) {
-          if (held.notice !== s.notice) set({ notice: held.notice });
+          const notice = held.notice ?? (deltaMs !== 0 ? text.atTimelineEnd(id, ev.at, deltaMs) : null);
+          if (notice !== s.notice) set({ notice });
           return;
         }
         const events = s.scenario.events.map((e) => (e.id === id ? { ...e, at: held.atMs } : e));
@@ -279,7 +280,10 @@ export function createLabStore<S, O, T extends ReplayResult<S, O>, X = null>(spe
         // The neighbour in list order among events at the same millisecond.
         let j = i + direction;
         while (j >= 0 && j < events.length && events[j].at !== events[i].at) j += direction;
-        if (j < 0 || j >= events.length) return;
+        if (j < 0 || j >= events.length) {
+          set({ notice: text.noTieNeighbour(id, events[i].at, direction) });
+          return;
+        }
         const problem = spec.reorderProblem?.(events[i], events[j], direction) ?? null;
         if (problem) {
           set({ notice: problem });
