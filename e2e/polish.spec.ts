@@ -54,3 +54,18 @@ test('ledger: a keyboard move that cannot happen says why in the live status lin
   await expect(notice).toHaveText(/^connection A's begin stays before its read \(10 ms\): a connection runs its own steps in order/);
   await page.getByTestId('lane-notice').screenshot({ path: `${SHOTS}/ledger-notice.png` });
 });
+
+test('ledger: on a scenario of client calls, All orders says why it is not available and Chaos runs', async ({ lab: page }) => {
+  await new LabDriver(page, 'ledger').open('D-same-key');
+  const allOrders = page.getByTestId('all-orders');
+  await expect(allOrders.getByRole('heading', { name: 'All orders' })).toBeVisible();
+  await expect(allOrders).toHaveAttribute('data-available', 'false');
+  await expect(allOrders.getByTestId('all-orders-unavailable')).toHaveText(/^Not available for this scenario: All orders interleaves two connections' steps .* — open A or B to explore every interleaving\.$/);
+  await allOrders.screenshot({ path: `${SHOTS}/ledger-all-orders-unavailable.png` });
+  const chaos = page.getByTestId('chaos');
+  await chaos.getByTestId('chaos-seeds').fill('20');
+  await chaos.getByTestId('chaos-run').focus();
+  await page.keyboard.press('Enter');
+  await expect(chaos.getByTestId('chaos-result')).toHaveAttribute('data-safety', /^\d+$/, { timeout: 90_000 });
+  await expect(chaos.getByTestId('chaos-run-message')).toHaveCount(0);
+});
