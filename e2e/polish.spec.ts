@@ -69,3 +69,20 @@ test('ledger: on a scenario of client calls, All orders says why it is not avail
   await expect(chaos.getByTestId('chaos-result')).toHaveAttribute('data-safety', /^\d+$/, { timeout: 90_000 });
   await expect(chaos.getByTestId('chaos-run-message')).toHaveCount(0);
 });
+
+test('an import says what it loaded, with Undo (paste and file, races and flow)', async ({ lab: page }) => {
+  const races = await new LabDriver(page, 'races').open('A-cancel-then-complete');
+  const raw = await page.evaluate(() => fetch(new URL('scenarios/races/A-cancel-then-complete.json', document.baseURI)).then((r) => r.json()));
+  await races.paste({ ...raw, id: 'mine', title: 'My cancel race' });
+  const status = page.getByTestId('import-status');
+  await expect(status).toHaveText('Imported My cancel race — Undo');
+  await page.locator('.scenario-bar').screenshot({ path: `${SHOTS}/import-status.png` });
+  await status.getByRole('button', { name: 'Undo' }).click();
+  await expect(races.picker).toHaveValue('A-cancel-then-complete');
+  await expect(status).toHaveCount(0);
+
+  const flow = await new LabDriver(page, 'flow').open();
+  const flowRaw = await page.evaluate(() => fetch(new URL('scenarios/flow/F1-stalled-subscriber.json', document.baseURI)).then((r) => r.json()));
+  await flow.fileInput.setInputFiles({ name: 'mine.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify({ ...flowRaw, id: 'mine-flow', title: 'My flow' })) });
+  await expect(status).toHaveText('Imported My flow — Undo');
+});

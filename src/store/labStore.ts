@@ -87,7 +87,7 @@ export function createLabStore<S, O, T extends ReplayResult<S, O>, X = null>(spe
       const history = s.dragging || coalesce ? s.history : record(s.history, snap(s));
       // A playhead parked at the end follows the new end; elsewhere it stays put.
       const wanted = extra.cursorMs ?? (s.cursorMs >= s.rangeEndMs ? derived.rangeEndMs : s.cursorMs);
-      set({ ...derived, history, error: null, notice: null, lastNudge: null, ...extra, cursorMs: clampCursor(wanted, derived.rangeEndMs) });
+      set({ ...derived, history, error: null, notice: null, imported: null, lastNudge: null, ...extra, cursorMs: clampCursor(wanted, derived.rangeEndMs) });
     };
 
     const restore = (value: LabSnapshot<X>, history: History<LabSnapshot<X>>) => {
@@ -100,6 +100,7 @@ export function createLabStore<S, O, T extends ReplayResult<S, O>, X = null>(spe
         history,
         error: null,
         notice: null,
+        imported: null,
         dragging: false,
         lastNudge: null,
         cursorMs: clampCursor(s.cursorMs, derived.rangeEndMs),
@@ -151,6 +152,7 @@ export function createLabStore<S, O, T extends ReplayResult<S, O>, X = null>(spe
       selectedEventId: null,
       error: start.error ?? (spec.builtinErrors?.length ? { title: text.builtinsSkipped, errors: [...spec.builtinErrors] } : null),
       notice: null,
+      imported: null,
       history: emptyHistory(),
       dragging: false,
       loadCount: 0,
@@ -179,6 +181,7 @@ export function createLabStore<S, O, T extends ReplayResult<S, O>, X = null>(spe
           history: record(s.history, snap(s)),
           error: null,
           notice: null,
+          imported: null,
           playing: false,
           dragging: false,
           lastNudge: null,
@@ -212,7 +215,9 @@ export function createLabStore<S, O, T extends ReplayResult<S, O>, X = null>(spe
         }
         const before = get().scenario;
         get().loadScenario(parsed.scenario);
-        return get().scenario !== before;
+        if (get().scenario === before) return false;
+        set({ imported: parsed.scenario.title });
+        return true;
       },
 
       followLink(hash) {
