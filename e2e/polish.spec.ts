@@ -86,3 +86,36 @@ test('an import says what it loaded, with Undo (paste and file, races and flow)'
   await flow.fileInput.setInputFiles({ name: 'mine.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify({ ...flowRaw, id: 'mine-flow', title: 'My flow' })) });
   await expect(status).toHaveText('Imported My flow — Undo');
 });
+
+test.describe('labels that crowded (walkthrough)', () => {
+  test('resilience B3: one "40 requests" label on the client lane instead of "request request request"', async ({ lab: page }) => {
+    await new LabDriver(page, 'resilience').open('B3-retry-budget');
+    const labels = page.locator('.tl-svg').first().locator('.tl-handle-label');
+    const texts = await labels.allTextContents();
+    expect(texts.filter((t) => /^request/.test(t))).toEqual([]);
+    expect(texts.filter((t) => /^\d+ requests$/.test(t))).toHaveLength(1);
+    await page.locator('.timeline-panel').first().screenshot({ path: `${SHOTS}/resilience-B3-labels.png` });
+  });
+
+  test('resilience T1: the task status label "cancelled" sits below its bar, not on it', async ({ lab: page }) => {
+    await new LabDriver(page, 'resilience').open('T1-abort-before-task-id');
+    const label = page.locator('.tl-span-label', { hasText: /^cancelled$/ });
+    const bar = page.locator('.tl-span', { has: label }).locator('.tl-span-bar');
+    await page.locator('.timeline-panel').first().screenshot({ path: `${SHOTS}/resilience-T1-labels.png` });
+    const lb = (await label.boundingBox())!;
+    const bb = (await bar.boundingBox())!;
+    // The text box includes the font's line gap above its tallest letters (about 2 px at 11 px).
+    expect(lb.y, 'label top below the bar bottom').toBeGreaterThanOrEqual(bb.y + bb.height - 2);
+  });
+
+  test('flow at 390 px: the queue chart is drawn at its shown width, so its text stays readable', async ({ lab: page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await new LabDriver(page, 'flow').open();
+    const tick = page.getByTestId('queue-chart').locator('.flow-tick').first();
+    const box = (await tick.boundingBox())!;
+    expect(box.height, 'tick text height (px)').toBeGreaterThanOrEqual(10);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await page.getByTestId('queue-chart').screenshot({ path: `${SHOTS}/flow-queue-390.png` });
+  });
+});
