@@ -119,3 +119,15 @@ test.describe('labels that crowded (walkthrough)', () => {
     await page.getByTestId('queue-chart').screenshot({ path: `${SHOTS}/flow-queue-390.png` });
   });
 });
+
+test('flow herd: one sentence says which strategy is better, from the table\'s own figures', async ({ lab: page }) => {
+  await new LabDriver(page, 'flow').open();
+  await expect(page.getByTestId('herd-table')).toBeVisible({ timeout: 30_000 });
+  const peaks = (await page.getByTestId('herd-peak').allTextContents()).map((t) => Number(t.replace(/,/g, '')));
+  expect(peaks.length).toBeGreaterThan(1);
+  const lowest = Math.min(...peaks).toLocaleString('en-US');
+  const verdict = page.getByTestId('herd-verdict');
+  await expect(verdict).toHaveText(/^Here .* (is the gentlest on the server|has the lowest peak)/);
+  await expect(verdict).toContainText(`${lowest}/s at its peak`);
+  await page.getByTestId('herd-table').locator('..').screenshot({ path: `${SHOTS}/herd-verdict.png` });
+});
