@@ -131,3 +131,27 @@ test('flow herd: one sentence says which strategy is better, from the table\'s o
   await expect(verdict).toContainText(`${lowest}/s at its peak`);
   await page.getByTestId('herd-table').locator('..').screenshot({ path: `${SHOTS}/herd-verdict.png` });
 });
+
+test('resilience at 390 px: the seed panels start closed under a summary that says what the documents are; the choice is kept', async ({ lab: page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const res = await new LabDriver(page, 'resilience').open('S2-timeouts-cancel');
+  const group = page.getByTestId('seed-panels');
+  await expect(group).not.toHaveAttribute('open');
+  await expect(page.getByTestId('seed-checklist')).toBeHidden();
+  await expect(page.getByTestId('seed-panels-intro')).toHaveText(/^The lab was seeded from two documents: a postmortem of a retry storm .* and an article whose retryWithBackoff and CircuitBreaker code is shown as written and corrected/);
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  console.log(`resilience S2 page height at 390 px, seed panels closed: ${height} px`);
+  expect(height).toBeLessThan(12_160);
+  await page.getByTestId('seed-panels-summary').screenshot({ path: `${SHOTS}/seed-summary-390.png` });
+  await page.getByTestId('seed-panels-summary').click();
+  await expect(page.getByTestId('seed-checklist')).toBeVisible();
+  await page.reload();
+  await expect(res.picker).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('seed-panels')).toHaveAttribute('open', '');
+  // At 1280 px a fresh tab shows them open.
+  const wide = await page.context().newPage();
+  await wide.setViewportSize({ width: 1280, height: 800 });
+  await new LabDriver(wide, 'resilience').open('S2-timeouts-cancel');
+  await expect(wide.getByTestId('seed-panels')).toHaveAttribute('open', '');
+  await wide.close();
+});
