@@ -19,8 +19,31 @@ const intended = (msg: string) => msg.includes('Assets in public directory canno
 logger.warn = (msg, options) => (intended(msg) ? undefined : warn(msg, options));
 logger.warnOnce = (msg, options) => (intended(msg) ? undefined : warnOnce(msg, options));
 
+/**
+ * The port named by `env.LAB_PORT`, or `fallback` when it is unset or empty.
+ * @param env  usually `process.env`
+ * @param fallback  the default port (Vite's 5173 for the dev server, as the README says)
+ * @returns an integer in 1–65535
+ * @throws Error `LAB_PORT: must be an integer from 1 to 65535, got "…" — …` for any other value
+ */
+export function labPort(env: Record<string, string | undefined>, fallback: number): number {
+  const raw = env.LAB_PORT;
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) {
+    throw new Error(`LAB_PORT: must be an integer from 1 to 65535, got ${JSON.stringify(raw)} — set e.g. LAB_PORT=4400, or unset it for ${fallback}`);
+  }
+  return port;
+}
+
+// LAB_PORT, as for the browser tests (playwright.config.ts): `LAB_PORT=4400 npm start` serves there
+// and fails loudly when it is taken; unset, Vite's defaults stay (5173 dev, 4173 preview, as the README says).
+const port = process.env.LAB_PORT?.trim() ? labPort(process.env, 5173) : undefined;
+
 export default defineConfig({
   base: './',
+  server: { port: port ?? 5173, strictPort: port !== undefined },
+  preview: { port: port ?? 4173, strictPort: port !== undefined },
   customLogger: logger,
   plugins: [
     react(),

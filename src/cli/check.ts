@@ -32,7 +32,7 @@ function nonNegativeInt(flag: string, v: string | undefined): number | string {
 /** The human summary printed with --text. */
 export function textSummary(file: string, t: Transcript, report: CheckReport): string {
   const lines = [
-    `${file}: ${t.formatName}; ${t.messageIndices.length} messages, ${t.skipped.length} lines skipped${t.outOfOrder.count ? `, ${t.outOfOrder.count} out of order (sorted)` : ''}; revision ${report.revisionNote}`,
+    `${file}: ${t.formatName}; ${t.messageIndices.length} messages, ${t.skipped.length} lines skipped${t.outOfOrder.count ? `, ${t.outOfOrder.count} out of order (sorted)` : ''}${t.timeAssumption ? `; ${t.timeAssumption}` : ''}; revision ${report.revisionNote}`,
     report.findings.length === 0
       ? 'clean: no rule broken'
       : `${report.counts.error} error${report.counts.error === 1 ? '' : 's'}, ${report.counts.warning} warning${report.counts.warning === 1 ? '' : 's'}, ${report.counts.info} info`,

@@ -139,9 +139,33 @@ export function parseScenario(input: unknown, lab: string, schemas: LabSchemas):
     const scenario = result.data as unknown as Scenario;
     return { ok: true, scenario };
   }
-  const errors = result.error.issues.slice(0, 20).map((issue) => `${formatPath(issue.path)}: ${issueText(issue)}`);
-  if (result.error.issues.length > 20) errors.push(`… and ${result.error.issues.length - 20} more problems`);
+  const issues = onePerField(result.error.issues);
+  const errors = issues.slice(0, 20).map((issue) => `${formatPath(issue.path)}: ${issueText(issue)}`);
+  if (issues.length > 20) errors.push(`… and ${issues.length - 20} more problems`);
   return { ok: false, errors };
+}
+
+/** How telling an issue is for its field: a wrong kind first, then a real limit, then the rest, last z.int()'s safe-integer bound. */
+function issueRank(issue: z.core.$ZodIssue): number {
+  if (issue.code === 'invalid_type') return 0;
+  if (issue.code === 'too_big' && issue.maximum === Number.MAX_SAFE_INTEGER) return 3;
+  if (issue.code === 'too_big' || issue.code === 'too_small') return 1;
+  return 2;
+}
+
+/**
+ * One issue per field path, in the order the fields were first reported: the value 1e20 in an
+ * integer field with a maximum fails both z.int()'s safe-integer bound and the field's own limit,
+ * and the reader needs one message (the limit), not two (walkthrough, issue 9).
+ */
+function onePerField(issues: readonly z.core.$ZodIssue[]): z.core.$ZodIssue[] {
+  const best = new Map<string, z.core.$ZodIssue>();
+  for (const issue of issues) {
+    const key = formatPath(issue.path);
+    const seen = best.get(key);
+    if (!seen || issueRank(issue) < issueRank(seen)) best.set(key, issue);
+  }
+  return [...best.values()];
 }
 
 /**

@@ -21,6 +21,8 @@ export const selectOriginal = (s: LabData<unknown, unknown>) => s.original;
 export const selectLoadCount = (s: LabData<unknown, unknown>) => s.loadCount;
 /** Whether the scenario differs from the lesson's original. */
 export const selectIsModified = (s: LabData<unknown, unknown>) => !scenarioEquals(s.scenario, s.original);
+/** The title of the scenario the last import loaded, until the next edit, load or undo (the scenario bar's "Imported … — Undo"). */
+export const selectImported = (s: LabData<unknown, unknown>) => s.imported;
 
 
 /** Index of the last trace step at or before the playhead (-1 before the first), for panels that list the steps around it. */

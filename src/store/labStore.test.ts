@@ -117,3 +117,25 @@ describe('share links (labLink)', () => {
     expect(s.error?.errors[0]).toMatch(/^t \(playhead in the link\)/);
   });
 });
+
+describe('an import says what it loaded (walkthrough: a file or paste import was not signalled)', () => {
+  it('names the imported scenario until the next edit, load or undo; a refused import names nothing', () => {
+    const store = createRacesStore({ builtins: races });
+    const s = store.getState;
+    expect(s().imported).toBeNull();
+    expect(s().importText('{ nope', 'The pasted scenario')).toBe(false);
+    expect(s().imported).toBeNull();
+    expect(s().importText(JSON.stringify({ ...A, id: 'mine', title: 'My cancel race' }), 'The file mine.json')).toBe(true);
+    expect(s().imported).toBe('My cancel race');
+    s().undo();
+    expect(s().scenario.id).toBe('A-cancel-then-complete');
+    expect(s().imported).toBeNull();
+    s().redo();
+    expect(s().scenario.id).toBe('mine');
+    expect(s().imported).toBeNull(); // redo restores the scenario, not the news
+    expect(s().importText(JSON.stringify({ ...A, id: 'mine2', title: 'Second' }), 'The pasted scenario')).toBe(true);
+    expect(s().imported).toBe('Second');
+    s().moveEvent('cancel', 350);
+    expect(s().imported).toBeNull();
+  });
+});

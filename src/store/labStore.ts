@@ -92,7 +92,7 @@ export function createLabStore<S, O, T extends ReplayResult<S, O>, X = null>(spe
       const history = s.dragging || coalesce ? s.history : record(s.history, snap(s));
       // A playhead parked at the end follows the new end; elsewhere it stays put.
       const wanted = extra.cursorMs ?? (s.cursorMs >= s.rangeEndMs ? derived.rangeEndMs : s.cursorMs);
-      set({ ...derived, history, error: null, notice: null, lastNudge: null, ...extra, cursorMs: clampCursor(wanted, derived.rangeEndMs) });
+      set({ ...derived, history, error: null, notice: null, imported: null, lastNudge: null, ...extra, cursorMs: clampCursor(wanted, derived.rangeEndMs) });
     };
 
     const restore = (value: LabSnapshot<X>, history: History<LabSnapshot<X>>) => {
@@ -105,6 +105,7 @@ export function createLabStore<S, O, T extends ReplayResult<S, O>, X = null>(spe
         history,
         error: null,
         notice: null,
+        imported: null,
         dragging: false,
         lastNudge: null,
         cursorMs: clampCursor(s.cursorMs, derived.rangeEndMs),
@@ -156,6 +157,7 @@ export function createLabStore<S, O, T extends ReplayResult<S, O>, X = null>(spe
       selectedEventId: null,
       error: start.error ?? (spec.builtinErrors?.length ? { title: text.builtinsSkipped, errors: [...spec.builtinErrors] } : null),
       notice: null,
+      imported: null,
       history: emptyHistory(),
       dragging: false,
       loadCount: 0,
@@ -184,6 +186,7 @@ export function createLabStore<S, O, T extends ReplayResult<S, O>, X = null>(spe
           history: record(s.history, snap(s)),
           error: null,
           notice: null,
+          imported: null,
           playing: false,
           dragging: false,
           lastNudge: null,
@@ -217,7 +220,9 @@ export function createLabStore<S, O, T extends ReplayResult<S, O>, X = null>(spe
         }
         const before = get().scenario;
         get().loadScenario(parsed.scenario);
-        return get().scenario !== before;
+        if (get().scenario === before) return false;
+        set({ imported: parsed.scenario.title });
+        return true;
       },
 
       followLink(hash) {
@@ -269,7 +274,8 @@ export function createLabStore<S, O, T extends ReplayResult<S, O>, X = null>(spe
         const wanted = Math.min(Math.max(Math.round(ev.at + deltaMs), 0), 1_000_000_000);
         const held = spec.constrainMove?.(s.scenario, id, wanted) ?? { atMs: wanted, notice: null };
         if (held.atMs === ev.at) {
-          if (held.notice !== s.notice) set({ notice: held.notice });
+          const notice = held.notice ?? (deltaMs !== 0 ? text.atTimelineEnd(id, ev.at, deltaMs) : null);
+          if (notice !== s.notice) set({ notice });
           return;
         }
         const events = s.scenario.events.map((e) => (e.id === id ? { ...e, at: held.atMs } : e));
@@ -284,7 +290,10 @@ export function createLabStore<S, O, T extends ReplayResult<S, O>, X = null>(spe
         // The neighbour in list order among events at the same millisecond.
         let j = i + direction;
         while (j >= 0 && j < events.length && events[j].at !== events[i].at) j += direction;
-        if (j < 0 || j >= events.length) return;
+        if (j < 0 || j >= events.length) {
+          set({ notice: text.noTieNeighbour(id, events[i].at, direction) });
+          return;
+        }
         const problem = spec.reorderProblem?.(events[i], events[j], direction) ?? null;
         if (problem) {
           set({ notice: problem });

@@ -37,6 +37,8 @@ export interface LabData<T, X> {
   error: LabError | null;
   /** Why the last edit was held back (e.g. a ledger step stopped at its lane neighbour), or null. */
   notice: string | null;
+  /** The title of the scenario the last import (file, paste, drop) loaded, until the next edit, load or undo; null otherwise. */
+  imported: string | null;
   history: History<LabSnapshot<X>>;
   /** A pointer drag is in progress (one undo point for the whole gesture). */
   dragging: boolean;

@@ -26,5 +26,11 @@ export function labTexts(lab: LabId) {
     /** A link whose scenario is good but some parameters are not: they are ignored, the named scenario shown. */
     partsIgnored: (title: string, builtin: boolean) =>
       `Parts of the link are not valid and were ignored; showing ${builtin ? `the built-in "${title}" it names` : `the scenario it holds, "${title}"`}`,
+    /** Alt+←/→ on an event with nothing at its millisecond on that side: the status line says why nothing moved. */
+    noTieNeighbour: (id: string, atMs: number, direction: -1 | 1) =>
+      `${id} has no event at ${atMs} ms ${direction < 0 ? 'before' : 'after'} it to swap with — Alt+←/→ reorders events at the same millisecond; move it onto another event's time with ←/→ first`,
+    /** ←/→ at an end of the timeline: the status line says why nothing moved. */
+    atTimelineEnd: (id: string, atMs: number, deltaMs: number) =>
+      deltaMs < 0 ? `${id} is at ${atMs} ms, the start of the timeline — it cannot move earlier; move the other events later instead` : `${id} is at ${atMs} ms, the end of the timeline — it cannot move later`,
   };
 }

@@ -152,6 +152,23 @@ describe('ledger store', () => {
     expect(ledgerStepLanes(s().scenario)[1][0]).toBe('B-begin');
   });
 
+  it('a keyboard move that cannot happen says why in the status notice, never silently (walkthrough)', () => {
+    const store = make();
+    const s = store.getState;
+    // Alt+→ on a step alone at its millisecond: nothing to swap with.
+    const before = s().scenario;
+    s().reorderEvent('A-read', 1);
+    expect(s().scenario).toBe(before);
+    expect(s().notice).toBe("A-read has no event at 10 ms after it to swap with — Alt+←/→ reorders events at the same millisecond; move it onto another event's time with ←/→ first");
+    // ← on the first step at 0 ms: the start of the timeline.
+    s().nudgeEvent('A-begin', -10);
+    expect(s().scenario).toBe(before);
+    expect(s().notice).toBe('A-begin is at 0 ms, the start of the timeline — it cannot move earlier; move the other events later instead');
+    // A move that happens clears it.
+    s().nudgeEvent('B-begin', -10);
+    expect(s().notice).toBeNull();
+  });
+
   it('Alt+arrow refuses to swap two steps of one connection, and applyOrder refuses an order that breaks a lane', () => {
     const store = make();
     const s = store.getState;

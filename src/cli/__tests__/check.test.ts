@@ -91,3 +91,12 @@ describe('npm run check -- FILE', () => {
     }
   });
 });
+
+describe('npm run check -- FILE of bare JSON-RPC lines (no ts, no dir)', () => {
+  it('reads it and says in the text summary that times are assumed, 1 ms per line', () => {
+    const text = ['{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{}}}', '{"jsonrpc":"2.0","id":1,"result":{"content":[]}}'].join('\n');
+    const r = runCheck(['plain.jsonl', '--text'], () => text);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^plain\.jsonl: JSON-RPC JSONL \(one message per line\); 2 messages, 0 lines skipped; no timestamps: 1 ms per line — line order is taken as time order/);
+  });
+});

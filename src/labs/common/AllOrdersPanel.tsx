@@ -11,6 +11,22 @@ import { failOnWorkerError } from './workerFailure';
 /** Most events one exploration orders (8! = 40,320 orders). */
 export const MAX_ORDER_EVENTS = 8;
 
+/**
+ * The All orders panel's place when a lab cannot explore the scenario on screen: the same header
+ * and test id, and one line saying why and where it does apply (walkthrough: the panel vanished
+ * with no word).
+ */
+export function AllOrdersUnavailable({ lab, why }: { lab: LabId; why: string }) {
+  return (
+    <section className="panel" aria-labelledby={`${lab}-all-orders-h`} data-testid="all-orders" data-available="false">
+      <h2 id={`${lab}-all-orders-h`}>All orders</h2>
+      <p className="small muted" data-testid="all-orders-unavailable">
+        {why}
+      </p>
+    </section>
+  );
+}
+
 type Status = RunStatus;
 
 interface Result {

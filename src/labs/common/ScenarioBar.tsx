@@ -1,6 +1,6 @@
 import './kit.css';
 import { useId, useMemo, useState, type ReactNode } from 'react';
-import { pickerLabel, selectBuiltins, selectCanRedo, selectCanUndo, selectIsModified, selectScenario } from '../../store/labSelectors';
+import { pickerLabel, selectBuiltins, selectImported, selectCanRedo, selectCanUndo, selectIsModified, selectScenario } from '../../store/labSelectors';
 import type { LabData } from '../../store/labStore';
 import type { Scenario } from '../../sim/types';
 import { IMPORT_PANEL_ID } from './DropPanel';
@@ -43,6 +43,7 @@ export function ScenarioBar({ groups, children }: { groups?: PickerGroups; child
   const canUndo = useLab(selectCanUndo);
   const canRedo = useLab(selectCanRedo);
   const modified = useLab(selectIsModified);
+  const imported = useLab(selectImported);
   const [status, setStatus] = useState<{ text: string; link?: string } | null>(null);
   const pickerId = useId();
   const isBuiltin = builtins.some((b) => b.id === scenario.id);
@@ -116,6 +117,14 @@ export function ScenarioBar({ groups, children }: { groups?: PickerGroups; child
             <span className="small">{status.text}</span>
             {status.link && <input className="share-link" readOnly value={status.link} aria-label="Share link" onFocus={(e) => e.currentTarget.select()} />}
           </>
+        )}
+        {!status && imported !== null && (
+          <span className="small" data-testid="import-status">
+            Imported {neutraliseBidi(imported)} —{' '}
+            <button type="button" className="small-btn" data-testid="import-undo" onClick={() => store.getState().undo()}>
+              Undo
+            </button>
+          </span>
         )}
       </div>
     </div>

@@ -2,7 +2,7 @@ import { scaleLinear } from 'd3-scale';
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { HerdResult } from '../../sim/flow/herd';
 import type { HerdSettings } from '../../store/flowStore';
-import { STRATEGY_TEXT } from './strategyText';
+import { herdVerdict, STRATEGY_TEXT } from './strategyText';
 import './herdPlot.css';
 
 /**
@@ -343,6 +343,9 @@ export function peakNote(r: HerdResult): string {
 export function HerdTable({ results, settings }: { results: HerdResult[]; settings: HerdSettings }) {
   return (
     <div className="flow-table-wrap">
+    <p className="small" data-testid="herd-verdict">
+      {herdVerdict(results)}
+    </p>
     <table className="flow-table" data-testid="herd-table">
       <caption>Herd summary: {settings.clients.toLocaleString('en-US')} clients, capacity {settings.acceptPerSecond.toLocaleString('en-US')} connections per second after a {settings.outageMs} ms outage</caption>
       <thead>

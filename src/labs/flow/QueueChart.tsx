@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { scaleLinear } from 'd3-scale';
 import type { FlowTrace } from '../../sim/flow';
 import { flowStepRecords, type FlowSeries } from './flowMarks';
@@ -12,7 +12,28 @@ import { finalStateOf } from '../../store/flowStore';
  * playhead is printed beside a dot on the line, so a depth of 0 is seen, not mistaken for the axis.
  * SVG; the numbers are also in the counters beside it.
  */
-const W = 900;
+/** The drawing's widest and narrowest width (px): it is drawn at the width it is shown, 1:1, so its 11 px text stays 11 px on a phone. */
+const MAX_W = 900;
+const MIN_W = 320;
+
+/** The width (px) the chart is shown at, clamped to MIN_W..MAX_W (MAX_W before the first layout). */
+function useShownWidth(): [number, RefObject<SVGSVGElement | null>] {
+  const ref = useRef<SVGSVGElement | null>(null);
+  const [width, setWidth] = useState(MAX_W);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const measure = () => {
+      const shown = el.parentElement?.clientWidth ?? MAX_W;
+      if (shown > 0) setWidth(Math.round(Math.min(MAX_W, Math.max(MIN_W, shown))));
+    };
+    measure();
+    const ro = new ResizeObserver(measure);
+    if (el.parentElement) ro.observe(el.parentElement);
+    return () => ro.disconnect();
+  }, []);
+  return [width, ref];
+}
 const M = { top: 24, right: 18, left: 100 };
 /** Bottom of the depth plot (its 0 line); x ticks under it, then the event strip. */
 const PLOT_BOTTOM = 170;
@@ -40,7 +61,8 @@ function totals(trace: FlowTrace): Record<MarkKind, number> {
 export function QueueChart({ trace, series, cursorMs, endMs }: { trace: FlowTrace; series: FlowSeries; cursorMs: number; endMs: number }) {
   const cap = (trace.scenario.config as { capacityEvents: number }).capacityEvents;
   const yMax = Math.max(cap, series.maxDepth, series.maxHeld, 1) * 1.08;
-  const x = useMemo(() => scaleLinear().domain([0, endMs]).range([M.left, W - M.right]), [endMs]);
+  const [W, svgRef] = useShownWidth();
+  const x = useMemo(() => scaleLinear().domain([0, endMs]).range([M.left, W - M.right]), [endMs, W]);
   const y = useMemo(() => scaleLinear().domain([0, yMax]).range([PLOT_BOTTOM, M.top]).nice(), [yMax]);
 
   const path = useMemo(() => stepPath(series.depth, x, y, endMs), [series.depth, x, y, endMs]);
@@ -71,7 +93,7 @@ export function QueueChart({ trace, series, cursorMs, endMs }: { trace: FlowTrac
   const rowY = (k: MarkKind) => STRIP_TOP + rows.indexOf(k) * ROW_H + ROW_H / 2;
   const H = STRIP_TOP + Math.max(1, rows.length) * ROW_H + 6;
   const depthNow = depthAt(series.depth, cursorMs);
-  const ticksX = x.ticks(8);
+  const ticksX = x.ticks(Math.max(3, Math.min(8, Math.round(W / 110))));
   const ticksY = y.ticks(4);
   const fmt = (n: number) => n.toLocaleString('en-US');
   const label = `Queue depth over time: peak ${series.maxDepth} events against a capacity of ${cap}; ${depthNow} at the playhead${series.maxHeld ? `; the proxy held up to ${series.maxHeld}` : ''}. Events: ${rows.map((k) => `${MARK_TEXT[k]} ${fmt(counts[k])}`).join(', ') || 'none'}.`;
@@ -80,7 +102,7 @@ export function QueueChart({ trace, series, cursorMs, endMs }: { trace: FlowTrac
 
   return (
     <figure className="flow-figure">
-      <svg viewBox={`0 0 ${W} ${H}`} className="flow-queue" role="img" aria-label={label} data-testid="queue-chart">
+      <svg ref={svgRef} viewBox={`0 0 ${W} ${H}`} className="flow-queue" role="img" aria-label={label} data-testid="queue-chart">
         <text className="flow-tick flow-axis-name" x={M.left - 8} y={M.top - 12} textAnchor="end">events queued</text>
         {ticksY.map((t) => (
           <g key={`y${t}`}>

@@ -10,3 +10,40 @@ export const STRATEGY_TEXT: Record<BackoffStrategy, string> = {
   'sdk-default': 'TS SDK default (1.5ⁿ s)',
   'lesson-sha256': 'lesson SHA-256 jitter',
 };
+
+/** The figures of one strategy's herd run that the comparison reads (a `HerdResult` has them). */
+export interface HerdFigures {
+  strategy: BackoffStrategy;
+  peakArrivalsPerSecond: number;
+  acceptPerSecond: number;
+  totalAttempts: number;
+  allBackAtMs: number | null;
+}
+
+const n = (v: number) => v.toLocaleString('en-US');
+
+/**
+ * One sentence saying which strategy is better in this run, from its own figures: the lowest peak
+ * (attempts in the busiest second, against the capacity) and the fewest total attempts, each
+ * against the worst, then the soonest to get everyone back; strategies that never did are named. Ties go to the first
+ * listed. Fewer than two strategies: says so.
+ */
+export function herdVerdict(results: readonly HerdFigures[]): string {
+  if (results.length < 2) return 'Tick a second strategy to compare them.';
+  const by = (f: (r: HerdFigures) => number) => [...results].sort((a, b) => f(a) - f(b));
+  const peak = by((r) => r.peakArrivalsPerSecond);
+  const total = by((r) => r.totalAttempts);
+  const [low, high] = [peak[0], peak[peak.length - 1]];
+  const [few, many] = [total[0], total[total.length - 1]];
+  const ratio = (r: HerdFigures) => `${(r.peakArrivalsPerSecond / r.acceptPerSecond).toFixed(1)}× capacity`;
+  const peakPart = `${n(low.peakArrivalsPerSecond)}/s at its peak (${ratio(low)}) against ${n(high.peakArrivalsPerSecond)}/s for ${STRATEGY_TEXT[high.strategy]}`;
+  const totalPart = `${n(few.totalAttempts)} attempts in all against ${n(many.totalAttempts)} for ${STRATEGY_TEXT[many.strategy]}`;
+  const stuck = results.filter((r) => r.allBackAtMs === null).map((r) => STRATEGY_TEXT[r.strategy]);
+  const back = [...results].filter((r) => r.allBackAtMs !== null).sort((a, b) => (a.allBackAtMs as number) - (b.allBackAtMs as number));
+  const soon = back[0];
+  const late = back[back.length - 1];
+  const backPart = back.length >= 2 && soon.allBackAtMs !== late.allBackAtMs ? ` ${STRATEGY_TEXT[soon.strategy]} gets everyone back soonest, at ${n(soon.allBackAtMs as number)} ms against ${n(late.allBackAtMs as number)} ms for ${STRATEGY_TEXT[late.strategy]}.` : '';
+  const stuckPart = `${backPart}${stuck.length ? ` ${stuck.join(', ')} never got everyone back.` : ''}`;
+  if (low.strategy === few.strategy) return `Here ${STRATEGY_TEXT[low.strategy]} is the gentlest on the server: ${peakPart}, and ${totalPart}.${stuckPart}`;
+  return `Here ${STRATEGY_TEXT[low.strategy]} has the lowest peak, ${peakPart}; ${STRATEGY_TEXT[few.strategy]} the fewest attempts, ${totalPart}.${stuckPart}`;
+}

@@ -12,7 +12,7 @@ import { ImportPanel } from '../common/ImportPanel';
 import { ScenarioBar as KitScenarioBar } from '../common/ScenarioBar';
 import { TieRulePanel } from '../common/TieRulePanel';
 import { LabPage } from '../common/LabPage';
-import { AllOrdersPanel } from '../common/AllOrdersPanel';
+import { AllOrdersPanel, AllOrdersUnavailable } from '../common/AllOrdersPanel';
 import { ChaosPanel } from '../common/ChaosPanel';
 import { PlaybackBar } from '../common/PlaybackBar';
 import { useTimelineBinding } from '../common/useTimelineBinding';
@@ -31,6 +31,10 @@ const POLICY_LABEL: Record<string, string> = {
   immediate: 'BEGIN IMMEDIATE … COMMIT',
   claim: 'single statement: INSERT … ON CONFLICT … RETURNING',
 };
+
+/** Why a scenario of client calls (C–H) has no All orders: it interleaves connection steps only. */
+const ALL_ORDERS_NEEDS_STEPS =
+  "Not available for this scenario: All orders interleaves two connections' steps (begin, read, execute, write, commit), and this one scripts client calls and retries instead — open A or B to explore every interleaving.";
 
 function ScenarioBar() {
   const { store } = useLedgerContext();
@@ -177,8 +181,8 @@ function LedgerPage() {
           <TablesPanel />
           <WirePanel />
           {hasSteps && <ExplorerPanel key={scenarioId} />}
-          {hasSteps && <AllOrdersPanel lab="ledger" />}
-          {hasSteps && <ChaosPanel lab="ledger" />}
+          {hasSteps ? <AllOrdersPanel lab="ledger" /> : <AllOrdersUnavailable lab="ledger" why={ALL_ORDERS_NEEDS_STEPS} />}
+          <ChaosPanel lab="ledger" />
           <ConsolePanel />
           <MyLedgerPanel />
           <ReplicaPanel />

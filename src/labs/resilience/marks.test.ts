@@ -146,3 +146,24 @@ describe('resilience timeline views', () => {
     expect(Math.max(...packRows(Array.from({ length: 20 }, () => ({ from: 0, to: 10 })), 4))).toBe(3);
   });
 });
+
+describe('resilience labels that crowded (walkthrough)', () => {
+  it('breaker: many calls get one lane label ("N requests"), not "request request request"', () => {
+    const v = resilienceView(replayResilience(scenario('B3-retry-budget')), 0);
+    const calls = v.marks.filter((m) => m.kind === 'handle' && m.lane === 'client');
+    expect(calls.length).toBeGreaterThan(8);
+    const labelled = calls.filter((m) => (m as { label?: string }).label !== undefined);
+    expect(labelled.map((m) => [m.id, (m as { label?: string }).label])).toEqual([['c0', `${calls.length} requests`]]);
+    // B1's three events keep their own labels.
+    const b1 = resilienceView(replayResilience(scenario('B1-concurrent-failures')), 0).marks.filter((m) => m.kind === 'handle' && m.lane === 'client');
+    expect(b1.every((m) => (m as { label?: string }).label !== undefined)).toBe(true);
+  });
+
+  it('tasks: the status row is tall enough for the terminal label below its bar (T1 "cancelled" sat on the bar)', () => {
+    const v = resilienceView(replayResilience(scenario('T1-abort-before-task-id')), 0);
+    const row = v.lanes.find((l) => l.id === 'server')!.rows.find((r) => r.id === 'status')!;
+    const bar = v.marks.find((m): m is SpanMark => m.kind === 'span' && m.row === 'status' && m.endLabel === 'cancelled')!;
+    // The bar is centred in its row; the label's baseline is 3 px above the row's bottom and its 11 px font's box ~13 px tall.
+    expect((row.height - (bar.thickness ?? 0)) / 2 - 3).toBeGreaterThanOrEqual(13);
+  });
+});

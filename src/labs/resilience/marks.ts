@@ -119,7 +119,7 @@ function tasksView(trace: ResilienceTrace, cursorMs: number): ResilienceView {
   const lanes: TimelineLane[] = [
     { id: 'client', label: 'Client', rows: [{ id: 'events', height: 36, label: 'user' }, { id: 'view', height: 30, label: 'client sees' }, ...(final.client.resultRequestedAt !== null ? [{ id: 'result', height: 24, label: final.config.revision === '2025-11-25' ? 'tasks/result' : 'result (tasks/get)' }] : [])] },
     { id: 'wire', label: 'Wire', rows: [{ id: 'w1', height: 17 }, { id: 'w2', height: 17 }], labelLane: true },
-    { id: 'server', label: 'Server', rows: [{ id: 'events', height: 30, label: 'server' }, { id: 'status', height: 30, label: 'task status' }, { id: 'pending', height: 22, label: 'cancel' }] },
+    { id: 'server', label: 'Server', rows: [{ id: 'events', height: 30, label: 'server' }, { id: 'status', height: 46, label: 'task status' }, { id: 'pending', height: 22, label: 'cancel' }] },
     { id: 'worker', label: 'Worker', rows: [{ id: 'events', height: 34, label: 'work' }] },
   ];
   const marks: TimelineMark[] = [];
@@ -230,9 +230,15 @@ function breakerView(trace: ResilienceTrace, cursorMs: number): ResilienceView {
   ];
   if (cfg.retry.budget !== 'none') lanes.push({ id: 'budget', label: 'Budget', rows: [{ id: 'level', height: 40, label: cfg.retry.budget === 'token-bucket' ? 'tokens' : 'retries left' }] });
   const marks: TimelineMark[] = [];
+  // Many calls (B2, B3: one every 100 ms–1 s): one label for the lane ("40 requests") instead of
+  // "request request request" repeated along it; each handle still names itself to a screen reader.
+  const requests = trace.scenario.events.filter((e) => e.actor === 'client' && e.kind === 'request');
+  const total = requests.reduce((n, e) => n + (typeof e.count === 'number' && e.count > 1 ? e.count : 1), 0);
   for (const ev of trace.scenario.events) {
     const lane = ev.actor === 'client' ? 'client' : 'upstream';
-    marks.push(handle(ev, lane, 'events', cursorMs, ev.kind === 'recover' ? 'ok' : ev.kind === 'outage' ? 'bad' : 'client', ignored.has(ev.id)));
+    const mark = handle(ev, lane, 'events', cursorMs, ev.kind === 'recover' ? 'ok' : ev.kind === 'outage' ? 'bad' : 'client', ignored.has(ev.id));
+    if (requests.length > 8 && ev.actor === 'client' && ev.kind === 'request' && ev.label === undefined) mark.label = ev === requests[0] ? `${total} requests` : undefined;
+    marks.push(mark);
   }
   // state band
   const transitions = final.logs.transitions.slice(0, final.transitionsSeen);

@@ -60,7 +60,7 @@ export function ImportTrafficPanel() {
   return (
     <DropPanel title="Import traffic" headId={headId} onFile={(file) => void importFile(file)}>
       <p className="small muted">
-        Paste a log, open a file or drop it anywhere on the page: a Claude Desktop server log, an MCP Inspector v2 protocol export, JSON-RPC JSONL with ts and dir, or a capture envelope JSONL. The
+        Paste a log, open a file or drop it anywhere on the page: a Claude Desktop server log, an MCP Inspector v2 protocol export, JSON-RPC JSONL (one message per line; ts and dir optional), or a capture envelope JSONL. The
         format is detected. Everything stays in this browser.
       </p>
       <div className="traffic-sample">

@@ -62,6 +62,12 @@ export function SummaryPanel() {
           {t.lineCount.toLocaleString('en')} lines · {t.messageIndices.length.toLocaleString('en')} messages · {report?.checked.requests ?? 0} request{report?.checked.requests === 1 ? '' : 's'} · {t.entries.length - t.messageIndices.length} other
           entries
         </dd>
+        {t.timeAssumption && (
+          <>
+            <dt>Times</dt>
+            <dd data-testid="traffic-time-assumption">{t.timeAssumption}</dd>
+          </>
+        )}
         {t.outOfOrder.count > 0 && (
           <>
             <dt>Order</dt>

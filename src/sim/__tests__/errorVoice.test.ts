@@ -45,14 +45,31 @@ describe('error wording: field.path: what is wrong — what to do', () => {
     });
   }
 
-  it('flow capacity 1e20 says it must be an integer and what limit applies (no raw "Too big")', () => {
+  it('flow capacity 1e20 gets one message, the limit that applies (no raw "Too big", no second "must be an integer")', () => {
     const r = LAB_DEFINITIONS.flow({}).parse({ format: 1, lab: 'flow', id: 'x', title: 'x', seed: 1, config: { capacityEvents: 1e20 }, events: [] });
     expect(r.ok).toBe(false);
     if (r.ok) return;
-    expect(r.errors).toEqual([
-      'config.capacityEvents: must be an integer, got 100000000000000000000 — give a whole number of a sensible size',
-      'config.capacityEvents: must be at most 1000000, got 100000000000000000000 — use a value up to 1000000',
-    ]);
+    expect(r.errors).toEqual(['config.capacityEvents: must be at most 1000000, got 100000000000000000000 — use a value up to 1000000']);
+  });
+
+  it('every lab: one message per field, however many rules a value breaks', () => {
+    for (const lab of LAB_IDS) {
+      const definition = LAB_DEFINITIONS[lab]({ open: noDatabase });
+      for (const bad of badInputs(lab)) {
+        const r = definition.parse(bad);
+        if (r.ok) continue;
+        const fields = r.errors.map((e) => e.slice(0, e.indexOf(': ')));
+        expect(new Set(fields).size, `${lab}: ${r.errors.join(' | ')}`).toBe(fields.length);
+      }
+    }
+  });
+
+  it('a value that is not an integer and below the minimum names the kind first, once', () => {
+    const r = LAB_DEFINITIONS.flow({}).parse({ format: 1, lab: 'flow', id: 'x', title: 'x', seed: 1, config: { capacityEvents: -1.5 }, events: [] });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.errors).toHaveLength(1);
+    expect(r.errors[0]).toBe('config.capacityEvents: must be an integer — give an integer');
   });
 
   it('text that is not JSON, or names no lab, is refused in the same voice', () => {

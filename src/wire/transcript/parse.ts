@@ -31,7 +31,11 @@ import {
  *   complete entries.
  * - JSON-RPC JSONL: one message per line with `ts` (ISO or ms) and `dir` (`req`/`res`/`notif`, or
  *   `c2s`/`s2c`, `send`/`recv`, `out`/`in` from the client's side; an optional `from:
- *   "client"|"server"` settles it); `dir: "meta"` lines carry `event` and `id`.
+ *   "client"|"server"` settles it); `dir: "meta"` lines carry `event` and `id`. Both fields may be
+ *   left out: without `dir` the direction is inferred from the message (a request comes from the
+ *   client unless its method is one a server sends — sampling, elicitation, roots; a response from
+ *   the side that did not send its id); when no line has a time, line order is time order, 1 ms per
+ *   line, and `Transcript.timeAssumption` says so (plain JSON Lines of bare messages).
  * - Capture envelope JSONL: `{ts, direction: "c2s"|"s2c"|"stderr"|"meta", transport: "stdio"|"http",
  *   raw, status?}`; meta lines carry `event` (`connect`, `connect-failed`, `disconnect`,
  *   `stream-close`, `client-timeout`), optional `requestId` and `cause`.
@@ -59,6 +63,8 @@ interface Parsed {
   pending: Pending[];
   skipped: SkippedLine[];
   lineCount: number;
+  /** Set when the times were not in the file but assumed (see `Transcript.timeAssumption`). */
+  timeAssumption?: string;
 }
 
 /** `<ISO time> [a] [b] rest`: `[server] [level]` in mcp-server-<name>.log, `[level] [server]` in Claude's mcp.log; either order reads. */
@@ -395,43 +401,69 @@ function parseJsonl(text: string, lineFn: (value: Record<string, Json>, raw: str
 const C2S_WORDS = new Set(['c2s', 'client->server', 'client-to-server', 'out', 'outgoing', 'send', 'sent', 'tx', '>']);
 const S2C_WORDS = new Set(['s2c', 'server->client', 'server-to-client', 'in', 'incoming', 'recv', 'received', 'rx', '<']);
 const JSONL_ENVELOPE_KEYS = ['ts', 'timestamp', 'time', 'dir', 'from', 'transport', 'status'];
+const TIME_KEYS = ['ts', 'timestamp', 'time'];
+
+/** The one sentence shown when a JSON-RPC JSONL file had no time at all. */
+export const LINE_ORDER_TIME_ASSUMPTION = 'no timestamps: 1 ms per line — line order is taken as time order (add a "ts" field to each line for real times)';
 
 function parseJsonrpcJsonl(text: string): Parsed {
   const guesser = new DirectionGuesser();
-  return parseJsonl(text, (value, _raw, line, out, skip) => {
-    const t = parseTimeMs(value.ts ?? value.timestamp ?? value.time);
-    if (t === null) return skip('no readable "ts" (timestamp) field');
-    const dir = typeof value.dir === 'string' ? value.dir.toLowerCase() : typeof value.direction === 'string' ? value.direction.toLowerCase() : '';
-    const transport = transportOf(value.transport, 'unknown');
-    if (dir === 'meta') {
-      const kind = META_EVENTS[String(value.event ?? '').toLowerCase()] ?? 'note';
-      const requestId = asRequestId(value.id ?? value.requestId);
-      const cause = value.cause === 'cancel' || value.cause === 'network' ? value.cause : undefined;
-      out.push({ type: 'meta', t, kind, transport, ...(requestId !== undefined ? { requestId } : {}), ...(cause ? { cause } : {}), text: typeof value.text === 'string' ? value.text : String(value.event ?? 'meta'), line });
-      return;
-    }
-    if (dir === 'stderr') {
-      out.push({ type: 'stderr', t, text: typeof value.text === 'string' ? value.text : JSON.stringify(value), line });
-      return;
-    }
-    let message: Json;
-    if (isObject(value.message) && !('jsonrpc' in value)) message = value.message;
-    else {
-      const copy: Record<string, Json> = { ...value };
-      for (const k of JSONL_ENVELOPE_KEYS) delete copy[k];
-      if (typeof copy.direction === 'string') delete copy.direction;
-      message = copy;
-    }
-    if (messageKind(message) === 'invalid' && !('jsonrpc' in (message as Record<string, Json>))) return skip('neither a JSON-RPC message nor a meta line (no method, id/result/error or jsonrpc)');
-    let direction: Direction;
-    if (value.from === 'client') direction = 'c2s';
-    else if (value.from === 'server') direction = 's2c';
-    else if (C2S_WORDS.has(dir)) direction = 'c2s';
-    else if (S2C_WORDS.has(dir)) direction = 's2c';
-    else direction = guesser.guess(message);
-    const status = typeof value.status === 'number' ? value.status : undefined;
-    pushMessages(out, message, { t, direction, transport, raw: JSON.stringify(message), line, ...(status !== undefined ? { status } : {}) }, guesser);
+  // Lines with no time field at all get their ordinal (1 ms per line); kept only if no line has a time.
+  const untimed = new Map<Pending, { line: number; text: string }>();
+  let ordinal = 0;
+  let timedLines = 0;
+  const parsed = parseJsonl(text, (value, raw, line, out, skip) => {
+    const hasTime = TIME_KEYS.some((k) => k in value);
+    if (hasTime) timedLines++;
+    const t = hasTime ? parseTimeMs(value.ts ?? value.timestamp ?? value.time) : ordinal++;
+    if (t === null) return skip('no readable "ts" (timestamp) field — give an ISO time or a number of ms');
+    const before = out.length;
+    jsonrpcLine(value, t, line, out, skip, guesser);
+    if (!hasTime) for (const p of out.slice(before)) untimed.set(p, { line, text: excerpt(raw) });
   });
+  if (untimed.size === 0) return parsed;
+  if (timedLines === 0) return { ...parsed, timeAssumption: LINE_ORDER_TIME_ASSUMPTION };
+  // Some lines carry times and some do not: the untimed ones cannot be placed.
+  const pending = parsed.pending.filter((p) => !untimed.has(p));
+  const lines = new Map<number, string>();
+  for (const u of untimed.values()) lines.set(u.line, u.text);
+  const reason = 'no "ts" (timestamp) field while other lines have one — give every line a ts, or none (then line order is time order)';
+  const skipped = [...parsed.skipped, ...[...lines].map(([line, text]) => ({ line, reason, text }))].sort((x, y) => x.line - y.line);
+  return { ...parsed, pending, skipped };
+}
+
+/** One JSON-RPC JSONL line at time `t` (ms): a meta line, a stderr line, or a message (a batch is split). */
+function jsonrpcLine(value: Record<string, Json>, t: number, line: number, out: Pending[], skip: (reason: string) => void, guesser: DirectionGuesser): void {
+  const dir = typeof value.dir === 'string' ? value.dir.toLowerCase() : typeof value.direction === 'string' ? value.direction.toLowerCase() : '';
+  const transport = transportOf(value.transport, 'unknown');
+  if (dir === 'meta') {
+    const kind = META_EVENTS[String(value.event ?? '').toLowerCase()] ?? 'note';
+    const requestId = asRequestId(value.id ?? value.requestId);
+    const cause = value.cause === 'cancel' || value.cause === 'network' ? value.cause : undefined;
+    out.push({ type: 'meta', t, kind, transport, ...(requestId !== undefined ? { requestId } : {}), ...(cause ? { cause } : {}), text: typeof value.text === 'string' ? value.text : String(value.event ?? 'meta'), line });
+    return;
+  }
+  if (dir === 'stderr') {
+    out.push({ type: 'stderr', t, text: typeof value.text === 'string' ? value.text : JSON.stringify(value), line });
+    return;
+  }
+  let message: Json;
+  if (isObject(value.message) && !('jsonrpc' in value)) message = value.message;
+  else {
+    const copy: Record<string, Json> = { ...value };
+    for (const k of JSONL_ENVELOPE_KEYS) delete copy[k];
+    if (typeof copy.direction === 'string') delete copy.direction;
+    message = copy;
+  }
+  if (messageKind(message) === 'invalid' && !('jsonrpc' in (message as Record<string, Json>))) return skip('neither a JSON-RPC message nor a meta line (no method, id/result/error or jsonrpc) — a message needs "jsonrpc":"2.0" and a method (request, notification) or an id with result or error');
+  let direction: Direction;
+  if (value.from === 'client') direction = 'c2s';
+  else if (value.from === 'server') direction = 's2c';
+  else if (C2S_WORDS.has(dir)) direction = 'c2s';
+  else if (S2C_WORDS.has(dir)) direction = 's2c';
+  else direction = guesser.guess(message);
+  const status = typeof value.status === 'number' ? value.status : undefined;
+  pushMessages(out, message, { t, direction, transport, raw: JSON.stringify(message), line, ...(status !== undefined ? { status } : {}) }, guesser);
 }
 
 function parseCapture(text: string): Parsed {
@@ -508,11 +540,13 @@ export function detectFormat(text: string): { format: TranscriptFormat } | { for
     const d = typeof v.direction === 'string' ? v.direction : null;
     if (d !== null && ['c2s', 's2c', 'stderr', 'meta'].includes(d) && ('raw' in v || 'transport' in v)) return { format: 'capture-jsonl' };
     if ('ts' in v || 'timestamp' in v || 'time' in v) return { format: 'jsonrpc-jsonl' };
+    // A bare JSON-RPC message per line (no ts, no dir): JSON Lines of messages.
+    if ('jsonrpc' in v || messageKind(v) !== 'invalid' || (isObject(v.message) && messageKind(v.message) !== 'invalid')) return { format: 'jsonrpc-jsonl' };
   }
   const first = excerpt(sample[0] ?? '').slice(0, 80);
   return {
     format: null,
-    reason: `not a transcript format the lab reads (Claude Desktop log, Inspector v2 JSON array, JSON-RPC JSONL with ts/dir, capture envelope JSONL); first line: ${JSON.stringify(first)}`,
+    reason: `not a transcript format the lab reads; the first line is: ${first} — give one JSON-RPC message per line ({"jsonrpc":"2.0",…}, optionally with "ts" and "dir"), a Claude Desktop log, an Inspector v2 JSON array or a capture envelope JSONL`,
   };
 }
 
@@ -620,6 +654,7 @@ function normalise(parsed: Parsed, format: TranscriptFormat, options: ImportOpti
     outOfOrder: { count, firstLine },
     lineCount,
     originIso: absolute ? new Date(origin).toISOString() : null,
+    ...(parsed.timeAssumption ? { timeAssumption: parsed.timeAssumption } : {}),
   };
   return { ok: true, transcript };
 }

@@ -17,7 +17,7 @@ export const TRANSCRIPT_FORMATS: readonly TranscriptFormat[] = ['claude-desktop-
 export const TRANSCRIPT_FORMAT_NAMES: Record<TranscriptFormat, string> = {
   'claude-desktop-log': 'Claude Desktop server log (mcp-server-<name>.log)',
   'inspector-v2': 'MCP Inspector v2 protocol export (JSON array)',
-  'jsonrpc-jsonl': 'JSON-RPC JSONL with ts and dir per line',
+  'jsonrpc-jsonl': 'JSON-RPC JSONL (one message per line)',
   'capture-jsonl': 'Per-frame capture envelope JSONL (ts, direction, transport, raw)',
 };
 
@@ -134,6 +134,11 @@ export interface Transcript {
   lineCount: number;
   /** ISO time of virtual 0 (the first message), when the file had absolute times. */
   originIso: string | null;
+  /**
+   * Set when the file carried no times and they were assumed, in one sentence for the reader
+   * (JSON-RPC JSONL without any `ts`: `LINE_ORDER_TIME_ASSUMPTION`, 1 ms per line).
+   */
+  timeAssumption?: string;
 }
 
 /** The result of an import: the transcript, or one line saying why nothing was usable. */
