@@ -38,6 +38,11 @@ export function proxyBuffersConfig(config: FlowConfig): boolean {
   return !(p.honoursAccelBuffering && !config.bugs.omitAccelBufferingHeader);
 }
 
+/** The stream's drop and resync counters in their fixed order: the one list the state view, its thawed copy and the outcome summary copy. */
+export function resyncCounters(s: Pick<FlowState, 'disconnects' | 'firstDisconnectAtMs' | 'reconnects' | 'resyncs' | 'firstResyncAtMs' | 'refetched'>) {
+  return { disconnects: s.disconnects, firstDisconnectAtMs: s.firstDisconnectAtMs, reconnects: s.reconnects, resyncs: s.resyncs, firstResyncAtMs: s.firstResyncAtMs, refetched: s.refetched };
+}
+
 /** Tie ranks, lowest first at the same millisecond. */
 export const FLOW_RANK = { deadline: 0, client: 1, server: 2, delivery: 3 } as const;
 

@@ -1,7 +1,7 @@
 import type { EntityInvariant } from '../core';
 import type { Invariant, Json } from '../types';
-import type { BufferState } from './buffer';
-import type { FlowState, ReissueState } from './modelTypes';
+import { dropCounters, type BufferState } from './buffer';
+import { resyncCounters, type FlowState, type ReissueState } from './modelTypes';
 import type { FlowConfig } from './schema';
 import type { FlowCore, OpCore } from './state';
 
@@ -22,21 +22,11 @@ export function flowOutcome(s: FlowState): FlowOutcome {
     peakDepth: b.peak,
     depth: b.size,
     emitted: s.seq,
-    dropped: b.dropped,
-    coalesced: b.coalesced,
-    droppedOldest: b.droppedOldest,
-    discarded: b.discarded,
-    finalsRefused: b.finalsRefused,
-    finalsDropped: b.finalsDropped,
+    ...dropCounters(b),
     silentlyLost: b.silentlyLost,
     lostWhileDown: s.lostWhileDown,
     gapMarked: b.dropped + b.finalsDropped - b.silentlyLost + s.lostWhileDown > 0,
-    disconnects: s.disconnects,
-    firstDisconnectAtMs: s.firstDisconnectAtMs,
-    reconnects: s.reconnects,
-    resyncs: s.resyncs,
-    firstResyncAtMs: s.firstResyncAtMs,
-    refetched: s.refetched,
+    ...resyncCounters(s),
     stream: s.status,
     deliveredProgress: s.delivered.progress,
     deliveredFinals: s.delivered.finals,

@@ -1,5 +1,5 @@
-import type { BufferRun, BufferState } from './buffer';
-import { proxyBuffersConfig, type FleetState, type FlowState, type ProxyHeld, type ReissueState } from './modelTypes';
+import { dropCounters, type BufferRun, type BufferState } from './buffer';
+import { proxyBuffersConfig, resyncCounters, type FleetState, type FlowState, type ProxyHeld, type ReissueState } from './modelTypes';
 
 /**
  * The flow model's mutable state for the checkpointed core (`../core.ts`): the `FlowState` shape
@@ -113,12 +113,7 @@ function bufferWith<R extends readonly BufferRun[], F extends readonly string[]>
     runs,
     size: b.size,
     peak: b.peak,
-    dropped: b.dropped,
-    coalesced: b.coalesced,
-    droppedOldest: b.droppedOldest,
-    discarded: b.discarded,
-    finalsRefused: b.finalsRefused,
-    finalsDropped: b.finalsDropped,
+    ...dropCounters(b),
     lostOnDisconnect: b.lostOnDisconnect,
     silentlyLost: b.silentlyLost,
     refetch,
@@ -181,12 +176,7 @@ export function viewOf(s: FlowCore): FlowState {
     lastDeliveredSeq: s.lastDeliveredSeq,
     finishedTokens: s.finishedView,
     op: s.opView ?? (s.opView = Object.freeze({ token: op.token, state: op.state, atMs: op.atMs, idleDeadlineAt: op.idleDeadlineAt, idleHandle: op.idleHandle, idleResetsByKeepalive: op.idleResetsByKeepalive })),
-    disconnects: s.disconnects,
-    firstDisconnectAtMs: s.firstDisconnectAtMs,
-    reconnects: s.reconnects,
-    resyncs: s.resyncs,
-    firstResyncAtMs: s.firstResyncAtMs,
-    refetched: s.refetched,
+    ...resyncCounters(s),
     lostWhileDown: s.lostWhileDown,
     resyncOwed: s.resyncOwed,
     errors: s.errorsView,
@@ -246,12 +236,7 @@ export function thaw(v: FlowState): FlowCore {
     lastDeliveredSeq: v.lastDeliveredSeq,
     finishedTokens: v.finishedTokens.slice(),
     op: { ...v.op },
-    disconnects: v.disconnects,
-    firstDisconnectAtMs: v.firstDisconnectAtMs,
-    reconnects: v.reconnects,
-    resyncs: v.resyncs,
-    firstResyncAtMs: v.firstResyncAtMs,
-    refetched: v.refetched,
+    ...resyncCounters(v),
     lostWhileDown: v.lostWhileDown,
     resyncOwed: v.resyncOwed,
     errors: v.errors.slice(),
