@@ -70,6 +70,14 @@ export interface BufferState {
   refetch: readonly string[];
 }
 
+/**
+ * The buffer's loss counters in their fixed order (dropped, coalesced, droppedOldest, discarded,
+ * finalsRefused, finalsDropped): the one list the state view and the outcome summary both copy.
+ */
+export function dropCounters(b: Pick<BufferState, 'dropped' | 'coalesced' | 'droppedOldest' | 'discarded' | 'finalsRefused' | 'finalsDropped'>) {
+  return { dropped: b.dropped, coalesced: b.coalesced, droppedOldest: b.droppedOldest, discarded: b.discarded, finalsRefused: b.finalsRefused, finalsDropped: b.finalsDropped };
+}
+
 /** What one push did. */
 export type PushOutcome = 'queued' | 'coalesced' | 'dropped-oldest' | 'discarded' | 'refused' | 'disconnect';
 

@@ -5,6 +5,7 @@ import type { FlowConfig, FlowEvent } from './schema';
 import { FLOW_RANK, proxyBuffersConfig, sentSseHeaders, type FlowCtx as Ctx, type FlowState, type FlowTimer } from './modelTypes';
 import { armIdle, armProxyRead, deliver, disarmProxyRead, goDown, NO_HELD, pump, serverWrites, http, TIMER } from './stream';
 import { fleetConnect, fleetInit, fleetRestart } from './fleet';
+import { initialReissue, REISSUE_RULE, reissueLost, trackProducer } from './reissue';
 import { bufferChanged, freshHeld, heldChanged, opChanged, thaw, viewOf, type FlowCore } from './state';
 import { FLOW_ENTITY_INVARIANTS, FLOW_INVARIANTS, flowEntity, flowOutcome, flowTouched, type FlowOutcome } from './outcome';
 
@@ -22,6 +23,7 @@ export type { FlowCore } from './state';
 function applyTimer(s: FlowCore, t: FlowTimer, ctx: Ctx): void {
   s.touchedBuffer = false;
   s.touchedOp = false;
+  s.touchedRequest = false;
   const c = s.config;
   switch (t.kind) {
     case 'open': {
@@ -41,8 +43,8 @@ function applyTimer(s: FlowCore, t: FlowTimer, ctx: Ctx): void {
       const p = c.producers[t.producer];
       const next = t.n + 1;
       if ((next < p.count || (next === p.count && p.final)) && s.status !== 'closed') {
-        ctx.schedule(ctx.now + p.intervalMs, FLOW_RANK.server, 'server', `${p.token} producer`, { kind: 'produce', producer: t.producer, n: next });
-      }
+        trackProducer(s, t.producer, ctx.schedule(ctx.now + p.intervalMs, FLOW_RANK.server, 'server', `${p.token} producer`, { kind: 'produce', producer: t.producer, n: next }));
+      } else trackProducer(s, t.producer, -1);
       return serverWrites(s, t.n < p.count ? 'progress' : 'final', p.token, ctx);
     }
     case 'read': {
@@ -112,10 +114,11 @@ function applyTimer(s: FlowCore, t: FlowTimer, ctx: Ctx): void {
     }
     case 'proxy-read-timeout': {
       if (s.status !== 'open') return;
-      ctx.why(() => `The proxy saw no byte from the server for ${c.proxy.readTimeoutMs} ms and closes the stream (504). Keep-alive comments would have kept it open.`, 'proxy.read-timeout');
       s.proxyTimeouts++;
       s.proxyReadHandle = -1;
-      return goDown(s, `proxy read timeout after ${c.proxy.readTimeoutMs} ms`, ctx);
+      const lostNote = goDown(s, `proxy read timeout after ${c.proxy.readTimeoutMs} ms`, ctx);
+      ctx.why(() => `The proxy saw no byte from the server for ${c.proxy.readTimeoutMs} ms and closes the stream (504). Keep-alive comments would have kept it open.${lostNote}`, 'proxy.read-timeout');
+      return;
     }
     case 'reconnect': {
       if (s.status !== 'down') return;
@@ -124,9 +127,14 @@ function applyTimer(s: FlowCore, t: FlowTimer, ctx: Ctx): void {
         return;
       }
       const tokens = s.buffer.refetch;
-      http(ctx, 'client', c.revision === '2026-07-28'
-        ? `reconnects: re-issues the request with a new JSON-RPC id (no Last-Event-ID) and refetches ${tokens.length ? tokens.join(', ') : 'its state'}`
-        : 'reconnects: GET with Last-Event-ID to resume from the event store, then refetches what the store no longer holds');
+      const refetches = tokens.length ? tokens.join(', ') : 'its state';
+      const lost = s.reissue.lostRequestId !== null;
+      if (c.revision === '2025-11-25') http(ctx, 'client', 'reconnects: GET with Last-Event-ID to resume from the event store, then refetches what the store no longer holds');
+      // The lab's old 2026 text, kept for the resumeUnder2026 bug: it says "re-issues" but the client goes on waiting for the old request.
+      else if (c.bugs.resumeUnder2026) http(ctx, 'client', `reconnects: re-issues the request with a new JSON-RPC id (no Last-Event-ID) and refetches ${refetches}`);
+      else if (!lost) http(ctx, 'client', `reconnects with a new request (no Last-Event-ID: 2026-07-28 has no resumption) and refetches ${refetches}`);
+      const reissued = lost ? reissueLost(s, ctx) : null;
+      if (reissued && tokens.length) http(ctx, 'client', `refetches ${refetches}`);
       s.status = 'open';
       s.statusReason = 'reconnected';
       s.reconnects++;
@@ -140,7 +148,12 @@ function applyTimer(s: FlowCore, t: FlowTimer, ctx: Ctx): void {
       s.resyncOwed = false;
       http(ctx, 'server', `HTTP/1.1 200 OK · ${sentSseHeaders(c).join(' · ')}`);
       armProxyRead(s, ctx);
-      ctx.why(() => `The client reconnects and resyncs: the authoritative state replaces whatever the dropped stream lost.`, 'flow.resync');
+      if (reissued === null) ctx.why(() => `The client reconnects and resyncs: the authoritative state replaces whatever the dropped stream lost.`, 'flow.resync');
+      else {
+        ctx.why(reissued.text, REISSUE_RULE);
+        armIdle(s, ctx);
+        if (reissued.stored) return serverWrites(s, 'final', s.op.token as string, ctx, true);
+      }
       return pump(s, ctx);
     }
     case 'fleet-connect':
@@ -181,6 +194,7 @@ const KEEPALIVE_BATCH = Object.freeze({ ...NO_HELD, keepalives: 1 });
 function applyScripted(s: FlowCore, event: ScriptedEvent, ctx: Ctx): void {
   s.touchedBuffer = false;
   s.touchedOp = false;
+  s.touchedRequest = false;
   const ev = event as unknown as FlowEvent;
   switch (ev.kind) {
     case 'progress':
@@ -200,8 +214,9 @@ function applyScripted(s: FlowCore, event: ScriptedEvent, ctx: Ctx): void {
         ctx.ignore(() => ({ by: 'wire', what: 'drop', reason: 'the stream is not open', rule: 'flow.resync' }));
         return;
       }
-      ctx.why(() => 'The connection drops: whatever was queued is lost and marked; the client will reconnect and resync.', 'flow.resync');
-      return goDown(s, 'the network dropped the connection', ctx);
+      const lostNote = goDown(s, 'the network dropped the connection', ctx);
+      ctx.why(() => `The connection drops: whatever was queued is lost and marked; the client will reconnect and resync.${lostNote}`, lostNote ? REISSUE_RULE : 'flow.resync');
+      return;
     }
   }
 }
@@ -237,13 +252,16 @@ function init(config: FlowConfig, ctx: Ctx): FlowCore {
     errors: [],
     fleet: null,
     scenarioSeed: Math.floor(ctx.random() * 4294967296),
+    reissue: initialReissue(config, opToken),
     proxyBuffering: proxyBuffersConfig(config),
     touchedBuffer: false,
     touchedOp: false,
+    touchedRequest: false,
     bufferView: null,
     heldView: null,
     opView: null,
     deliveredView: null,
+    reissueView: null,
     finishedView: [],
     errorsView: [],
   };
@@ -252,7 +270,7 @@ function init(config: FlowConfig, ctx: Ctx): FlowCore {
   if (hasStream) {
     ctx.schedule(0, FLOW_RANK.client, 'server', 'SSE response headers', TIMER.open);
     config.producers.forEach((p, i) => {
-      if (p.count > 0 || p.final) ctx.schedule(p.startMs, FLOW_RANK.server, 'server', `${p.token} producer`, { kind: 'produce', producer: i, n: 0 });
+      if (p.count > 0 || p.final) trackProducer(s, i, ctx.schedule(p.startMs, FLOW_RANK.server, 'server', `${p.token} producer`, { kind: 'produce', producer: i, n: 0 }));
     });
     if (config.keepAliveIntervalMs !== null && config.keepAliveIntervalMs <= config.horizonMs) ctx.schedule(config.keepAliveIntervalMs, FLOW_RANK.server, 'server', 'keep-alive', TIMER.keepalive);
     if (s.proxyBuffering) ctx.schedule(config.proxy.flushIntervalMs, FLOW_RANK.delivery, 'proxy', 'proxy flushes', TIMER.flush);

@@ -38,6 +38,11 @@ export function proxyBuffersConfig(config: FlowConfig): boolean {
   return !(p.honoursAccelBuffering && !config.bugs.omitAccelBufferingHeader);
 }
 
+/** The stream's drop and resync counters in their fixed order: the one list the state view, its thawed copy and the outcome summary copy. */
+export function resyncCounters(s: Pick<FlowState, 'disconnects' | 'firstDisconnectAtMs' | 'reconnects' | 'resyncs' | 'firstResyncAtMs' | 'refetched'>) {
+  return { disconnects: s.disconnects, firstDisconnectAtMs: s.firstDisconnectAtMs, reconnects: s.reconnects, resyncs: s.resyncs, firstResyncAtMs: s.firstResyncAtMs, refetched: s.refetched };
+}
+
 /** Tie ranks, lowest first at the same millisecond. */
 export const FLOW_RANK = { deadline: 0, client: 1, server: 2, delivery: 3 } as const;
 
@@ -79,6 +84,33 @@ export interface FleetState {
   lastRetryGapMs: number | null;
 }
 
+/**
+ * The watched operation's request across broken 2026-07-28 streams (issue 11). Source: 2026-07-28
+ * `changelog` major item 9 ("A broken response stream loses the in-flight request; clients MUST
+ * re-issue it as a new request with a new request ID"); `basic/transports/streamable-http`
+ * ("Resumable SSE streams via `Last-Event-ID` are not supported"). Rules in `reissue.ts`.
+ */
+export interface ReissueState {
+  /** JSON-RPC id of the operation's current request: its token first, then `<token>-reissue-<n>` (null: no operation). */
+  requestId: string | null;
+  /** The id of the request lost with the stream and not yet re-issued (null: none). */
+  lostRequestId: string | null;
+  /** Re-issues sent (each a new request with a new id). */
+  reissues: number;
+  /** Executions of the operation the server started (one per request it did not answer from the key's stored result). */
+  executions: number;
+  /** Executions of a side-effecting operation that completed (each performed the side effect once). */
+  sideEffects: number;
+  /** The server holds a completed result under the call's idempotency key (a re-issue gets it back). */
+  storedResult: boolean;
+  /** Per producer index: the handle of its pending timer while it writes the operation's events (-1: none). */
+  handles: readonly number[];
+  /** Bug `resumeUnder2026`: broken 2026-07-28 streams after which the client continued the old request. */
+  resumed: number;
+  /** When the first such stream broke (ms), null: never. */
+  firstResumedAtMs: number | null;
+}
+
 export interface FlowState {
   config: FlowConfig;
   buffer: BufferState;
@@ -116,6 +148,8 @@ export interface FlowState {
   fleet: FleetState | null;
   /** The fleet's jitter seed: the first draw of the scenario's seeded generator (a pure function of `scenario.seed`). */
   scenarioSeed: number;
+  /** The watched operation's request across 2026-07-28 re-issues. */
+  reissue: ReissueState;
 }
 
 export type FlowTimer =

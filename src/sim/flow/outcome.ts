@@ -1,7 +1,7 @@
 import type { EntityInvariant } from '../core';
 import type { Invariant, Json } from '../types';
-import type { BufferState } from './buffer';
-import type { FlowState } from './modelTypes';
+import { dropCounters, type BufferState } from './buffer';
+import { resyncCounters, type FlowState, type ReissueState } from './modelTypes';
 import type { FlowConfig } from './schema';
 import type { FlowCore, OpCore } from './state';
 
@@ -22,21 +22,11 @@ export function flowOutcome(s: FlowState): FlowOutcome {
     peakDepth: b.peak,
     depth: b.size,
     emitted: s.seq,
-    dropped: b.dropped,
-    coalesced: b.coalesced,
-    droppedOldest: b.droppedOldest,
-    discarded: b.discarded,
-    finalsRefused: b.finalsRefused,
-    finalsDropped: b.finalsDropped,
+    ...dropCounters(b),
     silentlyLost: b.silentlyLost,
     lostWhileDown: s.lostWhileDown,
     gapMarked: b.dropped + b.finalsDropped - b.silentlyLost + s.lostWhileDown > 0,
-    disconnects: s.disconnects,
-    firstDisconnectAtMs: s.firstDisconnectAtMs,
-    reconnects: s.reconnects,
-    resyncs: s.resyncs,
-    firstResyncAtMs: s.firstResyncAtMs,
-    refetched: s.refetched,
+    ...resyncCounters(s),
     stream: s.status,
     deliveredProgress: s.delivered.progress,
     deliveredFinals: s.delivered.finals,
@@ -45,6 +35,10 @@ export function flowOutcome(s: FlowState): FlowOutcome {
     operationEndedAtMs: s.op.atMs,
     proxyFlushes: s.proxyFlushes,
     proxyTimeouts: s.proxyTimeouts,
+    operationRequestId: s.reissue.requestId,
+    reissues: s.reissue.reissues,
+    operationExecutions: s.reissue.executions,
+    sideEffectExecutions: s.reissue.sideEffects,
   };
   if (s.fleet) {
     const f = s.fleet;
@@ -101,6 +95,25 @@ const KEEPALIVE_CHECK = {
   check: (op: { idleResetsByKeepalive: number }) => (op.idleResetsByKeepalive > 0 ? `a keep-alive comment reset the idle timeout ${op.idleResetsByKeepalive} time(s)` : null),
 };
 
+/** One check over the operation's request record, null when it holds (names as in the races lab). */
+const REQUEST_CHECKS: { name: string; description: string; check: (r: ReissueState) => string | null }[] = [
+  {
+    name: 'retry-new-id',
+    description: 'Under 2026-07-28 a broken response stream loses the in-flight request: the client re-issues it as a new request with a new id, never continues the old one (changelog item 9).',
+    check: (r) => (r.resumed > 0 ? `the stream broke at ${r.firstResumedAtMs} ms with request ${JSON.stringify(r.requestId)} in flight and the client continued it instead of re-issuing it with a new id (${r.resumed} time(s))` : null),
+  },
+  {
+    name: 'side-effect-once',
+    description: 'A side-effecting operation executes at most once across its re-issues (the idempotency key deduplicates).',
+    check: (r) => (r.sideEffects > 1 ? `the side-effecting operation completed ${r.sideEffects} times (no idempotency key deduplicated the re-issue)` : null),
+  },
+];
+
+/** Whether the request record breaks one of its invariants now (kept under watch while broken). */
+function requestBroken(r: ReissueState): boolean {
+  return r.resumed > 0 || r.sideEffects > 1;
+}
+
 /** Whether the buffer breaks one of its invariants now (a broken buffer stays under watch: see `flowTouched`). */
 export function bufferBroken(s: FlowCore): boolean {
   const b = s.buffer;
@@ -109,32 +122,36 @@ export function bufferBroken(s: FlowCore): boolean {
 
 /**
  * The invariants for the checkpointed core. Three read the entity kind 'buffer' (one entity, id
- * 'buffer'), one reads 'operation' (id 'operation'); the core runs them after the steps that
+ * 'buffer'), one reads 'operation' (id 'operation'), two read 'request' (id 'request'); the core runs them after the steps that
  * touched that entity, and — so that a broken state is reported at every step, as the old engine
  * did — on every step while it is broken (`flowTouched`).
  */
 export const FLOW_ENTITY_INVARIANTS: EntityInvariant<FlowCore>[] = [
   ...BUFFER_CHECKS.map((c) => ({ name: c.name, description: c.description, reads: 'buffer', check: (b: BufferState, s: FlowCore) => c.check(b, s.config) })),
   { name: KEEPALIVE_CHECK.name, description: KEEPALIVE_CHECK.description, reads: 'operation', check: (op: OpCore) => KEEPALIVE_CHECK.check(op) },
+  ...REQUEST_CHECKS.map((c) => ({ name: c.name, description: c.description, reads: 'request', check: (r: ReissueState) => c.check(r) })),
 ] as EntityInvariant<FlowCore>[];
 
 /** The same invariants over a `FlowState` view (the historic `Invariant` shape: checked after every step). */
 export const FLOW_INVARIANTS: Invariant<FlowState>[] = [
   ...BUFFER_CHECKS.map((c) => ({ name: c.name, description: c.description, check: (s: FlowState) => c.check(s.buffer, s.config) })),
   { name: KEEPALIVE_CHECK.name, description: KEEPALIVE_CHECK.description, check: (s: FlowState) => KEEPALIVE_CHECK.check(s.op) },
+  ...REQUEST_CHECKS.map((c) => ({ name: c.name, description: c.description, check: (s: FlowState) => c.check(s.reissue) })),
 ];
 
 const BUFFER_IDS: readonly string[] = Object.freeze(['buffer']);
 const OP_IDS: readonly string[] = Object.freeze(['operation']);
+const REQUEST_IDS: readonly string[] = Object.freeze(['request']);
 const NO_IDS: readonly string[] = Object.freeze([]);
 
 /** The entities of `kind` the last step touched (changed), plus a broken one (see `FLOW_ENTITY_INVARIANTS`). */
 export function flowTouched(s: FlowCore, kind: string): readonly string[] {
   if (kind === 'buffer') return s.touchedBuffer || bufferBroken(s) ? BUFFER_IDS : NO_IDS;
+  if (kind === 'request') return s.touchedRequest || requestBroken(s.reissue) ? REQUEST_IDS : NO_IDS;
   return s.touchedOp || s.op.idleResetsByKeepalive > 0 ? OP_IDS : NO_IDS;
 }
 
-/** The entity of `kind` with `id`: the buffer or the operation. */
+/** The entity of `kind` with `id`: the buffer, the operation or the operation's request record. */
 export function flowEntity(s: FlowCore, kind: string): unknown {
-  return kind === 'buffer' ? s.buffer : kind === 'operation' ? s.op : undefined;
+  return kind === 'buffer' ? s.buffer : kind === 'operation' ? s.op : kind === 'request' ? s.reissue : undefined;
 }

@@ -21,6 +21,11 @@ export const flowBugsSchema = z
   .object({
     keepAliveResetsIdle: z.boolean().default(false).describe('Bug: the client treats keep-alive comments as activity and resets the operation\'s idle timeout.'),
     omitAccelBufferingHeader: z.boolean().default(false).describe('Bug: the server leaves out X-Accel-Buffering: no, so a proxy that honours the header (nginx-like) buffers the stream.'),
+    resumeUnder2026: z
+      .boolean()
+      .default(false)
+      .describe('Bug (the lab\'s old rule): under 2026-07-28 a broken stream does not lose the in-flight request — the client keeps waiting for the old id and the server keeps writing the old execution\'s events, as if the stream were resumed. 2026-07-28 has no resumption: the request is lost and MUST be re-issued with a new id.'),
+    idempotencyKeyOmitted: z.boolean().default(false).describe('Bug: the client sends the watched call without its idempotency key (client.idempotencyKey), so the server cannot deduplicate a re-issue.'),
   })
   .strict();
 
@@ -132,11 +137,14 @@ export const flowConfigSchema = z
         operationToken: token.nullable().default(null).describe('The operation whose idle timeout is watched (default: the first producer\'s token).'),
         idleTimeoutMs: positiveMs.nullable().default(null).describe('Reset only by progress of the operation; never by keep-alive comments.'),
         reconnectDelayMs: ms.default(1000).describe('After the stream drops, the client reconnects (and resyncs) after this delay, once it is not stalled.'),
+        tool: z.string().min(1, 'must be a non-empty string').max(64, 'must be at most 64 characters').default('long_job').describe('The watched operation\'s tool (tools/call params.name of a 2026-07-28 re-issue).'),
+        sideEffect: z.boolean().default(false).describe('The watched tool has a side effect (sends an invoice, charges a card): each execution that completes performs it once.'),
+        idempotencyKey: z.string().min(1, 'must be a non-empty string').max(64, 'must be at most 64 characters').nullable().default(null).describe('The idempotency key the watched call carries (arguments.idempotencyKey); the server deduplicates on it and answers a re-issue with the stored result.'),
       })
       .strict()
-      .default({ operationToken: null, idleTimeoutMs: null, reconnectDelayMs: 1000 }),
+      .default({ operationToken: null, idleTimeoutMs: null, reconnectDelayMs: 1000, tool: 'long_job', sideEffect: false, idempotencyKey: null }),
     horizonMs: positiveMs.default(120000).describe('Periodic timers (keep-alives, flushes, retries) stop after this time.'),
-    bugs: flowBugsSchema.default({ keepAliveResetsIdle: false, omitAccelBufferingHeader: false }),
+    bugs: flowBugsSchema.default({ keepAliveResetsIdle: false, omitAccelBufferingHeader: false, resumeUnder2026: false, idempotencyKeyOmitted: false }),
     fleet: fleetSchema.nullable().default(null),
     reconnectLoop: reconnectLoopSchema.nullable().default(null).describe('One client\'s reconnect loop (counter resets, flat delays, burst caps); see simulateReconnectLoop.'),
     resumption: resumptionSchema.nullable().default(null).describe('2025-11-25: a response stream resumed with Last-Event-ID across two drops; see resumeAfterDrops.'),

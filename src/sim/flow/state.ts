@@ -1,6 +1,5 @@
-import type { BufferRun, BufferState } from './buffer';
-import { proxyBuffersConfig, type FleetState, type FlowState, type OperationState, type ProxyHeld, type StreamStatus } from './modelTypes';
-import type { FlowConfig } from './schema';
+import { dropCounters, type BufferRun, type BufferState } from './buffer';
+import { proxyBuffersConfig, resyncCounters, type FleetState, type FlowState, type ProxyHeld, type ReissueState } from './modelTypes';
 
 /**
  * The flow model's mutable state for the checkpointed core (`../core.ts`): the `FlowState` shape
@@ -17,87 +16,48 @@ import type { FlowConfig } from './schema';
  */
 export type BufferCore = Omit<BufferState, 'runs' | 'refetch'> & { runs: BufferRun[]; refetch: string[] };
 
-/** The proxy's held batch (or a batch handed to the client), mutable. */
-export interface HeldCore {
-  progress: number;
-  finals: number;
-  keepalives: number;
-  opProgress: number;
-  opFinal: boolean;
-  lastSeq: number;
-  finalTokens: string[];
-}
+/** `T` with its fields writable and its read-only lists as mutable arrays (the core's copy of a view's record). */
+type Thawed<T> = { -readonly [K in keyof T]: T[K] extends readonly (infer U)[] ? U[] : T[K] };
 
-/** The watched operation, mutable. */
-export interface OpCore {
-  token: string | null;
-  state: OperationState;
-  atMs: number | null;
-  idleDeadlineAt: number | null;
-  idleHandle: number;
-  idleResetsByKeepalive: number;
-}
+/** The proxy's held batch (or a batch handed to the client), mutable. */
+export type HeldCore = Thawed<ProxyHeld>;
+
+/** The watched operation, mutable (the view's `op` record). */
+export type OpCore = FlowState['op'];
+
+/** The operation's request across 2026-07-28 re-issues, mutable (see `ReissueState`). */
+export type ReissueCore = Thawed<ReissueState>;
 
 /** The fleet's array fields (each has its own cached view). */
 export type FleetArrayField = 'since' | 'order' | 'attempts' | 'landings' | 'retriedClients' | 'lastRejectAt';
 
 /** The fleet, mutable; `views` caches each array's frozen copy and the whole frozen fleet (null: rebuild). */
-export interface FleetCore {
-  since: number[];
-  order: number[];
-  attempts: number[];
-  serverUpAt: number;
-  evictions: number;
-  rejections: number;
-  connects: number;
-  lastChangeAtMs: number;
-  landings: number[];
-  retriedClients: number[];
-  lastRejectAt: number[];
-  lastRetryGapMs: number | null;
-  views: Record<FleetArrayField, readonly number[] | null> & { all: FleetState | null };
-}
+export type FleetCore = Thawed<FleetState> & { views: Record<FleetArrayField, readonly number[] | null> & { all: FleetState | null } };
 
-/** The hot loop's state (see the module docstring). Assignable to `FlowState` for reads. */
-export interface FlowCore {
-  config: FlowConfig;
+/** The parts of `FlowState` the core keeps as mutable records. */
+type CoreRecords = 'buffer' | 'proxyHeld' | 'finishedTokens' | 'op' | 'errors' | 'fleet' | 'reissue';
+
+/** The hot loop's state (see the module docstring): `FlowState`'s scalars, its records mutable, plus caches. Assignable to `FlowState` for reads. */
+export interface FlowCore extends Omit<FlowState, CoreRecords> {
   buffer: BufferCore;
-  seq: number;
-  lastWriteToken: string | null;
-  status: StreamStatus;
-  statusReason: string;
-  stalledUntil: number | null;
-  readPending: boolean;
   proxyHeld: HeldCore;
-  proxyReadDeadlineAt: number | null;
-  proxyReadHandle: number;
-  proxyFlushes: number;
-  proxyTimeouts: number;
-  delivered: { progress: number; finals: number; keepalives: number };
-  lastDeliveredSeq: number;
   finishedTokens: string[];
   op: OpCore;
-  disconnects: number;
-  firstDisconnectAtMs: number | null;
-  reconnects: number;
-  resyncs: number;
-  firstResyncAtMs: number | null;
-  refetched: number;
-  lostWhileDown: number;
-  resyncOwed: boolean;
   errors: string[];
   fleet: FleetCore | null;
-  scenarioSeed: number;
+  reissue: ReissueCore;
   /** Whether the proxy buffers this stream (a function of the config, computed once). */
   proxyBuffering: boolean;
   /** What the current step touched (reset before each step): the entities the invariants read. */
   touchedBuffer: boolean;
   touchedOp: boolean;
+  touchedRequest: boolean;
   /** Cached frozen views (null: changed since). Append-only lists are cached with their length. */
   bufferView: BufferState | null;
   heldView: ProxyHeld | null;
   opView: FlowState['op'] | null;
   deliveredView: FlowState['delivered'] | null;
+  reissueView: ReissueState | null;
   finishedView: readonly string[];
   errorsView: readonly string[];
 }
@@ -129,6 +89,12 @@ export function deliveredChanged(s: FlowCore): void {
   s.deliveredView = null;
 }
 
+/** The step changed the operation's request record (its view is dropped and it is marked touched for the invariants). */
+export function reissueChanged(s: FlowCore): void {
+  s.reissueView = null;
+  s.touchedRequest = true;
+}
+
 /** The fleet's `fields` changed (their views and the fleet's are dropped). */
 export function fleetChanged(fl: FleetCore, ...fields: FleetArrayField[]): void {
   for (const f of fields) fl.views[f] = null;
@@ -147,12 +113,7 @@ function bufferWith<R extends readonly BufferRun[], F extends readonly string[]>
     runs,
     size: b.size,
     peak: b.peak,
-    dropped: b.dropped,
-    coalesced: b.coalesced,
-    droppedOldest: b.droppedOldest,
-    discarded: b.discarded,
-    finalsRefused: b.finalsRefused,
-    finalsDropped: b.finalsDropped,
+    ...dropCounters(b),
     lostOnDisconnect: b.lostOnDisconnect,
     silentlyLost: b.silentlyLost,
     refetch,
@@ -215,17 +176,13 @@ export function viewOf(s: FlowCore): FlowState {
     lastDeliveredSeq: s.lastDeliveredSeq,
     finishedTokens: s.finishedView,
     op: s.opView ?? (s.opView = Object.freeze({ token: op.token, state: op.state, atMs: op.atMs, idleDeadlineAt: op.idleDeadlineAt, idleHandle: op.idleHandle, idleResetsByKeepalive: op.idleResetsByKeepalive })),
-    disconnects: s.disconnects,
-    firstDisconnectAtMs: s.firstDisconnectAtMs,
-    reconnects: s.reconnects,
-    resyncs: s.resyncs,
-    firstResyncAtMs: s.firstResyncAtMs,
-    refetched: s.refetched,
+    ...resyncCounters(s),
     lostWhileDown: s.lostWhileDown,
     resyncOwed: s.resyncOwed,
     errors: s.errorsView,
     fleet: s.fleet === null ? null : fleetViewOf(s.fleet),
     scenarioSeed: s.scenarioSeed,
+    reissue: s.reissueView ?? (s.reissueView = Object.freeze({ ...s.reissue, handles: freezeList(s.reissue.handles) })),
   });
 }
 
@@ -279,24 +236,22 @@ export function thaw(v: FlowState): FlowCore {
     lastDeliveredSeq: v.lastDeliveredSeq,
     finishedTokens: v.finishedTokens.slice(),
     op: { ...v.op },
-    disconnects: v.disconnects,
-    firstDisconnectAtMs: v.firstDisconnectAtMs,
-    reconnects: v.reconnects,
-    resyncs: v.resyncs,
-    firstResyncAtMs: v.firstResyncAtMs,
-    refetched: v.refetched,
+    ...resyncCounters(v),
     lostWhileDown: v.lostWhileDown,
     resyncOwed: v.resyncOwed,
     errors: v.errors.slice(),
     fleet: v.fleet === null ? null : thawFleet(v.fleet),
     scenarioSeed: v.scenarioSeed,
+    reissue: { ...v.reissue, handles: v.reissue.handles.slice() },
     proxyBuffering: proxyBuffersConfig(v.config),
     touchedBuffer: false,
     touchedOp: false,
+    touchedRequest: false,
     bufferView: frozen && Object.isFrozen(b) ? b : null,
     heldView: frozen && Object.isFrozen(h) ? h : null,
     opView: frozen && Object.isFrozen(v.op) ? v.op : null,
     deliveredView: frozen && Object.isFrozen(v.delivered) ? v.delivered : null,
+    reissueView: frozen && Object.isFrozen(v.reissue) ? v.reissue : null,
     finishedView: frozen ? v.finishedTokens : EMPTY,
     errorsView: frozen ? v.errors : EMPTY,
   };

@@ -3,6 +3,7 @@ import { progressNotification, toolResultResponse } from '../mcp';
 import type { BufferRun } from './buffer';
 import { lastLoss, pushInto } from './bufferCore';
 import { FLOW_RANK, type FlowCtx as Ctx, type FlowTimer, type ProxyHeld } from './modelTypes';
+import { executionCompleted, loseInFlight, REISSUE_RULE, responseIdOf, writesForLostRequest } from './reissue';
 import { bufferChanged, deliveredChanged, freshHeld, heldChanged, opChanged, type FlowCore, type HeldCore } from './state';
 
 /**
@@ -183,9 +184,11 @@ export function pump(s: FlowCore, ctx: Ctx): void {
 
 /**
  * The stream drops (capacity, proxy timeout, network): everything queued or held is lost, a resync
- * is owed, a reconnect is planned. Items the caller took out itself (a disconnect at capacity) it counts itself.
+ * is owed, a reconnect is planned; under 2026-07-28 the in-flight request is lost too
+ * (`loseInFlight`). Items the caller took out itself (a disconnect at capacity) it counts itself.
+ * Returns the text the caller adds to its note about the lost request ('' when none).
  */
-export function goDown(s: FlowCore, reason: string, ctx: Ctx): void {
+export function goDown(s: FlowCore, reason: string, ctx: Ctx): string {
   const b = s.buffer;
   const lost = b.size + s.proxyHeld.progress + s.proxyHeld.finals;
   if (b.size > 0) {
@@ -202,18 +205,30 @@ export function goDown(s: FlowCore, reason: string, ctx: Ctx): void {
   s.firstDisconnectAtMs ??= ctx.now;
   s.resyncOwed = true;
   disarmProxyRead(s, ctx);
+  const lostNote = loseInFlight(s, ctx);
   const at = Math.max(ctx.now + s.config.client.reconnectDelayMs, s.stalledUntil ?? 0);
   if (at <= s.config.horizonMs) ctx.schedule(at, FLOW_RANK.client, 'client', 'client reconnects', TIMER.reconnect);
   http(ctx, 'server', `stream dropped: ${reason}`);
+  return lostNote;
 }
 
-/** The server writes a progress notification or the final response of `token` (numbered `seq + 1`). */
-export function serverWrites(s: FlowCore, kind: 'progress' | 'final', token: string, ctx: Ctx): void {
+/**
+ * The server writes a progress notification or the final response of `token` (numbered `seq + 1`);
+ * a final of the watched operation completes an execution (`executionCompleted`) unless it is the
+ * key's `stored` result answering a re-issue.
+ */
+export function serverWrites(s: FlowCore, kind: 'progress' | 'final', token: string, ctx: Ctx, stored = false): void {
   if (s.status === 'closed') {
     ctx.ignore(() => ({ by: 'server', what: `${kind} for ${token}`, reason: 'the client closed the stream; the server stops writing', rule: 'flow.closed' }));
     ctx.why(() => `The stream is closed, so the server writes no ${kind}.`, 'flow.closed');
     return;
   }
+  if (writesForLostRequest(s, token)) {
+    ctx.ignore(() => ({ by: 'server', what: `${kind} for ${token}`, reason: `request ${JSON.stringify(s.reissue.lostRequestId)} was lost with its stream; the server stopped its execution`, rule: REISSUE_RULE }));
+    ctx.why(() => `Request ${JSON.stringify(s.reissue.lostRequestId)} was lost with its 2026-07-28 stream and its execution stopped: no ${kind} is written for it.`, REISSUE_RULE);
+    return;
+  }
+  if (kind === 'final' && token === s.op.token && !stored) executionCompleted(s);
   const seq = s.seq + 1;
   s.seq = seq;
   s.lastWriteToken = token;
@@ -223,7 +238,7 @@ export function serverWrites(s: FlowCore, kind: 'progress' | 'final', token: str
     s.lostWhileDown++;
     return;
   }
-  const message = kind === 'progress' ? progressNotification(token, seq, null, null) : toolResultResponse(s.config.revision, token, 'done', false);
+  const message = kind === 'progress' ? progressNotification(token, seq, null, null) : toolResultResponse(s.config.revision, responseIdOf(s, token), 'done', false);
   ctx.emit({ from: 'server', transport: 'streamable-http', message, requestKey: token });
   armProxyRead(s, ctx);
   const outcome = pushInto(s.buffer, kind, token, seq);
@@ -232,9 +247,9 @@ export function serverWrites(s: FlowCore, kind: 'progress' | 'final', token: str
   switch (outcome) {
     case 'disconnect': {
       const lostCount = r.count;
-      goDown(s, `the buffer reached its capacity of ${s.config.capacityEvents} events`, ctx);
+      const lostNote = goDown(s, `the buffer reached its capacity of ${s.config.capacityEvents} events`, ctx);
       s.lostWhileDown += lostCount;
-      ctx.why(() => `Buffer full at ${s.config.capacityEvents}: the server closes the stream (${lostCount} events lost, marked); the client will reconnect and resync.`, 'buffer.disconnect');
+      ctx.why(() => `Buffer full at ${s.config.capacityEvents}: the server closes the stream (${lostCount} events lost, marked); the client will reconnect and resync.${lostNote}`, 'buffer.disconnect');
       return;
     }
     case 'refused': {

@@ -40,6 +40,25 @@ const eventArb = fc.record({
   durationMs: fc.integer({ min: 1, max: 1500 }),
 });
 
+/** A generated event draw (`flowEventArb`): the kind, its time, and the token / duration the kind uses. */
+export interface FlowEventDraw {
+  kind: string;
+  at: number;
+  token: string;
+  durationMs: number;
+}
+
+/** Scripted flow events `e0`, `e1`, … from generated draws (progress/final/keepalive by the server, stall by the client, drop on the wire). */
+export function flowEventsOf(draws: readonly FlowEventDraw[]): Record<string, Json>[] {
+  return draws.map((e, i): Record<string, Json> => {
+    const id = `e${i}`;
+    if (e.kind === 'progress' || e.kind === 'final') return { id, at: e.at, actor: 'server', kind: e.kind, token: e.token };
+    if (e.kind === 'keepalive') return { id, at: e.at, actor: 'server', kind: 'keepalive' };
+    if (e.kind === 'stall') return { id, at: e.at, actor: 'client', kind: 'stall', durationMs: e.durationMs };
+    return { id, at: e.at, actor: 'wire', kind: 'drop' };
+  });
+}
+
 /** Generated flow scenarios (validated through the lab's schema). */
 export const flowScenarioArb: fc.Arbitrary<Scenario> = fc
   .record({
@@ -67,13 +86,7 @@ export const flowScenarioArb: fc.Arbitrary<Scenario> = fc
     events: fc.array(eventArb, { maxLength: 25 }),
   })
   .map((g) => {
-    const events = g.events.map((e, i) => {
-      const id = `e${i}`;
-      if (e.kind === 'progress' || e.kind === 'final') return { id, at: e.at, actor: 'server', kind: e.kind, token: e.token };
-      if (e.kind === 'keepalive') return { id, at: e.at, actor: 'server', kind: 'keepalive' };
-      if (e.kind === 'stall') return { id, at: e.at, actor: 'client', kind: 'stall', durationMs: e.durationMs };
-      return { id, at: e.at, actor: 'wire', kind: 'drop' };
-    }) as unknown as Record<string, Json>[];
+    const events = flowEventsOf(g.events);
     return mkFlow(
       {
         revision: g.revision,

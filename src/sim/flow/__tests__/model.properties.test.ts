@@ -4,6 +4,7 @@ import { checkMessage } from '../../../wire/schemaCheck';
 import type { Json } from '../../types';
 import { BUFFER_POLICIES } from '../buffer';
 import { loadFlowScenarios, mkFlow, runFlow, violatedFlow } from './helpers';
+import { flowEventsOf } from './flowArb';
 
 /**
  * Random streams through the whole model: two tokens' progress and finals at random times, stalls,
@@ -32,13 +33,7 @@ describe('flow model properties over random streams', () => {
   it('invariants hold for every policy but the broken one, at every step', () => {
     fc.assert(
       fc.property(scenarioArb, (s) => {
-        const events = s.events.map((e, i) => {
-          const id = `e${i}`;
-          if (e.kind === 'progress' || e.kind === 'final') return { id, at: e.at, actor: 'server', kind: e.kind, token: e.token };
-          if (e.kind === 'keepalive') return { id, at: e.at, actor: 'server', kind: 'keepalive' };
-          if (e.kind === 'stall') return { id, at: e.at, actor: 'client', kind: 'stall', durationMs: e.durationMs };
-          return { id, at: e.at, actor: 'wire', kind: 'drop' };
-        }) as unknown as Record<string, Json>[];
+        const events = flowEventsOf(s.events);
         const scenario = mkFlow(
           {
             policy: s.policy,
