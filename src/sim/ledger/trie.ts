@@ -60,26 +60,37 @@ export function readOutcomeTables(db: SqlDatabase): LedgerTables {
 }
 
 const UNDO_DDL = `
-CREATE TEMP TABLE IF NOT EXISTS trie_undo (seq INTEGER PRIMARY KEY, stmt TEXT NOT NULL);
-CREATE TEMP TRIGGER IF NOT EXISTS trie_exec_u AFTER UPDATE ON main.executions BEGIN
-  INSERT INTO trie_undo (stmt) VALUES ('UPDATE executions SET count=' || quote(old.count) || ' WHERE rowid=' || old.rowid); END;
-CREATE TEMP TRIGGER IF NOT EXISTS trie_exec_i AFTER INSERT ON main.executions BEGIN
-  INSERT INTO trie_undo (stmt) VALUES ('DELETE FROM executions WHERE rowid=' || new.rowid); END;
-CREATE TEMP TRIGGER IF NOT EXISTS trie_exec_d AFTER DELETE ON main.executions BEGIN
-  INSERT INTO trie_undo (stmt) VALUES ('INSERT INTO executions (rowid, id, count) VALUES (' || old.rowid || ',' || quote(old.id) || ',' || quote(old.count) || ')'); END;
-CREATE TEMP TRIGGER IF NOT EXISTS trie_charges_i AFTER INSERT ON main.charges BEGIN
-  INSERT INTO trie_undo (stmt) VALUES ('DELETE FROM charges WHERE rowid=' || new.rowid); END;
-CREATE TEMP TRIGGER IF NOT EXISTS trie_charges_u AFTER UPDATE ON main.charges BEGIN
-  INSERT INTO trie_undo (stmt) VALUES ('UPDATE charges SET receipt=' || quote(old.receipt) || ',account=' || quote(old.account) || ',cents=' || quote(old.cents) || ',request_id=' || quote(old.request_id) || ',key=' || quote(old.key) || ' WHERE rowid=' || old.rowid); END;
-CREATE TEMP TRIGGER IF NOT EXISTS trie_charges_d AFTER DELETE ON main.charges BEGIN
-  INSERT INTO trie_undo (stmt) VALUES ('INSERT INTO charges (rowid, receipt, account, cents, request_id, key) VALUES (' || old.rowid || ',' || quote(old.receipt) || ',' || quote(old.account) || ',' || quote(old.cents) || ',' || quote(old.request_id) || ',' || quote(old.key) || ')'); END;
-CREATE TEMP TRIGGER IF NOT EXISTS trie_idem_i AFTER INSERT ON main.idempotency BEGIN
-  INSERT INTO trie_undo (stmt) VALUES ('DELETE FROM idempotency WHERE rowid=' || new.rowid); END;
-CREATE TEMP TRIGGER IF NOT EXISTS trie_idem_u AFTER UPDATE ON main.idempotency BEGIN
-  INSERT INTO trie_undo (stmt) VALUES ('UPDATE idempotency SET key=' || quote(old.key) || ',fingerprint=' || quote(old.fingerprint) || ',status=' || quote(old.status) || ',result=' || quote(old.result) || ',request_id=' || quote(old.request_id) || ' WHERE rowid=' || old.rowid); END;
-CREATE TEMP TRIGGER IF NOT EXISTS trie_idem_d AFTER DELETE ON main.idempotency BEGIN
-  INSERT INTO trie_undo (stmt) VALUES ('INSERT INTO idempotency (rowid, key, fingerprint, status, result, request_id) VALUES (' || old.rowid || ',' || quote(old.key) || ',' || quote(old.fingerprint) || ',' || quote(old.status) || ',' || quote(old.result) || ',' || quote(old.request_id) || ')'); END;
+CREATE TEMP TABLE IF NOT EXISTS trie_undo (seq INTEGER PRIMARY KEY, op TEXT NOT NULL, rid INTEGER NOT NULL, a, b, c, d, e);
+CREATE TEMP TRIGGER IF NOT EXISTS trie_exec_i AFTER INSERT ON main.executions BEGIN INSERT INTO trie_undo (op, rid) VALUES ('exec-i', new.rowid); END;
+CREATE TEMP TRIGGER IF NOT EXISTS trie_exec_u AFTER UPDATE ON main.executions BEGIN INSERT INTO trie_undo (op, rid, a, b) VALUES ('exec-u', old.rowid, old.id, old.count); END;
+CREATE TEMP TRIGGER IF NOT EXISTS trie_exec_d AFTER DELETE ON main.executions BEGIN INSERT INTO trie_undo (op, rid, a, b) VALUES ('exec-d', old.rowid, old.id, old.count); END;
+CREATE TEMP TRIGGER IF NOT EXISTS trie_ch_i AFTER INSERT ON main.charges BEGIN INSERT INTO trie_undo (op, rid) VALUES ('ch-i', new.rowid); END;
+CREATE TEMP TRIGGER IF NOT EXISTS trie_ch_u AFTER UPDATE ON main.charges BEGIN INSERT INTO trie_undo (op, rid, a, b, c, d, e) VALUES ('ch-u', old.rowid, old.receipt, old.account, old.cents, old.request_id, old.key); END;
+CREATE TEMP TRIGGER IF NOT EXISTS trie_ch_d AFTER DELETE ON main.charges BEGIN INSERT INTO trie_undo (op, rid, a, b, c, d, e) VALUES ('ch-d', old.rowid, old.receipt, old.account, old.cents, old.request_id, old.key); END;
+CREATE TEMP TRIGGER IF NOT EXISTS trie_idem_i AFTER INSERT ON main.idempotency BEGIN INSERT INTO trie_undo (op, rid) VALUES ('idem-i', new.rowid); END;
+CREATE TEMP TRIGGER IF NOT EXISTS trie_idem_u AFTER UPDATE ON main.idempotency BEGIN INSERT INTO trie_undo (op, rid, a, b, c, d, e) VALUES ('idem-u', old.rowid, old.key, old.fingerprint, old.status, old.result, old.request_id); END;
+CREATE TEMP TRIGGER IF NOT EXISTS trie_idem_d AFTER DELETE ON main.idempotency BEGIN INSERT INTO trie_undo (op, rid, a, b, c, d, e) VALUES ('idem-d', old.rowid, old.key, old.fingerprint, old.status, old.result, old.request_id); END;
 `;
+
+/** The inverse of each logged row change (`op` of `trie_undo`): its statement and parameter order (`rid` the rowid, `vals` the old columns a…e). */
+const UNDO: Record<string, { sql: string; params: 'rid' | 'vals,rid' | 'rid,vals'; width: number }> = {
+  'exec-i': { sql: 'DELETE FROM executions WHERE rowid = ?', params: 'rid', width: 2 },
+  'exec-u': { sql: 'UPDATE executions SET id = ?, count = ? WHERE rowid = ?', params: 'vals,rid', width: 2 },
+  'exec-d': { sql: 'INSERT INTO executions (rowid, id, count) VALUES (?, ?, ?)', params: 'rid,vals', width: 2 },
+  'ch-i': { sql: 'DELETE FROM charges WHERE rowid = ?', params: 'rid', width: 5 },
+  'ch-u': { sql: 'UPDATE charges SET receipt = ?, account = ?, cents = ?, request_id = ?, key = ? WHERE rowid = ?', params: 'vals,rid', width: 5 },
+  'ch-d': { sql: 'INSERT INTO charges (rowid, receipt, account, cents, request_id, key) VALUES (?, ?, ?, ?, ?, ?)', params: 'rid,vals', width: 5 },
+  'idem-i': { sql: 'DELETE FROM idempotency WHERE rowid = ?', params: 'rid', width: 5 },
+  'idem-u': { sql: 'UPDATE idempotency SET key = ?, fingerprint = ?, status = ?, result = ?, request_id = ? WHERE rowid = ?', params: 'vals,rid', width: 5 },
+  'idem-d': { sql: 'INSERT INTO idempotency (rowid, key, fingerprint, status, result, request_id) VALUES (?, ?, ?, ?, ?, ?)', params: 'rid,vals', width: 5 },
+};
+
+/** Applies the inverse of one logged row change (prepared statements: no SQL text is parsed per restore). */
+function undoRow(db: SqlDatabase, r: SqlRow): void {
+  const u = UNDO[String(r.op)];
+  const vals = [r.a, r.b, r.c, r.d, r.e].slice(0, u.width);
+  db.run(u.sql, u.params === 'rid' ? [r.rid] : u.params === 'vals,rid' ? [...vals, r.rid] : [r.rid, ...vals]);
+}
 
 /** The replay paused just before slot `k` (a trie node). */
 interface Pause {
@@ -221,8 +232,7 @@ export function createLedgerTrieExplorer(open: OpenDatabase): LedgerTrieExplorer
         p = at.p;
         now = at.now;
         if (statements !== at.statements) {
-          const undo = db.query('SELECT stmt FROM trie_undo WHERE seq > ? ORDER BY seq DESC', [at.mark]);
-          if (undo.length) db.exec(undo.map((r: SqlRow) => String(r.stmt)).join(';'));
+          for (const r of db.query('SELECT op, rid, a, b, c, d, e FROM trie_undo WHERE seq > ? ORDER BY seq DESC', [at.mark])) undoRow(db, r);
           db.run('DELETE FROM trie_undo WHERE seq > ?', [at.mark]);
           statements = at.statements;
         }
