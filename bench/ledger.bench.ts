@@ -15,7 +15,7 @@ import { memoryOpener } from '../src/db/sqljs';
 import { explore } from '../src/sim/explore';
 import { parseScenario } from '../src/sim/scenario';
 import { LAB_SCHEMAS } from '../src/sim/labs';
-import { charge, createLedger, createLedgerModel, ledgerLaneOf, replayLedger, withLedgerOverrides, type SqlDatabase, type SqlRow, type SqlValue } from '../src/sim/ledger';
+import { charge, createLedger, createLedgerModel, createLedgerTrieExplorer, ledgerLaneOf, replayLedger, withLedgerOverrides, type LedgerOutcome, type SqlDatabase, type SqlRow, type SqlValue } from '../src/sim/ledger';
 import { EXPLORE_VARIANTS } from '../src/labs/ledger/exploreProtocol';
 import raceFile from '../public/scenarios/ledger/A-race-two-connections.json' with { type: 'json' };
 
@@ -108,6 +108,10 @@ export interface LedgerBench {
   explore: { policy: string; orders: number; medianMs: number; twice: number }[];
   /** The page's outcome map: all 252 orders under each of its five policy rows, one pass over every row (issue 10 target ≤ 250 ms in total), median of 5 passes. */
   exploreRowsTotalMs: number;
+  /** The same rows through the trie explorer (shared prefixes, `createLedgerTrieExplorer`), median of 6 passes interleaved with the from-scratch ones (target ≤ 250 ms). */
+  exploreRowsTrieMs: number;
+  /** Median of the per-round from-scratch / trie ratios. */
+  exploreRowsTrieRatio: number;
 }
 
 export async function benchLedger(): Promise<LedgerBench> {
@@ -153,17 +157,29 @@ export async function benchLedger(): Promise<LedgerBench> {
     }
     out.push({ policy, orders, medianMs: median(times), twice });
   }
+  // The page's outcome map, from scratch (`explore` + `replayLedger`) and as a trie with shared
+  // prefixes (`createLedgerTrieExplorer`), interleaved round by round on the loaded machine.
+  const trie = createLedgerTrieExplorer(open);
   const passes: number[] = [];
-  for (let r = 0; r < 6; r++) {
-    const t0 = performance.now();
-    for (const v of EXPLORE_VARIANTS) {
-      const s = withLedgerOverrides(parsed.scenario, v.overrides);
-      explore({ scenario: s, movable: s.events.map((e) => e.id), laneOf: ledgerLaneOf, run: (x) => replayLedger(x, open, { model, keep: 'effects' }).outcome, classify: (o) => String(o.summary.executions) });
+  const triePasses: number[] = [];
+  const classifyRow = (o: LedgerOutcome) => `${o.summary.executions} · A ${o.summary.connA} · B ${o.summary.connB}`;
+  for (let r = 0; r < 8; r++) {
+    const sides = r % 2 === 0 ? (['scratch', 'trie'] as const) : (['trie', 'scratch'] as const);
+    for (const side of sides) {
+      const t0 = performance.now();
+      for (const v of EXPLORE_VARIANTS) {
+        const s = withLedgerOverrides(parsed.scenario, v.overrides);
+        const movable = s.events.map((e) => e.id);
+        if (side === 'trie') trie.explore({ scenario: s, movable, classify: classifyRow });
+        else explore({ scenario: s, movable, laneOf: ledgerLaneOf, run: (x) => replayLedger(x, open, { model, keep: 'effects' }).outcome, classify: classifyRow });
+      }
+      if (r > 1) (side === 'trie' ? triePasses : passes).push(performance.now() - t0); // rounds 0–1 warm up
     }
-    if (r > 0) passes.push(performance.now() - t0);
   }
   return {
     exploreRowsTotalMs: median(passes),
+    exploreRowsTrieMs: median(triePasses),
+    exploreRowsTrieRatio: median(passes.map((x, i) => x / triePasses[i])),
     mutations,
     rounds,
     sqljsPerSecond: m.perSecond.sqljs,

@@ -1,8 +1,7 @@
 /// <reference lib="webworker" />
 import { loadSqlJs } from '../../db/browser';
 import { memoryOpener } from '../../db/sqljs';
-import { explore } from '../../sim/explore';
-import { createLedgerModel, ledgerLaneOf, replayLedger, withLedgerOverrides, type LedgerOutcome } from '../../sim/ledger';
+import { createLedgerTrieExplorer, withLedgerOverrides } from '../../sim/ledger';
 import type { Json, Scenario } from '../../sim/types';
 import type { ExploreReply, ExploreRequest } from './exploreProtocol';
 
@@ -18,18 +17,17 @@ ctx.onmessage = async (message: MessageEvent<ExploreRequest>) => {
   try {
     const SQL = await loadSqlJs();
     const open = memoryOpener(SQL);
-    const model = createLedgerModel(open);
+    // Orders share their prefixes (a trie with an undo log): the same groups as replaying each order from scratch.
+    const trie = createLedgerTrieExplorer(open);
     const movable = scenario.events.filter((e) => e.actor === 'db').map((e) => e.id);
     let base = 0;
     for (const variant of variants) {
       const s: Scenario = withLedgerOverrides(scenario, variant.overrides as Record<string, Json>);
       const started = performance.now();
-      const result = explore<LedgerOutcome>(
+      const result = trie.explore(
         {
           scenario: s,
           movable,
-          laneOf: ledgerLaneOf,
-          run: (x) => replayLedger(x, open, { model, keep: 'effects' }).outcome,
           classify: (o) => `${o.summary.executions} execution${o.summary.executions === 1 ? '' : 's'} · A ${o.summary.connA} · B ${o.summary.connB}`,
         },
         {

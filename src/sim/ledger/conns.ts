@@ -185,7 +185,7 @@ export function connStep(env: LedgerEnv, state: Omit<LedgerState, 'tables'>, con
       let result = c.result;
       let executions = state.executions;
       if (c.pending.length) {
-        env.db!.exec('BEGIN IMMEDIATE');
+        env.db!.run('BEGIN IMMEDIATE'); // `run`: a prepared statement (`exec` parses the text every time)
         for (const op of c.pending) {
           if (op === 'execute') {
             result = executeCharge(env.db!, conn, key, raceArgs(env));
@@ -195,7 +195,7 @@ export function connStep(env: LedgerEnv, state: Omit<LedgerState, 'tables'>, con
           }
         }
         env.db!.run('INSERT INTO op_log (at_ms, actor, op, detail) VALUES (?, ?, ?, ?)', [ctx.now, `conn ${conn}`, 'commit', `${c.pending.join(' + ')} committed${result ? ` (${result.receipt})` : ''}`]);
-        env.db!.exec('COMMIT');
+        env.db!.run('COMMIT');
       }
       const executed = c.executed || c.pending.includes('execute');
       const released = state.writer === conn;

@@ -12,6 +12,7 @@ export * from './locks';
 export * from './lanes';
 export * from './bulk';
 export * from './replicas';
+export * from './trie';
 
 /** A replayed ledger trace. */
 export type LedgerTrace = ReplayResult<LedgerState, LedgerOutcome>;

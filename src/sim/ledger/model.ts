@@ -1,5 +1,5 @@
 import type { Model } from '../types';
-import { createLedger, finishCharge, readTables, resetLedger } from './ledger';
+import { createLedger, finishCharge, readTables, resetLedger, type LedgerTables } from './ledger';
 import { autoRetry, deliver, startCall, toCall } from './calls';
 import { connStep } from './conns';
 import { LEDGER_INVARIANTS, ledgerOutcome } from './outcome';
@@ -21,6 +21,19 @@ export interface LedgerModel extends Model<LedgerConfig, LedgerState, LedgerOutc
 }
 
 /**
+ * Options of `createLedgerModel`. `tables`: 'every-step' (default) keeps a snapshot of the four
+ * tables in each step's state (what the views and the `counter-matches-charges` invariant read);
+ * 'none' keeps `NO_TABLES` there instead (the order explorer reads the tables once, at the end of
+ * an order, with `readOutcomeTables`; invariants that read tables are then meaningless).
+ */
+export interface LedgerModelOptions {
+  tables?: 'every-step' | 'none';
+}
+
+/** The empty tables a `tables: 'none'` model keeps in its states (shared, frozen). */
+export const NO_TABLES: LedgerTables = Object.freeze({ executions: 0, charges: [], idempotency: [], log: [] }) as LedgerTables;
+
+/**
  * Creates the ledger model on `open` (a factory of fresh in-memory databases: sql.js in the
  * browser and in Node tests). The first `init` opens a database; each later `init` empties it
  * (`resetLedger`), so one instance runs one replay at a time (replays are synchronous) and the
@@ -34,10 +47,11 @@ export interface LedgerModel extends Model<LedgerConfig, LedgerState, LedgerOutc
  * read, fails with SQLITE_BUSY (no waiting: waiting could deadlock); uncommitted writes are
  * invisible to the other connection.
  */
-export function createLedgerModel(open: OpenDatabase): LedgerModel {
+export function createLedgerModel(open: OpenDatabase, options: LedgerModelOptions = {}): LedgerModel {
   const env: LedgerEnv = { db: null, config: undefined as unknown as LedgerConfig };
 
-  const snapshot = (s: Omit<LedgerState, 'tables'>): LedgerState => ({ ...s, tables: readTables(env.db!) });
+  const everyStep = (options.tables ?? 'every-step') === 'every-step';
+  const snapshot = (s: Omit<LedgerState, 'tables'>): LedgerState => ({ ...s, tables: everyStep ? readTables(env.db!) : NO_TABLES });
 
   const model: LedgerModel = {
     lab: 'ledger',
