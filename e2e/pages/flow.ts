@@ -11,6 +11,18 @@ export class HerdPlot {
   get table(): Locator {
     return this.id('herd-table');
   }
+  /** The element that holds the table (with the verdict under it). */
+  get tableBox(): Locator {
+    return this.table.locator('..');
+  }
+  /** The peak cell of every strategy row (a number with thousands commas, per second). */
+  get peaks(): Locator {
+    return this.id('herd-peak');
+  }
+  /** The one sentence saying which strategy is gentlest, from the table's figures. */
+  get verdict(): Locator {
+    return this.id('herd-verdict');
+  }
   get tableCaption(): Locator {
     return this.table.locator('caption');
   }
@@ -132,6 +144,14 @@ export class FlowPage extends LabDriver {
   }
   get capacity(): Locator {
     return this.id('flow-capacity');
+  }
+  /** The queue-depth chart. */
+  get queueChart(): Locator {
+    return this.id('queue-chart');
+  }
+  /** The queue chart's axis tick texts. */
+  get queueTicks(): Locator {
+    return this.queueChart.locator('.flow-tick');
   }
   /** The proxy-buffering switch. */
   get proxyBuffering(): Locator {

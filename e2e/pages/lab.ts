@@ -89,6 +89,10 @@ export class ChaosPanel extends Part {
   get link(): Locator {
     return this.id('chaos-link');
   }
+  /** The message under Run (why a run could not start); absent when the run started. */
+  get runMessage(): Locator {
+    return this.id('chaos-run-message');
+  }
   /** The note that a seed is open on the timeline. */
   get opened(): Locator {
     return this.id('chaos-opened');
@@ -152,6 +156,18 @@ export class TimelineMarks {
   /** The handle label containing `text` in the first timeline. */
   handleLabel(text: string): Locator {
     return this.svg.locator('.tl-handle-label', { hasText: text });
+  }
+  /** Every handle label (event text) of the first timeline. */
+  get handleLabels(): Locator {
+    return this.svg.locator('.tl-handle-label');
+  }
+  /** The span label (on any timeline of the page) whose text matches `text`. */
+  spanLabel(text: string | RegExp): Locator {
+    return this.page.locator('.tl-span-label', { hasText: text });
+  }
+  /** The bar of the span that holds `label` (a span label). */
+  spanBarOf(label: Locator): Locator {
+    return this.page.locator('.tl-span', { has: label }).locator('.tl-span-bar');
   }
   /** The "N attempts" step-count labels. */
   get stepsLabels(): Locator {
@@ -226,6 +242,23 @@ export class LabDriver {
   }
   get copyLinkButton(): Locator {
     return this.id('copy-link');
+  }
+  /** The kit's scenario bar (picker, import status, undo/redo, reset, copy link). */
+  get scenarioBar(): Locator {
+    return this.page.locator('.scenario-bar');
+  }
+  /** "Imported <title> — Undo": what the last import loaded (absent when nothing was imported). */
+  get importStatus(): Locator {
+    return this.id('import-status');
+  }
+  /** Presses the import status's Undo (back to the scenario shown before the import). */
+  async undoImport(): Promise<this> {
+    await this.importStatus.getByRole('button', { name: 'Undo' }).click();
+    return this;
+  }
+  /** The first timeline panel of the page (the timeline with its lanes and labels). */
+  get timelinePanel(): Locator {
+    return this.page.locator('.timeline-panel').first();
   }
   /** The "edited" badge (shown while the scenario differs from the lesson's). */
   get editedBadge(): Locator {
@@ -475,6 +508,14 @@ export class LabDriver {
   /** The "All orders" panel (every lab). */
   get allOrders(): Locator {
     return this.id('all-orders');
+  }
+  /** The "All orders" panel's heading. */
+  get allOrdersHeading(): Locator {
+    return this.allOrders.getByRole('heading', { name: 'All orders' });
+  }
+  /** "Not available for this scenario: …" (why All orders cannot run here). */
+  get allOrdersUnavailable(): Locator {
+    return this.allOrders.getByTestId('all-orders-unavailable');
   }
   /** The summary of the classes found ("6 orders", "… forbidden by the lab"). */
   get orderSummary(): Locator {

@@ -63,6 +63,22 @@ export class SeedPanels {
   seed(name: string): Locator {
     return this.page.getByTestId(`seed-${name}`);
   }
+  /** The collapsible group of the seed panels (`open` when shown). */
+  get group(): Locator {
+    return this.seed('panels');
+  }
+  /** The group's summary line (click it to open or close the group). */
+  get summary(): Locator {
+    return this.seed('panels-summary');
+  }
+  /** The group's intro: what the two seed documents are. */
+  get intro(): Locator {
+    return this.seed('panels-intro');
+  }
+  /** The postmortem's checklist panel. */
+  get checklist(): Locator {
+    return this.seed('checklist');
+  }
   /** Part `name` of the retry cost gate ("verdict", "health", "cost"). */
   gate(name: string): Locator {
     return this.page.getByTestId(`gate-${name}`);

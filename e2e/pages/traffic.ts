@@ -58,6 +58,14 @@ export class TrafficDriver {
   get counts(): Locator {
     return this.id('traffic-counts');
   }
+  /** How times were assumed when the transcript has none ("no timestamps: 1 ms per line …"). */
+  get timeAssumption(): Locator {
+    return this.id('traffic-time-assumption');
+  }
+  /** The Transcript summary panel (counts, source, time assumption). */
+  get summary(): Locator {
+    return this.id('traffic-summary');
+  }
   /** Where the transcript came from ("The sample …", "The file …", "The pasted text"). */
   get source(): Locator {
     return this.id('traffic-source');
