@@ -1,6 +1,6 @@
-import { replay, type ReplayResult } from '../engine';
-import { stateAtStep } from '../lab';
-import { SeekableTrace, type SeekableOptions } from '../trace';
+import type { ReplayResult } from '../engine';
+import { coreReplays } from '../coreReplays';
+import type { SeekableTrace, SeekableOptions } from '../trace';
 import { subsetMismatches as subset, violatesMismatch, withOverrides, type ExpectationMismatch } from '../expectation';
 import type { Expectation, Json, Scenario } from '../types';
 import { flowCore, flowModel, flowOutcome, type FlowCore, type FlowOutcome, type FlowState, type FlowTimer } from './model';
@@ -16,28 +16,17 @@ export * from './schema';
 /** A replayed flow trace. */
 export type FlowTrace = ReplayResult<FlowState, FlowOutcome>;
 
-/** Replays a validated flow scenario (full per-step trace, on the checkpointed core). Pure and deterministic. */
-export function replayFlow(scenario: Scenario): FlowTrace {
-  return replay(flowModel, scenario);
-}
+const flowReplays = coreReplays(flowModel, flowCore);
 
 /** A flow trace that keeps per-step metadata and a checkpoint every K steps (see `trace.ts`). */
 export type FlowSeekableTrace = SeekableTrace<FlowConfig, FlowCore, FlowState, FlowOutcome, FlowTimer>;
 
-/**
- * Replays a validated flow scenario keeping a seekable trace: states and notes are rebuilt from the
- * nearest checkpoint (`stateAt`, `stateAtMs`, `stepAt`); `fork(edited)` resumes an edit from the
- * last checkpoint before the first time it changes. Same results as `replayFlow`.
- */
-export function replayFlowSeekable(scenario: Scenario, options?: SeekableOptions): FlowSeekableTrace {
-  return SeekableTrace.replay(flowCore, scenario, options);
-}
-
-/** The model state when the playhead is at `atMs` (after every step at or before it). Accepts either trace kind. */
-export function flowStateAt(trace: FlowTrace | FlowSeekableTrace, atMs: number): FlowState {
-  if (trace instanceof SeekableTrace) return trace.stateAtMs(atMs);
-  return stateAtStep(trace, atMs);
-}
+/** Replays a validated flow scenario (full per-step trace, on the checkpointed core; see `CoreReplays`). */
+export const replayFlow: (scenario: Scenario) => FlowTrace = flowReplays.replay;
+/** Replays a validated flow scenario keeping a seekable trace (see `CoreReplays`). Same results as `replayFlow`. */
+export const replayFlowSeekable: (scenario: Scenario, options?: SeekableOptions) => FlowSeekableTrace = flowReplays.replaySeekable;
+/** The flow state with the playhead at `atMs` ms, for either trace kind (see `CoreReplays`). */
+export const flowStateAt: (trace: FlowTrace | FlowSeekableTrace, atMs: number) => FlowState = flowReplays.stateAt;
 
 /** The outcome as of the playhead. Accepts either trace kind. */
 export function flowOutcomeAt(trace: FlowTrace | FlowSeekableTrace, atMs: number): FlowOutcome {

@@ -2,40 +2,29 @@
  * The races lab's replay API without its zod schemas (`./schema`), so the page can replay and read
  * traces before any scenario text is parsed; `./index` re-exports it with the schemas.
  */
-import { replay, stepIndexAt, type ReplayResult } from '../engine';
+import type { ReplayResult } from '../engine';
+import { coreReplays } from '../coreReplays';
 import { subsetMismatches, violatesMismatch, type ExpectationMismatch } from '../expectation';
 import type { Expectation, Json, Scenario } from '../types';
 import { racesCore, racesModel, racesOutcome, type RacesCore, type RacesOutcome, type RacesState, type RacesTimer, type RequestState } from './model';
-import { SeekableTrace, type SeekableOptions } from '../trace';
+import type { SeekableTrace, SeekableOptions } from '../trace';
 import type { RacesConfig } from './schema';
 
 
 /** A replayed races trace. */
 export type RacesTrace = ReplayResult<RacesState, RacesOutcome>;
 
-/** Replays a validated races scenario. Pure and deterministic. */
-export function replayRaces(scenario: Scenario): RacesTrace {
-  return replay(racesModel, scenario);
-}
+const racesReplays = coreReplays(racesModel, racesCore);
 
 /** A races trace that keeps per-step metadata and a checkpoint every K steps (see `trace.ts`). */
 export type RacesSeekableTrace = SeekableTrace<RacesConfig, RacesCore, RacesState, RacesOutcome, RacesTimer>;
 
-/**
- * Replays a validated races scenario keeping a seekable trace: states and notes are rebuilt from
- * the nearest checkpoint (`stateAt`, `stateAtMs`, `stepAt`); `fork(edited)` resumes an edit from
- * the last checkpoint before the first time it changes. Same results as `replayRaces`.
- */
-export function replayRacesSeekable(scenario: Scenario, options?: SeekableOptions): RacesSeekableTrace {
-  return SeekableTrace.replay(racesCore, scenario, options);
-}
-
-/** The model state when the playhead is at `atMs` (after every step at or before it). Accepts either trace kind. */
-export function racesStateAt(trace: RacesTrace | RacesSeekableTrace, atMs: number): RacesState {
-  if (trace instanceof SeekableTrace) return trace.stateAtMs(atMs);
-  const i = stepIndexAt(trace.steps, atMs);
-  return i < 0 ? trace.initial : trace.steps[i].state;
-}
+/** Replays a validated races scenario (full per-step trace; see `CoreReplays`). Pure and deterministic. */
+export const replayRaces: (scenario: Scenario) => RacesTrace = racesReplays.replay;
+/** Replays a validated races scenario keeping a seekable trace (see `CoreReplays`). Same results as `replayRaces`. */
+export const replayRacesSeekable: (scenario: Scenario, options?: SeekableOptions) => RacesSeekableTrace = racesReplays.replaySeekable;
+/** The races state with the playhead at `atMs` ms, for either trace kind (see `CoreReplays`). */
+export const racesStateAt: (trace: RacesTrace | RacesSeekableTrace, atMs: number) => RacesState = racesReplays.stateAt;
 
 /** The request with JSON-encoded id/instance key `key` in `state`, or undefined. */
 export function requestByKey(state: RacesState, key: string): RequestState | undefined {
