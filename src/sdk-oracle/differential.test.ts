@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { loadBuiltinScenarios } from '../sim/__tests__/builtinScenarios';
 import { RACES_SCHEMAS, replayRaces, withOverrides, type RacesTrace } from '../sim/races';
 import { SDK_BEHAVIOURS } from '../sim/races/sdkProfile';
@@ -10,6 +10,7 @@ import { notExpressible, observe, overStreamableHttp, type RacesScenarioFile } f
 import { citedBehaviours, factDifferences, labFacts, sdkFacts, summarize } from './compare';
 import { RawServerSession } from './harness';
 import { SDK_PROBES } from './probes';
+import { oracleCases, onFakeTimers, ROOT, type OracleCase } from './cases';
 import { labVsSdkMarkdown, README_END, README_START, withReadmeSection, type DifferenceRow } from './table';
 
 // The differential suite (issue 11): every races scenario the SDK can express (the built-ins and
@@ -19,7 +20,6 @@ import { labVsSdkMarkdown, README_END, README_START, withReadmeSection, type Dif
 // the lab's spec-correct default, whose differences are recorded and named. The README table
 // "lab vs TypeScript SDK v1" is made from those rows (`npm run sdk-oracle` rewrites it).
 
-const ROOT = join(__dirname, '..', '..');
 const FRAGMENT = join(__dirname, 'lab-vs-sdk.md');
 const README = join(ROOT, 'README.md');
 const WRITE = process.env.SDK_ORACLE_WRITE === '1';
@@ -29,34 +29,11 @@ const SDK_VERSION = (JSON.parse(readFileSync(join(ROOT, 'node_modules', '@modelc
 const NOT_EXPRESSIBLE = ['D-http-stream-close', 'E2-malformed-cancel', 'I3-timeout-silent-resend', 'I5-hop-idle-timer', 'I6-cancel-in-write-window', 'L-listen-teardown', 'M1-mrtr-confirm-transfer', 'R1-broken-stream-reissue', 'S2-sdk-v1-cancel-id-zero'];
 const SDK_PROFILE = { revision: '2025-11-25', client: { profile: 'typescript-sdk-v1' } } as const;
 
-interface Case {
-  raw: RacesScenarioFile;
-  scenario: Scenario;
-  source: 'built-in' | 'probe';
-}
-
-function cases(): Case[] {
-  const builtins = loadBuiltinScenarios('races').map(({ file, scenario }) => ({
-    raw: JSON.parse(readFileSync(join(ROOT, 'public', 'scenarios', 'races', file), 'utf8')) as RacesScenarioFile,
-    scenario,
-    source: 'built-in' as const,
-  }));
-  const probes = SDK_PROBES.map((raw) => {
-    const r = parseScenario(raw, 'races', RACES_SCHEMAS);
-    if (!r.ok) throw new Error(`${raw.id}: ${r.errors.join('; ')}`);
-    return { raw: raw as RacesScenarioFile, scenario: r.scenario, source: 'probe' as const };
-  });
-  return [...builtins, ...probes].filter((c) => notExpressible(c.raw) === null);
-}
+const cases = (): OracleCase[] => oracleCases((raw) => notExpressible(raw) === null);
 
 const profileRun = (s: Scenario): RacesTrace => replayRaces(withOverrides(s, SDK_PROFILE as unknown as Record<string, Json>));
 
-beforeEach(() => {
-  vi.useFakeTimers({ now: 0 });
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+onFakeTimers();
 
 describe('the lab\'s "TypeScript SDK v1" profile agrees with the real SDK, point by point', () => {
   it('drives every built-in the SDK can express and every probe; the others say why not', () => {

@@ -1,14 +1,12 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { loadBuiltinScenarios } from '../sim/__tests__/builtinScenarios';
-import { RACES_SCHEMAS, replayRaces, withOverrides, type RacesTrace } from '../sim/races';
-import { parseScenario } from '../sim/scenario';
+import { replayRaces, withOverrides, type RacesTrace } from '../sim/races';
 import type { Json, Scenario } from '../sim/types';
 import { citedBehaviours, factDifferences, labFacts, sdkFacts } from './compare';
-import { notExpressible, observe, overStreamableHttp, type RacesScenarioFile } from './driver';
+import { notExpressible, observe, overStreamableHttp } from './driver';
 import { httpLink } from './httpLink';
 import { SDK_PROBES } from './probes';
+import { oracleCases, onFakeTimers, type OracleCase } from './cases';
 
 // The differential suite over Streamable HTTP (issue 11: "checked on stdio only"): the SDK's own
 // StreamableHTTPClientTransport talks to its WebStandardStreamableHTTPServerTransport in process
@@ -20,35 +18,16 @@ import { SDK_PROBES } from './probes';
 // stream loses the request, Mcp-Method / Mcp-Name) has no SDK v1 counterpart: see the README's
 // "lab vs TypeScript SDK v1" section.
 
-const ROOT = join(__dirname, '..', '..');
 const advance = (ms: number) => vi.advanceTimersByTimeAsync(ms);
 const HTTP_PROFILE = { revision: '2025-11-25', transport: 'streamable-http', client: { profile: 'typescript-sdk-v1' } } as const;
 /** Built-ins the SDK cannot express even over HTTP (see `notExpressible`), in file order. */
-const NOT_EXPRESSIBLE_OVER_HTTP = ['E2-malformed-cancel', 'I3-timeout-silent-resend', 'L-listen-teardown', 'M1-mrtr-confirm-transfer', 'R1-broken-stream-reissue', 'S2-sdk-v1-cancel-id-zero'];
+const NOT_EXPRESSIBLE_OVER_HTTP = ['E2-malformed-cancel', 'I3-timeout-silent-resend', 'I5-hop-idle-timer', 'I6-cancel-in-write-window', 'L-listen-teardown', 'M1-mrtr-confirm-transfer', 'R1-broken-stream-reissue', 'S2-sdk-v1-cancel-id-zero'];
 
-interface Case {
-  raw: RacesScenarioFile;
-  scenario: Scenario;
-}
-
-function cases(): Case[] {
-  const builtins = loadBuiltinScenarios('races').map(({ file, scenario }) => ({ raw: JSON.parse(readFileSync(join(ROOT, 'public', 'scenarios', 'races', file), 'utf8')) as RacesScenarioFile, scenario }));
-  const probes = SDK_PROBES.map((raw) => {
-    const r = parseScenario(raw, 'races', RACES_SCHEMAS);
-    if (!r.ok) throw new Error(`${raw.id}: ${r.errors.join('; ')}`);
-    return { raw: raw as RacesScenarioFile, scenario: r.scenario };
-  });
-  return [...builtins, ...probes].filter((c) => notExpressible(overStreamableHttp(c.raw), { http: true }) === null);
-}
+const cases = (): OracleCase[] => oracleCases((raw) => notExpressible(overStreamableHttp(raw), { http: true }) === null);
 
 const run = (s: Scenario, overrides: Record<string, Json>): RacesTrace => replayRaces(withOverrides(s, overrides));
 
-beforeEach(() => {
-  vi.useFakeTimers({ now: 0 });
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+onFakeTimers();
 
 describe('the "TypeScript SDK v1" profile over Streamable HTTP agrees with the SDK\'s StreamableHTTPClientTransport + server transport, in process', () => {
   it('drives every built-in and probe the SDK can express over HTTP (D among them); the others are the stdio list minus D', () => {
