@@ -16,6 +16,10 @@ test.describe('All orders in every lab', () => {
     await expect(races.orderClasses.nth(0)).toContainText('1:cancelled');
     await expect(races.orderClasses.nth(1)).toContainText('1:completed');
     await expect(races.orderSummary).toContainText('6 orders');
+    // Walkthrough: the headers ran together ("ordersoutcome") outside the ledger, and a class that
+    // breaks nothing offered a "counterexample".
+    await expect(races.orderColumnHeaders.first()).toHaveCSS('padding-right', '6px');
+    await expect(races.openButtonOf(1)).toHaveText('Open the shortest order');
     const before = await races.hash();
     await races.openCounterexample(1);
     await expect.poll(() => races.hash()).not.toBe(before);

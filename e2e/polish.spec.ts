@@ -80,9 +80,15 @@ test('an import says what it loaded, with Undo (paste and file, races and flow)'
   const status = races.importStatus;
   await expect(status).toHaveText('Imported My cancel race — Undo');
   await races.scenarioBar.screenshot({ path: `${SHOTS}/import-status.png` });
+  // The Import panel says it too (the scenario bar may be scrolled out of view).
+  await expect(races.importPanelLoaded).toHaveText('The pasted scenario is loaded: it is the scenario at the top of the page now (Undo there takes it back).');
   await races.undoImport();
   await expect(races.picker).toHaveValue('A-cancel-then-complete');
   await expect(status).toHaveCount(0);
+  // A "Link copied" line does not hide the next import's line.
+  await races.copyLinkButton.click();
+  await races.paste({ ...raw, id: 'mine-2', title: 'My second race' });
+  await expect(status).toHaveText('Imported My second race — Undo');
 
   const flow = await new LabDriver(page, 'flow').open();
   const flowRaw = await page.evaluate(() => fetch(new URL('scenarios/flow/F1-stalled-subscriber.json', document.baseURI)).then((r) => r.json()));

@@ -247,6 +247,10 @@ export class LabDriver {
   get scenarioBar(): Locator {
     return this.page.locator('.scenario-bar');
   }
+  /** The Import panel's own line after a good import ("The pasted scenario is loaded: …"). */
+  get importPanelLoaded(): Locator {
+    return this.id('import-loaded');
+  }
   /** "Imported <title> — Undo": what the last import loaded (absent when nothing was imported). */
   get importStatus(): Locator {
     return this.id('import-status');
@@ -549,7 +553,16 @@ export class LabDriver {
     return inversions.findIndex((n) => n > 0);
   }
 
-  /** Presses "Open the shortest counterexample" of class `index` (0 = the most orders). */
+  /** The "Open the shortest …" button of class `index`. */
+  openButtonOf(index: number): Locator {
+    return this.allOrders.getByTestId(`all-orders-open-${index}`);
+  }
+  /** The All orders table's column headers. */
+  get orderColumnHeaders(): Locator {
+    return this.orderSummary.locator('thead th');
+  }
+
+  /** Presses "Open the shortest counterexample" (or "… order") of class `index` (0 = the most orders). */
   async openCounterexample(index: number): Promise<this> {
     await this.allOrders.getByTestId(`all-orders-open-${index}`).focus();
     await this.page.keyboard.press('Enter');

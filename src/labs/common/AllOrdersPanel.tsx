@@ -44,7 +44,7 @@ interface Result {
  * "All orders" (every lab): the learner ticks up to 8 events (or adds the timeline's selection;
  * with none ticked the lab's natural set is used), the lab's explorer replays every order in a
  * Web Worker with progress and Cancel, and each outcome class (terminal state per call, broken
- * invariants) is listed with its count and "Open the shortest counterexample", which loads that
+ * invariants) is listed with its count and "Open the shortest counterexample" ("… order" when it breaks nothing), which loads that
  * order as an undoable edit. Results are cleared when the scenario changes.
  */
 export function AllOrdersPanel({ lab }: { lab: LabId }) {
@@ -148,7 +148,7 @@ export function AllOrdersPanel({ lab }: { lab: LabId }) {
         <div className="all-orders-table-wrap">
         <table className="sql-table all-orders-table" data-testid="all-orders-classes">
           <caption>
-            {shown.events.join(', ')}: {shown.total} orders, {shown.evaluated} replayed, {shown.rejected} forbidden by the lab, {shown.pruned} pruned as equivalent
+            {shown.events.join(', ')}: {shown.total} {shown.total === 1 ? 'order' : 'orders'}, {shown.evaluated} replayed, {shown.rejected} forbidden by the lab, {shown.pruned} pruned as equivalent
           </caption>
           <thead>
             <tr>
@@ -166,7 +166,7 @@ export function AllOrdersPanel({ lab }: { lab: LabId }) {
                 <td>{c.broken.length ? <span className="badge badge-bad">{c.broken.join(', ')}</span> : <span className="badge badge-ok">none</span>}</td>
                 <td>
                   <button type="button" className="small-btn" onClick={() => open(c)} data-testid={`all-orders-open-${i}`} title={c.example.join(' → ')}>
-                    Open the shortest counterexample
+                    {c.broken.length ? 'Open the shortest counterexample' : 'Open the shortest order'}
                   </button>
                 </td>
               </tr>

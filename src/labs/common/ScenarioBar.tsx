@@ -1,5 +1,5 @@
 import './kit.css';
-import { useId, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
 import { pickerLabel, selectBuiltins, selectImported, selectCanRedo, selectCanUndo, selectIsModified, selectScenario } from '../../store/labSelectors';
 import type { LabData } from '../../store/labStore';
 import type { Scenario } from '../../sim/types';
@@ -45,6 +45,10 @@ export function ScenarioBar({ groups, children }: { groups?: PickerGroups; child
   const modified = useLab(selectIsModified);
   const imported = useLab(selectImported);
   const [status, setStatus] = useState<{ text: string; link?: string } | null>(null);
+  // A new import replaces an older "Link copied" line, so "Imported … — Undo" shows (walkthrough).
+  useEffect(() => {
+    if (imported !== null) setStatus(null);
+  }, [imported]);
   const pickerId = useId();
   const isBuiltin = builtins.some((b) => b.id === scenario.id);
   const grouped = useMemo(() => {
