@@ -249,11 +249,21 @@ export function placeMarkers(markers: readonly MarkerMark[], x: LinearScale, lay
       continue;
     }
     if (m.label && labelAt === 'top') anchor = clearSide(m, mx, anchor, handles, plotLeft, plotRight);
-    out.push({ ...base, label: m.label ?? null, anchor });
+    const inPlot = m.label ? fitInPlot(m.label, mx, anchor, plotLeft, plotRight) : { label: null, anchor };
+    out.push({ ...base, ...inPlot, title: inPlot.label !== m.label && m.label ? `${m.label}${m.title ? ` — ${m.title}` : ''}` : m.title });
   }
   for (const e of edge.values()) {
     const b = boxOf(e.m);
     const text = e.labels.filter(Boolean).join(' · ');
+    const labelAt = e.m.labelAt ?? 'top';
+    // The merged label runs from the edge inwards until the first label drawn at its height in the row (or the plot's other edge).
+    const taken = rowLabelExtents(out, handles, layout, labelAt, b);
+    const room =
+      e.side === 'right'
+        ? plotRight - 4 - Math.max(plotLeft, ...taken.filter(([, r]) => r <= plotRight - 4).map(([, r]) => r + 3))
+        : Math.min(plotRight + 12, ...taken.filter(([l]) => l >= plotLeft + 4).map(([l]) => l - 3)) - plotLeft - 4;
+    const arrowed = (t: string) => (e.side === 'right' ? `${t} →` : `← ${t}`);
+    const shown = text ? (arrowed(text).length * CHAR_W <= room ? text : fitLabel(text, room - 2 * CHAR_W)) : '';
     out.push({
       key: `edge-${e.key}`,
       x: e.side === 'right' ? plotRight : plotLeft,
@@ -262,12 +272,55 @@ export function placeMarkers(markers: readonly MarkerMark[], x: LinearScale, lay
       tone: e.m.tone,
       dashed: false,
       future: false,
-      label: text ? (e.side === 'right' ? `${text} →` : `← ${text}`) : null,
+      label: shown ? arrowed(shown) : null,
       anchor: e.side === 'right' ? 'end' : 'start',
-      labelAt: e.m.labelAt ?? 'top',
+      labelAt,
       offscale: e.side,
       title: `${text} (outside the visible range)`,
     });
+  }
+  return out;
+}
+
+/**
+ * A marker label kept inside the plot: on `anchor`'s side of the line when it fits between the
+ * plot's edges, else on the other side when it fits there, else shortened (`fitLabel`) on the
+ * roomier side (null when nothing fits; the caller keeps the whole label in the tooltip).
+ */
+function fitInPlot(label: string, mx: number, anchor: 'start' | 'end', plotLeft: number, plotRight: number): { label: string | null; anchor: 'start' | 'end' } {
+  const w = label.length * CHAR_W;
+  const room = (a: 'start' | 'end') => (a === 'start' ? plotRight + 12 - (mx + 4) : mx - 4 - plotLeft);
+  if (room(anchor) >= w) return { label, anchor };
+  const other = anchor === 'start' ? 'end' : 'start';
+  if (room(other) >= w) return { label, anchor: other };
+  const side = room(other) > room(anchor) ? other : anchor;
+  return { label: fitLabel(label, room(side)) || null, anchor: side };
+}
+
+/** Baseline (px) of a marker label at the top or bottom of its row box. */
+const markerBaseline = (b: { y: number; h: number }, labelAt: 'top' | 'bottom') => (labelAt === 'top' ? b.y + 9 : b.y + b.h - 3);
+
+/**
+ * Horizontal extents [left, right] (px) of the labels already placed at the height of a marker
+ * label at the top or bottom (`labelAt`) of row box `b`: handle labels and in-view marker labels whose 11 px text boxes
+ * overlap it vertically.
+ */
+function rowLabelExtents(placed: readonly PlacedMarker[], handles: readonly PlacedHandle[], layout: Layout, labelAt: 'top' | 'bottom', b: { y: number; h: number }): [number, number][] {
+  const base = markerBaseline(b, labelAt);
+  const near = (baseline: number) => Math.abs(baseline - base) < 11;
+  const out: [number, number][] = [];
+  for (const h of handles) {
+    if (h.label === null) continue;
+    const cy = rowCenterY(rowBox(layout, h.mark.lane, h.mark.row));
+    if (!near(cy + h.labelDy - HANDLE_R - 4)) continue;
+    const hw = h.label.length * CHAR_W;
+    const left = h.flip ? h.x + HANDLE_R - hw : h.x - HANDLE_R + 1;
+    out.push([left, left + hw]);
+  }
+  for (const p of placed) {
+    if (p.label === null || p.offscale !== null || !near(markerBaseline(p, p.labelAt))) continue;
+    const pw = p.label.length * CHAR_W;
+    out.push(p.anchor === 'start' ? [p.x + 4, p.x + 4 + pw] : [p.x - 4 - pw, p.x - 4]);
   }
   return out;
 }

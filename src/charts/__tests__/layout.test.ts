@@ -156,3 +156,57 @@ describe('finding: bidi control characters are neutralised in displayed labels',
     expect(split.markers[0]).toMatchObject({ label: 'l', shortLabel: 's' });
   });
 });
+
+describe('finding: races labels crowd at 390 px (walkthrough: deadline labels over the row names, the merged edge label over "start ×2")', () => {
+  // A 390 px wide chart: plot from 118 to 374 px.
+  const narrow = linearScale([0, 1000], [118, 374]);
+  const extent = (p: { x: number; anchor: 'start' | 'end'; label: string | null }) => {
+    const w = (p.label ?? '').length * CHAR_W;
+    return p.anchor === 'start' ? [p.x + 4, p.x + 4 + w] : [p.x - 4 - w, p.x - 4];
+  };
+  const deadline = (id: string, at: number, label: string, extra: Partial<MarkerMark> = {}): MarkerMark => ({ kind: 'marker', id, lane: 'client', row: 'call', at, tone: 'warn', label, anchor: 'end', labelAt: 'bottom', title: `${label} deadline`, ...extra });
+
+  it('a marker label that would run into the row names goes to the other side of its line', () => {
+    const layout = computeLayout(lanes);
+    const [m] = placeMarkers([deadline('idle', 100, 'idle 500')], narrow, layout, 118, 374, []);
+    expect(m.anchor).toBe('start');
+    expect(extent(m)[0]).toBeGreaterThanOrEqual(118);
+    expect(m.label).toBe('idle 500');
+  });
+
+  it('a label too long for either side is shortened inside the plot, its whole text in the tooltip', () => {
+    const layout = computeLayout(lanes);
+    const long = 'max 30 000 (not enforced by a timer in this policy)';
+    const [m] = placeMarkers([deadline('max', 500, long)], narrow, layout, 118, 374, []);
+    expect(m.label).not.toBe(long);
+    expect(m.label?.endsWith('…') || m.label?.includes('…')).toBe(true);
+    const [l, r] = extent(m);
+    expect(l).toBeGreaterThanOrEqual(118);
+    expect(r).toBeLessThanOrEqual(374 + 12);
+    expect(m.title).toContain(long);
+  });
+
+  it('the merged edge label stops before a handle label at its height and never enters the row names', () => {
+    const layout = computeLayout(lanes);
+    const box = rowBox(layout, 'client', 'call');
+    // A handle whose label sits at the height of the row's bottom labels (a handle on the row below's top).
+    const starts = placeHandles([handle('s1', 300, { lane: 'client', row: 'call', label: 'start ×2' })], narrow, 374, layout);
+    const labelBaseline = rowCenterY(box) - HANDLE_R - 4;
+    const bottomBaseline = box.y + box.h - 3;
+    const labelAt = Math.abs(labelBaseline - bottomBaseline) < 11 ? 'bottom' : 'top';
+    const off = placeMarkers([deadline('i', 2000, 'idle 10 000', { labelAt }), deadline('m', 3000, 'max 30 000 (not enforced)', { labelAt })], narrow, layout, 118, 374, starts);
+    expect(off).toHaveLength(1);
+    const e = off[0];
+    expect(e.offscale).toBe('right');
+    expect(e.title).toBe('idle 10 000 · max 30 000 (not enforced) (outside the visible range)');
+    const [l] = extent(e);
+    expect(l).toBeGreaterThanOrEqual(118);
+    const h = starts[0];
+    const hLeft = h.flip ? h.x + HANDLE_R - (h.label ?? '').length * CHAR_W : h.x - HANDLE_R + 1;
+    const hRight = hLeft + (h.label ?? '').length * CHAR_W;
+    expect(e.label === null || l >= hRight + 3).toBe(true);
+    // At full width the whole merged label fits and is drawn as before.
+    const wide = placeMarkers([deadline('i', 2000, 'idle 10 000', { labelAt }), deadline('m', 3000, 'max 30 000 (not enforced)', { labelAt })], x, layout, 118, 884, []);
+    expect(wide[0].label).toBe('idle 10 000 · max 30 000 (not enforced) →');
+  });
+});

@@ -12,7 +12,7 @@ import type { Scenario } from '../../sim/types';
  * objects (what lets the chart skip them).
  */
 
-const seekable = (s: Scenario) => racesPageCore.seekable(s) as RacesTrace & { fork(s: Scenario): RacesTrace; reusedSteps?: number };
+const seekable = (s: Scenario) => racesPageCore.seekable!(s) as unknown as RacesTrace & { fork(s: Scenario): RacesTrace };
 const moved = (s: Scenario, index: number, deltaMs: number): Scenario => ({ ...s, events: s.events.map((e, i) => (i === index ? { ...e, at: Math.max(0, e.at + deltaMs) } : e)) });
 const plain = (st: ReturnType<typeof racesStatic>) => JSON.parse(JSON.stringify({ lanes: st.layout.lanes, handles: st.handles, arrows: st.arrows, points: st.points, busy: st.busy, maxBusy: st.maxBusy }));
 
