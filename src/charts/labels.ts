@@ -249,7 +249,19 @@ export function placeMarkers(markers: readonly MarkerMark[], x: LinearScale, lay
       continue;
     }
     if (m.label && labelAt === 'top') anchor = clearSide(m, mx, anchor, handles, plotLeft, plotRight);
-    const inPlot = m.label ? fitInPlot(m.label, mx, anchor, plotLeft, plotRight) : { label: null, anchor };
+    let inPlot = m.label ? fitInPlot(m.label, mx, anchor, plotLeft, plotRight) : { label: null, anchor };
+    if (m.label && inPlot.label !== null) {
+      // Clear of the marker labels already placed at its height (e.g. idle beside max): the other side, else none.
+      const taken = rowLabelExtents(out, [], layout, labelAt, b);
+      const clear = (p: { label: string | null; anchor: 'start' | 'end' }) => {
+        const [l, r] = labelExtent(mx, p.anchor, p.label ?? '');
+        return taken.every(([tl, tr]) => r + 3 <= tl || l >= tr + 3);
+      };
+      if (!clear(inPlot)) {
+        const other = fitInPlot(m.label, mx, inPlot.anchor === 'start' ? 'end' : 'start', plotLeft, plotRight);
+        inPlot = other.label !== null && clear(other) ? other : { label: null, anchor: inPlot.anchor };
+      }
+    }
     out.push({ ...base, ...inPlot, title: inPlot.label !== m.label && m.label ? `${m.label}${m.title ? ` — ${m.title}` : ''}` : m.title });
   }
   for (const e of edge.values()) {
@@ -297,6 +309,12 @@ function fitInPlot(label: string, mx: number, anchor: 'start' | 'end', plotLeft:
   return { label: fitLabel(label, room(side)) || null, anchor: side };
 }
 
+/** Extent [left, right] (px) of a marker label at line `mx` on `anchor`'s side. */
+const labelExtent = (mx: number, anchor: 'start' | 'end', label: string): [number, number] => {
+  const w = label.length * CHAR_W;
+  return anchor === 'start' ? [mx + 4, mx + 4 + w] : [mx - 4 - w, mx - 4];
+};
+
 /** Baseline (px) of a marker label at the top or bottom of its row box. */
 const markerBaseline = (b: { y: number; h: number }, labelAt: 'top' | 'bottom') => (labelAt === 'top' ? b.y + 9 : b.y + b.h - 3);
 
@@ -319,8 +337,7 @@ function rowLabelExtents(placed: readonly PlacedMarker[], handles: readonly Plac
   }
   for (const p of placed) {
     if (p.label === null || p.offscale !== null || !near(markerBaseline(p, p.labelAt))) continue;
-    const pw = p.label.length * CHAR_W;
-    out.push(p.anchor === 'start' ? [p.x + 4, p.x + 4 + pw] : [p.x - 4 - pw, p.x - 4]);
+    out.push(labelExtent(p.x, p.anchor, p.label));
   }
   return out;
 }

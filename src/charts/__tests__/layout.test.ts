@@ -174,6 +174,15 @@ describe('finding: races labels crowd at 390 px (walkthrough: deadline labels ov
     expect(m.label).toBe('idle 500');
   });
 
+  it('two deadline labels of one row never overlap: the later one goes to the free side or is left to its tooltip', () => {
+    const layout = computeLayout(lanes);
+    const placed = placeMarkers([deadline('idle', 400, 'idle 1 000', { anchor: 'start' }), deadline('max', 430, 'max 150', { anchor: 'start' })], narrow, layout, 118, 374, []);
+    const [a, b] = placed.map(extent);
+    expect(placed[0].label).toBe('idle 1 000');
+    expect(placed[1].label === null || b[1] + 3 <= a[0] || b[0] >= a[1] + 3).toBe(true);
+    expect(placed[1].title).toContain('max 150');
+  });
+
   it('a label too long for either side is shortened inside the plot, its whole text in the tooltip', () => {
     const layout = computeLayout(lanes);
     const long = 'max 30 000 (not enforced by a timer in this policy)';
