@@ -31,6 +31,8 @@ export interface Layout {
   /** Keyed `lane/row`. */
   rows: Map<string, RowBox>;
   laneRows: Map<string, RowBox[]>;
+  /** The same boxes by lane, then row (what `rowBox` reads: no key string per lookup). */
+  byLane: Map<string, Map<string, RowBox>>;
   height: number;
 }
 
@@ -39,15 +41,19 @@ export function computeLayout(lanes: readonly TimelineLane[]): Layout {
   let y = AXIS_H;
   const rows = new Map<string, RowBox>();
   const laneRows = new Map<string, RowBox[]>();
+  const byLane = new Map<string, Map<string, RowBox>>();
   const out: Layout['lanes'] = [];
   for (const lane of lanes) {
     const laneY = y;
     y += LANE_PAD;
     const laneOut: Layout['lanes'][number] = { id: lane.id, label: neutraliseBidi(lane.label), y: laneY, h: 0, rows: [] };
     const boxes: RowBox[] = [];
+    const own = byLane.get(lane.id) ?? new Map<string, RowBox>();
+    byLane.set(lane.id, own);
     for (const row of lane.rows) {
       const box = { y, h: row.height };
       rows.set(`${lane.id}/${row.id}`, box);
+      own.set(row.id, box);
       boxes.push(box);
       laneOut.rows.push({ id: row.id, label: row.label === undefined ? undefined : neutraliseBidi(row.label), y, h: row.height });
       y += row.height;
@@ -57,12 +63,12 @@ export function computeLayout(lanes: readonly TimelineLane[]): Layout {
     laneRows.set(lane.id, boxes);
     out.push(laneOut);
   }
-  return { lanes: out, rows, laneRows, height: y + BOTTOM_H };
+  return { lanes: out, rows, laneRows, byLane, height: y + BOTTOM_H };
 }
 
 /** The box of `lane/row`; an unknown row falls back to the lane's first row, an unknown lane to a 20 px box under the axis. */
 export function rowBox(layout: Layout, lane: string, row: string): RowBox {
-  return layout.rows.get(`${lane}/${row}`) ?? layout.laneRows.get(lane)?.[0] ?? { y: AXIS_H, h: 20 };
+  return layout.byLane.get(lane)?.get(row) ?? layout.laneRows.get(lane)?.[0] ?? { y: AXIS_H, h: 20 };
 }
 
 /** The y (px) marks of a row are centred on: the middle, or a little lower in rows of 30 px and more (room for a label above). */
