@@ -118,7 +118,11 @@ export function placeHandles(handles: readonly HandleMark[], x: LinearScale, plo
  */
 function stackDy(row: readonly HandleMark[], layout: Layout | undefined): Map<string, number> {
   const byMs = new Map<number, HandleMark[]>();
-  for (const m of row) byMs.set(m.at, [...(byMs.get(m.at) ?? []), m]);
+  for (const m of row) {
+    const list = byMs.get(m.at);
+    if (list) list.push(m);
+    else byMs.set(m.at, [m]);
+  }
   const out = new Map<string, number>();
   for (const stack of byMs.values()) {
     if (stack.length < 2) continue;

@@ -105,12 +105,16 @@ export interface MarksByKind {
 }
 
 const TEXT_FIELDS = ['label', 'title', 'ariaLabel', 'endLabel', 'shortLabel', 'group'] as const;
+/** Marks already cleaned (marks are not mutated once drawn; a lab that keeps a mark object across renders pays once). */
+const cleaned = new WeakMap<TimelineMark, TimelineMark>();
 
 /**
  * `mark` with its displayed text neutralised (`neutraliseBidi`): labels, tooltips and accessible
  * names. The same object when nothing changes, so memoised views keep their inputs.
  */
 export function cleanMarkText<M extends TimelineMark>(mark: M): M {
+  const known = cleaned.get(mark);
+  if (known !== undefined) return known as M;
   let out: M | null = null;
   for (const f of TEXT_FIELDS) {
     const v = (mark as unknown as Record<string, unknown>)[f];
@@ -121,6 +125,7 @@ export function cleanMarkText<M extends TimelineMark>(mark: M): M {
       (out as unknown as Record<string, unknown>)[f] = clean;
     }
   }
+  cleaned.set(mark, out ?? mark);
   return out ?? mark;
 }
 

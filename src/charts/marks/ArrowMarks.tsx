@@ -3,6 +3,7 @@ import type { ArrowLabel } from '../labels';
 import { inView, rowBox, rowCenterY, type Layout } from '../layout';
 import type { LinearScale } from '../scale';
 import type { ArrowMark, Tone } from '../timelineTypes';
+import { Chunked } from './Chunked';
 import { toneClass } from './tone';
 
 /** An arrow's ends and in-flight dot (px); `lost`: it never arrives (ends in a cross). */
@@ -79,10 +80,14 @@ const ArrowView = memo(function ArrowView(p: ArrowViewProps) {
 export function ArrowLayer({ arrows, x, layout, uid }: { arrows: readonly ArrowMark[]; x: LinearScale; layout: Layout; uid: string }) {
   return (
     <g className="tl-arrows">
-      {arrows.map((m) => {
-        const g = arrowGeometry(m, x, layout);
-        return g === null ? null : <ArrowView key={m.id} {...g} tone={m.tone} dashed={!!m.dashed} future={!!m.future} title={m.title} markerId={`${uid}-head-${m.tone}`} />;
-      })}
+      <Chunked
+        items={arrows}
+        deps={[x, layout, uid]}
+        render={(m) => {
+          const g = arrowGeometry(m, x, layout);
+          return g === null ? null : <ArrowView key={m.id} {...g} tone={m.tone} dashed={!!m.dashed} future={!!m.future} title={m.title} markerId={`${uid}-head-${m.tone}`} />;
+        }}
+      />
     </g>
   );
 }
@@ -91,11 +96,15 @@ export function ArrowLayer({ arrows, x, layout, uid }: { arrows: readonly ArrowM
 export function ArrowLabelLayer({ labels }: { labels: readonly ArrowLabel[] }) {
   return (
     <g className="tl-arrow-labels" aria-hidden="true">
-      {labels.map((l) => (
-        <text key={l.key} className={`tl-arrow-label ${toneClass(l.tone)}${l.future ? ' is-future' : ''}`} x={l.x} y={l.y} textAnchor="middle">
-          {l.text}
-        </text>
-      ))}
+      <Chunked
+        items={labels}
+        deps={[]}
+        render={(l) => (
+          <text key={l.key} className={`tl-arrow-label ${toneClass(l.tone)}${l.future ? ' is-future' : ''}`} x={l.x} y={l.y} textAnchor="middle">
+            {l.text}
+          </text>
+        )}
+      />
     </g>
   );
 }

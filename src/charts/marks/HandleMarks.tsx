@@ -1,8 +1,9 @@
-import { forwardRef, memo } from 'react';
+import { forwardRef, memo, useLayoutEffect, useRef } from 'react';
 import { formatTime } from '../format';
 import type { PlacedHandle } from '../labels';
 import { HANDLE_R, rowBox, rowCenterY, type Layout } from '../layout';
 import type { HandleMark, Tone } from '../timelineTypes';
+import { Chunked } from './Chunked';
 import { toneClass } from './tone';
 
 /** The path of a handle's glyph of radius `r`, centred on 0,0. */
@@ -86,11 +87,15 @@ const HandleLabelView = memo(function HandleLabelView(p: { x: number; y: number;
 export function HandleLabelLayer({ handles, layout, clip }: { handles: readonly PlacedHandle[]; layout: Layout; clip: string }) {
   return (
     <g className="tl-handle-labels" aria-hidden="true" pointerEvents="none" clipPath={clip}>
-      {handles.map((h) => {
-        if (h.label === null && h.tieOrder === null) return null;
-        const cy = rowCenterY(rowBox(layout, h.mark.lane, h.mark.row));
-        return <HandleLabelView key={h.mark.id} x={h.x} y={cy + h.dy} labelY={cy + h.labelDy} label={h.label} flip={h.flip} ignored={!!h.mark.ignored} future={!!h.mark.future} tieOrder={h.tieOrder} />;
-      })}
+      <Chunked
+        items={handles}
+        deps={[layout]}
+        render={(h) => {
+          if (h.label === null && h.tieOrder === null) return null;
+          const cy = rowCenterY(rowBox(layout, h.mark.lane, h.mark.row));
+          return <HandleLabelView key={h.mark.id} x={h.x} y={cy + h.dy} labelY={cy + h.labelDy} label={h.label} flip={h.flip} ignored={!!h.mark.ignored} future={!!h.mark.future} tieOrder={h.tieOrder} />;
+        }}
+      />
     </g>
   );
 }
@@ -104,29 +109,67 @@ interface HandleLayerProps {
   helpId?: string;
 }
 
-/** The handles layer: the element the drag and keyboard behaviours attach to (delegated on `[data-handle]`). */
+/**
+ * The handles layer: the element the drag and keyboard behaviours attach to (delegated on
+ * `[data-handle]`). Drawn in chunks (`Chunked`); when a change moves the focused handle into
+ * another chunk (a reorder), its element is made anew and focus is given back to it.
+ */
 export const HandleLayer = forwardRef<SVGGElement, HandleLayerProps>(function HandleLayer({ handles, layout, clip, maxMs, selectedId, helpId }, ref) {
+  const focused = useRef<Element | null>(null);
+  const layer = useRef<SVGGElement | null>(null);
+  useLayoutEffect(() => {
+    const f = focused.current;
+    if (!f || f.isConnected || !layer.current) return;
+    focused.current = null;
+    const active = document.activeElement;
+    if (active !== null && active !== document.body) return;
+    const id = f.getAttribute('data-handle');
+    const again = [...layer.current.querySelectorAll<SVGGElement>('[data-handle]')].find((el) => el.getAttribute('data-handle') === id);
+    again?.focus();
+  });
   return (
-    <g ref={ref} className="tl-handles" clipPath={clip}>
-      {handles.map((h) => (
-        <HandleView
-          key={h.mark.id}
-          id={h.mark.id}
-          x={h.x}
-          y={rowCenterY(rowBox(layout, h.mark.lane, h.mark.row)) + h.dy}
-          at={h.mark.at}
-          maxMs={maxMs}
-          shape={h.mark.shape}
-          tone={h.mark.tone}
-          ariaLabel={h.mark.ariaLabel}
-          testId={h.mark.testId}
-          title={h.mark.title}
-          ignored={!!h.mark.ignored}
-          selected={selectedId === h.mark.id}
-          future={!!h.mark.future}
-          helpId={helpId}
-        />
-      ))}
+    <g
+      ref={(el) => {
+        layer.current = el;
+        if (typeof ref === 'function') ref(el);
+        else if (ref) ref.current = el;
+      }}
+      className="tl-handles"
+      clipPath={clip}
+      onFocus={(e) => {
+        if ((e.target as Element).hasAttribute('data-handle')) focused.current = e.target as Element;
+      }}
+      onBlur={(e) => {
+        // Focus that left on purpose stays gone; a blur caused by the element's removal does not count.
+        const el = e.target as Element;
+        queueMicrotask(() => {
+          if (el.isConnected && focused.current === el) focused.current = null;
+        });
+      }}
+    >
+      <Chunked
+        items={handles}
+        deps={[layout, maxMs, selectedId, helpId]}
+        render={(h) => (
+          <HandleView
+            key={h.mark.id}
+            id={h.mark.id}
+            x={h.x}
+            y={rowCenterY(rowBox(layout, h.mark.lane, h.mark.row)) + h.dy}
+            at={h.mark.at}
+            maxMs={maxMs}
+            shape={h.mark.shape}
+            tone={h.mark.tone}
+            ariaLabel={h.mark.ariaLabel}
+            testId={h.mark.testId}
+            title={h.mark.title}
+            ignored={!!h.mark.ignored}
+            selected={selectedId === h.mark.id}
+            future={!!h.mark.future}
+            helpId={helpId}
+          />
+        )}
+      />
     </g>
   );
 });

@@ -1,5 +1,6 @@
 import { memo } from 'react';
 import type { PlacedMarker } from '../labels';
+import { Chunked } from './Chunked';
 import { toneClass } from './tone';
 
 const MarkerView = memo(function MarkerView(p: Omit<PlacedMarker, 'key'>) {
@@ -28,9 +29,11 @@ const MarkerView = memo(function MarkerView(p: Omit<PlacedMarker, 'key'>) {
 export function MarkerLayer({ markers }: { markers: readonly PlacedMarker[] }) {
   return (
     <g className="tl-markers">
-      {markers.map(({ key, ...v }) => (
-        <MarkerView key={key} {...v} />
-      ))}
+      <Chunked
+        items={markers}
+        deps={[]}
+        render={({ key, ...v }) => <MarkerView key={key} {...v} />}
+      />
     </g>
   );
 }

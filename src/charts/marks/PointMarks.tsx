@@ -2,6 +2,7 @@ import { memo } from 'react';
 import { inView, rowBox, rowCenterY, type Layout } from '../layout';
 import type { LinearScale } from '../scale';
 import type { PointMark, Tone } from '../timelineTypes';
+import { Chunked } from './Chunked';
 import { toneClass } from './tone';
 
 interface PointViewProps {
@@ -34,11 +35,15 @@ export function PointLayer({ points, x, layout }: { points: readonly PointMark[]
   const [v0, v1] = x.domain();
   return (
     <g className="tl-points">
-      {points.map((m) =>
-        inView(m.at, v0, v1) ? (
-          <PointView key={m.id} x={x(m.at)} y={rowCenterY(rowBox(layout, m.lane, m.row))} shape={m.shape} tone={m.tone} hollow={!!m.hollow} struck={!!m.struck} future={!!m.future} title={m.title} />
-        ) : null,
-      )}
+      <Chunked
+        items={points}
+        deps={[x, layout]}
+        render={(m) =>
+          inView(m.at, v0, v1) ? (
+            <PointView key={m.id} x={x(m.at)} y={rowCenterY(rowBox(layout, m.lane, m.row))} shape={m.shape} tone={m.tone} hollow={!!m.hollow} struck={!!m.struck} future={!!m.future} title={m.title} />
+          ) : null
+        }
+      />
     </g>
   );
 }

@@ -3,6 +3,7 @@ import { placeSpanLabel } from '../labels';
 import { rowBox, rowCenterY, type Layout } from '../layout';
 import type { LinearScale } from '../scale';
 import type { SpanMark, Tone } from '../timelineTypes';
+import { Chunked } from './Chunked';
 import { toneClass } from './tone';
 
 interface SpanViewProps {
@@ -53,7 +54,10 @@ const SpanView = memo(function SpanView(p: SpanViewProps) {
 export function SpanLayer({ spans, x, layout, plotLeft, plotRight, uid }: { spans: readonly SpanMark[]; x: LinearScale; layout: Layout; plotLeft: number; plotRight: number; uid: string }) {
   return (
     <g className="tl-spans">
-      {spans.map((m) => {
+      <Chunked
+        items={spans}
+        deps={[x, layout, plotLeft, plotRight, uid]}
+        render={(m) => {
         const x2 = x(m.to);
         const b = rowBox(layout, m.lane, m.row);
         const label = placeSpanLabel(m, x2, b.h, plotLeft, plotRight);
@@ -76,7 +80,8 @@ export function SpanLayer({ spans, x, layout, plotLeft, plotRight, uid }: { span
             gradientId={`${uid}-fade-${m.tone}`}
           />
         );
-      })}
+        }}
+      />
     </g>
   );
 }

@@ -3,7 +3,7 @@ import { Timeline } from '../../charts/Timeline';
 import { selectTrace } from '../../store/racesStore';
 import { useTimelineBinding } from '../common/useTimelineBinding';
 import { useRaces, useRacesStore } from './context';
-import { racesMarks, racesStatic } from './timelineMarks';
+import { racesMarks, racesStaticCache } from './timelineMarks';
 
 /** The races timeline: the generic chart fed with this lab's marks; edits go straight to the store. */
 export function RacesTimeline() {
@@ -11,7 +11,9 @@ export function RacesTimeline() {
   const trace = useRaces(selectTrace);
   const binding = useTimelineBinding(store);
   const { cursorMs } = binding;
-  const st = useMemo(() => racesStatic(trace), [trace]);
+  // Remembers the last drawing: the next trace (a fork on edit) takes over the marks of the steps it shares.
+  const drawing = useMemo(() => racesStaticCache(), []);
+  const st = useMemo(() => drawing(trace), [drawing, trace]);
   const marks = useMemo(() => racesMarks(st, trace, cursorMs), [st, trace, cursorMs]);
 
   return (

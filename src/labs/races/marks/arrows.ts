@@ -1,8 +1,6 @@
 import { formatMs } from '../../../charts/format';
 import type { ArrowMark, Tone } from '../../../charts/timelineTypes';
-import type { RacesTrace } from '../../../sim/races';
 import type { Json, WireEffect } from '../../../sim/types';
-import { racesTraceView } from '../../../store/racesStore';
 import type { RacesTimelineLayout } from './layout';
 
 /** Arrow marks: each wire effect as an arrow from sender to receiver, labelled on the wire lane. */
@@ -48,36 +46,29 @@ export interface StaticArrow {
   arrivesAt: number | null;
 }
 
-/** Every wire effect of `trace` as an arrow; `ids` from `stableStepIds`. */
-export function wireArrows(trace: RacesTrace, layout: RacesTimelineLayout, ids: string[]): StaticArrow[] {
-  const arrows: StaticArrow[] = [];
-  const view = racesTraceView(trace);
-  for (let s = 0; s < view.stepCount; s++) {
-    const stableId = ids[s];
-    const step = { at: view.atOf(s) };
-    view.effectsOf(s).forEach((e, i) => {
-      const from = e.from;
-      const to = from === 'client' ? 'server' : 'client';
-      const key = e.requestKey ?? null;
-      const label = effectLabel(e);
-      const via = e.http ? ` — ${e.http}` : '';
-      const when = e.arrivesAt !== undefined ? `sent ${formatMs(step.at)} ms, arrives ${formatMs(e.arrivesAt)} ms` : `at ${formatMs(step.at)} ms, never delivered`;
-      arrows.push({
-        sentAt: step.at,
-        arrivesAt: e.arrivesAt ?? null,
-        mark: {
-          kind: 'arrow',
-          id: `a:${stableId}:${i}`,
-          tone: effectTone(e),
-          from: { lane: from, row: layout.rowFor(from, key, 'event'), at: step.at },
-          to: e.arrivesAt !== undefined ? { lane: to, row: layout.rowFor(to, key, 'event'), at: e.arrivesAt } : null,
-          dashed: e.message === undefined,
-          label,
-          labelLane: 'wire',
-          title: `${from} → ${to}: ${label} (${when})${via}`,
-        },
-      });
-    });
-  }
-  return arrows;
+/** The arrows of one step at `at` (its wire effects in order); `stableId` the step's key that stays stable across edits (`source:label#occurrence`, from `racesStatic`). */
+export function stepArrows(at: number, effects: readonly WireEffect[], layout: RacesTimelineLayout, stableId: string): StaticArrow[] {
+  return effects.map((e, i) => {
+    const from = e.from;
+    const to = from === 'client' ? 'server' : 'client';
+    const key = e.requestKey ?? null;
+    const label = effectLabel(e);
+    const via = e.http ? ` — ${e.http}` : '';
+    const when = e.arrivesAt !== undefined ? `sent ${formatMs(at)} ms, arrives ${formatMs(e.arrivesAt)} ms` : `at ${formatMs(at)} ms, never delivered`;
+    return {
+      sentAt: at,
+      arrivesAt: e.arrivesAt ?? null,
+      mark: {
+        kind: 'arrow',
+        id: `a:${stableId}:${i}`,
+        tone: effectTone(e),
+        from: { lane: from, row: layout.rowFor(from, key, 'event'), at },
+        to: e.arrivesAt !== undefined ? { lane: to, row: layout.rowFor(to, key, 'event'), at: e.arrivesAt } : null,
+        dashed: e.message === undefined,
+        label,
+        labelLane: 'wire',
+        title: `${from} → ${to}: ${label} (${when})${via}`,
+      },
+    };
+  });
 }

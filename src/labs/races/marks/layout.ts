@@ -71,21 +71,3 @@ export function racesLayout(trace: RacesTrace): RacesTimelineLayout {
     rowFor: (_lane, key) => (key !== null && requests.some((r) => r.key === key) ? `r:${key}` : 'other'),
   };
 }
-
-/**
- * One key per step that stays stable across edits (entry label + occurrence, not step index), so
- * React updates marks in place: `script:e1#1`, `timer:idle r1#2`, … (index-aligned with the trace's steps).
- */
-export function stableStepIds(trace: RacesTrace): string[] {
-  const seen = new Map<string, number>();
-  const view = racesTraceView(trace);
-  const ids: string[] = [];
-  for (let i = 0; i < view.stepCount; i++) {
-    const entry = view.entryOf(i);
-    const base = `${entry.source}:${entry.label}`;
-    const n = (seen.get(base) ?? 0) + 1;
-    seen.set(base, n);
-    ids.push(`${base}#${n}`);
-  }
-  return ids;
-}
