@@ -5,16 +5,45 @@
 // or the build script.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { execSync } from 'node:child_process';
+import { execSync, spawn } from 'node:child_process';
 
 const args = new Set(process.argv.slice(2));
 const run = (cmd) => execSync(cmd, { stdio: 'inherit' });
 
+/**
+ * Runs `npm ci`, passing its output through as it comes, and resolves with its exit code and whether
+ * npm 11 printed its "install scripts not yet covered by allowScripts" notice (read from stderr).
+ */
+function npmCi() {
+  return new Promise((resolve) => {
+    const child = spawn('npm', ['ci', '--no-audit', '--no-fund'], { stdio: ['inherit', 'inherit', 'pipe'] });
+    let allowScripts = false;
+    child.stderr.on('data', (chunk) => {
+      if (String(chunk).includes('allowScripts')) allowScripts = true;
+      process.stderr.write(chunk);
+    });
+    child.on('close', (code) => resolve({ code: code ?? 1, allowScripts }));
+  });
+}
+
 if (args.has('--deps')) {
-  const stale = !existsSync('node_modules/.package-lock.json') || statSync('package-lock.json').mtimeMs > statSync('node_modules/.package-lock.json').mtimeMs;
+  const firstRun = !existsSync('node_modules/.package-lock.json');
+  const stale = firstRun || statSync('package-lock.json').mtimeMs > statSync('node_modules/.package-lock.json').mtimeMs;
   if (stale) {
-    console.log('› installing dependencies (npm ci)…');
-    run('npm ci --no-audit --no-fund');
+    // npm ci prints nothing for about two minutes on a fresh clone: say so first, so the wait is not taken for a hang.
+    console.log(firstRun ? '› Installing dependencies (first run, about 2 minutes)…' : '› Installing dependencies (package-lock.json changed; npm ci, about 2 minutes)…');
+    const { code, allowScripts } = await npmCi();
+    if (code !== 0) {
+      console.error(`npm ci failed (exit ${code}): see its output above.`);
+      process.exit(code);
+    }
+    console.log('› Dependencies installed.');
+    if (allowScripts) {
+      // npm 11 runs a dependency's install script that package.json's allowScripts does not list, and says so (it only
+      // refuses them with --strict-allow-scripts). better-sqlite3 (its native build, used by the tests) and esbuild (a check
+      // of its binary) have such scripts; both ran.
+      console.log('› The npm warning above about install scripts "not yet covered by allowScripts" (better-sqlite3, esbuild) is expected: npm ran them; nothing to do.');
+    }
   }
 }
 
