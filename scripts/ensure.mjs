@@ -3,7 +3,7 @@
 // with apt-get when missing (Playwright cannot download browsers on this network); `--cli` builds
 // the bundled command line (dist-cli/mcp-lab.mjs) when it is missing or older than a file under src/
 // or the build script.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { execSync, spawn } from 'node:child_process';
 
@@ -29,7 +29,12 @@ function npmCi() {
 if (args.has('--deps')) {
   const firstRun = !existsSync('node_modules/.package-lock.json');
   const stale = firstRun || statSync('package-lock.json').mtimeMs > statSync('node_modules/.package-lock.json').mtimeMs;
-  if (stale) {
+  // A linked node_modules (a git worktree sharing another checkout's) is never reinstalled from here: npm ci
+  // would replace the link and empty the directory it points to, under every checkout that shares it.
+  const linked = existsSync('node_modules') && lstatSync('node_modules').isSymbolicLink();
+  if (stale && linked) {
+    console.log(`› node_modules is a link to ${realpathSync('node_modules')}: not reinstalling it from here (npm ci would empty what it points to); if the dependencies changed, run npm ci there.`);
+  } else if (stale) {
     // npm ci prints nothing for about two minutes on a fresh clone: say so first, so the wait is not taken for a hang.
     console.log(firstRun ? '› Installing dependencies (first run, about 2 minutes)…' : '› Installing dependencies (package-lock.json changed; npm ci, about 2 minutes)…');
     const { code, allowScripts } = await npmCi();

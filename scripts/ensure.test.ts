@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,12 +11,21 @@ const ENSURE = path.resolve('scripts/ensure.mjs');
  * node_modules/.package-lock.json like `npm ci` and, when `warn`, prints npm 11's allowScripts notice
  * (the lines npm 11.19 prints for esbuild, copied from a real install) on stderr.
  */
-function ensureDeps(warn: boolean, installed = false) {
+function ensureDeps(warn: boolean, installed: 'no' | 'yes' | 'linked-older' = 'no') {
   const dir = mkdtempSync(path.join(tmpdir(), 'lab-ensure-'));
   writeFileSync(path.join(dir, 'package-lock.json'), '{}');
-  if (installed) {
+  if (installed === 'yes') {
     mkdirSync(path.join(dir, 'node_modules'));
     writeFileSync(path.join(dir, 'node_modules/.package-lock.json'), '{}');
+  }
+  if (installed === 'linked-older') {
+    // A worktree: node_modules links to another checkout's, installed before this checkout's package-lock.json was written.
+    const shared = path.join(dir, 'shared-node_modules');
+    mkdirSync(shared);
+    writeFileSync(path.join(shared, '.package-lock.json'), '{}');
+    writeFileSync(path.join(shared, 'some-package'), 'kept');
+    utimesSync(path.join(shared, '.package-lock.json'), new Date(2000, 0, 1), new Date(2000, 0, 1));
+    symlinkSync(shared, path.join(dir, 'node_modules'));
   }
   const bin = path.join(dir, 'bin');
   mkdirSync(bin);
@@ -54,8 +63,16 @@ describe('npm start on a fresh clone says what it is doing while npm ci runs', (
     const quiet = ensureDeps(false);
     expect(quiet.stdout).toContain('› Installing dependencies (first run, about 2 minutes)…');
     expect(quiet.stdout).not.toContain('allowScripts');
-    const current = ensureDeps(true, true);
+    const current = ensureDeps(true, 'yes');
     expect(current.stdout).toBe('');
     expect(current.status).toBe(0);
+  });
+
+  it('a linked node_modules (a worktree sharing another checkout\'s) is never reinstalled: npm ci would empty what it points to', () => {
+    const r = ensureDeps(true, 'linked-older');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^› node_modules is a link to .*shared-node_modules: not reinstalling it from here \(npm ci would empty what it points to\); if the dependencies changed, run npm ci there\.\n$/);
+    expect(r.stdout).not.toContain('npm-args');
+    expect(readdirSync(path.join(r.dir, 'shared-node_modules')).sort()).toEqual(['.package-lock.json', 'some-package']);
   });
 });
