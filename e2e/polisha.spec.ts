@@ -10,6 +10,29 @@ for (const width of WIDTHS) {
     test.beforeEach(async ({ lab: page }) => {
       await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
     });
+    test('flow herd: when the verdict names another strategy, a line says which measures it uses and where the lesson\'s SHA-256 jitter ranks', async ({ lab: page }) => {
+      const flow = await new FlowPage(page).open('F3-restart-herd');
+      const herd = flow.herd;
+      await expect(herd.table).toBeVisible({ timeout: 30_000 });
+      await expect(herd.verdict).not.toContainText('lesson SHA-256 jitter is');
+      const peaks = (await herd.peaks.allTextContents()).map((t) => Number(t.replace(/,/g, '')));
+      const lessonPeak = await herd.cell('lesson-sha256', 'peak').textContent();
+      const rank = 1 + peaks.filter((p) => p < Number(lessonPeak!.replace(/,/g, ''))).length;
+      expect(rank, 'the lesson strategy is not the lowest peak in the default herd').toBeGreaterThan(1);
+      const ord = rank === 2 ? '2nd' : rank === 3 ? '3rd' : `${rank}th`;
+      await expect(herd.lessonRank).toHaveText(
+        new RegExp(`^Why the lesson's SHA-256 jitter does not win here: the sentence above ranks by the server's load — attempts in the busiest second, then attempts in all — and the lesson's strategy comes ${ord} of ${peaks.length} on the peak \\(${lessonPeak}/s\\)`),
+      );
+      await expect(herd.lessonRank).toContainText('Its delays start at 250 ms and double up to 8,000 ms whatever the base and cap above (1,000 and 32,000 ms)');
+      await herd.tableBox.screenshot({ path: `${SHOTS}/herd-lesson-rank-${width}.png` });
+      // Only the lesson strategy ticked beside one it beats: no note.
+      await herd.setStrategy('exponential', false);
+      await herd.setStrategy('full-jitter', false);
+      await herd.setStrategy('fixed');
+      await expect(herd.row('fixed')).toBeVisible({ timeout: 30_000 });
+      await expect(herd.lessonRank).toHaveCount(0);
+    });
+
     test('a corrupted flow link quotes what was wrong visibly: invisible characters as \\u codes', async ({ lab: page }) => {
       const flow = new FlowPage(page);
       await page.goto('about:blank');

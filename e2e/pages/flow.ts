@@ -26,6 +26,10 @@ export class HerdPlot {
   get tableCaption(): Locator {
     return this.table.locator('caption');
   }
+  /** Why the verdict does not name the lesson's SHA-256 jitter (its rank on each measure); absent when it does. */
+  get lessonRank(): Locator {
+    return this.id('herd-lesson-rank');
+  }
   /** The plot (`aria-busy`, `data-worker-starts`). */
   get canvas(): Locator {
     return this.id('herd-canvas');
