@@ -33,6 +33,14 @@ for (const width of WIDTHS) {
       await expect(herd.lessonRank).toHaveCount(0);
     });
 
+    test('flow: the heading is the scenario title, like the other labs', async ({ lab: page }) => {
+      const flow = await new FlowPage(page).open('F3-restart-herd');
+      await expect(flow.heading).toHaveText('F3 · 50 clients come back after a restart');
+      await flow.intro.screenshot({ path: `${SHOTS}/flow-heading-${width}.png` });
+      await flow.picker.selectOption('F1-stalled-subscriber');
+      await expect(flow.heading).toHaveText('F1 · A subscriber stalls for 59 s at 100 events/s');
+    });
+
     test('a corrupted flow link quotes what was wrong visibly: invisible characters as \\u codes', async ({ lab: page }) => {
       const flow = new FlowPage(page);
       await page.goto('about:blank');

@@ -130,6 +130,10 @@ export class FlowPage extends LabDriver {
   readonly herd = new HerdPlot(this.page);
   readonly plan = new ReconnectPlan(this.page);
 
+  /** The intro panel: lab name, heading (the scenario's title), scenario bar, description. */
+  get intro(): Locator {
+    return this.page.locator('.flow-intro');
+  }
   /** Counter `name` ("dropped", "coalesced", "peak", "operation", "depth", …); counts follow the playhead. */
   counter(name: string): Locator {
     return this.id(`counter-${name}`);
