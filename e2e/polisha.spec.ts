@@ -41,6 +41,20 @@ for (const width of WIDTHS) {
       await expect(flow.heading).toHaveText('F1 · A subscriber stalls for 59 s at 100 events/s');
     });
 
+    test('flow F3: the description says what the page shows as written (spread 0 ms), then the fix\'s figures', async ({ lab: page }) => {
+      const flow = await new FlowPage(page).open('F3-restart-herd');
+      await expect(flow.scenarioSummary).toContainText('As written (reconnect jitter 0 ms, the bug) fifty clients reconnect exactly 5000 ms after the drop: all fifty land in the same millisecond, spread 0 ms.');
+      await flow.toEnd();
+      await expect(flow.counter('spread')).toHaveText('0');
+      await flow.intro.screenshot({ path: `${SHOTS}/flow-F3-intro-${width}.png` });
+      await flow.labPage.screenshot({ path: `${SHOTS}/flow-F3-as-written-${width}.png` });
+      // The fix the description names: the lesson's second row.
+      await expect(flow.scenarioSummary).toContainText('The fix is the lesson\'s second row (“show it”, or Reconnect jitter ± 1000 ms): with seed 42 they land over 4042–5901 ms');
+      await flow.pressInLesson(1, 'show it');
+      await flow.toEnd();
+      await expect(flow.fleetVerdict).toContainText('between 4042 and 5901 ms (spread 1859 ms), at most 5 in one 100 ms bucket');
+    });
+
     test('a corrupted flow link quotes what was wrong visibly: invisible characters as \\u codes', async ({ lab: page }) => {
       const flow = new FlowPage(page);
       await page.goto('about:blank');

@@ -134,6 +134,10 @@ export class FlowPage extends LabDriver {
   get intro(): Locator {
     return this.page.locator('.flow-intro');
   }
+  /** The scenario's description under the heading. */
+  get scenarioSummary(): Locator {
+    return this.id('flow-summary');
+  }
   /** Counter `name` ("dropped", "coalesced", "peak", "operation", "depth", …); counts follow the playhead. */
   counter(name: string): Locator {
     return this.id(`counter-${name}`);
