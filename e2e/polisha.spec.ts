@@ -1,4 +1,5 @@
 import { expect, test } from './fixtures';
+import { TrafficDriver } from './pages/lab';
 import { FlowPage } from './pages/flow';
 
 /** Issue 9's cross-lab findings from the last new-user walkthroughs, each with the browser check that failed before its fix. */
@@ -67,6 +68,47 @@ for (const width of WIDTHS) {
       expect(line).toContain('(\\u…: an invisible character, written as its code)');
       expect(line).not.toMatch(/[\u0000-\u001f]/);
       await flow.banner.screenshot({ path: `${SHOTS}/flow-corrupted-link-${width}.png` });
+    });
+
+    test('traffic, bare JSON-RPC lines: the timing consequence, an axis fitted to 5 ms, the revision said once, Open call only for calls that can become a scenario, and no clock to play', async ({ lab: page }) => {
+      const traffic = await new TrafficDriver(page).open();
+      await expect(traffic.intro).toContainText('It has no clock to play: open a tools/call as a races scenario to play it step by step and edit it.');
+      await traffic.paste(
+        [
+          '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}',
+          '{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}',
+          '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"run_query","arguments":{}}}',
+          '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7,"reason":"stop"}}',
+          '{"jsonrpc":"2.0","id":7,"result":{"content":[]}}',
+        ].join('\n'),
+      );
+      await expect(traffic.banner).toHaveCount(0);
+      await expect(traffic.counts).toContainText('5 messages');
+      await expect(traffic.timeAssumption).toHaveText(/^no timestamps: 1 ms per line/);
+      await expect(traffic.timeConsequence).toHaveText(
+        'So the timing rules count lines, not time: a response or progress counts as late after its cancellation only when it comes more than 1,000 lines after it (the 1,000 ms latency allowance). A recording shorter than that never trips them; the other rules (ids, order, message shape) still apply. Add a "ts" to each line to check timing.',
+      );
+      await expect(traffic.revision).toHaveText('2025-11-25, from the initialize handshake');
+      // The axis: whole ms, ending just after the data (4 ms), not at 100 ms.
+      const ticks = (await traffic.axisTicks.allTextContents()).map(Number);
+      expect(ticks.length).toBeGreaterThan(1);
+      expect(Math.max(...ticks)).toBeLessThanOrEqual(11);
+      expect(Math.max(...ticks)).toBeGreaterThanOrEqual(4);
+      await expect(traffic.noPlayback).toContainText('there is no clock to play and nothing to drag here');
+      await expect(traffic.noPlayback).toContainText('press “Open call #… as a scenario” under What if: the races lab opens it on its own timeline');
+      await traffic.summary.screenshot({ path: `${SHOTS}/traffic-summary-${width}.png` });
+      await traffic.timeline.screenshot({ path: `${SHOTS}/traffic-timeline-${width}.png` });
+      // initialize cannot become a scenario: no button for it, a line says why.
+      await traffic.selectRow(0);
+      await expect(traffic.openCallButton).toBeDisabled();
+      await expect(traffic.openCallButton).toHaveText('Open the selected call');
+      await expect(traffic.openCallNote).toHaveText('Call #1 is initialize: only tools/call and subscriptions/listen calls can become a scenario (the races lab replays those) — select one of them.');
+      await traffic.whatIf.screenshot({ path: `${SHOTS}/traffic-initialize-${width}.png` });
+      // The tools/call can.
+      await traffic.selectRow(2);
+      await expect(traffic.openCallButton).toBeEnabled();
+      await expect(traffic.openCallButton).toHaveText('Open call #7 as a scenario');
+      await expect(traffic.openCallNote).toHaveCount(0);
     });
   });
 }
