@@ -1,6 +1,7 @@
 import { expect, test } from './fixtures';
 import { TrafficDriver } from './pages/lab';
 import { FlowPage } from './pages/flow';
+import { ResiliencePage } from './pages/resilience';
 
 /** Issue 9's cross-lab findings from the last new-user walkthroughs, each with the browser check that failed before its fix. */
 const SHOTS = '/tmp/polisha-shots';
@@ -11,6 +12,7 @@ for (const width of WIDTHS) {
     test.beforeEach(async ({ lab: page }) => {
       await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
     });
+
     test('flow herd: when the verdict names another strategy, a line says which measures it uses and where the lesson\'s SHA-256 jitter ranks', async ({ lab: page }) => {
       const flow = await new FlowPage(page).open('F3-restart-herd');
       const herd = flow.herd;
@@ -109,6 +111,15 @@ for (const width of WIDTHS) {
       await expect(traffic.openCallButton).toBeEnabled();
       await expect(traffic.openCallButton).toHaveText('Open call #7 as a scenario');
       await expect(traffic.openCallNote).toHaveCount(0);
+    });
+
+    test('resilience article: the two attempt counts say what each is, in place', async ({ lab: page }) => {
+      const res = await new ResiliencePage(page).open('B1-concurrent-failures');
+      const { seeds } = res;
+      if (width === 390) await seeds.summary.click(); // closed below 700 px
+      await expect(seeds.article('article-attempts')).toHaveText('20 in all, 18 during the outage');
+      await expect(seeds.article('corrected-attempts')).toHaveText('13 in all, 6 during the outage');
+      await seeds.article('rows').screenshot({ path: `${SHOTS}/article-attempts-${width}.png` });
     });
   });
 }
