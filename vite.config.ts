@@ -36,6 +36,41 @@ export function labPort(env: Record<string, string | undefined>, fallback: numbe
   return port;
 }
 
+/** The npm command that started this process (`npm start`, `npm run dev`, `npm run preview`), for messages; `vite` when not run by npm. */
+function npmCommand(env: Record<string, string | undefined>): string {
+  const script = env.npm_lifecycle_event;
+  if (script === 'start') return 'npm start';
+  if (script) return `npm run ${script}`;
+  return 'npx vite';
+}
+
+/**
+ * The line printed when `LAB_PORT` names a port something else listens on — instead of Vite's raw
+ * "Error: Port 4417 is already in use" with its stack.
+ * @param port  the taken port (1–65535)
+ * @param command  the command to suggest (`npm start`, …)
+ */
+export function portTakenLine(port: number, command: string): string {
+  const next = port < 65535 ? port + 1 : port - 1;
+  return `LAB_PORT ${port} is in use — pick another, e.g. LAB_PORT=${next} ${command}`;
+}
+
+/**
+ * A Vite plugin that turns a taken `LAB_PORT` (EADDRINUSE on the dev or preview server) into one
+ * clear line on stderr and exit code 1. Its listener is added before Vite's own (configureServer /
+ * configurePreviewServer run before the server listens), so Vite's stack trace is never printed.
+ */
+export function labPortGuard(port: number, command: string, exit: (code: number) => void = (code) => process.exit(code)) {
+  const guard = (server: { httpServer: { on(event: 'error', cb: (e: NodeJS.ErrnoException) => void): unknown } | null }) => {
+    server.httpServer?.on('error', (e) => {
+      if (e.code !== 'EADDRINUSE') return;
+      process.stderr.write(`${portTakenLine(port, command)}\n`);
+      exit(1);
+    });
+  };
+  return { name: 'lab-port-guard', configureServer: guard, configurePreviewServer: guard };
+}
+
 // LAB_PORT, as for the browser tests (playwright.config.ts): `LAB_PORT=4400 npm start` serves there
 // and fails loudly when it is taken; unset, Vite's defaults stay (5173 dev, 4173 preview, as the README says).
 const port = process.env.LAB_PORT?.trim() ? labPort(process.env, 5173) : undefined;
@@ -46,6 +81,7 @@ export default defineConfig({
   preview: { port: port ?? 4173, strictPort: port !== undefined },
   customLogger: logger,
   plugins: [
+    ...(port !== undefined ? [labPortGuard(port, npmCommand(process.env))] : []),
     react(),
     VitePWA({
       registerType: 'prompt',

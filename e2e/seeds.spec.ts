@@ -114,8 +114,8 @@ test.describe('Resilience lab: the seed documents', () => {
     const { seeds } = await new ResiliencePage(lab).open('B1-concurrent-failures');
     await expect(seeds.article('article-before-open')).toHaveText('15');
     await expect(seeds.article('corrected-before-open')).toHaveText('5');
-    await expect(seeds.article('article-attempts')).toHaveText('20 (18)');
-    await expect(seeds.article('corrected-attempts')).toHaveText('13 (6)');
+    await expect(seeds.article('article-attempts')).toHaveText('20 in all, 18 during the outage');
+    await expect(seeds.article('corrected-attempts')).toHaveText('13 in all, 6 during the outage');
     await expect(seeds.article('article-calls')).toHaveText('2 / 6 / 18');
     await expect(seeds.article('article-recovery')).toHaveText('8 900 ms');
     await expect(seeds.article('corrected-recovery')).toHaveText('2 900 ms');

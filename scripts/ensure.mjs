@@ -3,18 +3,52 @@
 // with apt-get when missing (Playwright cannot download browsers on this network); `--cli` builds
 // the bundled command line (dist-cli/mcp-lab.mjs) when it is missing or older than a file under src/
 // or the build script.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { execSync } from 'node:child_process';
+import { execSync, spawn } from 'node:child_process';
 
 const args = new Set(process.argv.slice(2));
 const run = (cmd) => execSync(cmd, { stdio: 'inherit' });
 
+/**
+ * Runs `npm ci`, passing its output through as it comes, and resolves with its exit code and whether
+ * npm 11 printed its "install scripts not yet covered by allowScripts" notice (read from stderr).
+ */
+function npmCi() {
+  return new Promise((resolve) => {
+    const child = spawn('npm', ['ci', '--no-audit', '--no-fund'], { stdio: ['inherit', 'inherit', 'pipe'] });
+    let allowScripts = false;
+    child.stderr.on('data', (chunk) => {
+      if (String(chunk).includes('allowScripts')) allowScripts = true;
+      process.stderr.write(chunk);
+    });
+    child.on('close', (code) => resolve({ code: code ?? 1, allowScripts }));
+  });
+}
+
 if (args.has('--deps')) {
-  const stale = !existsSync('node_modules/.package-lock.json') || statSync('package-lock.json').mtimeMs > statSync('node_modules/.package-lock.json').mtimeMs;
-  if (stale) {
-    console.log('› installing dependencies (npm ci)…');
-    run('npm ci --no-audit --no-fund');
+  const firstRun = !existsSync('node_modules/.package-lock.json');
+  const stale = firstRun || statSync('package-lock.json').mtimeMs > statSync('node_modules/.package-lock.json').mtimeMs;
+  // A linked node_modules (a git worktree sharing another checkout's) is never reinstalled from here: npm ci
+  // would replace the link and empty the directory it points to, under every checkout that shares it.
+  const linked = existsSync('node_modules') && lstatSync('node_modules').isSymbolicLink();
+  if (stale && linked) {
+    console.log(`› node_modules is a link to ${realpathSync('node_modules')}: not reinstalling it from here (npm ci would empty what it points to); if the dependencies changed, run npm ci there.`);
+  } else if (stale) {
+    // npm ci prints nothing for about two minutes on a fresh clone: say so first, so the wait is not taken for a hang.
+    console.log(firstRun ? '› Installing dependencies (first run, about 2 minutes)…' : '› Installing dependencies (package-lock.json changed; npm ci, about 2 minutes)…');
+    const { code, allowScripts } = await npmCi();
+    if (code !== 0) {
+      console.error(`npm ci failed (exit ${code}): see its output above.`);
+      process.exit(code);
+    }
+    console.log('› Dependencies installed.');
+    if (allowScripts) {
+      // npm 11 runs a dependency's install script that package.json's allowScripts does not list, and says so (it only
+      // refuses them with --strict-allow-scripts). better-sqlite3 (its native build, used by the tests) and esbuild (a check
+      // of its binary) have such scripts; both ran.
+      console.log('› The npm warning above about install scripts "not yet covered by allowScripts" (better-sqlite3, esbuild) is expected: npm ran them; nothing to do.');
+    }
   }
 }
 

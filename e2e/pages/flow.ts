@@ -26,6 +26,10 @@ export class HerdPlot {
   get tableCaption(): Locator {
     return this.table.locator('caption');
   }
+  /** Why the verdict does not name the lesson's SHA-256 jitter (its rank on each measure); absent when it does. */
+  get lessonRank(): Locator {
+    return this.id('herd-lesson-rank');
+  }
   /** The plot (`aria-busy`, `data-worker-starts`). */
   get canvas(): Locator {
     return this.id('herd-canvas');
@@ -126,6 +130,14 @@ export class FlowPage extends LabDriver {
   readonly herd = new HerdPlot(this.page);
   readonly plan = new ReconnectPlan(this.page);
 
+  /** The intro panel: lab name, heading (the scenario's title), scenario bar, description. */
+  get intro(): Locator {
+    return this.page.locator('.flow-intro');
+  }
+  /** The scenario's description under the heading. */
+  get scenarioSummary(): Locator {
+    return this.id('flow-summary');
+  }
   /** Counter `name` ("dropped", "coalesced", "peak", "operation", "depth", …); counts follow the playhead. */
   counter(name: string): Locator {
     return this.id(`counter-${name}`);

@@ -129,6 +129,43 @@ export class TrafficDriver {
   get exportReviewButton(): Locator {
     return this.id('export-review');
   }
+  /** What "1 ms per line" does to the timing rules (under the time assumption). */
+  get timeConsequence(): Locator {
+    return this.id('traffic-time-consequence');
+  }
+  /** The Revision line of the summary. */
+  get revision(): Locator {
+    return this.id('traffic-revision');
+  }
+  /** The timeline's axis tick labels (whole ms). */
+  get axisTicks(): Locator {
+    return this.timeline.locator('.tl-axis-text');
+  }
+  /** The line under the timeline: no clock to play here, and how to get a timeline that plays. */
+  get noPlayback(): Locator {
+    return this.id('traffic-no-playback');
+  }
+  /** The page's intro (what the page is for). */
+  get intro(): Locator {
+    return this.page.locator('.intro .summary');
+  }
+  /** "Open call #… as a scenario" (disabled until a call that can become a scenario is selected). */
+  get openCallButton(): Locator {
+    return this.id('open-call-scenario');
+  }
+  /** Why the selected call cannot become a scenario (initialize, tools/list, …); absent otherwise. */
+  get openCallNote(): Locator {
+    return this.id('open-call-note');
+  }
+  /** The What if panel (Open as a scenario, export). */
+  get whatIf(): Locator {
+    return this.page.locator('.traffic-whatif');
+  }
+  /** Clicks message row `i` (0-based, in list order). */
+  async selectRow(i: number): Promise<this> {
+    await this.messageRows.nth(i).click();
+    return this;
+  }
   /** Presses "Open as a scenario". */
   async openScenario(): Promise<this> {
     await this.id('open-scenario').click();

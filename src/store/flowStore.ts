@@ -118,6 +118,8 @@ export type { Json };
 /** Values of the lab the page shows as text (policy choices, proxy and header facts, attempt limits). */
 export { BUFFER_POLICIES } from '../sim/flow/buffer';
 export { herdAttemptLimit } from '../sim/flow/herd';
+/** The lesson's SHA-256 jitter constants (base and cap, ms), for the herd panel's ranking note. */
+export { LESSON_JITTER } from '../sim/retry/backoff';
 export { proxyBuffersConfig, sentSseHeaders } from '../sim/flow';
 
 export { occExperiment } from '../sim/flow/herd';

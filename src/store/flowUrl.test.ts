@@ -31,3 +31,33 @@ describe('flow lab address', () => {
     expect(decodeFlowHash('#/races/A', scenarios)).toEqual({ ok: true, scenario: null });
   });
 });
+
+describe('a corrupted flow link quotes what was wrong visibly', () => {
+  const errorsOf = (hash: string) => {
+    const d = decodeFlowHash(hash, scenarios);
+    expect(d.ok).toBe(false);
+    return d.ok ? [] : d.errors;
+  };
+
+  it('NUL bytes in the payload are written as \\u0000, never as blank space', () => {
+    // "AAAA" decodes to three NUL bytes: the JSON parser's own message quotes them raw.
+    const [line] = errorsOf('#/flow?scenario=AAAA');
+    expect(line).toMatch(/^scenario \(in the link\): not valid JSON — /);
+    expect(line).toContain('\\u0000');
+    expect(line).toContain('(\\u…: an invisible character, written as its code)');
+    expect(line).not.toMatch(/[\u0000-\u001f]/);
+  });
+
+  it('a zero-width space in a scenario id is shown as \\u200B', () => {
+    const [line] = errorsOf(`#/flow/${encodeURIComponent('F1-stalled\u200bsubscriber')}`);
+    expect(line).toContain('no built-in scenario is called "F1-stalled\\u200Bsubscriber" (\\u…: an invisible character, written as its code)');
+    expect(line).not.toContain('\u200b');
+  });
+
+  it('plain text is left alone', () => {
+    // The parser's own wording varies by engine version (Chromium adds "(line 1 column 8)").
+    const [line] = errorsOf(`#/flow?scenario=${toBase64Url('{"oops"')}`);
+    expect(line).toMatch(/^scenario \(in the link\): not valid JSON — Expected ':' after property name in JSON at position 7.*; the link may be cut short or altered — copy it again$/);
+    expect(line).not.toContain('\\u');
+  });
+});

@@ -51,6 +51,27 @@ export const linkCodecReady: Promise<void> = import('fflate').then((m) => {
   fflate = m;
 });
 
+/** Every invisible or blank character other than the plain space: controls, formatting marks (zero-width, bidi), separators, unassigned and private-use code points. */
+const INVISIBLE = /(?! )[\p{C}\p{Z}]/gu;
+
+/**
+ * `text` with each invisible character written as its escape (`\u0000`, `\u200B`, `\u{E0001}`), and,
+ * when there was one, a note saying what the escapes are — so an error that quotes a corrupted link
+ * shows what was wrong instead of blank space.
+ */
+export function showInvisible(text: string): string {
+  let found = false;
+  const shown = text.replace(INVISIBLE, (c) => {
+    found = true;
+    const cp = c.codePointAt(0) as number;
+    return cp > 0xffff ? `\\u{${cp.toString(16).toUpperCase()}}` : `\\u${cp.toString(16).toUpperCase().padStart(4, '0')}`;
+  });
+  return found ? `${shown} (\\u…: an invisible character, written as its code)` : shown;
+}
+
+/** "not valid JSON — <the parser's message, invisible characters shown>". */
+const notJson = (err: unknown) => `scenario (in the link): not valid JSON — ${showInvisible((err as Error).message)}; the link may be cut short or altered — copy it again`;
+
 const WHOLE = 'z1.';
 const DIFF = 'd1.';
 
@@ -71,7 +92,7 @@ function unpack(encoded: string): { ok: true; value: unknown } | { ok: false; er
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch (err) {
-    return { ok: false, error: `scenario (in the link): not valid JSON — ${(err as Error).message}` };
+    return { ok: false, error: notJson(err) };
   }
 }
 
@@ -102,7 +123,7 @@ function scenarioDiff(scenario: Scenario, base: Scenario): Record<string, Json> 
 /** Applies a `scenarioDiff` to its base; the result is validated by the caller like any scenario. */
 function applyDiff(diff: Record<string, unknown>, builtins: readonly Scenario[]): { ok: true; value: unknown } | { ok: false; error: string } {
   const base = builtins.find((b) => b.id === diff.base);
-  if (!base) return { ok: false, error: `scenario.base (in the link): no built-in scenario is called ${JSON.stringify(diff.base)} — the link was made by another version of the lab; ask for the scenario file` };
+  if (!base) return { ok: false, error: `scenario.base (in the link): no built-in scenario is called ${showInvisible(JSON.stringify(diff.base) ?? String(diff.base))} — the link was made by another version of the lab; ask for the scenario file` };
   const out: Record<string, unknown> = { ...(base as unknown as Record<string, unknown>), ...((diff.set as Record<string, unknown>) ?? {}) };
   for (const key of (diff.del as string[]) ?? []) delete out[key];
   if (Array.isArray(diff.events)) out.events = diff.events;
@@ -141,7 +162,7 @@ export function decodeScenarioPayload(encoded: string, builtins: readonly Scenar
   try {
     value = JSON.parse(text);
   } catch (err) {
-    return { ok: false, errors: [`scenario (in the link): not valid JSON — ${(err as Error).message}`] };
+    return { ok: false, errors: [notJson(err)] };
   }
   return parse(value);
 }
@@ -196,11 +217,11 @@ export function decodeLink(lab: string, hash: string, builtins: readonly Scenari
   try {
     id = decodeURIComponent(rest);
   } catch {
-    return { kind: 'bad', errors: [`scenario id (in the link): not valid percent-encoding: ${JSON.stringify(rest)} — pick a scenario from the list`] };
+    return { kind: 'bad', errors: [`scenario id (in the link): not valid percent-encoding: ${showInvisible(JSON.stringify(rest))} — pick a scenario from the list`] };
   }
   const builtin = builtins.find((b) => b.id === id);
   if (!builtin) {
-    const unknownId = `scenario id (in the link): no built-in scenario is called ${JSON.stringify(id)}; known: ${builtins.map((b) => b.id).join(', ')}`;
+    const unknownId = `scenario id (in the link): no built-in scenario is called ${showInvisible(JSON.stringify(id))}; known: ${builtins.map((b) => b.id).join(', ')}`;
     const params = options.configParams ? [] : [...new Set(query.keys())].filter((k) => k !== 'scenario' && k !== CHAOS_LINK_PARAM && !(k === 't' && options.playhead)).map(notAParameter);
     return { kind: 'bad', errors: [unknownId, ...params] };
   }

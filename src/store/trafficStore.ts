@@ -30,7 +30,7 @@ export type {
   TranscriptFormat,
   Severity,
 } from '../wire/transcript';
-export { TRANSCRIPT_FORMATS, TRANSCRIPT_FORMAT_NAMES, TRANSCRIPT_FORMAT_EXTENSIONS } from '../wire/transcript';
+export { TRANSCRIPT_FORMATS, TRANSCRIPT_FORMAT_NAMES, TRANSCRIPT_FORMAT_EXTENSIONS, SCENARIO_CALL_METHODS } from '../wire/transcript';
 
 /** Default latency allowance for "well after a cancellation" (ms), as `checkTranscript`'s. */
 export const DEFAULT_ALLOWANCE_MS = 1000;

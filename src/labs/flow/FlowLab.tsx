@@ -1,4 +1,5 @@
 import { useCallback, useMemo, useState, useSyncExternalStore, use } from 'react';
+import { neutraliseBidi } from '../../charts/format';
 import { Timeline } from '../../charts/Timeline';
 import type { FlowConfig, FlowOutcome } from '../../sim/flow';
 import type { Json } from '../../sim/types';
@@ -82,7 +83,8 @@ function Intro({ store }: { store: FlowStore }) {
   const scenario = useFlow(store, (s) => s.scenario);
   return (
     <section className="panel flow-intro" aria-labelledby="flow-title">
-      <h1 id="flow-title">Flow and recovery</h1>
+      <p className="muted small">Flow and recovery</p>
+      <h1 id="flow-title">{neutraliseBidi(scenario.title)}</h1>
       <ScenarioBar />
       <p className="summary" data-testid="flow-summary">{scenario.summary}</p>
     </section>

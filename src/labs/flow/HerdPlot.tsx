@@ -1,8 +1,8 @@
 import { scaleLinear } from 'd3-scale';
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { HerdResult } from '../../sim/flow/herd';
-import type { HerdSettings } from '../../store/flowStore';
-import { herdVerdict, STRATEGY_TEXT } from './strategyText';
+import { LESSON_JITTER, type HerdSettings } from '../../store/flowStore';
+import { herdVerdict, lessonRankNote, STRATEGY_TEXT } from './strategyText';
 import './herdPlot.css';
 
 /**
@@ -341,11 +341,17 @@ export function peakNote(r: HerdResult): string {
 }
 
 export function HerdTable({ results, settings }: { results: HerdResult[]; settings: HerdSettings }) {
+  const lessonNote = lessonRankNote(results, settings, LESSON_JITTER);
   return (
     <div className="flow-table-wrap">
     <p className="small" data-testid="herd-verdict">
       {herdVerdict(results)}
     </p>
+    {lessonNote && (
+      <p className="small" data-testid="herd-lesson-rank">
+        {lessonNote}
+      </p>
+    )}
     <table className="flow-table" data-testid="herd-table">
       <caption>Herd summary: {settings.clients.toLocaleString('en-US')} clients, capacity {settings.acceptPerSecond.toLocaleString('en-US')} connections per second after a {settings.outageMs} ms outage</caption>
       <thead>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { herdVerdict, type HerdFigures } from './strategyText';
+import { herdVerdict, lessonRankNote, type HerdFigures } from './strategyText';
 
 const r = (strategy: HerdFigures['strategy'], peak: number, total: number, back: number | null = 10_000): HerdFigures => ({ strategy, peakArrivalsPerSecond: peak, acceptPerSecond: 1000, totalAttempts: total, allBackAtMs: back });
 
@@ -21,5 +21,26 @@ describe('the herd panel says which strategy is better, from its figures', () =>
 
   it('one strategy: nothing to compare', () => {
     expect(herdVerdict([r('fixed', 10, 10)])).toBe('Tick a second strategy to compare them.');
+  });
+});
+
+describe('when the verdict does not name the lesson\'s SHA-256 jitter, a note says why', () => {
+  const settings = { baseMs: 1000, capMs: 32_000 };
+  const lesson = { baseMs: 250, capMs: 8000 };
+  it('names the measures, its rank on each and on getting everyone back, and the short first delay', () => {
+    const results = [r('exponential', 10_000, 50_000, 95_000), r('full-jitter', 4_000, 40_000, 30_000), r('lesson-sha256', 20_207, 55_690, 14_946)];
+    expect(lessonRankNote(results, settings, lesson)).toBe(
+      "Why the lesson's SHA-256 jitter does not win here: the sentence above ranks by the server's load — attempts in the busiest second, then attempts in all — and the lesson's strategy comes 3rd of 3 on the peak (20,207/s) and 3rd of 3 on attempts (55,690); it is 1st of 3 to get everyone back (14,946 ms). Its delays start at 250 ms and double up to 8,000 ms whatever the base and cap above (1,000 and 32,000 ms), so its clients retry sooner and more often during the outage: its jitter spreads the herd out, its short delays add attempts.",
+    );
+    // A base at or under the lesson's own: the ranks only, no claim about shorter delays.
+    expect(lessonRankNote(results, { baseMs: 250, capMs: 8000 }, lesson)).not.toContain('Its delays start');
+    expect(lessonRankNote([r('full-jitter', 4_000, 40_000), r('lesson-sha256', 20_207, 55_690, null)], settings, lesson)).toContain('comes 2nd of 2 on the peak (20,207/s) and 2nd of 2 on attempts (55,690); it never gets everyone back.');
+  });
+
+  it('no note when the verdict names it, it is alone, or it is not ticked', () => {
+    expect(lessonRankNote([r('exponential', 10_000, 50_000), r('lesson-sha256', 5_000, 60_000)], settings, lesson)).toBe('');
+    expect(lessonRankNote([r('exponential', 10_000, 50_000), r('lesson-sha256', 20_000, 40_000)], settings, lesson)).toBe('');
+    expect(lessonRankNote([r('lesson-sha256', 20_000, 40_000)], settings, lesson)).toBe('');
+    expect(lessonRankNote([r('exponential', 10_000, 50_000), r('full-jitter', 4_000, 40_000)], settings, lesson)).toBe('');
   });
 });

@@ -47,3 +47,47 @@ export function herdVerdict(results: readonly HerdFigures[]): string {
   if (low.strategy === few.strategy) return `Here ${STRATEGY_TEXT[low.strategy]} is the gentlest on the server: ${peakPart}, and ${totalPart}.${stuckPart}`;
   return `Here ${STRATEGY_TEXT[low.strategy]} has the lowest peak, ${peakPart}; ${STRATEGY_TEXT[few.strategy]} the fewest attempts, ${totalPart}.${stuckPart}`;
 }
+
+const ordinal = (k: number) => `${k}${k % 100 >= 11 && k % 100 <= 13 ? 'th' : ['th', 'st', 'nd', 'rd'][k % 10] ?? 'th'}`;
+
+/** 1-based rank of `r` among `results` by `f`, smaller first (ties share the better rank). */
+function rankOf(results: readonly HerdFigures[], r: HerdFigures, f: (x: HerdFigures) => number): number {
+  return 1 + results.filter((x) => f(x) < f(r)).length;
+}
+
+/** The lesson strategy's own backoff constants (`LESSON_JITTER` in src/sim/retry/backoff.ts), integer ms. */
+export interface LessonJitterMs {
+  baseMs: number;
+  capMs: number;
+}
+
+/**
+ * Why the verdict (`herdVerdict`) does not name the lesson's SHA-256 jitter when it is ticked and
+ * loses on both of the verdict's measures: which measures the verdict uses (attempts in the busiest
+ * second, then total attempts — the server's load), where the lesson's strategy ranks on each and on
+ * the time to get everyone back, and — when its first delay is shorter than the base the other
+ * strategies use — the reason (it retries sooner and more often during the outage). `baseMs`/`capMs`
+ * are the herd settings' base and cap (ms); `lesson` is its fixed constants. Empty string when the
+ * lesson's strategy is not ticked, is alone, or is already named by the verdict.
+ */
+export function lessonRankNote(results: readonly HerdFigures[], settings: { baseMs: number; capMs: number }, lesson: LessonJitterMs): string {
+  const own = results.find((r) => r.strategy === 'lesson-sha256');
+  if (!own || results.length < 2) return '';
+  const peakRank = rankOf(results, own, (r) => r.peakArrivalsPerSecond);
+  const totalRank = rankOf(results, own, (r) => r.totalAttempts);
+  if (peakRank === 1 || totalRank === 1) return '';
+  const of = ` of ${results.length}`;
+  const backed = results.filter((r) => r.allBackAtMs !== null);
+  const backPart =
+    own.allBackAtMs === null
+      ? '; it never gets everyone back'
+      : `; it is ${ordinal(rankOf(backed, own, (r) => r.allBackAtMs as number))}${of} to get everyone back (${n(own.allBackAtMs)} ms)`;
+  const why =
+    lesson.baseMs < settings.baseMs
+      ? ` Its delays start at ${n(lesson.baseMs)} ms and double up to ${n(lesson.capMs)} ms whatever the base and cap above (${n(settings.baseMs)} and ${n(settings.capMs)} ms), so its clients retry sooner and more often during the outage: its jitter spreads the herd out, its short delays add attempts.`
+      : '';
+  return (
+    `Why the lesson's SHA-256 jitter does not win here: the sentence above ranks by the server's load — attempts in the busiest second, then attempts in all — and the lesson's strategy comes ${ordinal(peakRank)}${of} on the peak (${n(own.peakArrivalsPerSecond)}/s) and ${ordinal(totalRank)}${of} on attempts (${n(own.totalAttempts)})${backPart}.` +
+    why
+  );
+}

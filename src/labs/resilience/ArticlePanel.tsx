@@ -39,9 +39,9 @@ export function ArticlePanel() {
                   <dd data-testid={`article-${r.id}-before-open`}>{res.attemptsBeforeFirstOpen ?? 'never'}</dd>
                 </div>
                 <div className="stat">
-                  <dt>Upstream attempts (during the outage)</dt>
+                  <dt>Upstream attempts</dt>
                   <dd data-testid={`article-${r.id}-attempts`}>
-                    {res.upstreamAttempts} ({res.upstreamAttemptsDuringOutage})
+                    {res.upstreamAttempts} in all, {res.upstreamAttemptsDuringOutage} during the outage
                   </dd>
                 </div>
                 <div className="stat">

@@ -22,8 +22,8 @@ function TrafficPage() {
       <div className="intro">
         <h1>Traffic</h1>
         <p className="summary">
-          Bring your own MCP traffic: import a transcript (or pick a sample) and the page checks the observed messages against the rules the labs teach, draws every call on the timeline, and opens any
-          call as a races scenario you can edit.
+          Bring your own MCP traffic: import a transcript (or pick a sample) and the page checks the observed messages against the rules the labs teach and draws every call on the timeline as it was
+          recorded. It has no clock to play: open a tools/call as a races scenario to play it step by step and edit it.
         </p>
       </div>
       <Banner />

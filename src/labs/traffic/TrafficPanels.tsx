@@ -2,7 +2,9 @@ import { useId, useMemo, useState } from 'react';
 import { Timeline } from '../../charts/Timeline';
 import { downloadText } from '../common/download';
 import {
+  DEFAULT_ALLOWANCE_MS,
   exportLoaded,
+  SCENARIO_CALL_METHODS,
   scenarioLinkOf,
   shownEntries,
   TRANSCRIPT_FORMAT_NAMES,
@@ -55,7 +57,7 @@ export function SummaryPanel() {
         </dd>
         <dt>Revision</dt>
         <dd data-testid="traffic-revision">
-          {t.revision} <span className="muted small">({t.revisionNote})</span>
+          <RevisionText revision={t.revision} note={t.revisionNote} />
         </dd>
         <dt>Read</dt>
         <dd data-testid="traffic-counts">
@@ -65,7 +67,12 @@ export function SummaryPanel() {
         {t.timeAssumption && (
           <>
             <dt>Times</dt>
-            <dd data-testid="traffic-time-assumption">{t.timeAssumption}</dd>
+            <dd data-testid="traffic-time-assumption">
+              {t.timeAssumption}
+              <span className="traffic-consequence small" data-testid="traffic-time-consequence">
+                {timingConsequence(report?.options.allowanceMs ?? DEFAULT_ALLOWANCE_MS, report?.options.maxMs ?? null)}
+              </span>
+            </dd>
           </>
         )}
         {t.outOfOrder.count > 0 && (
@@ -96,6 +103,39 @@ export function SummaryPanel() {
   );
 }
 
+/**
+ * The revision line: the note alone when it names the revision (`2026-07-28, from the initialize
+ * handshake`), so the revision is said once; the revision and the note otherwise.
+ */
+function RevisionText({ revision, note }: { revision: string; note: string }) {
+  if (note.startsWith(`${revision}, `)) {
+    return (
+      <>
+        {revision}
+        <span className="muted small">{note.slice(revision.length)}</span>
+      </>
+    );
+  }
+  if (note.includes(revision)) return <>{note}</>;
+  return (
+    <>
+      {revision} <span className="muted small">({note})</span>
+    </>
+  );
+}
+
+const count = (v: number) => v.toLocaleString('en-US');
+
+/**
+ * What "1 ms per line" does to the timing rules: they measure lines, so a response counts as late
+ * after its cancellation only more than `allowanceMs` lines later, and a call as too long only past
+ * `maxMs` lines — a short recording of bare lines never trips them.
+ */
+export function timingConsequence(allowanceMs: number, maxMs: number | null): string {
+  const max = maxMs === null ? '' : ` and a call counts as longer than the maximum only past ${count(maxMs)} lines`;
+  return ` So the timing rules count lines, not time: a response or progress counts as late after its cancellation only when it comes more than ${count(allowanceMs)} lines after it (the ${count(allowanceMs)} ms latency allowance)${max}. A recording shorter than that never trips them; the other rules (ids, order, message shape) still apply. Add a "ts" to each line to check timing.`;
+}
+
 /** The transcript on the shared Timeline: client and server lanes, calls as spans, messages as marks. */
 export function TrafficTimeline() {
   const { store } = useTrafficApi();
@@ -116,6 +156,10 @@ export function TrafficTimeline() {
         Timeline <span className="muted small">— click or drag on it to select the nearest message; {shown.length > 600 ? 'zoomed out: entries grouped, calls in flight as steps' : 'open-ended bars: no outcome in the transcript'}</span>
       </h2>
       <Timeline lanes={TRAFFIC_LANES} marks={marks} domain={domain} cursorMs={cursorMs} label="The imported transcript: client and server lanes" onSeek={onSeek} resetKey={loadCount} snapMs={1} />
+      <p className="small muted" data-testid="traffic-no-playback">
+        This timeline is the recording as it happened: there is no clock to play and nothing to drag here — the page is for checking real traffic against the rules. To play a call step by step and change it, select a tools/call (in
+        the list, a finding or here) and press “Open call #… as a scenario” under What if: the races lab opens it on its own timeline.
+      </p>
     </section>
   );
 }
@@ -332,6 +376,8 @@ export function WhatIfPanel() {
   const formatId = useId();
   if (!t) return null;
   const call = spanOfEntry(spans, selected);
+  // Only the calls the races lab can replay become a scenario (the opener drops initialize, tools/list, …).
+  const openable = call !== null && SCENARIO_CALL_METHODS.includes(call.method);
   const open = (requestId?: CallSpan['id']) => {
     const r = scenarioLinkOf(t, requestId);
     if (!r.ok) return store.getState().setError({ title: 'This transcript cannot be opened as a races scenario', errors: r.errors });
@@ -347,10 +393,15 @@ export function WhatIfPanel() {
         <button type="button" data-testid="open-scenario" onClick={() => open()}>
           Open as a scenario
         </button>
-        <button type="button" data-testid="open-call-scenario" disabled={!call} onClick={() => call && open(call.id)} title={call ? undefined : 'Select a message of a client call first'}>
-          {call ? `Open call #${JSON.stringify(call.id)} as a scenario` : 'Open the selected call'}
+        <button type="button" data-testid="open-call-scenario" disabled={!openable} onClick={() => call && openable && open(call.id)} title={call ? undefined : 'Select a message of a client call first'}>
+          {call && openable ? `Open call #${JSON.stringify(call.id)} as a scenario` : 'Open the selected call'}
         </button>
       </div>
+      {call && !openable && (
+        <p className="small muted" data-testid="open-call-note">
+          Call #{JSON.stringify(call.id)} is <code>{call.method}</code>: only {SCENARIO_CALL_METHODS.join(' and ')} calls can become a scenario (the races lab replays those) — select one of them.
+        </p>
+      )}
       <h2>Export</h2>
       <div className="traffic-fields">
         <label htmlFor={formatId}>format</label>

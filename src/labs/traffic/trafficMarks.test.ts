@@ -26,6 +26,15 @@ describe('traffic timeline marks', () => {
     expect(trafficDomain(t)[1]).toBeGreaterThan(74049);
   });
 
+  it('the axis fits the data: 3 bare JSON-RPC lines (0–2 ms at 1 ms per line) draw over 0–11 ms, not 0–100', () => {
+    const t = load(['{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"q","arguments":{}}}', '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}}', '{"jsonrpc":"2.0","id":7,"result":{"content":[]}}'].join('\n'));
+    expect(t.entries.map((e) => e.atMs)).toEqual([0, 1, 2]);
+    expect(trafficDomain(t)).toEqual([0, 11]);
+    // 60 ms of data: the range ends a little after the last entry.
+    const u = load('{"ts":0,"dir":"req","jsonrpc":"2.0","id":1,"method":"ping"}\n{"ts":60,"dir":"res","jsonrpc":"2.0","id":1,"result":{}}');
+    expect(trafficDomain(u)).toEqual([0, 63]);
+  });
+
   it('a call with no outcome is open-ended to the end of the range', () => {
     const t = load('{"ts":"2026-01-01T00:00:00.000Z","dir":"req","jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{}}}\n{"ts":"2026-01-01T00:00:02.000Z","dir":"req","jsonrpc":"2.0","id":2,"method":"ping"}\n{"ts":"2026-01-01T00:00:02.010Z","dir":"res","jsonrpc":"2.0","id":2,"result":{}}');
     const marks = trafficMarks(t, callSpans(t), t.entries.map((e) => e.index), [], 0, 0);

@@ -56,13 +56,19 @@ const laneOf = (e: TranscriptEntry): 'client' | 'server' => (e.type === 'stderr'
 
 const OUTCOME_TONE: Record<CallSpan['outcome'], Tone> = { result: 'ok', error: 'warn', cancelled: 'bad', timeout: 'warn', 'stream-closed': 'bad', unknown: 'muted' };
 
-/** The drawn range [0, end] of a transcript (at least 100 ms; a little room after the last entry). */
+/**
+ * Shortest drawn range (ms): the axis fits the data (5 ms of bare JSON-RPC lines draw as 0–11 ms, not
+ * 0–100), yet never so short that its ticks fall between whole milliseconds (the axis labels whole ms).
+ */
+export const MIN_TRAFFIC_RANGE_MS = 10;
+
+/** The drawn range [0, end] of a transcript (at least `MIN_TRAFFIC_RANGE_MS`; a little room, at least 1 ms, after the last entry). */
 export function trafficDomain(t: Transcript | null): readonly [number, number] {
   if (!t || t.entries.length === 0) return [0, 1000];
   const first = Math.min(0, t.entries[0].atMs);
   const last = t.entries[t.entries.length - 1].atMs;
-  const end = Math.max(first + 100, last);
-  return [first, end + Math.ceil((end - first) * 0.04)];
+  const end = Math.max(first + MIN_TRAFFIC_RANGE_MS, last);
+  return [first, end + Math.max(1, Math.ceil((end - first) * 0.04))];
 }
 
 /** Mark id of entry `i` (stable, for tests and highlighting). */

@@ -8,5 +8,5 @@ export { importTranscript, detectFormat, transcriptMessages, messageKind, parseT
 export { checkTranscript, CHECKS, canonicalJson, hasIdempotencyKey, type CheckId, type CheckDefinition, type CheckOptions, type CheckReport, type Finding, type Severity, type Teaches } from './checks';
 export { exportTranscript, racesWireRecords, wireEffectRecords, transcriptRecords, formatKeeps, requestIdOfKey, type ExportOptions, type Observer, type RacesRecordOptions } from './export';
 export { redactMessage, redactRecords, redactTranscript, hashValue } from './redact';
-export { transcriptToScenario, type ToScenarioOptions, type ToScenarioResult } from './toScenario';
+export { transcriptToScenario, SCENARIO_CALL_METHODS, type ToScenarioOptions, type ToScenarioResult } from './toScenario';
 export { callSpans, filterEntries, stepFinding, messageAt, type CallSpan, type CallOutcome, type EntryFilter } from './view';

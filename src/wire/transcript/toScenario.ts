@@ -23,6 +23,9 @@ import type { MessageEntry, MetaEntry, Transcript } from './types';
  * the same times as the transcript). Other messages (initialize, tools/list, …) are listed in `dropped`.
  */
 
+/** The client requests "Open as a scenario" turns into races calls (`start` events); every other method is listed in `dropped`. */
+export const SCENARIO_CALL_METHODS: readonly string[] = ['tools/call', 'subscriptions/listen'];
+
 /** Options of `transcriptToScenario`. */
 export interface ToScenarioOptions {
   /** Only this call (its start, cancels, progress, response, stream close). */
@@ -128,7 +131,7 @@ export function transcriptToScenario(t: Transcript, options: ToScenarioOptions =
   }
 
   function handleClient(e: MessageEntry, m: Record<string, Json>, params: Record<string, Json>) {
-    if (e.kind === 'request' && (m.method === 'tools/call' || m.method === 'subscriptions/listen') && validId(m.id)) {
+    if (e.kind === 'request' && typeof m.method === 'string' && SCENARIO_CALL_METHODS.includes(m.method) && validId(m.id)) {
       const k = key(m.id);
       if (only !== null && k !== only) return;
       if (m.method === 'tools/call' && only === null && pendingReissue !== null) {
@@ -192,7 +195,7 @@ export function transcriptToScenario(t: Transcript, options: ToScenarioOptions =
       push(e, { actor: 'client', kind: 'inject', message: m }, false);
       return;
     }
-    dropped.push({ index: e.index, reason: `${typeof m.method === 'string' ? m.method : e.kind}: the races lab models tools/call and subscriptions/listen calls only` });
+    dropped.push({ index: e.index, reason: `${typeof m.method === 'string' ? m.method : e.kind}: the races lab models ${SCENARIO_CALL_METHODS.join(' and ')} calls only` });
   }
 
   function handleServer(e: MessageEntry, m: Record<string, Json>, params: Record<string, Json>) {
