@@ -226,8 +226,7 @@ test.describe('Resilience lab: review fixes (state labels, phone width, typed se
     await expect(kit(lab).picker).toHaveValue('B1-concurrent-failures');
     const banner = kit(lab).banner;
     await expect(banner).toContainText('Parts of the link are not valid and were ignored; showing the built-in "B1');
-    await expect(banner).toContainText('breaker.threshold (in the link): not a parameter of this page');
-    await expect(banner).toContainText('(ignored)');
+    await expect(banner).toContainText('breaker.threshold: unknown link parameter — ignored; the scenario is kept');
     await expect.poll(() => lab.url()).toContain('#/resilience/B1-concurrent-failures');
     await expect(kit(lab).breaker('half-open-at')).toHaveText('10 100 ms');
   });
@@ -271,7 +270,7 @@ test.describe('Resilience lab: input and accessibility', () => {
     await lab.goto('./#/resilience/x?s=garbage');
     const banner = kit(lab).banner;
     await expect(banner).toContainText('The link does not hold a valid resilience scenario; showing "T1 · Abort before the task id is known" instead');
-    await expect(banner).toContainText('s (in the link): not a parameter of this page');
+    await expect(banner).toContainText('s: unknown link parameter — ignored');
     await expect(kit(lab).picker).toHaveValue('T1-abort-before-task-id');
     await lab.goto('about:blank');
     await lab.goto('./#/resilience/no-such-scenario');

@@ -169,6 +169,10 @@ export class TimelineMarks {
   spanBarOf(label: Locator): Locator {
     return this.page.locator('.tl-span', { has: label }).locator('.tl-span-bar');
   }
+  /** The drawn line of every arrow of the first timeline. */
+  get arrowLines(): Locator {
+    return this.svg.locator('.tl-arrow-line');
+  }
   /** The "N attempts" step-count labels. */
   get stepsLabels(): Locator {
     return this.page.locator('.tl-steps-label');
@@ -349,6 +353,10 @@ export class LabDriver {
   lessonRow(index: number): Locator {
     return this.page.locator(`[data-testid="lesson-row"][data-index="${index}"]`);
   }
+  /** The button of lesson row `index` ("Show", "Show the bug", "Apply"). */
+  lessonButton(index: number): Locator {
+    return this.lessonRow(index).getByRole('button');
+  }
   /** Presses the button named `name` in lesson row `index` ("Apply", "show it"). */
   async pressInLesson(index: number, name: string): Promise<this> {
     await this.lessonRow(index).getByRole('button', { name }).click();
@@ -516,6 +524,10 @@ export class LabDriver {
   /** The "All orders" panel's heading. */
   get allOrdersHeading(): Locator {
     return this.allOrders.getByRole('heading', { name: 'All orders' });
+  }
+  /** The "All orders" panel's intro (what it replays, and in the ledger how it differs from the explorer). */
+  get allOrdersIntro(): Locator {
+    return this.allOrders.getByTestId('all-orders-intro');
   }
   /** "Not available for this scenario: …" (why All orders cannot run here). */
   get allOrdersUnavailable(): Locator {

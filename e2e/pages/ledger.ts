@@ -11,6 +11,14 @@ class Section {
 
 /** The ledger's explorer: every interleaving × every policy on real SQLite, in a worker. */
 export class LedgerExplore extends Section {
+  /** Its heading ("All orders at once · every policy compared"). */
+  get heading(): Locator {
+    return this.id('explore-heading');
+  }
+  /** Its intro: what it compares, and how the kit's All orders differs. */
+  get intro(): Locator {
+    return this.id('explore-intro');
+  }
   get runButton(): Locator {
     return this.id('explore-run');
   }

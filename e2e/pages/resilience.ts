@@ -162,6 +162,10 @@ export class ResiliencePage extends LabDriver {
   get timeoutsTable(): Locator {
     return this.page.locator('table.timeouts-table');
   }
+  /** The labelled, focusable scroll region around the timeouts table. */
+  get timeoutsRegion(): Locator {
+    return this.id('timeouts-region');
+  }
   get timeoutsFirstRow(): Locator {
     return this.timeoutsTable.locator('tbody tr').first();
   }

@@ -5,7 +5,7 @@ import { XYPanZoom, type PanZoomState, type ViewWindow } from './behaviours/panZ
 import { XYScrub, type ScrubState } from './behaviours/scrub';
 import { neutraliseBidi } from './format';
 import { tickCount, useAxis, useBehaviour, useElementWidth } from './hooks';
-import { placeArrowLabels, placeHandles, placeMarkers } from './labels';
+import { placeArrowLabels, placeHandles, placeMarkers, spanLabelObstacles } from './labels';
 import { AXIS_H, BOTTOM_H, clampView, computeLayout, GUTTER, RIGHT_PAD, splitMarks } from './layout';
 import { ArrowLabelLayer, ArrowLayer } from './marks/ArrowMarks';
 import { BandLayer } from './marks/BandMarks';
@@ -112,6 +112,7 @@ export function Timeline(props: TimelineProps) {
   const { bands, spans, markers, arrows, points, handles, steps } = useMemo(() => splitMarks(marks), [marks]);
   const handleViews = useMemo(() => placeHandles(handles, x, plotRight, layout), [handles, x, plotRight, layout]);
   const arrowLabels = useMemo(() => placeArrowLabels(arrows, x, layout, plotLeft, plotRight), [arrows, x, layout, plotLeft, plotRight]);
+  const spanObstacles = useMemo(() => spanLabelObstacles(spans, arrows, handleViews, x, layout), [spans, arrows, handleViews, x, layout]);
   const markerViews = useMemo(() => placeMarkers(markers, x, layout, plotLeft, plotRight, handleViews), [markers, x, layout, plotLeft, plotRight, handleViews]);
 
   const height = layout.height;
@@ -150,7 +151,7 @@ export function Timeline(props: TimelineProps) {
         <g clipPath={clip}>
           <BandLayer bands={bands} x={x} layout={layout} />
           <StepsLayer steps={steps} x={x} layout={layout} plotLeft={plotLeft} uid={uid} />
-          <SpanLayer spans={spans} x={x} layout={layout} plotLeft={plotLeft} plotRight={plotRight} uid={uid} />
+          <SpanLayer spans={spans} x={x} layout={layout} plotLeft={plotLeft} plotRight={plotRight} uid={uid} obstacles={spanObstacles} />
           <MarkerLayer markers={markerViews} />
           <ArrowLayer arrows={arrows} x={x} layout={layout} uid={uid} />
           <ArrowLabelLayer labels={arrowLabels} />

@@ -16,7 +16,9 @@ import { base64UrlToBytes, bytesToBase64Url, configDiff, fromBase64Url, parseQue
  * - `t=<ms>` — the playhead, for a lab with `playhead`.
  *
  * One rule for parameters: a link keeps the scenario it names; every parameter that is unknown or
- * not valid is ignored and reported as a warning ending in "(ignored)". Decoding never throws.
+ * not valid is ignored and reported as a warning — an unknown one in every lab as
+ * `foo: unknown link parameter — ignored; the scenario is kept` (`unknownLinkParameter`), a bad
+ * value as its field's problem ending in "(ignored)". Decoding never throws.
  */
 
 /**
@@ -186,6 +188,22 @@ export function encodeLink(lab: string, scenario: Scenario, builtins: readonly S
 const ignored = (line: string) => `${line} (ignored)`;
 
 /**
+ * The warning for a link parameter the page does not know, the same in every lab (issue 9: "keep
+ * the named scenario, report the parameter as ignored"). `kept` is false when the link is refused
+ * for another reason (an unknown scenario id), so the line does not claim the scenario was kept.
+ */
+export function unknownLinkParameter(name: string, kept = true): string {
+  return `${name}: unknown link parameter — ignored${kept ? '; the scenario is kept' : ''}`;
+}
+
+/** Whether `errors` (of a scenario with config path `key` set) say that the key itself is unknown: `config.policy: unknown field "x"` for `policy.x`. */
+function namesUnknownKey(errors: readonly string[], key: string): boolean {
+  const parts = `config.${key}`.split('.');
+  const leaf = parts.pop();
+  return errors.some((e) => e.startsWith(`${parts.join('.')}: unknown field "${leaf}"`));
+}
+
+/**
  * Reads an address of lab `lab`. `parse` validates a scenario for the page (schema, lab rules,
  * page limits). A good scenario with bad parameters is `ok` with each bad parameter in `warnings`.
  */
@@ -201,7 +219,7 @@ export function decodeLink(lab: string, hash: string, builtins: readonly Scenari
     if (/^\d+$/.test(rawT) && Number(rawT) <= 1_000_000_000) cursorMs = Number(rawT);
     else warnings.push(`t (playhead in the link): must be a whole number of milliseconds from 0 to 1,000,000,000, got ${JSON.stringify(rawT)}; the playhead starts at 0`);
   }
-  const notAParameter = (k: string) => ignored(`${k} (in the link): not a parameter of this page; a scenario travels as #/${lab}?scenario=…`);
+  const notAParameter = (k: string) => unknownLinkParameter(k);
 
   if (rest === '') {
     const encoded = query.get('scenario');
@@ -222,7 +240,7 @@ export function decodeLink(lab: string, hash: string, builtins: readonly Scenari
   const builtin = builtins.find((b) => b.id === id);
   if (!builtin) {
     const unknownId = `scenario id (in the link): no built-in scenario is called ${showInvisible(JSON.stringify(id))}; known: ${builtins.map((b) => b.id).join(', ')}`;
-    const params = options.configParams ? [] : [...new Set(query.keys())].filter((k) => k !== 'scenario' && k !== CHAOS_LINK_PARAM && !(k === 't' && options.playhead)).map(notAParameter);
+    const params = options.configParams ? [] : [...new Set(query.keys())].filter((k) => k !== 'scenario' && k !== CHAOS_LINK_PARAM && !(k === 't' && options.playhead)).map((k) => unknownLinkParameter(k, false));
     return { kind: 'bad', errors: [unknownId, ...params] };
   }
   let scenario = builtin;
@@ -243,6 +261,7 @@ export function decodeLink(lab: string, hash: string, builtins: readonly Scenari
     }
     const candidate = parse({ ...scenario, config: setConfigPath(scenario.config as Record<string, Json>, key, parseQueryValue(raw)) });
     if (candidate.ok) scenario = candidate.scenario;
+    else if (namesUnknownKey(candidate.errors, key)) warnings.push(unknownLinkParameter(key));
     else warnings.push(...candidate.errors.map(ignored));
   }
   return { kind: 'ok', scenario, original: builtin, builtinId: builtin.id, cursorMs, warnings };

@@ -16,6 +16,10 @@ export const selectSelectedEventId = (s: LabData<unknown, unknown>) => s.selecte
 export const selectRangeEnd = (s: LabData<unknown, unknown>) => s.rangeEndMs;
 export const selectCanUndo = (s: LabData<unknown, unknown>) => s.history.past.length > 0;
 export const selectCanRedo = (s: LabData<unknown, unknown>) => s.history.future.length > 0;
+/** The step Undo would undo ("switch to B · …", "move cancel to 700 ms"), or null when there is none. */
+export const selectUndoStep = (s: LabData<unknown, unknown>) => s.history.past[s.history.past.length - 1]?.step ?? null;
+/** The step Redo would redo, or null when there is none. */
+export const selectRedoStep = (s: LabData<unknown, unknown>) => s.history.future[s.history.future.length - 1]?.step ?? null;
 export const selectBuiltins = (s: LabData<unknown, unknown>) => s.builtins;
 export const selectOriginal = (s: LabData<unknown, unknown>) => s.original;
 export const selectLoadCount = (s: LabData<unknown, unknown>) => s.loadCount;

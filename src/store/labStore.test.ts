@@ -5,6 +5,7 @@ import { createFlowStore } from './flowStore';
 import { drive } from './labDriver';
 import { decodeLink, decodeScenarioPayload, encodeLink, encodeScenarioPayload, linkCodecReady } from './labLink';
 import { createRacesStore, racesStoreFromLink, selectOutcomeAt } from './racesStore';
+import { selectRedoStep, selectUndoStep } from './labSelectors';
 import { createResilienceStore } from './resilienceStore';
 import { toBase64Url } from './url';
 import { racesDefinition } from '../sim/races/definition';
@@ -76,6 +77,67 @@ describe('one lab store for every lab (createLabStore)', () => {
     expect(store.getState().extra.clients).toBe(500);
     store.getState().undo();
     expect(store.getState().extra.clients).toBe(10000);
+  });
+});
+
+describe('undo names its step; switching scenario is one undoable step in every lab (walkthrough: undo walked back through switches unannounced)', () => {
+  it('races: an edit, then another built-in — Undo says "switch to B…", takes back the switch and keeps the edit; Redo says it again', () => {
+    const store = createRacesStore({ builtins: races });
+    const s = () => store.getState();
+    expect(selectUndoStep(s())).toBeNull();
+    s().moveEvent('cancel', 700);
+    expect(selectUndoStep(s())).toBe('move cancel to 700 ms');
+    s().loadBuiltin('B-complete-then-cancel');
+    expect(selectUndoStep(s())).toBe('switch to B · Complete, then the cancel arrives');
+    s().undo();
+    expect(s().scenario.id).toBe('A-cancel-then-complete');
+    expect(s().scenario.events.find((e) => e.id === 'cancel')?.at).toBe(700);
+    expect(selectUndoStep(s())).toBe('move cancel to 700 ms');
+    expect(selectRedoStep(s())).toBe('switch to B · Complete, then the cancel arrives');
+    s().redo();
+    expect(s().scenario.id).toBe('B-complete-then-cancel');
+    expect(selectUndoStep(s())).toBe('switch to B · Complete, then the cancel arrives');
+    expect(selectRedoStep(s())).toBeNull();
+  });
+
+  it('a drag and a run of nudges are one step each, named by their last move; settings, lesson rows, reset and imports are named', () => {
+    const store = createRacesStore({ builtins: races });
+    const s = () => store.getState();
+    s().beginDrag();
+    s().moveEvent('cancel', 500);
+    s().moveEvent('cancel', 650);
+    s().endDrag();
+    expect(selectUndoStep(s())).toBe('move cancel to 650 ms');
+    s().nudgeEvent('cancel', 10, 1_000);
+    s().nudgeEvent('cancel', 10, 1_200);
+    expect(selectUndoStep(s())).toBe('move cancel to 670 ms');
+    s().undo();
+    expect(s().scenario.events.find((e) => e.id === 'cancel')?.at).toBe(650);
+    s().setConfig({ transport: 'streamable-http' });
+    expect(selectUndoStep(s())).toBe('change transport');
+    s().reset();
+    expect(selectUndoStep(s())).toBe("reset to the lesson's scenario");
+    s().applyExpectation(0);
+    expect(selectUndoStep(s())).toBe(`show the lesson row "${A.expect?.[0]?.label}"`);
+    expect(s().importText(JSON.stringify({ ...A, id: 'mine', title: 'Mine' }))).toBe(true);
+    expect(selectUndoStep(s())).toBe('import Mine');
+  });
+
+  it('flow and resilience: picking another built-in is an undoable step named the same way', () => {
+    const flow = createFlowStore();
+    const second = flow.getState().builtins[1];
+    flow.getState().loadBuiltin(second.id);
+    expect(selectUndoStep(flow.getState())).toMatch(/^switch to /);
+    expect(selectUndoStep(flow.getState())).toContain(second.title);
+    flow.getState().setExtra({ clients: 500 });
+    expect(selectUndoStep(flow.getState())).toBe('change clients');
+    const { scenarios } = builtinResilience();
+    const res = createResilienceStore({ builtins: scenarios, initialId: 'S1-three-layers' });
+    res.getState().loadBuiltin('B2-retry-composition');
+    expect(selectUndoStep(res.getState())).toMatch(/^switch to B2 · /);
+    res.getState().undo();
+    expect(res.getState().scenario.id).toBe('S1-three-layers');
+    expect(selectRedoStep(res.getState())).toMatch(/^switch to B2 · /);
   });
 });
 

@@ -8,6 +8,7 @@ import type { Json, Scenario } from '../sim/types';
 import { emptyHistory, record, redo as redoHistory, undo as undoHistory, type History } from './history';
 import { decodeLink, encodeLink, type LinkOptions } from './labLink';
 import { playbackActions, suggestedSpeed, timeRangeEnd } from './playback';
+import { pickerLabel } from './labSelectors';
 import { scenarioEquals } from './scenarioEquals';
 import { labTexts } from './labTexts';
 import { rememberFork } from './traceScan';
@@ -23,6 +24,13 @@ import type { LabData, LabSnapshot, LabStore, LabStoreSpec, LabStoreStart, LabSt
  * undo/redo), settings, playhead (`playback.ts`), import/export, errors. Lab-specific state (the
  * herd's settings) is the `extra` slice: recorded by undo with the scenario, set through `setExtra`.
  */
+
+/** The dotted paths of the leaves of a config patch (`{ policy: { a: true } }` → `policy.a`), to name a settings step. */
+function configPaths(patch: Record<string, Json>, prefix = ''): string[] {
+  return Object.entries(patch).flatMap(([key, value]) =>
+    value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length ? configPaths(value, `${prefix}${key}.`) : [`${prefix}${key}`],
+  );
+}
 
 function clampCursor(ms: number, endMs: number): number {
   if (!Number.isFinite(ms)) return 0;
@@ -74,7 +82,12 @@ export function createLabStore<S, O, T extends ReplayResult<S, O>, X = null>(spe
   };
 
   return createStore<LabStoreState<T, X>>()((set, get) => {
-    const snap = (s: LabData<T, X>): LabSnapshot<X> => ({ scenario: s.scenario, original: s.original, extra: s.extra });
+    const snap = (s: LabData<T, X>, step: string): LabSnapshot<X> => ({ scenario: s.scenario, original: s.original, extra: s.extra, step });
+    /** The history with the newest undo point renamed to `step` (a drag or a run of nudges is one step, named by its last move). */
+    const renameLast = (history: History<LabSnapshot<X>>, step: string): History<LabSnapshot<X>> => {
+      const last = history.past[history.past.length - 1];
+      return last ? { past: [...history.past.slice(0, -1), { ...last, step }], future: history.future } : history;
+    };
     const tryDerive = (scenario: Scenario, title: string) => {
       try {
         return derive(scenario, get()?.trace);
@@ -84,12 +97,12 @@ export function createLabStore<S, O, T extends ReplayResult<S, O>, X = null>(spe
       }
     };
 
-    /** An edit: replaces the scenario, recording an undo point unless a drag already did (or `coalesce`). */
-    const change = (scenario: Scenario, extra: Partial<LabData<T, X>> = {}, coalesce = false) => {
+    /** An edit named `step`: replaces the scenario, recording an undo point unless a drag already did (or `coalesce`). */
+    const change = (scenario: Scenario, step: string, extra: Partial<LabData<T, X>> = {}, coalesce = false) => {
       const s = get();
       const derived = tryDerive(scenario, text.cannotRun);
       if (!derived) return;
-      const history = s.dragging || coalesce ? s.history : record(s.history, snap(s));
+      const history = s.dragging || coalesce ? renameLast(s.history, step) : record(s.history, snap(s, step));
       // A playhead parked at the end follows the new end; elsewhere it stays put.
       const wanted = extra.cursorMs ?? (s.cursorMs >= s.rangeEndMs ? derived.rangeEndMs : s.cursorMs);
       set({ ...derived, history, error: null, notice: null, imported: null, lastNudge: null, ...extra, cursorMs: clampCursor(wanted, derived.rangeEndMs) });
@@ -144,6 +157,13 @@ export function createLabStore<S, O, T extends ReplayResult<S, O>, X = null>(spe
       return problem ? { ok: false as const, errors: [problem] } : parsed;
     };
 
+    /** Shows the original with `overrides`, as the undoable step `step`. */
+    const overridesStep = (overrides: Record<string, Json> | undefined, step: string) => {
+      if (afterParserLoads(() => overridesStep(overrides, step))) return;
+      const next = validated(withOverrides(get().original, overrides), text.overridesRefused);
+      if (next) change(next, step);
+    };
+
     const initial = derive(first);
     const linkOptions: LinkOptions = spec.link ?? {};
     return {
@@ -170,7 +190,7 @@ export function createLabStore<S, O, T extends ReplayResult<S, O>, X = null>(spe
           set({ error: { title: text.unknownScenario, errors: [`scenario id: no built-in scenario is called ${JSON.stringify(id)} — pick one of ${builtins.map((b) => b.id).join(', ')}`] } });
           return;
         }
-        get().loadScenario(builtin, { original: builtin });
+        get().loadScenario(builtin, { original: builtin, step: `switch to ${pickerLabel(builtin)}` });
       },
 
       loadScenario(scenario, opts = {}) {
@@ -183,7 +203,7 @@ export function createLabStore<S, O, T extends ReplayResult<S, O>, X = null>(spe
         set({
           ...derived,
           original,
-          history: record(s.history, snap(s)),
+          history: record(s.history, snap(s, opts.step ?? `open ${pickerLabel(scenario)}`)),
           error: null,
           notice: null,
           imported: null,
@@ -219,7 +239,7 @@ export function createLabStore<S, O, T extends ReplayResult<S, O>, X = null>(spe
           return false;
         }
         const before = get().scenario;
-        get().loadScenario(parsed.scenario);
+        get().loadScenario(parsed.scenario, { step: `import ${pickerLabel(parsed.scenario)}` });
         if (get().scenario === before) return false;
         set({ imported: parsed.scenario.title });
         return true;
@@ -235,7 +255,7 @@ export function createLabStore<S, O, T extends ReplayResult<S, O>, X = null>(spe
           return;
         }
         if (!scenarioEquals(s.scenario, d.scenario) || (d.cursorMs !== null && d.cursorMs !== Math.floor(s.cursorMs))) {
-          s.loadScenario(d.scenario, { original: d.original, cursorMs: d.cursorMs, keepView: d.scenario.id === s.scenario.id });
+          s.loadScenario(d.scenario, { original: d.original, cursorMs: d.cursorMs, keepView: d.scenario.id === s.scenario.id, step: `follow the link to ${pickerLabel(d.scenario)}` });
         }
         if (d.warnings.length) set({ error: { title: text.partsIgnored(d.scenario.title, d.builtinId !== null), errors: d.warnings } });
       },
@@ -249,7 +269,7 @@ export function createLabStore<S, O, T extends ReplayResult<S, O>, X = null>(spe
         if (afterParserLoads(() => get().setConfig(patch))) return;
         const s = get();
         const next = validated({ ...s.scenario, config: mergeConfig(s.scenario.config as Record<string, Json>, patch) }, text.settingRefused);
-        if (next) change(next);
+        if (next) change(next, `change ${configPaths(patch).join(', ')}`);
       },
 
       moveEvent(id, atMs) {
@@ -263,7 +283,7 @@ export function createLabStore<S, O, T extends ReplayResult<S, O>, X = null>(spe
         }
         const events = s.scenario.events.slice();
         events[index] = { ...events[index], at: held.atMs };
-        change({ ...s.scenario, events }, { selectedEventId: id, notice: held.notice });
+        change({ ...s.scenario, events }, `move ${id} to ${held.atMs} ms`, { selectedEventId: id, notice: held.notice });
       },
 
       nudgeEvent(id, deltaMs, nowMs = Date.now()) {
@@ -279,7 +299,7 @@ export function createLabStore<S, O, T extends ReplayResult<S, O>, X = null>(spe
           return;
         }
         const events = s.scenario.events.map((e) => (e.id === id ? { ...e, at: held.atMs } : e));
-        change({ ...s.scenario, events }, { selectedEventId: id, notice: held.notice, lastNudge: { id, atMs: nowMs } }, repeat);
+        change({ ...s.scenario, events }, `move ${id} to ${held.atMs} ms`, { selectedEventId: id, notice: held.notice, lastNudge: { id, atMs: nowMs } }, repeat);
       },
 
       reorderEvent(id, direction) {
@@ -301,12 +321,12 @@ export function createLabStore<S, O, T extends ReplayResult<S, O>, X = null>(spe
         }
         const next = events.slice();
         [next[i], next[j]] = [next[j], next[i]];
-        change({ ...s.scenario, events: next }, { selectedEventId: id });
+        change({ ...s.scenario, events: next }, `swap ${id} with ${events[j].id}`, { selectedEventId: id });
       },
 
       beginDrag() {
         const s = get();
-        if (!s.dragging) set({ dragging: true, history: record(s.history, snap(s)) });
+        if (!s.dragging) set({ dragging: true, history: record(s.history, snap(s, 'drag')) });
       },
       endDrag() {
         set({ dragging: false });
@@ -315,16 +335,13 @@ export function createLabStore<S, O, T extends ReplayResult<S, O>, X = null>(spe
       applyExpectation(index) {
         const s = get();
         const expectation = s.original.expect?.[index] ?? s.scenario.expect?.[index];
-        if (expectation) get().applyOverrides(expectation.overrides as Record<string, Json> | undefined);
+        if (expectation) overridesStep(expectation.overrides as Record<string, Json> | undefined, `show the lesson row "${expectation.label}"`);
       },
       applyOverrides(overrides) {
-        if (afterParserLoads(() => get().applyOverrides(overrides))) return;
-        const s = get();
-        const next = validated(withOverrides(s.original, overrides), text.overridesRefused);
-        if (next) change(next);
+        overridesStep(overrides, overrides && Object.keys(overrides).length ? `apply ${configPaths(overrides).join(', ')}` : "back to the lesson's settings");
       },
       showScenario(scenario, cursorMs) {
-        change(scenario, cursorMs === undefined ? {} : { cursorMs });
+        change(scenario, `show ${pickerLabel(scenario)}`, cursorMs === undefined ? {} : { cursorMs });
       },
 
       setExtra(patch) {
@@ -334,7 +351,7 @@ export function createLabStore<S, O, T extends ReplayResult<S, O>, X = null>(spe
           set({ error: checked.error });
           return;
         }
-        set({ extra: checked.value, history: record(s.history, snap(s)), error: null });
+        set({ extra: checked.value, history: record(s.history, snap(s, `change ${Object.keys(patch).join(', ')}`)), error: null });
       },
 
       ...playbackActions(get, set, playEnd),
@@ -354,16 +371,16 @@ export function createLabStore<S, O, T extends ReplayResult<S, O>, X = null>(spe
       },
       reset() {
         const s = get();
-        if (!scenarioEquals(s.scenario, s.original)) change(s.original, { selectedEventId: null });
+        if (!scenarioEquals(s.scenario, s.original)) change(s.original, "reset to the lesson's scenario", { selectedEventId: null });
       },
       undo() {
         const s = get();
-        const r = undoHistory(s.history, snap(s));
+        const r = undoHistory(s.history, snap(s, s.history.past[s.history.past.length - 1]?.step ?? ''));
         if (r) restore(r.value, r.history);
       },
       redo() {
         const s = get();
-        const r = redoHistory(s.history, snap(s));
+        const r = redoHistory(s.history, snap(s, s.history.future[s.history.future.length - 1]?.step ?? ''));
         if (r) restore(r.value, r.history);
       },
       setError(error) {

@@ -9,11 +9,16 @@ import type { PlaybackActions } from './playback';
 
 /** The shapes of the one lab store (`createLabStore` in `labStore.ts`): its data, its verbs, and the spec a lab gives it. */
 
-/** What undo/redo restores. */
+/**
+ * What undo/redo restores. `step` names the change made from this snapshot (what undoing back to
+ * it undoes, e.g. "switch to B · Complete then cancel", "move cancel to 700 ms"); the scenario bar's
+ * Undo/Redo buttons show it. Switching scenario is one undoable step like any edit, in every lab.
+ */
 export interface LabSnapshot<X> {
   scenario: Scenario;
   original: Scenario;
   extra: X;
+  step: string;
 }
 
 /** The data every lab store holds. `T` is the lab's trace type, `X` its extra slice. */
@@ -53,7 +58,7 @@ export interface LabData<T, X> {
 export interface LabActions<X> extends PlaybackActions {
   loadBuiltin(id: string): void;
   /** Loads `scenario` (undoable). `keepView` keeps playhead, speed and selection (a link to the same scenario). */
-  loadScenario(scenario: Scenario, options?: { original?: Scenario; cursorMs?: number | null; keepView?: boolean }): void;
+  loadScenario(scenario: Scenario, options?: { original?: Scenario; cursorMs?: number | null; keepView?: boolean; step?: string }): void;
   /** Loads scenario JSON text (a file or a paste; `source` names it in the error title). False when refused; the scenario is kept. */
   importText(text: string, source?: string): boolean;
   /** Follows an address opened in the tab (pasted, Back/Forward): loads it, or keeps the scenario and says why. */

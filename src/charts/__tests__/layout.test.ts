@@ -54,6 +54,19 @@ describe('label placement (behaviour kept from the single-file chart)', () => {
     expect(roomierLeft).toEqual({ text: 'mismatch key … body', anchor: 'end', full: 'mismatch key reused with another body' });
   });
 
+  it('a span label clears an arrow through its first letters (races I6) and another row\'s handle label (ledger C at 390 px)', () => {
+    const m: SpanMark = { kind: 'span', id: 's', lane: 'client', row: 'call', at: 0, to: 10, tone: 'bad', endLabel: 'cancelled · 1 020 ms' };
+    // Nothing in the way: as before.
+    expect(placeSpanLabel(m, 300, 40, 118, 884, { bottom: [[200, 250]], centre: [] })).toEqual({ text: 'cancelled · 1 020 ms', anchor: 'start', full: undefined });
+    // An arrow at x 310 (the label starts at 306): moved just past it.
+    expect(placeSpanLabel(m, 300, 40, 118, 884, { bottom: [[309, 311]], centre: [] })).toEqual({ text: 'cancelled · 1 020 ms', anchor: 'start', full: undefined, dx: 8 });
+    // A handle label over most of it: to the row's centre line beside the bar's end, when that is clear.
+    const c: SpanMark = { ...m, endLabel: 'executed charge-001' };
+    expect(placeSpanLabel(c, 118, 26, 118, 316, { bottom: [[175, 221]], centre: [[114, 122]] })).toEqual({ text: 'executed charge-001', anchor: 'start', dx: 4, atCentre: true });
+    // Blocked there too: stays as placed.
+    expect(placeSpanLabel(c, 118, 26, 118, 316, { bottom: [[175, 221]], centre: [[150, 160]] })).toEqual({ text: 'executed charge-001', anchor: 'start', full: undefined });
+  });
+
   it('handles close together cluster as "<group> ×n"; a label near the right edge flips to end at its handle', () => {
     const placed = placeHandles([handle('a', 100, { label: 'begin', group: 'step' }), handle('b', 101, { label: 'read', group: 'step' }), handle('c', 990, { label: 'commit' })], x, 884);
     expect(placed.map((p) => p.label)).toEqual([null, 'step ×2', 'commit']);

@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import { placeSpanLabel } from '../labels';
+import { placeSpanLabel, type SpanLabelObstacles } from '../labels';
 import { rowBox, rowCenterY, type Layout } from '../layout';
 import type { LinearScale } from '../scale';
 import type { SpanMark, Tone } from '../timelineTypes';
@@ -18,6 +18,9 @@ interface SpanViewProps {
   endCap: NonNullable<SpanMark['endCap']>;
   endLabel: string | null;
   endLabelAnchor: 'start' | 'end';
+  /** The label's shift from its usual place (px), and whether it sits on the row's centre line (`placeSpanLabel`). */
+  endLabelDx: number;
+  endLabelAtCentre: boolean;
   /** The whole end label when `endLabel` is shortened to fit (shown as its tooltip). */
   endLabelFull?: string;
   title?: string;
@@ -41,7 +44,7 @@ const SpanView = memo(function SpanView(p: SpanViewProps) {
       {!p.open && p.endCap === 'dot' && <circle className="tl-span-dot" cx={p.x2} cy={p.y} r={4.5} />}
       {!p.open && p.endCap === 'bar' && <path className="tl-span-cap" d={`M${p.x2},${p.y - 7}V${p.y + 7}`} />}
       {p.endLabel !== null && (
-        <text className="tl-span-label" x={p.endLabelAnchor === 'start' ? p.x2 + 6 : p.x2 - 6} y={p.rowBottom - 3} textAnchor={p.endLabelAnchor}>
+        <text className="tl-span-label" x={(p.endLabelAnchor === 'start' ? p.x2 + 6 : p.x2 - 6) + p.endLabelDx} y={p.endLabelAtCentre ? p.y + 4 : p.rowBottom - 3} textAnchor={p.endLabelAnchor}>
           {p.endLabelFull !== undefined && <title>{p.endLabelFull}</title>}
           {p.endLabel}
         </text>
@@ -51,16 +54,16 @@ const SpanView = memo(function SpanView(p: SpanViewProps) {
 });
 
 /** Spans: bars from `at` to `to` (open-ended with a fading arrow), an end cap and an end label at the row's bottom (`placeSpanLabel`). */
-export function SpanLayer({ spans, x, layout, plotLeft, plotRight, uid }: { spans: readonly SpanMark[]; x: LinearScale; layout: Layout; plotLeft: number; plotRight: number; uid: string }) {
+export function SpanLayer({ spans, x, layout, plotLeft, plotRight, uid, obstacles }: { spans: readonly SpanMark[]; x: LinearScale; layout: Layout; plotLeft: number; plotRight: number; uid: string; obstacles?: ReadonlyMap<string, SpanLabelObstacles> }) {
   return (
     <g className="tl-spans">
       <Chunked
         items={spans}
-        deps={[x, layout, plotLeft, plotRight, uid]}
+        deps={[x, layout, plotLeft, plotRight, uid, obstacles]}
         render={(m) => {
         const x2 = x(m.to);
         const b = rowBox(layout, m.lane, m.row);
-        const label = placeSpanLabel(m, x2, b.h, plotLeft, plotRight);
+        const label = placeSpanLabel(m, x2, b.h, plotLeft, plotRight, obstacles?.get(`${m.lane}/${m.row}`));
         return (
           <SpanView
             key={m.id}
@@ -76,6 +79,8 @@ export function SpanLayer({ spans, x, layout, plotLeft, plotRight, uid }: { span
             endLabel={label.text}
             endLabelAnchor={label.anchor}
             endLabelFull={label.full}
+            endLabelDx={label.dx ?? 0}
+            endLabelAtCentre={label.atCentre === true}
             title={m.title}
             gradientId={`${uid}-fade-${m.tone}`}
           />

@@ -45,9 +45,10 @@ interface Result {
  * with none ticked the lab's natural set is used), the lab's explorer replays every order in a
  * Web Worker with progress and Cancel, and each outcome class (terminal state per call, broken
  * invariants) is listed with its count and "Open the shortest counterexample" ("… order" when it breaks nothing), which loads that
- * order as an undoable edit. Results are cleared when the scenario changes.
+ * order as an undoable edit. Results are cleared when the scenario changes. `scope` (a sentence
+ * put first in the intro) says how it differs from a lab's own explorer on the same page (ledger).
  */
-export function AllOrdersPanel({ lab }: { lab: LabId }) {
+export function AllOrdersPanel({ lab, scope }: { lab: LabId; scope?: string }) {
   const store = useLabStore<LabStoreState>();
   const scenario = useLab(selectScenario) as Scenario;
   const selectedOnTimeline = useLab(selectSelectedEventId);
@@ -120,8 +121,8 @@ export function AllOrdersPanel({ lab }: { lab: LabId }) {
   return (
     <section className="panel" aria-labelledby={`${lab}-all-orders-h`} data-testid="all-orders">
       <h2 id={`${lab}-all-orders-h`}>All orders</h2>
-      <p className="small">
-        Tick up to {MAX_ORDER_EVENTS} events (none: the lab&apos;s own set). Every order of them over the same time slots is replayed in a background worker; orders the lab
+      <p className="small" data-testid="all-orders-intro">
+        {scope && <>{scope} </>}Tick up to {MAX_ORDER_EVENTS} events (none: the lab&apos;s own set). Every order of them over the same time slots is replayed in a background worker; orders the lab
         forbids (one lane&apos;s own steps out of order) are skipped.
       </p>
       <details>

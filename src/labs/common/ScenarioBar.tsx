@@ -1,6 +1,6 @@
 import './kit.css';
 import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
-import { pickerLabel, selectBuiltins, selectImported, selectCanRedo, selectCanUndo, selectIsModified, selectScenario } from '../../store/labSelectors';
+import { pickerLabel, selectBuiltins, selectImported, selectCanRedo, selectCanUndo, selectIsModified, selectRedoStep, selectUndoStep, selectScenario } from '../../store/labSelectors';
 import type { LabData } from '../../store/labStore';
 import type { Scenario } from '../../sim/types';
 import { IMPORT_PANEL_ID } from './DropPanel';
@@ -31,7 +31,8 @@ function jumpToImport() {
 /**
  * The page kit's scenario bar, the same in every lab: the built-in picker (`scenario-picker`; an
  * imported scenario shows as "(imported)"), an "edited" badge while the scenario differs from the
- * lesson's (`edited`), the lab's own controls (`children`), then Undo, Redo, Reset (back to the
+ * lesson's (`edited`), the lab's own controls (`children`), then Undo and Redo (each titled with
+ * the step it would take back or again: picking another scenario is one such step), Reset (back to the
  * lesson's version), Copy share link (the address that reproduces scenario and playhead; when
  * the clipboard is refused the link is shown to copy by hand) and Import / export… (to the kit's
  * import panel).
@@ -42,6 +43,8 @@ export function ScenarioBar({ groups, children }: { groups?: PickerGroups; child
   const builtins = useLab(selectBuiltins);
   const canUndo = useLab(selectCanUndo);
   const canRedo = useLab(selectCanRedo);
+  const undoStep = useLab(selectUndoStep);
+  const redoStep = useLab(selectRedoStep);
   const modified = useLab(selectIsModified);
   const imported = useLab(selectImported);
   const [status, setStatus] = useState<{ text: string; link?: string } | null>(null);
@@ -99,10 +102,10 @@ export function ScenarioBar({ groups, children }: { groups?: PickerGroups; child
       </div>
       {children && <div className="lab-bar-extra">{children}</div>}
       <div className="button-row" role="group" aria-label="Edit history and sharing">
-        <button type="button" data-testid="undo" onClick={() => store.getState().undo()} disabled={!canUndo} title="Undo (Ctrl+Z)">
+        <button type="button" data-testid="undo" onClick={() => store.getState().undo()} disabled={!canUndo} title={undoStep ? `Undo: ${undoStep} (Ctrl+Z)` : 'Nothing to undo'} aria-label={undoStep ? `Undo: ${undoStep}` : 'Undo'}>
           Undo
         </button>
-        <button type="button" data-testid="redo" onClick={() => store.getState().redo()} disabled={!canRedo} title="Redo (Ctrl+Shift+Z)">
+        <button type="button" data-testid="redo" onClick={() => store.getState().redo()} disabled={!canRedo} title={redoStep ? `Redo: ${redoStep} (Ctrl+Shift+Z)` : 'Nothing to redo'} aria-label={redoStep ? `Redo: ${redoStep}` : 'Redo'}>
           Redo
         </button>
         <button type="button" data-testid="reset" onClick={() => store.getState().reset()} title="Bring back the lesson's original scenario">

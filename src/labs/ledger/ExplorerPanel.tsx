@@ -77,9 +77,9 @@ export function ExplorerPanel() {
 
   return (
     <section className="panel" aria-labelledby="ledger-explore-h">
-      <h2 id="ledger-explore-h">All orders at once</h2>
-      <p className="small">
-        Each connection keeps its own step order; the explorer replays every way to merge the two lanes ({perPolicy} interleavings) under each of {EXPLORE_VARIANTS.length}{' '}
+      <h2 id="ledger-explore-h" data-testid="explore-heading">All orders at once · every policy compared</h2>
+      <p className="small" data-testid="explore-intro">
+        Compares the policies on the scenario as scripted (the All orders panel below reorders the events you tick under the current policy only). Each connection keeps its own step order; the explorer replays every way to merge the two lanes ({perPolicy} interleavings) under each of {EXPLORE_VARIANTS.length}{' '}
         policy rows (naive, deferred, BEGIN IMMEDIATE with a waiting and with a failing busy lock, the claim), on real SQLite, in a background worker.
       </p>
       <RunControls testIdPrefix="explore" runLabel={<>Explore {perPolicy} interleavings × {EXPLORE_VARIANTS.length} policies = {perPolicy * EXPLORE_VARIANTS.length} replays</>} status={status} progress={progress} message={message} onRun={start} onCancel={cancel} />

@@ -32,6 +32,9 @@ const POLICY_LABEL: Record<string, string> = {
   claim: 'single statement: INSERT … ON CONFLICT … RETURNING',
 };
 
+/** How the kit's All orders differs from the ledger's explorer above it (walkthrough: two "All orders" panels, the difference unsaid). */
+const ALL_ORDERS_SCOPE = 'Under the current policy only (the panel above compares every policy over every interleaving): pick the events whose order you want to vary.';
+
 /** Why a scenario of client calls (C–H) has no All orders: it interleaves connection steps only. */
 const ALL_ORDERS_NEEDS_STEPS =
   "Not available for this scenario: All orders interleaves two connections' steps (begin, read, execute, write, commit), and this one scripts client calls and retries instead — open A or B to explore every interleaving.";
@@ -181,7 +184,7 @@ function LedgerPage() {
           <TablesPanel />
           <WirePanel />
           {hasSteps && <ExplorerPanel key={scenarioId} />}
-          {hasSteps ? <AllOrdersPanel lab="ledger" /> : <AllOrdersUnavailable lab="ledger" why={ALL_ORDERS_NEEDS_STEPS} />}
+          {hasSteps ? <AllOrdersPanel lab="ledger" scope={ALL_ORDERS_SCOPE} /> : <AllOrdersUnavailable lab="ledger" why={ALL_ORDERS_NEEDS_STEPS} />}
           <ChaosPanel lab="ledger" />
           <ConsolePanel />
           <MyLedgerPanel />

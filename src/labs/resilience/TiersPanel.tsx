@@ -78,7 +78,7 @@ export function TiersPanel() {
       </div>
       <div className="button-row">
         <label className="field-inline seed-slider">
-          <span>Read at {s.second} s</span>
+          <span className="seed-slider-value" data-testid="seed-tier-second-label">Read at {s.second} s</span>
           <input type="range" min={0} max={total - 1} step={1} value={s.second} onChange={(e) => setSecond(Number(e.currentTarget.value))} data-testid="seed-tier-second" aria-valuetext={`${s.second} seconds`} />
         </label>
         <label className="toggle">
