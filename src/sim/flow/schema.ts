@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BUFFER_POLICIES } from './buffer';
+import { switchesField } from '../schemaParts';
 
 const ms = z.number().int('must be an integer number of milliseconds').min(0, 'must be ≥ 0 ms').max(1_000_000_000, 'must be ≤ 1,000,000,000 ms');
 const positiveMs = z.number().int('must be an integer number of milliseconds').min(1, 'must be ≥ 1 ms').max(1_000_000_000, 'must be ≤ 1,000,000,000 ms');
@@ -13,19 +14,6 @@ const producerSchema = z
     intervalMs: positiveMs.describe('Time between two progress events (ms); 10 = 100 events per second.'),
     count: z.number().int().min(0).max(200_000, 'must be at most 200,000 events'),
     final: z.boolean().default(false).describe('Send the final response one interval after the last progress.'),
-  })
-  .strict();
-
-/** Broken-policy switches beside the buffer policy; all false means the correct client. */
-export const flowBugsSchema = z
-  .object({
-    keepAliveResetsIdle: z.boolean().default(false).describe('Bug: the client treats keep-alive comments as activity and resets the operation\'s idle timeout.'),
-    omitAccelBufferingHeader: z.boolean().default(false).describe('Bug: the server leaves out X-Accel-Buffering: no, so a proxy that honours the header (nginx-like) buffers the stream.'),
-    resumeUnder2026: z
-      .boolean()
-      .default(false)
-      .describe('Bug (the lab\'s old rule): under 2026-07-28 a broken stream does not lose the in-flight request — the client keeps waiting for the old id and the server keeps writing the old execution\'s events, as if the stream were resumed. 2026-07-28 has no resumption: the request is lost and MUST be re-issued with a new id.'),
-    idempotencyKeyOmitted: z.boolean().default(false).describe('Bug: the client sends the watched call without its idempotency key (client.idempotencyKey), so the server cannot deduplicate a re-issue.'),
   })
   .strict();
 
@@ -144,7 +132,13 @@ export const flowConfigSchema = z
       .strict()
       .default({ operationToken: null, idleTimeoutMs: null, reconnectDelayMs: 1000, tool: 'long_job', sideEffect: false, idempotencyKey: null }),
     horizonMs: positiveMs.default(120000).describe('Periodic timers (keep-alives, flushes, retries) stop after this time.'),
-    bugs: flowBugsSchema.default({ keepAliveResetsIdle: false, omitAccelBufferingHeader: false, resumeUnder2026: false, idempotencyKeyOmitted: false }),
+    // Broken-policy switches beside the buffer policy; all false means the correct client.
+    bugs: switchesField({
+      keepAliveResetsIdle: 'Bug: the client treats keep-alive comments as activity and resets the operation\'s idle timeout.',
+      omitAccelBufferingHeader: 'Bug: the server leaves out X-Accel-Buffering: no, so a proxy that honours the header (nginx-like) buffers the stream.',
+      resumeUnder2026: 'Bug (the lab\'s old rule): under 2026-07-28 a broken stream does not lose the in-flight request — the client keeps waiting for the old id and the server keeps writing the old execution\'s events, as if the stream were resumed. 2026-07-28 has no resumption: the request is lost and MUST be re-issued with a new id.',
+      idempotencyKeyOmitted: 'Bug: the client sends the watched call without its idempotency key (client.idempotencyKey), so the server cannot deduplicate a re-issue.',
+    }),
     fleet: fleetSchema.nullable().default(null),
     reconnectLoop: reconnectLoopSchema.nullable().default(null).describe('One client\'s reconnect loop (counter resets, flat delays, burst caps); see simulateReconnectLoop.'),
     resumption: resumptionSchema.nullable().default(null).describe('2025-11-25: a response stream resumed with Last-Event-ID across two drops; see resumeAfterDrops.'),

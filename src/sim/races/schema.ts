@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { eventBase, eventUnion } from '../schemaParts';
+import { eventBase, eventUnion, switchesOff, switchesSchema } from '../schemaParts';
 import type { LabSchemas } from '../scenario';
 import { RACES_CLIENT_PROFILES } from './sdkProfile';
-import { MECHANICS_POLICY, MECHANICS_POLICY_OFF } from './mechanics/policy';
+import { MECHANICS_POLICY } from './mechanics/policy';
 
 /** JSON values (for fields the model validates itself, such as a request id a learner may break on purpose). */
 const json: z.ZodType<unknown> = z.unknown();
@@ -11,22 +11,20 @@ const positiveMs = z.number({ error: 'must be a number of milliseconds' }).int('
 const idOrInt = z.union([z.string(), z.number().int()], { error: 'must be a string or an integer' });
 
 /** Broken-policy switches; all false means the correct client and server. */
-export const racesPolicySchema = z
-  .object({
-    progressResetsMaximum: z.boolean().default(false).describe('Bug: progress also pushes the maximum deadline out.'),
-    idleTimeoutOnly: z.boolean().default(false).describe('Bug: the client enforces only the idle timeout; no maximum.'),
-    maximumCheckedOnProgress: z.boolean().default(false).describe('Bug (TS SDK v1): the maximum is checked only when progress arrives.'),
-    progressTokenOmitted: z.boolean().default(false).describe('Bug: the request goes out without its progressToken, so progress can never reset idle.'),
-    respondAfterCancel: z.boolean().default(false).describe('Bug: the server still sends a response after accepting a cancellation.'),
-    clientNeverSettles: z.boolean().default(false).describe('Bug: the client sends its cancellation but never settles its own call.'),
-    timeoutWithoutCancel: z.boolean().default(false).describe('Bug: on timeout the client stops waiting but sends no cancellation signal.'),
-    httpPostsCancel: z.boolean().default(false).describe('Bug: under 2026-07-28 the Streamable HTTP client also POSTs notifications/cancelled.'),
-    ...MECHANICS_POLICY,
-    retrySameId: z.boolean().default(false).describe('Bug: the re-issue after a broken 2026-07-28 response stream, or an MRTR retry, reuses the old request id (both MUST use a new one).'),
-    idempotencyKeyOmitted: z.boolean().default(false).describe('Bug: the client sends a side-effecting call without its idempotency key, so a re-issue or retry executes it again.'),
-    mcpNameHeaderOmitted: z.boolean().default(false).describe('Bug: the 2026-07-28 HTTP client omits the Mcp-Name header; the server rejects the request with -32020 HeaderMismatch.'),
-  })
-  .strict();
+export const racesPolicySchema = switchesSchema({
+  progressResetsMaximum: 'Bug: progress also pushes the maximum deadline out.',
+  idleTimeoutOnly: 'Bug: the client enforces only the idle timeout; no maximum.',
+  maximumCheckedOnProgress: 'Bug (TS SDK v1): the maximum is checked only when progress arrives.',
+  progressTokenOmitted: 'Bug: the request goes out without its progressToken, so progress can never reset idle.',
+  respondAfterCancel: 'Bug: the server still sends a response after accepting a cancellation.',
+  clientNeverSettles: 'Bug: the client sends its cancellation but never settles its own call.',
+  timeoutWithoutCancel: 'Bug: on timeout the client stops waiting but sends no cancellation signal.',
+  httpPostsCancel: 'Bug: under 2026-07-28 the Streamable HTTP client also POSTs notifications/cancelled.',
+  ...MECHANICS_POLICY,
+  retrySameId: 'Bug: the re-issue after a broken 2026-07-28 response stream, or an MRTR retry, reuses the old request id (both MUST use a new one).',
+  idempotencyKeyOmitted: 'Bug: the client sends a side-effecting call without its idempotency key, so a re-issue or retry executes it again.',
+  mcpNameHeaderOmitted: 'Bug: the 2026-07-28 HTTP client omits the Mcp-Name header; the server rejects the request with -32020 HeaderMismatch.',
+});
 
 /** Races lab configuration. */
 export const racesConfigSchema = z
@@ -58,20 +56,7 @@ export const racesConfigSchema = z
       .strict()
       .optional()
       .describe('An intermediary hop between client and server with its own timers (mechanics/hop.ts); omitted: client and server talk directly.'),
-    policy: racesPolicySchema.default({
-      progressResetsMaximum: false,
-      idleTimeoutOnly: false,
-      maximumCheckedOnProgress: false,
-      progressTokenOmitted: false,
-      respondAfterCancel: false,
-      clientNeverSettles: false,
-      timeoutWithoutCancel: false,
-      httpPostsCancel: false,
-      ...MECHANICS_POLICY_OFF,
-      retrySameId: false,
-      idempotencyKeyOmitted: false,
-      mcpNameHeaderOmitted: false,
-    }),
+    policy: switchesOff(racesPolicySchema),
   })
   .strict();
 
