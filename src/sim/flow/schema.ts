@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BUFFER_POLICIES } from './buffer';
-import { switchesField } from '../schemaParts';
+import { eventBase, eventObject, eventUnion, switchesField } from '../schemaParts';
 
 const ms = z.number().int('must be an integer number of milliseconds').min(0, 'must be ≥ 0 ms').max(1_000_000_000, 'must be ≤ 1,000,000,000 ms');
 const positiveMs = z.number().int('must be an integer number of milliseconds').min(1, 'must be ≥ 1 ms').max(1_000_000_000, 'must be ≤ 1,000,000,000 ms');
@@ -145,23 +145,16 @@ export const flowConfigSchema = z
   })
   .strict();
 
-const base = {
-  id: z.string().min(1, 'must be a non-empty string').max(64, 'must be at most 64 characters'),
-  at: ms,
-  label: z.string().max(120, 'must be at most 120 characters').optional(),
-};
+const base = eventBase(ms);
 
-const progress = z.object({ ...base, actor: z.literal('server'), kind: z.literal('progress'), token }).strict();
-const final = z.object({ ...base, actor: z.literal('server'), kind: z.literal('final'), token }).strict();
-const keepalive = z.object({ ...base, actor: z.literal('server'), kind: z.literal('keepalive') }).strict();
-const stall = z.object({ ...base, actor: z.literal('client'), kind: z.literal('stall'), durationMs: positiveMs }).strict();
-const drop = z.object({ ...base, actor: z.literal('wire'), kind: z.literal('drop') }).strict();
+const progress = eventObject(base, 'server', 'progress', { token });
+const final = eventObject(base, 'server', 'final', { token });
+const keepalive = eventObject(base, 'server', 'keepalive', {});
+const stall = eventObject(base, 'client', 'stall', { durationMs: positiveMs });
+const drop = eventObject(base, 'wire', 'drop', {});
 
 /** One scripted event of the flow lab, discriminated by `kind`. */
-export const flowEventSchema = z.discriminatedUnion('kind', [progress, final, keepalive, stall, drop], {
-  error: (issue) =>
-    issue.code === 'invalid_union' ? 'kind must be one of progress, final, keepalive (server), stall (client) or drop (wire)' : undefined,
-});
+export const flowEventSchema = eventUnion([progress, final, keepalive, stall, drop], 'kind must be one of progress, final, keepalive (server), stall (client) or drop (wire)');
 
 export type FlowConfig = z.output<typeof flowConfigSchema>;
 export type FleetConfig = z.output<typeof fleetSchema>;

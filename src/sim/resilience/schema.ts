@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { eventBase, eventUnion, switchesField } from '../schemaParts';
+import { eventBase, eventObject, eventUnion, switchesField } from '../schemaParts';
 import { BACKOFF_STRATEGIES, type BackoffStrategy } from '../retry/backoff';
 
 /**
@@ -168,29 +168,26 @@ export const resilienceConfigSchema = z.discriminatedUnion('mechanism', [tasksCo
 
 const base = eventBase(ms);
 
-const ev = <A extends string, K extends string, X extends z.ZodRawShape>(actor: A, kind: K, extra: X) =>
-  z.object({ ...base, actor: z.literal(actor), kind: z.literal(kind), ...extra }).strict();
-
 /** Tasks: the client sends a task-augmented tools/call. */
-const taskCall = ev('client', 'call', { tool: z.string().min(1).max(64).default('long_report'), requestId: z.union([z.string(), z.number().int()]).default(1) });
+const taskCall = eventObject(base, 'client', 'call', { tool: z.string().min(1).max(64).default('long_report'), requestId: z.union([z.string(), z.number().int()]).default(1) });
 /** Tasks: the server creates the task and answers with CreateTaskResult. */
-const taskCreated = ev('server', 'created', { taskId: z.string().min(1).max(64).default('task-1') });
+const taskCreated = eventObject(base, 'server', 'created', { taskId: z.string().min(1).max(64).default('task-1') });
 /** Tasks: the user aborts (the client cancels the task, now or as soon as its id is known). */
-const taskAbort = ev('client', 'abort', {});
+const taskAbort = eventObject(base, 'client', 'abort', {});
 /** Tasks: the worker reaches a checkpoint where it can stop. */
-const checkpoint = ev('worker', 'checkpoint', {});
+const checkpoint = eventObject(base, 'worker', 'checkpoint', {});
 /** Tasks: the work finishes. */
-const finish = ev('worker', 'finish', { outcome: z.enum(['completed', 'failed']).default('completed'), text: z.string().max(200).default('report ready') });
+const finish = eventObject(base, 'worker', 'finish', { outcome: z.enum(['completed', 'failed']).default('completed'), text: z.string().max(200).default('report ready') });
 /** Tasks: the worker needs input / gets it. */
-const needInput = ev('worker', 'input-required', {});
-const resume = ev('worker', 'resume', {});
+const needInput = eventObject(base, 'worker', 'input-required', {});
+const resume = eventObject(base, 'worker', 'resume', {});
 /** Breaker: one or more concurrent logical calls. Storm: the user action. */
-const call = ev('client', 'request', { count: z.number().int().min(1).max(10_000).default(1) });
+const call = eventObject(base, 'client', 'request', { count: z.number().int().min(1).max(10_000).default(1) });
 /** Breaker / storm: the downstream (upstream API) recovers or starts failing. */
-const recover = ev('upstream', 'recover', {});
-const outage = ev('upstream', 'outage', {});
+const recover = eventObject(base, 'upstream', 'recover', {});
+const outage = eventObject(base, 'upstream', 'outage', {});
 /** Storm: the user cancels the action. */
-const userCancel = ev('client', 'cancel', {});
+const userCancel = eventObject(base, 'client', 'cancel', {});
 
 /** One scripted event of the resilience lab, discriminated by `kind`. */
 export const resilienceEventSchema = eventUnion(
