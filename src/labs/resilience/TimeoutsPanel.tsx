@@ -3,6 +3,7 @@ import { formatMs } from '../../charts/format';
 import { compareTimeouts, selectTimeouts } from '../../store/resilienceStore';
 import { useR, useResilienceStore } from './context';
 import { parseMsSetting } from './msInput';
+import { ColumnHeads } from '../common/ColumnHeads';
 
 /** Largest static timeout or cap the panel accepts (10 minutes). */
 const MAX_MS = 600_000;
@@ -74,16 +75,7 @@ export function TimeoutsPanel() {
       </div>
       <div className="table-scroll" role="region" aria-label="Timeouts by load (scrolls sideways on a narrow screen)" tabIndex={0}>
       <table className="timeouts-table">
-        <thead>
-          <tr>
-            <th scope="col">load</th>
-            <th scope="col">p50</th>
-            <th scope="col">p99</th>
-            <th scope="col">static timeouts</th>
-            <th scope="col">dynamic timeout</th>
-            <th scope="col">dynamic timeouts</th>
-          </tr>
-        </thead>
+        <ColumnHeads columns={['load', 'p50', 'p99', 'static timeouts', 'dynamic timeout', 'dynamic timeouts']} />
         <tbody>
           {rows.map((r) => (
             <tr key={r.loadFactor}>
