@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, vi } from 'vitest';
+import { afterEach, beforeEach, expect, vi } from 'vitest';
 import { loadBuiltinScenarios } from '../sim/__tests__/builtinScenarios';
 import { RACES_SCHEMAS } from '../sim/races';
 import { parseScenario } from '../sim/scenario';
@@ -44,4 +44,15 @@ export function onFakeTimers(): void {
   afterEach(() => {
     vi.useRealTimers();
   });
+}
+
+/**
+ * Checks what a suite's `cases` cover: the races built-ins they leave out are exactly `leftOut`
+ * (ids, in file order) and no SDK probe is left out. Returns the ids of the cases kept.
+ */
+export function expectCoverage(cases: readonly OracleCase[], leftOut: readonly string[]): Set<string> {
+  const ids = new Set(cases.map((c) => c.scenario.id));
+  expect(loadBuiltinScenarios('races').map((s) => s.scenario.id).filter((id) => !ids.has(id))).toEqual(leftOut);
+  expect(SDK_PROBES.map((p) => p.id).filter((id) => !ids.has(id))).toEqual([]);
+  return ids;
 }

@@ -10,7 +10,7 @@ import { notExpressible, observe, overStreamableHttp, type RacesScenarioFile } f
 import { citedBehaviours, factDifferences, labFacts, sdkFacts, summarize } from './compare';
 import { RawServerSession } from './harness';
 import { SDK_PROBES } from './probes';
-import { oracleCases, onFakeTimers, ROOT, type OracleCase } from './cases';
+import { expectCoverage, oracleCases, onFakeTimers, ROOT, type OracleCase } from './cases';
 import { labVsSdkMarkdown, README_END, README_START, withReadmeSection, type DifferenceRow } from './table';
 
 // The differential suite (issue 11): every races scenario the SDK can express (the built-ins and
@@ -37,10 +37,7 @@ onFakeTimers();
 
 describe('the lab\'s "TypeScript SDK v1" profile agrees with the real SDK, point by point', () => {
   it('drives every built-in the SDK can express and every probe; the others say why not', () => {
-    const ids = new Set(cases().map((c) => c.scenario.id));
-    const skipped = loadBuiltinScenarios('races').map((s) => s.scenario.id).filter((id) => !ids.has(id));
-    expect(skipped).toEqual(NOT_EXPRESSIBLE);
-    expect(SDK_PROBES.every((p) => ids.has(p.id))).toBe(true);
+    const ids = expectCoverage(cases(), NOT_EXPRESSIBLE);
     expect(ids.size).toBeGreaterThanOrEqual(9 + SDK_PROBES.length);
   });
 

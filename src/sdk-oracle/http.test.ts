@@ -1,12 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
-import { loadBuiltinScenarios } from '../sim/__tests__/builtinScenarios';
 import { replayRaces, withOverrides, type RacesTrace } from '../sim/races';
 import type { Json, Scenario } from '../sim/types';
 import { citedBehaviours, factDifferences, labFacts, sdkFacts } from './compare';
 import { notExpressible, observe, overStreamableHttp } from './driver';
 import { httpLink } from './httpLink';
-import { SDK_PROBES } from './probes';
-import { oracleCases, onFakeTimers, type OracleCase } from './cases';
+import { expectCoverage, oracleCases, onFakeTimers, type OracleCase } from './cases';
 
 // The differential suite over Streamable HTTP (issue 11: "checked on stdio only"): the SDK's own
 // StreamableHTTPClientTransport talks to its WebStandardStreamableHTTPServerTransport in process
@@ -31,11 +29,8 @@ onFakeTimers();
 
 describe('the "TypeScript SDK v1" profile over Streamable HTTP agrees with the SDK\'s StreamableHTTPClientTransport + server transport, in process', () => {
   it('drives every built-in and probe the SDK can express over HTTP (D among them); the others are the stdio list minus D', () => {
-    const ids = new Set(cases().map((c) => c.scenario.id));
-    const skipped = loadBuiltinScenarios('races').map((s) => s.scenario.id).filter((id) => !ids.has(id));
-    expect(skipped).toEqual(NOT_EXPRESSIBLE_OVER_HTTP);
+    const ids = expectCoverage(cases(), NOT_EXPRESSIBLE_OVER_HTTP);
     expect(ids.has('D-http-stream-close')).toBe(true);
-    expect(SDK_PROBES.every((p) => ids.has(p.id))).toBe(true);
   });
 
   it('the pair really speaks Streamable HTTP: initialize and each tools/call are POSTs answered with an SSE stream, notifications POSTs answered 202, one GET stream', async () => {

@@ -29,6 +29,13 @@ describe('stepping', () => {
     expect(prevStepTime(times, 160)).toBe(150);
     expect(prevStepTime(times, 0)).toBeNull();
   });
+  it('steps over every step sharing a millisecond, both ways', () => {
+    const shared = [0, 20, 20, 20, 150];
+    expect(nextStepTime(shared, 0)).toBe(20);
+    expect(nextStepTime(shared, 20)).toBe(150);
+    expect(prevStepTime(shared, 150)).toBe(20);
+    expect(prevStepTime(shared, 20)).toBe(0);
+  });
   it('pads the range end to a round number', () => {
     expect(timeRangeEnd(500)).toBe(530);
     expect(timeRangeEnd(460000)).toBe(490000);

@@ -2,6 +2,7 @@
  * Pure playback helpers for a lab's virtual clock: the speed slider's log scale, stepping between
  * trace step times, and the time range the playhead may cover. No React, no DOM.
  */
+import { bisectLeft, bisectRight } from 'd3';
 
 /** Speed is virtual milliseconds per real second. */
 export const SPEED_MIN = 10;
@@ -38,28 +39,16 @@ export function suggestedSpeed(endMs: number, seconds = 8): number {
   return Math.min(Math.max(best, SPEED_MIN), SPEED_MAX);
 }
 
-/** The first step time strictly after `cursorMs`, or null. `times` is sorted ascending. */
+/** The first step time strictly after `cursorMs`, or null. `times` is sorted ascending (binary search, d3's `bisectRight`). */
 export function nextStepTime(times: readonly number[], cursorMs: number): number | null {
-  let lo = 0;
-  let hi = times.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (times[mid] <= cursorMs) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < times.length ? times[lo] : null;
+  const i = bisectRight(times, cursorMs);
+  return i < times.length ? times[i] : null;
 }
 
-/** The last step time strictly before `cursorMs`, or null. `times` is sorted ascending. */
+/** The last step time strictly before `cursorMs`, or null. `times` is sorted ascending (binary search, d3's `bisectLeft`). */
 export function prevStepTime(times: readonly number[], cursorMs: number): number | null {
-  let lo = 0;
-  let hi = times.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (times[mid] < cursorMs) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo > 0 ? times[lo - 1] : null;
+  const i = bisectLeft(times, cursorMs);
+  return i > 0 ? times[i - 1] : null;
 }
 
 /** The end of the time range shown and scrubbable: the last thing that happens, plus a margin. */

@@ -29,7 +29,8 @@ import { AllOrdersPanel } from '../common/AllOrdersPanel';
 import { ChaosPanel } from '../common/ChaosPanel';
 import { PlaybackBar } from '../common/PlaybackBar';
 import { useTimelineBinding } from '../common/useTimelineBinding';
-import { flowLanes, flowMarks, flowSeries } from './flowMarks';
+import { useFields } from '../common/useFields';
+import { flowLanes, flowMarks, flowSeries, type FlowSeries } from './flowMarks';
 import { HerdCanvas, HerdControls, HerdTable, OccTable, useHerds } from './HerdPlot';
 import { QueueChart } from './QueueChart';
 import { ReconnectPanel } from './ReconnectPanel';
@@ -147,12 +148,22 @@ function Counters({ store }: { store: FlowStore }) {
   );
 }
 
+const seriesByTrace = new WeakMap<FlowStoreState['trace'], FlowSeries>();
+
+/**
+ * What the queue chart and the timeline both draw from: the trace, the playhead (`cursorMs`), the
+ * range end (`endMs`) and the trace's step series, computed once per trace for both panels.
+ */
+function useTraceSeries(store: FlowStore) {
+  const { trace, cursorMs, rangeEndMs: endMs } = useFields(store, 'trace', 'cursorMs', 'rangeEndMs');
+  let series = seriesByTrace.get(trace);
+  if (!series) seriesByTrace.set(trace, (series = flowSeries(trace)));
+  return { trace, cursorMs, endMs, series };
+}
+
 /** The setting the page shows, in words: the buffer policy (stream scenarios) or the fleet's cap handling and jitter. */
 function QueuePanel({ store }: { store: FlowStore }) {
-  const trace = useFlow(store, (s) => s.trace);
-  const cursorMs = useFlow(store, (s) => s.cursorMs);
-  const endMs = useFlow(store, (s) => s.rangeEndMs);
-  const series = useMemo(() => flowSeries(trace), [trace]);
+  const { trace, cursorMs, endMs, series } = useTraceSeries(store);
   const config = trace.scenario.config as unknown as FlowConfig;
   if (config.fleet && config.producers.length === 0 && trace.scenario.events.length === 0) {
     const o = trace.outcome.summary.fleet as Record<string, Json>;
@@ -186,10 +197,7 @@ function QueuePanel({ store }: { store: FlowStore }) {
 }
 
 function TimelinePanel({ store }: { store: FlowStore }) {
-  const trace = useFlow(store, (s) => s.trace);
-  const cursorMs = useFlow(store, (s) => s.cursorMs);
-  const endMs = useFlow(store, (s) => s.rangeEndMs);
-  const series = useMemo(() => flowSeries(trace), [trace]);
+  const { trace, cursorMs, endMs, series } = useTraceSeries(store);
   const lanes = useMemo(() => flowLanes(trace), [trace]);
   const marks = useMemo(() => flowMarks(trace, series, cursorMs, endMs), [trace, series, cursorMs, endMs]);
   const binding = useTimelineBinding(store, { select: false, reorder: false, snap: false });

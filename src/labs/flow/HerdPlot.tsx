@@ -3,6 +3,7 @@ import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { HerdResult } from '../../sim/flow/herd';
 import { LESSON_JITTER, type HerdSettings } from '../../store/flowStore';
 import { herdVerdict, lessonRankNote, STRATEGY_TEXT } from './strategyText';
+import { ColumnHeads } from '../common/ColumnHeads';
 import './herdPlot.css';
 
 /**
@@ -354,16 +355,7 @@ export function HerdTable({ results, settings }: { results: HerdResult[]; settin
     )}
     <table className="flow-table" data-testid="herd-table">
       <caption>Herd summary: {settings.clients.toLocaleString('en-US')} clients, capacity {settings.acceptPerSecond.toLocaleString('en-US')} connections per second after a {settings.outageMs} ms outage</caption>
-      <thead>
-        <tr>
-          <th scope="col">strategy</th>
-          <th scope="col">peak arrivals / s</th>
-          <th scope="col">peak ÷ capacity</th>
-          <th scope="col">everyone back at</th>
-          <th scope="col">total attempts</th>
-          <th scope="col">gave up</th>
-        </tr>
-      </thead>
+      <ColumnHeads columns={['strategy', 'peak arrivals / s', 'peak ÷ capacity', 'everyone back at', 'total attempts', 'gave up']} />
       <tbody>
         {results.map((r) => (
           <tr key={r.strategy} data-testid={`herd-row-${r.strategy}`}>

@@ -1,18 +1,15 @@
 import { useState } from 'react';
-import { useLedgerContext, useLedgerDb } from './context';
+import { useLedgerContext } from './context';
 import { Pager, RowsTable } from './Tables';
 import { downloadFile } from '../common/download';
+import { useFields } from '../common/useFields';
 import { MAX_CHARGE_CENTS } from '../../store/ledgerStore';
 import { LEDGER_PAGE_ROWS, type LedgerPagedTable } from '../../store/ledgerDbHost';
 
 /** The learner's own persistent ledger: charge, download, upload, reset. */
 export function MyLedgerPanel() {
   const { db } = useLedgerContext();
-  const tables = useLedgerDb((s) => s.tables);
-  const lastReply = useLedgerDb((s) => s.lastReply);
-  const notice = useLedgerDb((s) => s.notice);
-  const error = useLedgerDb((s) => s.error);
-  const engine = useLedgerDb((s) => s.engine);
+  const { tables, lastReply, notice, error, engine } = useFields(db, 'tables', 'lastReply', 'notice', 'error', 'engine');
   const [account, setAccount] = useState('acct-1');
   const [cents, setCents] = useState('500');
   const [key, setKey] = useState('order-1');

@@ -3,6 +3,7 @@ import { formatMs } from '../../charts/format';
 import { compareTimeouts, selectTimeouts } from '../../store/resilienceStore';
 import { useR, useResilienceStore } from './context';
 import { parseMsSetting } from './msInput';
+import { ColumnHeads } from '../common/ColumnHeads';
 
 /** Largest static timeout or cap the panel accepts (10 minutes). */
 const MAX_MS = 600_000;
@@ -75,16 +76,7 @@ export function TimeoutsPanel() {
       {/* Fits at 390 px (units in the headers, headers wrap); narrower, it scrolls in a labelled, focusable region whose edge shadows show there is more (walkthrough: cut at 390 px with no hint). */}
       <div className="table-scroll scroll-hint" role="region" aria-label="Timeouts by load (scrolls sideways on a narrow screen)" tabIndex={0} data-testid="timeouts-region">
         <table className="timeouts-table">
-          <thead>
-            <tr>
-              <th scope="col">load</th>
-              <th scope="col">p50 (ms)</th>
-              <th scope="col">p99 (ms)</th>
-              <th scope="col">static timeouts</th>
-              <th scope="col">dynamic timeout (ms)</th>
-              <th scope="col">dynamic timeouts</th>
-            </tr>
-          </thead>
+          <ColumnHeads columns={['load', 'p50 (ms)', 'p99 (ms)', 'static timeouts', 'dynamic timeout (ms)', 'dynamic timeouts']} />
           <tbody>
             {rows.map((r) => (
               <tr key={r.loadFactor}>

@@ -14,7 +14,7 @@ import {
   type TrafficState,
   type TranscriptFormat,
 } from '../../store/trafficStore';
-import { useTraffic, useTrafficApi } from './context';
+import { useTraffic, useTrafficApi, useTrafficFields } from './context';
 import { entryLabel, entryMarkId, TRAFFIC_LANES, trafficDomain, trafficMarks } from './trafficMarks';
 import { ChoiceSelect } from '../common/ChoiceSelect';
 
@@ -22,9 +22,7 @@ const EMPTY: number[] = [];
 
 /** The entries the filter shows (memoised on transcript and filter). */
 export function useShown(): number[] {
-  const transcript = useTraffic((s) => s.transcript);
-  const filter = useTraffic((s) => s.filter);
-  const spans = useTraffic((s) => s.spans);
+  const { transcript, filter, spans } = useTrafficFields('transcript', 'filter', 'spans');
   return useMemo(() => (transcript ? shownEntries(transcript, filter, spans) : EMPTY), [transcript, filter, spans]);
 }
 
@@ -32,9 +30,7 @@ const currentFindingOf = (s: TrafficState): Finding | null => (s.currentFinding 
 
 /** What was loaded: the format (named), the revision and how it was found, counts, skipped lines. */
 export function SummaryPanel() {
-  const t = useTraffic((s) => s.transcript);
-  const report = useTraffic((s) => s.report);
-  const source = useTraffic((s) => s.source);
+  const { transcript: t, report, source } = useTrafficFields('transcript', 'report', 'source');
   if (!t) {
     return (
       <section className="panel traffic-summary" aria-label="Transcript">
@@ -139,12 +135,8 @@ export function timingConsequence(allowanceMs: number, maxMs: number | null): st
 /** The transcript on the shared Timeline: client and server lanes, calls as spans, messages as marks. */
 export function TrafficTimeline() {
   const { store } = useTrafficApi();
-  const t = useTraffic((s) => s.transcript);
-  const spans = useTraffic((s) => s.spans);
-  const cursorMs = useTraffic((s) => s.cursorMs);
-  const selected = useTraffic((s) => s.selectedEntry);
+  const { transcript: t, spans, cursorMs, selectedEntry: selected, loadCount } = useTrafficFields('transcript', 'spans', 'cursorMs', 'selectedEntry', 'loadCount');
   const finding = useTraffic(currentFindingOf);
-  const loadCount = useTraffic((s) => s.loadCount);
   const shown = useShown();
   const domain = useMemo(() => trafficDomain(t), [t]);
   const marks = useMemo(() => (t ? trafficMarks(t, spans, shown, finding?.entries ?? EMPTY, selected, cursorMs) : []), [t, spans, shown, finding, selected, cursorMs]);
@@ -167,11 +159,7 @@ export function TrafficTimeline() {
 /** Filters by id, method and tool, and the check options (latency allowance, optional maximum). */
 export function OptionsPanel() {
   const { store, runner } = useTrafficApi();
-  const filter = useTraffic((s) => s.filter);
-  const allowance = useTraffic((s) => s.allowanceText);
-  const max = useTraffic((s) => s.maxText);
-  const errors = useTraffic((s) => s.fieldErrors);
-  const spans = useTraffic((s) => s.spans);
+  const { filter, allowanceText: allowance, maxText: max, fieldErrors: errors, spans } = useTrafficFields('filter', 'allowanceText', 'maxText', 'fieldErrors', 'spans');
   const methods = useMemo(() => [...new Set(spans.map((s) => s.method))].sort(), [spans]);
   const tools = useMemo(() => [...new Set(spans.map((s) => s.tool).filter((x): x is string => x !== null))].sort(), [spans]);
   const ids = { id: useId(), method: useId(), tool: useId(), allowance: useId(), max: useId(), ml: useId(), tl: useId() };
@@ -214,9 +202,7 @@ export function OptionsPanel() {
 /** The findings, with next/previous stepping; a finding's messages select on click. */
 export function FindingsPanel() {
   const { store } = useTrafficApi();
-  const report = useTraffic((s) => s.report);
-  const current = useTraffic((s) => s.currentFinding);
-  const t = useTraffic((s) => s.transcript);
+  const { report, currentFinding: current, transcript: t } = useTrafficFields('report', 'currentFinding', 'transcript');
   if (!report || !t) return null;
   const { findings, counts } = report;
   return (
@@ -288,8 +274,7 @@ const LIST_H = 312;
 /** The message list (windowed: only the rows in view are in the DOM) beside the wire panel. */
 export function MessagesPanel() {
   const { store } = useTrafficApi();
-  const t = useTraffic((s) => s.transcript);
-  const selected = useTraffic((s) => s.selectedEntry);
+  const { transcript: t, selectedEntry: selected } = useTrafficFields('transcript', 'selectedEntry');
   const finding = useTraffic(currentFindingOf);
   const shown = useShown();
   const [scrollTop, setScrollTop] = useState(0);
@@ -367,10 +352,7 @@ function spanOfEntry(spans: readonly CallSpan[], entry: number | null): CallSpan
 /** "Open as a scenario" (the whole transcript or the selected call) and export in the four formats. */
 export function WhatIfPanel() {
   const { store, runner } = useTrafficApi();
-  const t = useTraffic((s) => s.transcript);
-  const spans = useTraffic((s) => s.spans);
-  const selected = useTraffic((s) => s.selectedEntry);
-  const source = useTraffic((s) => s.source);
+  const { transcript: t, spans, selectedEntry: selected, source } = useTrafficFields('transcript', 'spans', 'selectedEntry', 'source');
   const [format, setFormat] = useState<TranscriptFormat>('jsonrpc-jsonl');
   const [redact, setRedact] = useState(false);
   const formatId = useId();

@@ -2,6 +2,7 @@ import { createContext, useContext } from 'react';
 import { useStore } from 'zustand';
 import type { TrafficState, TrafficStore } from '../../store/trafficStore';
 import type { TrafficRunner } from './trafficRunner';
+import { useFields } from '../common/useFields';
 
 /** The traffic page's store and its worker runner, provided by `TrafficLab`. */
 export const TrafficContext = createContext<{ store: TrafficStore; runner: TrafficRunner } | null>(null);
@@ -15,6 +16,11 @@ function useCtx() {
 /** A slice of the traffic store (re-renders when it changes). */
 export function useTraffic<U>(selector: (s: TrafficState) => U): U {
   return useStore(useCtx().store, selector);
+}
+
+/** Several fields of the traffic store at once (see `useFields`): `const { transcript, spans } = useTrafficFields('transcript', 'spans')`. */
+export function useTrafficFields<K extends keyof TrafficState>(...keys: K[]): Pick<TrafficState, K> {
+  return useFields(useCtx().store, ...keys);
 }
 
 /** The store and the runner (for actions). */

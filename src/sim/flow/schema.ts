@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BUFFER_POLICIES } from './buffer';
+import { eventBase, eventObject, eventUnion, switchesField } from '../schemaParts';
 
 const ms = z.number().int('must be an integer number of milliseconds').min(0, 'must be ≥ 0 ms').max(1_000_000_000, 'must be ≤ 1,000,000,000 ms');
 const positiveMs = z.number().int('must be an integer number of milliseconds').min(1, 'must be ≥ 1 ms').max(1_000_000_000, 'must be ≤ 1,000,000,000 ms');
@@ -13,19 +14,6 @@ const producerSchema = z
     intervalMs: positiveMs.describe('Time between two progress events (ms); 10 = 100 events per second.'),
     count: z.number().int().min(0).max(200_000, 'must be at most 200,000 events'),
     final: z.boolean().default(false).describe('Send the final response one interval after the last progress.'),
-  })
-  .strict();
-
-/** Broken-policy switches beside the buffer policy; all false means the correct client. */
-export const flowBugsSchema = z
-  .object({
-    keepAliveResetsIdle: z.boolean().default(false).describe('Bug: the client treats keep-alive comments as activity and resets the operation\'s idle timeout.'),
-    omitAccelBufferingHeader: z.boolean().default(false).describe('Bug: the server leaves out X-Accel-Buffering: no, so a proxy that honours the header (nginx-like) buffers the stream.'),
-    resumeUnder2026: z
-      .boolean()
-      .default(false)
-      .describe('Bug (the lab\'s old rule): under 2026-07-28 a broken stream does not lose the in-flight request — the client keeps waiting for the old id and the server keeps writing the old execution\'s events, as if the stream were resumed. 2026-07-28 has no resumption: the request is lost and MUST be re-issued with a new id.'),
-    idempotencyKeyOmitted: z.boolean().default(false).describe('Bug: the client sends the watched call without its idempotency key (client.idempotencyKey), so the server cannot deduplicate a re-issue.'),
   })
   .strict();
 
@@ -144,30 +132,29 @@ export const flowConfigSchema = z
       .strict()
       .default({ operationToken: null, idleTimeoutMs: null, reconnectDelayMs: 1000, tool: 'long_job', sideEffect: false, idempotencyKey: null }),
     horizonMs: positiveMs.default(120000).describe('Periodic timers (keep-alives, flushes, retries) stop after this time.'),
-    bugs: flowBugsSchema.default({ keepAliveResetsIdle: false, omitAccelBufferingHeader: false, resumeUnder2026: false, idempotencyKeyOmitted: false }),
+    // Broken-policy switches beside the buffer policy; all false means the correct client.
+    bugs: switchesField({
+      keepAliveResetsIdle: 'Bug: the client treats keep-alive comments as activity and resets the operation\'s idle timeout.',
+      omitAccelBufferingHeader: 'Bug: the server leaves out X-Accel-Buffering: no, so a proxy that honours the header (nginx-like) buffers the stream.',
+      resumeUnder2026: 'Bug (the lab\'s old rule): under 2026-07-28 a broken stream does not lose the in-flight request — the client keeps waiting for the old id and the server keeps writing the old execution\'s events, as if the stream were resumed. 2026-07-28 has no resumption: the request is lost and MUST be re-issued with a new id.',
+      idempotencyKeyOmitted: 'Bug: the client sends the watched call without its idempotency key (client.idempotencyKey), so the server cannot deduplicate a re-issue.',
+    }),
     fleet: fleetSchema.nullable().default(null),
     reconnectLoop: reconnectLoopSchema.nullable().default(null).describe('One client\'s reconnect loop (counter resets, flat delays, burst caps); see simulateReconnectLoop.'),
     resumption: resumptionSchema.nullable().default(null).describe('2025-11-25: a response stream resumed with Last-Event-ID across two drops; see resumeAfterDrops.'),
   })
   .strict();
 
-const base = {
-  id: z.string().min(1, 'must be a non-empty string').max(64, 'must be at most 64 characters'),
-  at: ms,
-  label: z.string().max(120, 'must be at most 120 characters').optional(),
-};
+const base = eventBase(ms);
 
-const progress = z.object({ ...base, actor: z.literal('server'), kind: z.literal('progress'), token }).strict();
-const final = z.object({ ...base, actor: z.literal('server'), kind: z.literal('final'), token }).strict();
-const keepalive = z.object({ ...base, actor: z.literal('server'), kind: z.literal('keepalive') }).strict();
-const stall = z.object({ ...base, actor: z.literal('client'), kind: z.literal('stall'), durationMs: positiveMs }).strict();
-const drop = z.object({ ...base, actor: z.literal('wire'), kind: z.literal('drop') }).strict();
+const progress = eventObject(base, 'server', 'progress', { token });
+const final = eventObject(base, 'server', 'final', { token });
+const keepalive = eventObject(base, 'server', 'keepalive', {});
+const stall = eventObject(base, 'client', 'stall', { durationMs: positiveMs });
+const drop = eventObject(base, 'wire', 'drop', {});
 
 /** One scripted event of the flow lab, discriminated by `kind`. */
-export const flowEventSchema = z.discriminatedUnion('kind', [progress, final, keepalive, stall, drop], {
-  error: (issue) =>
-    issue.code === 'invalid_union' ? 'kind must be one of progress, final, keepalive (server), stall (client) or drop (wire)' : undefined,
-});
+export const flowEventSchema = eventUnion([progress, final, keepalive, stall, drop], 'kind must be one of progress, final, keepalive (server), stall (client) or drop (wire)');
 
 export type FlowConfig = z.output<typeof flowConfigSchema>;
 export type FleetConfig = z.output<typeof fleetSchema>;

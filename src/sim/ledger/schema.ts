@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { eventBase, eventUnion } from '../schemaParts';
+import { eventBase, eventObject, eventUnion } from '../schemaParts';
 import { MAX_CHARGE_CENTS } from './ledger';
 
 const cents = z.number().int('must be an integer number of cents').max(MAX_CHARGE_CENTS, `must be at most ${MAX_CHARGE_CENTS} cents (this lab's cap for one charge)`);
@@ -74,22 +74,17 @@ export const ledgerConfigSchema = z
 const base = eventBase(ms);
 
 /** A client calls `charge(account, cents)` (arrives at the server at `at`). */
-const call = z
-  .object({
-    ...base,
-    actor: z.literal('client'),
-    kind: z.literal('call'),
-    requestId,
-    key: z.string().max(64).nullable().default(null).describe('Idempotency key; null or "" means none.'),
-    account: z.string().max(64).default('acct-1'),
-    cents: cents.default(500),
-    durationMs: ms.default(0).describe('How long the server works before the charge commits.'),
-    timeoutMs: z.number().int().min(1).max(1_000_000_000).nullable().default(null).describe('The client gives up (the response is lost to it) after this long.'),
-  })
-  .strict();
+const call = eventObject(base, 'client', 'call', {
+  requestId,
+  key: z.string().max(64).nullable().default(null).describe('Idempotency key; null or "" means none.'),
+  account: z.string().max(64).default('acct-1'),
+  cents: cents.default(500),
+  durationMs: ms.default(0).describe('How long the server works before the charge commits.'),
+  timeoutMs: z.number().int().min(1).max(1_000_000_000).nullable().default(null).describe('The client gives up (the response is lost to it) after this long.'),
+});
 
 /** The client retries call `of` with a new JSON-RPC id (same arguments; key per `clientKey`). */
-const retry = z.object({ ...base, actor: z.literal('client'), kind: z.literal('retry'), requestId, of: requestId.describe('requestId of the first attempt') }).strict();
+const retry = eventObject(base, 'client', 'retry', { requestId, of: requestId.describe('requestId of the first attempt') });
 
 /** One step of connection A or B. */
 const step = z.object({ ...base, actor: z.literal('db'), kind: z.enum(STEP_KINDS), conn: z.enum(CONNECTIONS) }).strict();

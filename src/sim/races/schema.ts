@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { eventBase, eventUnion } from '../schemaParts';
+import { eventBase, eventObject, eventUnion, switchesOff, switchesSchema } from '../schemaParts';
 import type { LabSchemas } from '../scenario';
 import { RACES_CLIENT_PROFILES } from './sdkProfile';
-import { MECHANICS_POLICY, MECHANICS_POLICY_OFF } from './mechanics/policy';
+import { MECHANICS_POLICY } from './mechanics/policy';
 
 /** JSON values (for fields the model validates itself, such as a request id a learner may break on purpose). */
 const json: z.ZodType<unknown> = z.unknown();
@@ -11,22 +11,20 @@ const positiveMs = z.number({ error: 'must be a number of milliseconds' }).int('
 const idOrInt = z.union([z.string(), z.number().int()], { error: 'must be a string or an integer' });
 
 /** Broken-policy switches; all false means the correct client and server. */
-export const racesPolicySchema = z
-  .object({
-    progressResetsMaximum: z.boolean().default(false).describe('Bug: progress also pushes the maximum deadline out.'),
-    idleTimeoutOnly: z.boolean().default(false).describe('Bug: the client enforces only the idle timeout; no maximum.'),
-    maximumCheckedOnProgress: z.boolean().default(false).describe('Bug (TS SDK v1): the maximum is checked only when progress arrives.'),
-    progressTokenOmitted: z.boolean().default(false).describe('Bug: the request goes out without its progressToken, so progress can never reset idle.'),
-    respondAfterCancel: z.boolean().default(false).describe('Bug: the server still sends a response after accepting a cancellation.'),
-    clientNeverSettles: z.boolean().default(false).describe('Bug: the client sends its cancellation but never settles its own call.'),
-    timeoutWithoutCancel: z.boolean().default(false).describe('Bug: on timeout the client stops waiting but sends no cancellation signal.'),
-    httpPostsCancel: z.boolean().default(false).describe('Bug: under 2026-07-28 the Streamable HTTP client also POSTs notifications/cancelled.'),
-    ...MECHANICS_POLICY,
-    retrySameId: z.boolean().default(false).describe('Bug: the re-issue after a broken 2026-07-28 response stream, or an MRTR retry, reuses the old request id (both MUST use a new one).'),
-    idempotencyKeyOmitted: z.boolean().default(false).describe('Bug: the client sends a side-effecting call without its idempotency key, so a re-issue or retry executes it again.'),
-    mcpNameHeaderOmitted: z.boolean().default(false).describe('Bug: the 2026-07-28 HTTP client omits the Mcp-Name header; the server rejects the request with -32020 HeaderMismatch.'),
-  })
-  .strict();
+export const racesPolicySchema = switchesSchema({
+  progressResetsMaximum: 'Bug: progress also pushes the maximum deadline out.',
+  idleTimeoutOnly: 'Bug: the client enforces only the idle timeout; no maximum.',
+  maximumCheckedOnProgress: 'Bug (TS SDK v1): the maximum is checked only when progress arrives.',
+  progressTokenOmitted: 'Bug: the request goes out without its progressToken, so progress can never reset idle.',
+  respondAfterCancel: 'Bug: the server still sends a response after accepting a cancellation.',
+  clientNeverSettles: 'Bug: the client sends its cancellation but never settles its own call.',
+  timeoutWithoutCancel: 'Bug: on timeout the client stops waiting but sends no cancellation signal.',
+  httpPostsCancel: 'Bug: under 2026-07-28 the Streamable HTTP client also POSTs notifications/cancelled.',
+  ...MECHANICS_POLICY,
+  retrySameId: 'Bug: the re-issue after a broken 2026-07-28 response stream, or an MRTR retry, reuses the old request id (both MUST use a new one).',
+  idempotencyKeyOmitted: 'Bug: the client sends a side-effecting call without its idempotency key, so a re-issue or retry executes it again.',
+  mcpNameHeaderOmitted: 'Bug: the 2026-07-28 HTTP client omits the Mcp-Name header; the server rejects the request with -32020 HeaderMismatch.',
+});
 
 /** Races lab configuration. */
 export const racesConfigSchema = z
@@ -58,126 +56,69 @@ export const racesConfigSchema = z
       .strict()
       .optional()
       .describe('An intermediary hop between client and server with its own timers (mechanics/hop.ts); omitted: client and server talk directly.'),
-    policy: racesPolicySchema.default({
-      progressResetsMaximum: false,
-      idleTimeoutOnly: false,
-      maximumCheckedOnProgress: false,
-      progressTokenOmitted: false,
-      respondAfterCancel: false,
-      clientNeverSettles: false,
-      timeoutWithoutCancel: false,
-      httpPostsCancel: false,
-      ...MECHANICS_POLICY_OFF,
-      retrySameId: false,
-      idempotencyKeyOmitted: false,
-      mcpNameHeaderOmitted: false,
-    }),
+    policy: switchesOff(racesPolicySchema),
   })
   .strict();
 
 const base = eventBase(ms);
 
 /** Client starts a request (the model validates `requestId` and `progressToken` itself, to teach the rule). */
-const start = z
-  .object({
-    ...base,
-    actor: z.literal('client'),
-    kind: z.literal('start'),
-    requestId: json.describe('JSON-RPC id: a string or an integer (anything else is rejected by the client, visibly).'),
-    method: z.enum(['tools/call', 'subscriptions/listen']).default('tools/call'),
-    tool: z.string().min(1).max(64).default('slow_task'),
-    progressToken: json.optional().describe('_meta.progressToken: a string or an integer; absent means no progress requested.'),
-    idleTimeoutMs: positiveMs.nullable().default(null),
-    maxTimeoutMs: positiveMs.nullable().default(null),
-    cancellable: z.boolean().default(true).describe('false: the server may ignore cancellation of this request (work it cannot stop).'),
-    sideEffect: z.boolean().optional().describe('true: the tool changes the world when its work completes (a payment, an email); the server counts executions per operation.'),
-    idempotencyKey: z.string().min(1).max(64).optional().describe('A tool argument the server deduplicates on: a re-issue or MRTR retry with the same key gets the stored result instead of a second execution.'),
-  })
-  .strict();
-const cancel = z
-  .object({
-    ...base,
-    actor: z.literal('client'),
-    kind: z.literal('cancel'),
-    requestId: idOrInt,
-    reason: z.string().max(200).default('User requested cancellation'),
-    malformed: z
-      .enum(['no-jsonrpc', 'bad-jsonrpc', 'reason-not-string', 'has-id'], { error: 'must be one of no-jsonrpc, bad-jsonrpc, reason-not-string, has-id' })
-      .optional()
-      .describe('A faulty client: its notifications/cancelled lacks jsonrpc, has jsonrpc other than "2.0", a non-string reason, or an id (a request). The server ignores it.'),
-  })
-  .strict();
-const disconnect = z
-  .object({
-    ...base,
-    actor: z.literal('client'),
-    kind: z.literal('disconnect'),
-    requestId: idOrInt,
-    reissueId: idOrInt.optional().describe('2026-07-28 HTTP: the new request id the client re-issues the lost request with (default: the next free integer id).'),
-  })
-  .strict();
+const start = eventObject(base, 'client', 'start', {
+  requestId: json.describe('JSON-RPC id: a string or an integer (anything else is rejected by the client, visibly).'),
+  method: z.enum(['tools/call', 'subscriptions/listen']).default('tools/call'),
+  tool: z.string().min(1).max(64).default('slow_task'),
+  progressToken: json.optional().describe('_meta.progressToken: a string or an integer; absent means no progress requested.'),
+  idleTimeoutMs: positiveMs.nullable().default(null),
+  maxTimeoutMs: positiveMs.nullable().default(null),
+  cancellable: z.boolean().default(true).describe('false: the server may ignore cancellation of this request (work it cannot stop).'),
+  sideEffect: z.boolean().optional().describe('true: the tool changes the world when its work completes (a payment, an email); the server counts executions per operation.'),
+  idempotencyKey: z.string().min(1).max(64).optional().describe('A tool argument the server deduplicates on: a re-issue or MRTR retry with the same key gets the stored result instead of a second execution.'),
+});
+const cancel = eventObject(base, 'client', 'cancel', {
+  requestId: idOrInt,
+  reason: z.string().max(200).default('User requested cancellation'),
+  malformed: z
+    .enum(['no-jsonrpc', 'bad-jsonrpc', 'reason-not-string', 'has-id'], { error: 'must be one of no-jsonrpc, bad-jsonrpc, reason-not-string, has-id' })
+    .optional()
+    .describe('A faulty client: its notifications/cancelled lacks jsonrpc, has jsonrpc other than "2.0", a non-string reason, or an id (a request). The server ignores it.'),
+});
+const disconnect = eventObject(base, 'client', 'disconnect', {
+  requestId: idOrInt,
+  reissueId: idOrInt.optional().describe('2026-07-28 HTTP: the new request id the client re-issues the lost request with (default: the next free integer id).'),
+});
 /** 2026-07-28 MRTR: the client answers an InputRequiredResult by retrying the original request with inputResponses under a new id. */
-const inputResponse = z
-  .object({
-    ...base,
-    actor: z.literal('client'),
-    kind: z.literal('input-response'),
-    requestId: idOrInt.describe('The request that was answered with InputRequiredResult.'),
-    newRequestId: idOrInt.optional().describe('The retry\'s request id (default: the next free integer id); it MUST differ from the original.'),
-    action: z.enum(['accept', 'decline', 'cancel']).default('accept').describe('The user\'s answer to the elicitation (ElicitResult.action).'),
-  })
-  .strict();
-const inject = z
-  .object({ ...base, actor: z.literal('client'), kind: z.literal('inject'), message: json.describe('A raw JSON-RPC message a faulty client sends as-is.') })
-  .strict();
-const progress = z
-  .object({
-    ...base,
-    actor: z.literal('server'),
-    kind: z.literal('progress'),
-    requestId: idOrInt,
-    progress: z.number().finite(),
-    total: z.number().finite().nullable().default(null),
-    message: z.string().max(200).nullable().default(null),
-  })
-  .strict();
-const keepalive = z.object({ ...base, actor: z.literal('server'), kind: z.literal('keepalive'), requestId: idOrInt }).strict();
-const complete = z
-  .object({
-    ...base,
-    actor: z.literal('server'),
-    kind: z.literal('complete'),
-    requestId: idOrInt,
-    isError: z.boolean().default(false),
-    text: z.string().max(200).default('done'),
-    writeDelayMs: ms.optional().describe('The handler returns at `at`; its response is written this many ms later (the window a cancel can land in, mechanics/writeWindow.ts). Omitted or 0: at once.'),
-  })
-  .strict();
-const error = z
-  .object({
-    ...base,
-    actor: z.literal('server'),
-    kind: z.literal('error'),
-    requestId: idOrInt,
-    code: z.number().int(),
-    message: z.string().max(200),
-  })
-  .strict();
+const inputResponse = eventObject(base, 'client', 'input-response', {
+  requestId: idOrInt.describe('The request that was answered with InputRequiredResult.'),
+  newRequestId: idOrInt.optional().describe('The retry\'s request id (default: the next free integer id); it MUST differ from the original.'),
+  action: z.enum(['accept', 'decline', 'cancel']).default('accept').describe('The user\'s answer to the elicitation (ElicitResult.action).'),
+});
+const inject = eventObject(base, 'client', 'inject', { message: json.describe('A raw JSON-RPC message a faulty client sends as-is.') });
+const progress = eventObject(base, 'server', 'progress', {
+  requestId: idOrInt,
+  progress: z.number().finite(),
+  total: z.number().finite().nullable().default(null),
+  message: z.string().max(200).nullable().default(null),
+});
+const keepalive = eventObject(base, 'server', 'keepalive', { requestId: idOrInt });
+const complete = eventObject(base, 'server', 'complete', {
+  requestId: idOrInt,
+  isError: z.boolean().default(false),
+  text: z.string().max(200).default('done'),
+  writeDelayMs: ms.optional().describe('The handler returns at `at`; its response is written this many ms later (the window a cancel can land in, mechanics/writeWindow.ts). Omitted or 0: at once.'),
+});
+const error = eventObject(base, 'server', 'error', {
+  requestId: idOrInt,
+  code: z.number().int(),
+  message: z.string().max(200),
+});
 /** 2026-07-28 MRTR: the server answers a tools/call with InputRequiredResult (an elicitation/create under inputKey) instead of sending its own request. */
-const inputRequired = z
-  .object({
-    ...base,
-    actor: z.literal('server'),
-    kind: z.literal('input-required'),
-    requestId: idOrInt,
-    inputKey: z.string().min(1).max(64).default('confirm').describe('The server-assigned key of the input request (unique within the request).'),
-    message: z.string().max(200).default('Please confirm'),
-    requestState: z.string().max(200).optional().describe('Opaque state the client MUST echo on its retry.'),
-  })
-  .strict();
-const serverCancel = z
-  .object({ ...base, actor: z.literal('server'), kind: z.literal('server-cancel'), requestId: idOrInt, reason: z.string().max(200).default('Server shutting down the stream') })
-  .strict();
+const inputRequired = eventObject(base, 'server', 'input-required', {
+  requestId: idOrInt,
+  inputKey: z.string().min(1).max(64).default('confirm').describe('The server-assigned key of the input request (unique within the request).'),
+  message: z.string().max(200).default('Please confirm'),
+  requestState: z.string().max(200).optional().describe('Opaque state the client MUST echo on its retry.'),
+});
+const serverCancel = eventObject(base, 'server', 'server-cancel', { requestId: idOrInt, reason: z.string().max(200).default('Server shutting down the stream') });
 
 /** One scripted event of the races lab, discriminated by `kind`. */
 export const racesEventSchema = eventUnion(

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { eventBase, eventUnion } from '../schemaParts';
+import { eventBase, eventObject, eventUnion, switchesField } from '../schemaParts';
 import { BACKOFF_STRATEGIES, type BackoffStrategy } from '../retry/backoff';
 
 /**
@@ -19,22 +19,6 @@ const latency = z
 
 // ───────────────────────────── tasks ─────────────────────────────
 
-/** Broken-policy switches of the tasks mechanism; all false is the correct client and server. */
-export const tasksPolicySchema = z
-  .object({
-    cancelOverwritesTerminal: z.boolean().default(false).describe('Bug: the task store writes "cancelled" over a task that already completed or failed.'),
-    forgetEarlyAbort: z.boolean().default(false).describe('Bug: a user abort before the task id is known is dropped instead of remembered.'),
-    cancelWithNotification: z
-      .boolean()
-      .default(false)
-      .describe('Bug: the client cancels the task with notifications/cancelled for the tools/call id instead of tasks/cancel ("The notifications/cancelled notification MUST NOT be used for task cancellation").'),
-    handleBeforeDurable: z
-      .boolean()
-      .default(false)
-      .describe('Bug: the server returns the task handle before the task is durably created ("A server MUST NOT return CreateTaskResult until the task is durably created").'),
-  })
-  .strict();
-
 export const tasksConfigSchema = z
   .object({
     mechanism: z.literal('tasks'),
@@ -48,7 +32,13 @@ export const tasksConfigSchema = z
       .describe('Transport the client and server speak; over Streamable HTTP every 2026-07-28 tasks/* request carries Mcp-Method and Mcp-Name: <taskId>.'),
     durableWriteMs: ms.default(0).describe('Time the task store takes to make a new task durable (until a tasks/get for it would resolve), ms.'),
     serverCrashAtMs: ms.nullable().default(null).describe('The server process crashes at this time and restarts at once: every task not yet durable is lost, and so is an unanswered tools/call; null = no crash.'),
-    policy: tasksPolicySchema.default({ cancelOverwritesTerminal: false, forgetEarlyAbort: false, cancelWithNotification: false, handleBeforeDurable: false }),
+    // Broken-policy switches of the tasks mechanism; all false is the correct client and server.
+    policy: switchesField({
+      cancelOverwritesTerminal: 'Bug: the task store writes "cancelled" over a task that already completed or failed.',
+      forgetEarlyAbort: 'Bug: a user abort before the task id is known is dropped instead of remembered.',
+      cancelWithNotification: 'Bug: the client cancels the task with notifications/cancelled for the tools/call id instead of tasks/cancel ("The notifications/cancelled notification MUST NOT be used for task cancellation").',
+      handleBeforeDurable: 'Bug: the server returns the task handle before the task is durably created ("A server MUST NOT return CreateTaskResult until the task is durably created").',
+    }),
   })
   .strict();
 
@@ -58,16 +48,6 @@ const failWith = z
   .enum(['http-503', 'http-429', 'http-500', 'http-502', 'http-504', 'http-408', 'http-400', 'http-422', 'jsonrpc-32603', 'jsonrpc-32602', 'tool-error', 'network', 'partial-stream', 'client-timeout'])
   .default('http-503')
   .describe('How the failing downstream fails each attempt (the retry classifier reads it).');
-
-/** Broken-policy switches of the breaker; all false is the corrected breaker. */
-export const breakerPolicySchema = z
-  .object({
-    consecutiveNeverDecays: z.boolean().default(false).describe('Naive: a consecutive failure count with no time window (old failures never expire).'),
-    halfOpenAdmitsAll: z.boolean().default(false).describe('Naive: half-open lets every caller through instead of the permitted probes.'),
-    staleResultsCounted: z.boolean().default(false).describe('Naive: results of calls admitted before a state change still move the state (no generation).'),
-    resetTimerLostOnRepeatOpen: z.boolean().default(false).describe('Library bug: a failure arriving while already open clears the reset timer and never re-arms it.'),
-  })
-  .strict();
 
 export const breakerConfigSchema = z
   .object({
@@ -122,7 +102,13 @@ export const breakerConfigSchema = z
       })
       .strict()
       .default({ sideEffect: false, idempotencyKey: '' }),
-    policy: breakerPolicySchema.default({ consecutiveNeverDecays: false, halfOpenAdmitsAll: false, staleResultsCounted: false, resetTimerLostOnRepeatOpen: false }),
+    // Broken-policy switches of the breaker; all false is the corrected breaker.
+    policy: switchesField({
+      consecutiveNeverDecays: 'Naive: a consecutive failure count with no time window (old failures never expire).',
+      halfOpenAdmitsAll: 'Naive: half-open lets every caller through instead of the permitted probes.',
+      staleResultsCounted: 'Naive: results of calls admitted before a state change still move the state (no generation).',
+      resetTimerLostOnRepeatOpen: 'Library bug: a failure arriving while already open clears the reset timer and never re-arms it.',
+    }),
   })
   .strict();
 
@@ -144,21 +130,6 @@ const layerSchema = z
   })
   .strict();
 
-/** The fixes of the storm, each off by default (the storm as it happens). */
-export const stormFixesSchema = z
-  .object({
-    retryAtOneLayerOnly: z.boolean().default(false).describe('Only the outermost layer retries.'),
-    deadlinePropagation: z.boolean().default(false).describe('Each layer passes its remaining deadline down; inner attempts never outlive it.'),
-    retryBudget: z.boolean().default(false).describe('Each layer caps retries at retryBudgetRatio × attempts it received (at least 1).'),
-    cancelPropagation: z.boolean().default(false).describe('A cancel travels down the chain, crossing it in cancelPropagationMs (one even share per hop); inner layers stop.'),
-    idempotencyKeys: z.boolean().default(false).describe('Upstream deduplicates by key: a repeat joins the running or finished execution.'),
-    oneRetryLayerPerProcess: z
-      .boolean()
-      .default(false)
-      .describe('Inside one process only the outermost layer retries (the application turns its SDK\'s own retries off); layers in other processes keep theirs.'),
-  })
-  .strict();
-
 export const stormConfigSchema = z
   .object({
     mechanism: z.literal('storm'),
@@ -176,7 +147,15 @@ export const stormConfigSchema = z
       .default({ runMs: 100, failingAtStart: true, failStatus: 503, duplicateGuardMaxRuns: null, receiptAfterMs: null, pollIntervalMs: 5000 }),
     cancelPropagationMs: ms.default(320).describe('Time a cancellation takes to cross the whole chain from the client to the upstream, split evenly over the hops (the postmortem: 320 ms on average "to cross the whole call chain").'),
     retryBudgetRatio: z.number().min(0).max(1).default(0.1),
-    fixes: stormFixesSchema.default({ retryAtOneLayerOnly: false, deadlinePropagation: false, retryBudget: false, cancelPropagation: false, idempotencyKeys: false, oneRetryLayerPerProcess: false }),
+    // The fixes of the storm, each off by default (the storm as it happens).
+    fixes: switchesField({
+      retryAtOneLayerOnly: 'Only the outermost layer retries.',
+      deadlinePropagation: 'Each layer passes its remaining deadline down; inner attempts never outlive it.',
+      retryBudget: 'Each layer caps retries at retryBudgetRatio × attempts it received (at least 1).',
+      cancelPropagation: 'A cancel travels down the chain, crossing it in cancelPropagationMs (one even share per hop); inner layers stop.',
+      idempotencyKeys: 'Upstream deduplicates by key: a repeat joins the running or finished execution.',
+      oneRetryLayerPerProcess: 'Inside one process only the outermost layer retries (the application turns its SDK\'s own retries off); layers in other processes keep theirs.',
+    }),
   })
   .strict();
 
@@ -189,29 +168,26 @@ export const resilienceConfigSchema = z.discriminatedUnion('mechanism', [tasksCo
 
 const base = eventBase(ms);
 
-const ev = <A extends string, K extends string, X extends z.ZodRawShape>(actor: A, kind: K, extra: X) =>
-  z.object({ ...base, actor: z.literal(actor), kind: z.literal(kind), ...extra }).strict();
-
 /** Tasks: the client sends a task-augmented tools/call. */
-const taskCall = ev('client', 'call', { tool: z.string().min(1).max(64).default('long_report'), requestId: z.union([z.string(), z.number().int()]).default(1) });
+const taskCall = eventObject(base, 'client', 'call', { tool: z.string().min(1).max(64).default('long_report'), requestId: z.union([z.string(), z.number().int()]).default(1) });
 /** Tasks: the server creates the task and answers with CreateTaskResult. */
-const taskCreated = ev('server', 'created', { taskId: z.string().min(1).max(64).default('task-1') });
+const taskCreated = eventObject(base, 'server', 'created', { taskId: z.string().min(1).max(64).default('task-1') });
 /** Tasks: the user aborts (the client cancels the task, now or as soon as its id is known). */
-const taskAbort = ev('client', 'abort', {});
+const taskAbort = eventObject(base, 'client', 'abort', {});
 /** Tasks: the worker reaches a checkpoint where it can stop. */
-const checkpoint = ev('worker', 'checkpoint', {});
+const checkpoint = eventObject(base, 'worker', 'checkpoint', {});
 /** Tasks: the work finishes. */
-const finish = ev('worker', 'finish', { outcome: z.enum(['completed', 'failed']).default('completed'), text: z.string().max(200).default('report ready') });
+const finish = eventObject(base, 'worker', 'finish', { outcome: z.enum(['completed', 'failed']).default('completed'), text: z.string().max(200).default('report ready') });
 /** Tasks: the worker needs input / gets it. */
-const needInput = ev('worker', 'input-required', {});
-const resume = ev('worker', 'resume', {});
+const needInput = eventObject(base, 'worker', 'input-required', {});
+const resume = eventObject(base, 'worker', 'resume', {});
 /** Breaker: one or more concurrent logical calls. Storm: the user action. */
-const call = ev('client', 'request', { count: z.number().int().min(1).max(10_000).default(1) });
+const call = eventObject(base, 'client', 'request', { count: z.number().int().min(1).max(10_000).default(1) });
 /** Breaker / storm: the downstream (upstream API) recovers or starts failing. */
-const recover = ev('upstream', 'recover', {});
-const outage = ev('upstream', 'outage', {});
+const recover = eventObject(base, 'upstream', 'recover', {});
+const outage = eventObject(base, 'upstream', 'outage', {});
 /** Storm: the user cancels the action. */
-const userCancel = ev('client', 'cancel', {});
+const userCancel = eventObject(base, 'client', 'cancel', {});
 
 /** One scripted event of the resilience lab, discriminated by `kind`. */
 export const resilienceEventSchema = eventUnion(

@@ -1,10 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { Json } from '../../types';
+import type { Json, Scenario } from '../../types';
+import type { ResilienceTrace } from '..';
 import { mk, run, violated } from './helpers';
 import { bucketAfter, bucketAllowsRetry, ratioAllowsRetry, ratioBudget, tokenBucket } from '../../retry/budget';
 
 const ms = (max: number) => fc.integer({ min: 0, max });
+
+/** fast-check over `numRuns` random cases of `arb`: replays `scenarioOf(case)` and runs `check(trace, case)` on it. */
+function forEveryTrace<V>(arb: fc.Arbitrary<V>, scenarioOf: (v: V) => Scenario, numRuns: number, check: (trace: ResilienceTrace, v: V) => void): void {
+  fc.assert(
+    fc.property(arb, (v) => check(run(scenarioOf(v)), v)),
+    { numRuns },
+  );
+}
 
 // ─── tasks: any times, any order, both revisions ───
 const taskScenario = fc.record({
@@ -43,19 +52,15 @@ function tasksOf(v: TaskCase, policy: Record<string, Json> = {}) {
 
 describe('tasks properties', () => {
   it('a terminal task status never changes, and an abort is never lost (correct client and store)', () => {
-    fc.assert(
-      fc.property(taskScenario, (v) => {
-        const t = run(tasksOf(v));
-        expect(violated(t)).toEqual([]);
-        // the status history holds at most one terminal status, and it is the last
-        const last = t.steps.length ? t.steps[t.steps.length - 1].state : t.initial;
-        if (last.mechanism !== 'tasks') throw new Error('mechanism');
-        const terminal = last.server.history.filter((h) => ['completed', 'failed', 'cancelled'].includes(h.status));
-        expect(terminal.length).toBeLessThanOrEqual(1);
-        if (terminal.length === 1) expect(last.server.history[last.server.history.length - 1]).toEqual(terminal[0]);
-      }),
-      { numRuns: 300 },
-    );
+    forEveryTrace(taskScenario, (v) => tasksOf(v), 300, (t) => {
+      expect(violated(t)).toEqual([]);
+      // the status history holds at most one terminal status, and it is the last
+      const last = t.steps.length ? t.steps[t.steps.length - 1].state : t.initial;
+      if (last.mechanism !== 'tasks') throw new Error('mechanism');
+      const terminal = last.server.history.filter((h) => ['completed', 'failed', 'cancelled'].includes(h.status));
+      expect(terminal.length).toBeLessThanOrEqual(1);
+      if (terminal.length === 1) expect(last.server.history[last.server.history.length - 1]).toEqual(terminal[0]);
+    });
   });
 
   it('the buggy store produces a counterexample (the property can fail)', () => {
@@ -95,15 +100,11 @@ function breakerOf(v: { permits: number; maxAttempts: number; composition: strin
 
 describe('breaker properties', () => {
   it('corrected: half-open never admits more than its limit, a stale result never changes the state, the reset timer is always armed', () => {
-    fc.assert(
-      fc.property(breakerScenario, (v) => {
-        const t = run(breakerOf(v));
-        expect(violated(t)).toEqual([]);
-        const s = t.outcome.summary as { maxHalfOpenAdmitted: number };
-        expect(s.maxHalfOpenAdmitted).toBeLessThanOrEqual(v.permits);
-      }),
-      { numRuns: 200 },
-    );
+    forEveryTrace(breakerScenario, (v) => breakerOf(v), 200, (t, v) => {
+      expect(violated(t)).toEqual([]);
+      const s = t.outcome.summary as { maxHalfOpenAdmitted: number };
+      expect(s.maxHalfOpenAdmitted).toBeLessThanOrEqual(v.permits);
+    });
   });
 
   it('naive half-open and stale counting produce counterexamples', () => {
@@ -114,40 +115,32 @@ describe('breaker properties', () => {
   });
 
   it('a breaker rejection: retried only around the breaker, never before the reset under wait-for-reset, never at all under fail-fast', () => {
-    fc.assert(
-      fc.property(breakerScenario, (v) => {
-        const t = run(breakerOf(v));
-        const last = t.steps[t.steps.length - 1].state;
-        if (last.mechanism !== 'breaker') throw new Error('mechanism');
-        const log = last.logs.attempts.slice(0, last.attemptsSeen);
-        const transitions = last.logs.transitions.slice(0, last.transitionsSeen);
-        const retried = last.rejectionsRetried;
-        if (v.composition === 'breaker-around-retry' || v.onRejection === 'fail-fast') expect(retried).toBe(0);
-        for (const a of log) {
-          if (a.outcome !== 'rejected') continue;
-          const next = log.find((b) => b.call === a.call && b.n === a.n + 1);
-          if (!next) continue;
-          expect(v.composition).toBe('retry-around-breaker');
-          const inForce = transitions.filter((x) => x.at <= a.startAt).pop();
-          if (v.onRejection === 'wait-for-reset' && inForce?.to === 'open') expect(next.startAt).toBeGreaterThanOrEqual(inForce.at + 2000);
-        }
-      }),
-      { numRuns: 200 },
-    );
+    forEveryTrace(breakerScenario, (v) => breakerOf(v), 200, (t, v) => {
+      const last = t.steps[t.steps.length - 1].state;
+      if (last.mechanism !== 'breaker') throw new Error('mechanism');
+      const log = last.logs.attempts.slice(0, last.attemptsSeen);
+      const transitions = last.logs.transitions.slice(0, last.transitionsSeen);
+      const retried = last.rejectionsRetried;
+      if (v.composition === 'breaker-around-retry' || v.onRejection === 'fail-fast') expect(retried).toBe(0);
+      for (const a of log) {
+        if (a.outcome !== 'rejected') continue;
+        const next = log.find((b) => b.call === a.call && b.n === a.n + 1);
+        if (!next) continue;
+        expect(v.composition).toBe('retry-around-breaker');
+        const inForce = transitions.filter((x) => x.at <= a.startAt).pop();
+        if (v.onRejection === 'wait-for-reset' && inForce?.to === 'open') expect(next.startAt).toBeGreaterThanOrEqual(inForce.at + 2000);
+      }
+    });
   });
 
   it('under a ratio budget, retries never exceed retryRatio × calls, at every step', () => {
-    fc.assert(
-      fc.property(breakerScenario, (v) => {
-        const t = run(breakerOf({ ...v, maxAttempts: 3 }, {}, 'ratio'));
-        for (const step of t.steps) {
-          const s = step.state;
-          if (s.mechanism !== 'breaker') throw new Error('mechanism');
-          expect(s.retries * 10).toBeLessThanOrEqual(s.ratio.calls);
-        }
-      }),
-      { numRuns: 150 },
-    );
+    forEveryTrace(breakerScenario, (v) => breakerOf({ ...v, maxAttempts: 3 }, {}, 'ratio'), 150, (t) => {
+      for (const step of t.steps) {
+        const s = step.state;
+        if (s.mechanism !== 'breaker') throw new Error('mechanism');
+        expect(s.retries * 10).toBeLessThanOrEqual(s.ratio.calls);
+      }
+    });
   });
 });
 
