@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The failure mechanics' broken-behaviour switches (issue 11), merged into `racesPolicySchema`.
