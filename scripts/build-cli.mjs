@@ -97,6 +97,9 @@ export async function buildCli() {
     format: 'esm',
     target: 'node20',
     external: ['sql.js'],
+    // Whitespace and syntax only: names stay, so stack traces and any `.name` still read as in the source.
+    minifyWhitespace: true,
+    minifySyntax: true,
     legalComments: 'none',
     plugins: [
       {

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import type { LabId } from '../sim/labIds';
 import type { OpenDatabase } from '../sim/ledger/sql';
 import type { LabKit } from './kits/kit';
-import { LEDGER_NEEDS_SQLITE, replayWith, type CliResult } from './replayCore';
+import { LEDGER_NEEDS_SQLITE, replayWith, writeJsonDocument, type CliResult } from './replayCore';
 
 /** Each lab's kit, imported when a file of that lab is replayed (the bundle's `replay` parses no other lab's code). */
 const LAB_KITS: Record<LabId, () => Promise<LabKit>> = {
@@ -25,7 +25,7 @@ export async function replayCommand(argv: string[]): Promise<number> {
   };
   const kits: Partial<Record<LabId, LabKit>> = {};
   let ledgerOpen: OpenDatabase | undefined;
-  const run = () => replayWith(argv, kits, readFile, ledgerOpen, (p, text) => writeFileSync(p, text));
+  const run = () => replayWith(argv, kits, readFile, ledgerOpen, (p, text) => writeFileSync(p, text), true);
   let result: CliResult = run();
   if (result.needsLab) {
     kits[result.needsLab] = await LAB_KITS[result.needsLab]();
@@ -37,6 +37,7 @@ export async function replayCommand(argv: string[]): Promise<number> {
     ledgerOpen = memoryOpener(await loadSqlJsNode());
     result = run();
   }
+  if (result.document) writeJsonDocument(result.document, (text) => process.stdout.write(text));
   if (result.stdout) process.stdout.write(result.stdout);
   if (result.stderr) process.stderr.write(result.stderr);
   return result.code;

@@ -11,12 +11,17 @@ import type { Json } from '../sim/types';
 import type { LabKit } from './kits/kit';
 import { expectationResults } from './reports';
 
-/** What one run printed: exit code, stdout, stderr; `needsLab` when the file's lab was not among the kits given (load it and run again). */
+/**
+ * What one run printed: exit code, stdout, stderr; `needsLab` when the file's lab was not among
+ * the kits given (load it and run again); `document` (with `stdout` empty) when the caller asked to
+ * print the JSON document itself (`printJsonDocument`).
+ */
 export interface CliResult {
   code: number;
   stdout: string;
   stderr: string;
   needsLab?: LabId;
+  document?: Record<string, Json>;
 }
 
 const USAGE = 'usage: npm run replay -- FILE.json [--config \'{"transport":"stdio"}\'] [--expect] [--trace OUT.json]';
@@ -35,7 +40,8 @@ function parseJsonOnce(text: string): unknown {
 
 /**
  * Runs `replay` on `argv` (without node and script) with the labs of `kits`; never throws for bad
- * input. A file of a lab missing from `kits` returns `needsLab` (code 1, nothing printed).
+ * input. A file of a lab missing from `kits` returns `needsLab` (code 1, nothing printed). With
+ * `returnDocument` the JSON document comes back as `document` instead of as `stdout` text.
  * `writeFile` receives the `--trace` document (path, text).
  */
 export function replayWith(
@@ -44,6 +50,7 @@ export function replayWith(
   readFile: (p: string) => string,
   ledgerOpen: OpenDatabase | undefined,
   writeFile: (p: string, text: string) => void,
+  returnDocument = false,
 ): CliResult {
   const files = argv.filter((a, i) => !a.startsWith('--') && !VALUE_OPTIONS.has(argv[i - 1]));
   const configIndex = argv.indexOf('--config');
@@ -63,6 +70,7 @@ export function replayWith(
   const lab = labField(text);
   if (lab !== undefined && !kits[lab]) return { code: 1, stdout: '', stderr: '', needsLab: lab };
   const parsed = parseAnyScenarioTextWith(text, (id) => kits[id]!.schemas, parseJsonOnce);
+  lastJson = undefined; // the raw value is not needed again: let it go before the replay
   if (!parsed.ok) {
     return { code: 1, stdout: '', stderr: `error: ${files[0]} is not a valid scenario:\n${parsed.errors.map((e) => `  ${e}`).join('\n')}\n` };
   }
@@ -98,6 +106,7 @@ export function replayWith(
       return { code: 1, stdout: '', stderr: `error: --trace: cannot write ${argv[traceIndex + 1]}: ${(err as Error).message}\n` };
     }
   }
+  if (returnDocument) return { code, stdout: '', stderr: '', document: doc };
   return { code, stdout: JSON.stringify(doc, null, 2) + '\n', stderr: '' };
 }
 
@@ -110,4 +119,31 @@ function labField(text: string): LabId | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Writes `doc` exactly as `JSON.stringify(doc, null, 2) + '\n'` would print it, in pieces of
+ * about 64 KB through `write`: each element of a top-level array is stringified on its own, so
+ * the process never holds the whole text of a 10,000-message document (nor its UTF-8 copy).
+ */
+export function writeJsonDocument(doc: Record<string, Json>, write: (text: string) => void): void {
+  let pending = '{\n';
+  const put = (text: string) => {
+    pending += text;
+    if (pending.length >= 65_536) {
+      write(pending);
+      pending = '';
+    }
+  };
+  const keys = Object.keys(doc).filter((k) => doc[k] !== undefined);
+  keys.forEach((key, i) => {
+    const value = doc[key];
+    const comma = i < keys.length - 1 ? ',' : '';
+    if (Array.isArray(value) && value.length > 0) {
+      put(`  ${JSON.stringify(key)}: [\n`);
+      value.forEach((item, j) => put(`    ${(JSON.stringify(item, null, 2) ?? 'null').replace(/\n/g, '\n    ')}${j < value.length - 1 ? ',' : ''}\n`));
+      put(`  ]${comma}\n`);
+    } else put(`  ${JSON.stringify(key)}: ${JSON.stringify(value, null, 2).replace(/\n/g, '\n  ')}${comma}\n`);
+  });
+  write(`${pending}}\n`);
 }
