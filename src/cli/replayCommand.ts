@@ -2,7 +2,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import type { LabId } from '../sim/labIds';
 import type { OpenDatabase } from '../sim/ledger/sql';
 import type { LabKit } from './kits/kit';
-import { LEDGER_NEEDS_SQLITE, replayWith, writeJsonDocument, type CliResult } from './replayCore';
+import { once } from 'node:events';
+import { jsonDocumentPieces, LEDGER_NEEDS_SQLITE, replayWith, type CliResult } from './replayCore';
 
 /** Each lab's kit, imported when a file of that lab is replayed (the bundle's `replay` parses no other lab's code). */
 const LAB_KITS: Record<LabId, () => Promise<LabKit>> = {
@@ -37,7 +38,8 @@ export async function replayCommand(argv: string[]): Promise<number> {
     ledgerOpen = memoryOpener(await loadSqlJsNode());
     result = run();
   }
-  if (result.document) writeJsonDocument(result.document, (text) => process.stdout.write(text));
+  // A slow reader (a pipe) gets the document as fast as it reads: pieces wait for 'drain' instead of queueing in memory.
+  if (result.document) for (const piece of jsonDocumentPieces(result.document)) if (!process.stdout.write(piece)) await once(process.stdout, 'drain');
   if (result.stdout) process.stdout.write(result.stdout);
   if (result.stderr) process.stderr.write(result.stderr);
   return result.code;

@@ -122,28 +122,32 @@ function labField(text: string): LabId | undefined {
 }
 
 /**
- * Writes `doc` exactly as `JSON.stringify(doc, null, 2) + '\n'` would print it, in pieces of
- * about 64 KB through `write`: each element of a top-level array is stringified on its own, so
- * the process never holds the whole text of a 10,000-message document (nor its UTF-8 copy).
+ * The text of `JSON.stringify(doc, null, 2) + '\n'`, in pieces of about 64 KB: each element of a
+ * top-level array is stringified on its own, so the process never holds the whole text of a
+ * 10,000-message document (nor its UTF-8 copy).
  */
-export function writeJsonDocument(doc: Record<string, Json>, write: (text: string) => void): void {
+export function* jsonDocumentPieces(doc: Record<string, Json>): Generator<string> {
   let pending = '{\n';
-  const put = (text: string) => {
-    pending += text;
-    if (pending.length >= 65_536) {
-      write(pending);
-      pending = '';
-    }
-  };
   const keys = Object.keys(doc).filter((k) => doc[k] !== undefined);
-  keys.forEach((key, i) => {
+  for (const [i, key] of keys.entries()) {
     const value = doc[key];
     const comma = i < keys.length - 1 ? ',' : '';
     if (Array.isArray(value) && value.length > 0) {
-      put(`  ${JSON.stringify(key)}: [\n`);
-      value.forEach((item, j) => put(`    ${(JSON.stringify(item, null, 2) ?? 'null').replace(/\n/g, '\n    ')}${j < value.length - 1 ? ',' : ''}\n`));
-      put(`  ]${comma}\n`);
-    } else put(`  ${JSON.stringify(key)}: ${JSON.stringify(value, null, 2).replace(/\n/g, '\n  ')}${comma}\n`);
-  });
-  write(`${pending}}\n`);
+      pending += `  ${JSON.stringify(key)}: [\n`;
+      for (const [j, item] of value.entries()) {
+        pending += `    ${(JSON.stringify(item, null, 2) ?? 'null').replace(/\n/g, '\n    ')}${j < value.length - 1 ? ',' : ''}\n`;
+        if (pending.length >= 65_536) {
+          yield pending;
+          pending = '';
+        }
+      }
+      pending += `  ]${comma}\n`;
+    } else pending += `  ${JSON.stringify(key)}: ${JSON.stringify(value, null, 2).replace(/\n/g, '\n  ')}${comma}\n`;
+  }
+  yield `${pending}}\n`;
+}
+
+/** Writes `doc` exactly as `JSON.stringify(doc, null, 2) + '\n'` would print it, piece by piece (`jsonDocumentPieces`) through `write`. */
+export function writeJsonDocument(doc: Record<string, Json>, write: (text: string) => void): void {
+  for (const piece of jsonDocumentPieces(doc)) write(piece);
 }
