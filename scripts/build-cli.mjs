@@ -1,7 +1,8 @@
 // Builds the one command line (`src/cli/bin.ts`) into JavaScript: the entry
 // dist-cli/mcp-lab.mjs plus one lazily imported chunk per subcommand in dist-cli/chunks/ (the `mcp-lab` bin; gitignored), so no TypeScript is transpiled when a user
-// runs it. The MCP schema validators the wire check uses are compiled here with ajv standalone
-// (the virtual module `mcp-lab:validators`), so startup does not compile them. sql.js stays external: its Node build finds its wasm next to its own module.
+// runs it. The MCP schema validators the wire check uses are compiled here with ajv standalone: the
+// bundle's `src/wire/schemaValidators.ts` is a virtual module over them, so the CLI loads neither
+// ajv's compiler nor the schemas, and startup compiles nothing. sql.js stays external: its Node build finds its wasm next to its own module.
 // Usage: node scripts/build-cli.mjs
 import { build } from 'esbuild';
 import { readFileSync } from 'node:fs';
@@ -16,18 +17,18 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const CLI_OUT = path.join(root, 'dist-cli/mcp-lab.mjs');
 
-// Must match CHECKED_DEFS and SCHEMAS in src/wire/schemaCheck.ts (a test compares the bundle's output).
+// Must match CHECKED_DEFS in src/wire/schemaCheck.ts and MCP_SCHEMAS in src/wire/schemaValidators.ts (a test compares the bundle's output).
 const DEFS = ['JSONRPCMessage', 'CallToolRequest', 'SubscriptionsListenRequest', 'CancelledNotification', 'ProgressNotification', 'JSONRPCErrorResponse', 'SubscriptionsListenResultResponse', 'CallToolResultResponse', 'JSONRPCResultResponse', 'CallToolResult'];
 const REVISIONS = ['2025-11-25', '2026-07-28'];
 
 const compiled = new Map();
-/** ajv standalone ESM source of one revision's validators, exported as `r_<Def>`, and the defs it has. */
-function revision(rev) {
-  if (!compiled.has(rev)) compiled.set(rev, compileRevision(rev));
-  return compiled.get(rev);
+/** ajv standalone source of one revision's validators (key `revision:mode`; `quick`: first error only, `all`: every error), exported as `r_<Def>`, and the defs it has. */
+function revision(key) {
+  if (!compiled.has(key)) compiled.set(key, compileRevision(...key.split(':')));
+  return compiled.get(key);
 }
-function compileRevision(revision) {
-  const ajv = new Ajv2020({ strict: false, allErrors: true, code: { source: true, esm: true, formats: _`require("ajv-formats/dist/formats").fullFormats` } });
+function compileRevision(revision, mode) {
+  const ajv = new Ajv2020({ strict: false, allErrors: mode === 'all', code: { source: true, esm: true, formats: _`require("ajv-formats/dist/formats").fullFormats` } });
   addFormats.default(ajv);
   ajv.addSchema(JSON.parse(readFileSync(path.join(root, `src/wire/mcp-schema/${revision}.schema.json`), 'utf8')), `mcp-${revision}`);
   const refs = {};
@@ -35,11 +36,49 @@ function compileRevision(revision) {
   return { source: standaloneCode.default(ajv, refs), defs: DEFS.filter((def) => refs[`r_${def}`]) };
 }
 
-/** The module `mcp-lab:validators`: `PRECOMPILED` (`revision#Def` → validate function) over every revision's module. */
+const MODES = ['quick', 'all'];
+const validatorFile = (rev, mode) => `mcp-validators-${rev}-${mode}.cjs`;
+
+/**
+ * The bundle's `src/wire/schemaValidators.ts`: `mcpValidator(revision, def, allErrors)` over the
+ * precompiled validator files in dist-cli/chunks/ (one a revision and mode, `require`d on first
+ * use: a 2026-07-28 file never parses the 2025-11-25 validators, and valid messages never need
+ * the all-errors ones).
+ */
 function validatorsSource() {
-  const imports = REVISIONS.map((revision, r) => `import * as R${r} from 'mcp-lab:revision:${revision}';`).join('\n');
-  const entries = REVISIONS.flatMap((rev, r) => revision(rev).defs.map((def) => `${JSON.stringify(`${rev}#${def}`)}: R${r}.r_${def}`));
-  return `${imports}\nexport const PRECOMPILED = {\n  ${entries.join(',\n  ')}\n};\n`;
+  const files = Object.fromEntries(REVISIONS.flatMap((rev) => MODES.map((mode) => [`${rev}:${mode}`, validatorFile(rev, mode)])));
+  return `const FILES = ${JSON.stringify(files)};
+const dir = new URL('.', import.meta.url).pathname.endsWith('/chunks/') ? './' : './chunks/';
+const loaded = new Map();
+/** The precompiled validator of $defs/<def> (allErrors: every error, else the first); throws for a type the build did not compile. */
+export function mcpValidator(revision, def, allErrors) {
+  const key = revision + ':' + (allErrors ? 'all' : 'quick');
+  let mod = loaded.get(key);
+  if (!mod && FILES[key]) loaded.set(key, (mod = require(dir + FILES[key])));
+  const v = mod?.['r_' + def];
+  if (!v) throw new Error('MCP schema ' + revision + ': $defs/' + def + ' is not precompiled (scripts/build-cli.mjs DEFS)');
+  return v;
+}
+`;
+}
+
+/** Writes each revision's and mode's precompiled validators as one self-contained CommonJS file next to the chunks. */
+async function buildValidatorFiles(chunksDir) {
+  for (const rev of REVISIONS) {
+    for (const mode of MODES) {
+      await build({
+        stdin: { contents: revision(`${rev}:${mode}`).source, resolveDir: root, loader: 'js', sourcefile: `mcp-${rev}-${mode}.js` },
+        outfile: path.join(chunksDir, validatorFile(rev, mode)),
+        bundle: true,
+        platform: 'node',
+        format: 'cjs',
+        target: 'node20',
+        minify: true,
+        legalComments: 'none',
+        logLevel: 'warning',
+      });
+    }
+  }
 }
 
 /** Bundles the CLI; resolves when dist-cli/mcp-lab.mjs is written. */
@@ -58,17 +97,16 @@ export async function buildCli() {
     format: 'esm',
     target: 'node20',
     external: ['sql.js'],
+    // Whitespace and syntax only: names stay, so stack traces and any `.name` still read as in the source.
+    minifyWhitespace: true,
+    minifySyntax: true,
     legalComments: 'none',
     plugins: [
       {
         name: 'mcp-lab-validators',
         setup(b) {
-          b.onResolve({ filter: /^mcp-lab:/ }, (args) => ({ path: args.path.slice('mcp-lab:'.length), namespace: 'mcp-lab' }));
-          b.onLoad({ filter: /.*/, namespace: 'mcp-lab' }, (args) => ({
-            contents: args.path === 'validators' ? validatorsSource() : revision(args.path.slice('revision:'.length)).source,
-            loader: 'js',
-            resolveDir: root,
-          }));
+          b.onResolve({ filter: /\/schemaValidators(\.ts)?$/ }, () => ({ path: 'validators', namespace: 'mcp-lab' }));
+          b.onLoad({ filter: /.*/, namespace: 'mcp-lab' }, () => ({ contents: validatorsSource(), loader: 'js', resolveDir: root }));
         },
       },
     ],
@@ -76,6 +114,7 @@ export async function buildCli() {
     // CommonJS dependencies bundled into ESM call require() for Node built-ins.
     banner: { js: "#!/usr/bin/env node\nimport { createRequire as __mcpLabRequire } from 'node:module';\nconst require = __mcpLabRequire(import.meta.url);" },
   });
+  await buildValidatorFiles(path.join(path.dirname(CLI_OUT), 'chunks'));
   chmodSync(CLI_OUT, 0o755);
 }
 

@@ -63,12 +63,12 @@ if (args.has('--cli')) {
     return t;
   };
   if (!existsSync(out) || statSync(out).mtimeMs < Math.max(newest('src'), statSync('scripts/build-cli.mjs').mtimeMs, statSync('package-lock.json').mtimeMs)) {
-    // The first start builds the CLI before Vite prints anything: say so, so a silent pause is not taken for a hang.
-    console.log(`› building the command line (${out}) — it is missing or older than src/; this takes a few seconds…`);
+    // The first start builds the CLI before Vite prints anything: say so (on stderr: `npm run replay` prints its JSON on stdout), so a silent pause is not taken for a hang.
+    console.error(`› building the command line (${out}) — it is missing or older than src/; this takes a few seconds…`);
     const started = process.hrtime.bigint();
     const { buildCli } = await import('./build-cli.mjs');
     await buildCli();
-    console.log(`› command line built in ${(Number(process.hrtime.bigint() - started) / 1e9).toFixed(1)} s; starting the dev server (vite)…`);
+    console.error(`› command line built in ${(Number(process.hrtime.bigint() - started) / 1e9).toFixed(1)} s; starting the dev server (vite)…`);
   }
 }
 

@@ -1,14 +1,19 @@
-import { StrictMode } from 'react';
+import { lazy, StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
-import { UpdateBanner } from './UpdateBanner';
 import './app.css';
+
+// The service worker's registration and its update banner (which renders nothing until a new
+// deployment waits) are not part of the first paint: a lazy chunk fetched once the page is up.
+const UpdateBanner = lazy(() => import('./UpdateBanner').then((m) => ({ default: m.UpdateBanner })));
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 createRoot(root).render(
   <StrictMode>
     <App />
-    <UpdateBanner />
+    <Suspense fallback={null}>
+      <UpdateBanner />
+    </Suspense>
   </StrictMode>,
 );

@@ -1,11 +1,9 @@
 /**
  * The bundled command line's entry (`scripts/build-cli.mjs` → `dist-cli/mcp-lab.mjs`, the `mcp-lab`
- * bin of package.json): installs the MCP schema validators compiled at build time (so startup does
- * not compile the schemas), then runs `runCli` on the process arguments and exits with its code.
+ * bin of package.json): runs `runCli` on the process arguments and exits with its code. (The build
+ * swaps `src/wire/schemaValidators.ts` for the MCP schema validators compiled ahead of time, so
+ * startup does not compile the schemas.)
  */
-import { PRECOMPILED } from 'mcp-lab:validators';
-import { installPrecompiledValidators } from '../wire/schemaCheck';
 import { runCli } from './main';
 
-installPrecompiledValidators(PRECOMPILED);
 process.exitCode = await runCli(process.argv.slice(2));

@@ -28,7 +28,7 @@ export const COMMANDS: Record<string, CliCommand> = {
       ['--expect', 'also check the file\'s `expect` blocks; exit 3 when one is not met'],
       ['--trace OUT.json', 'also write the per-step trace (index, at, entry, rule, effects, violations) to OUT.json'],
     ],
-    run: async (argv) => (await import('./replay')).replayCommand(argv),
+    run: async (argv) => (await import('./replayCommand')).replayCommand(argv),
   },
   check: {
     summary: 'check FILE [--text] [--allowance-ms N] [--max-ms N] [--revision R] [--format F] — import a recorded MCP transcript and check it against the rules the labs teach (exit 3 when a rule is broken)',

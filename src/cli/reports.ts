@@ -1,11 +1,6 @@
 import { withOverrides } from '../sim/expectation';
 import type { AnyLabDefinition } from '../sim/lab';
-import type { LabId } from '../sim/labIds';
 import type { Json, Scenario } from '../sim/types';
-import { flowReport } from './flowReport';
-import { ledgerReport } from './ledgerReport';
-import { racesReport } from './racesReport';
-import { resilienceReport } from './resilienceReport';
 
 /** A lab's CLI report: the JSON document `replay` prints for one scenario (without `expectations`). */
 export interface LabReport {
@@ -13,14 +8,6 @@ export interface LabReport {
   /** What the expectation replays keep: 'effects' for labs whose lessons run thousands of steps. */
   expectKeep?: 'steps' | 'effects';
 }
-
-/** Each lab's CLI report, by lab id (a fifth lab adds one line here). */
-export const LAB_REPORTS: Record<LabId, LabReport> = {
-  races: { build: racesReport },
-  ledger: { build: ledgerReport },
-  flow: { build: flowReport, expectKeep: 'effects' },
-  resilience: { build: resilienceReport },
-};
 
 /**
  * The file's expectations, each replayed with its overrides and checked through the definition:

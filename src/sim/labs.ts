@@ -6,14 +6,14 @@ import { flowConfigSchema, flowEventSchema } from './flow/schema';
 import { RACES_SCHEMAS } from './races/schema';
 import { resilienceModel } from './resilience/model';
 import { resilienceConfigSchema, resilienceEventSchema } from './resilience/schema';
-import { isLabId, LAB_IDS, type LabId } from './labIds';
+import type { LabId } from './labIds';
 import type { AnyLabDefinition } from './lab';
 import type { OpenDatabase } from './ledger/sql';
 import { racesDefinition } from './races/definition';
 import { flowDefinition } from './flow/definition';
 import { resilienceDefinition } from './resilience/definition';
 import { createLedgerDefinition } from './ledger/definition';
-import { parseScenario, parseScenarioText, type LabSchemas, type ParseResult } from './scenario';
+import { parseAnyScenarioTextWith, parseScenario, parseScenarioText, type LabSchemas, type ParseResult } from './scenario';
 
 /** Scenario schemas per lab id. Later labs register here. */
 export const LAB_SCHEMAS: Record<LabId, LabSchemas> = {
@@ -59,17 +59,7 @@ export const LAB_DEFINITIONS: Record<LabId, (env: LabEnv) => AnyLabDefinition> =
  * Errors name the field and the problem; never throws.
  */
 export function parseAnyScenarioText(text: string): ParseResult & { lab?: LabId } {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (err) {
-    return { ok: false, errors: [`(file): not valid JSON — ${(err as Error).message}`] };
-  }
-  const lab = value !== null && typeof value === 'object' ? (value as { lab?: unknown }).lab : undefined;
-  if (!isLabId(lab)) {
-    return { ok: false, errors: [`lab: must be one of ${LAB_IDS.map((l) => `"${l}"`).join(', ')}, got ${JSON.stringify(lab) ?? 'nothing'} — set "lab" to the lab the scenario is for`] };
-  }
-  return { ...parseScenario(value, lab, LAB_SCHEMAS[lab]), lab };
+  return parseAnyScenarioTextWith(text, (lab) => LAB_SCHEMAS[lab]);
 }
 
 export { parseScenario, parseScenarioText };

@@ -1,6 +1,6 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Scenario } from './types';
-import { labFieldProblem } from './labIds';
+import { isLabId, LAB_IDS, labFieldProblem, type LabId } from './labIds';
 
 /** What a lab contributes to scenario validation: its config and event schemas. */
 export interface LabSchemas {
@@ -180,4 +180,23 @@ export function parseScenarioText(text: string, lab: string, schemas: LabSchemas
     return { ok: false, errors: [`${where}: not valid JSON — ${(err as Error).message}`] };
   }
   return parseScenario(value, lab, schemas);
+}
+
+/**
+ * Parses a scenario of any known lab from JSON text, picking the lab from its `lab` field and its
+ * schemas from `schemasOf` (so a caller can load only that lab's). `parseJson` is `JSON.parse`
+ * unless the caller has the value already. Errors name the field and the problem; never throws.
+ */
+export function parseAnyScenarioTextWith(text: string, schemasOf: (lab: LabId) => LabSchemas, parseJson: (text: string) => unknown = JSON.parse): ParseResult & { lab?: LabId } {
+  let value: unknown;
+  try {
+    value = parseJson(text);
+  } catch (err) {
+    return { ok: false, errors: [`(file): not valid JSON — ${(err as Error).message}`] };
+  }
+  const lab = value !== null && typeof value === 'object' ? (value as { lab?: unknown }).lab : undefined;
+  if (!isLabId(lab)) {
+    return { ok: false, errors: [`lab: must be one of ${LAB_IDS.map((l) => `"${l}"`).join(', ')}, got ${JSON.stringify(lab) ?? 'nothing'} — set "lab" to the lab the scenario is for`] };
+  }
+  return { ...parseScenario(value, lab, schemasOf(lab)), lab };
 }

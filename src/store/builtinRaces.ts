@@ -1,13 +1,12 @@
-import { builtins, defaultPolicy, settingTexts, sharedHead } from './generated/racesPage.json';
+import { builtins, defaultPolicy, sharedHead } from './generated/racesPage.json';
 import type { BuiltinLoad } from './builtins';
-import type { RacesPageData, RacesSettingTexts } from './racesPageData';
+import type { RacesPageData } from './racesPageData';
 
 // The named imports (the file's top-level keys) leave its `$comment` out of the bundle.
 
 export type { BuiltinLoad } from './builtins';
 
-/** The races settings panel's descriptions, from the races config schema (made at build time so the page needs no zod). */
-export const RACES_SETTING_TEXTS: RacesSettingTexts = settingTexts satisfies RacesPageData['settingTexts'];
+export { RACES_SETTING_TEXTS } from './racesFirstPaint';
 
 /**
  * The races lab's built-in scenarios (`public/scenarios/races/*.json`), validated: parsed at build

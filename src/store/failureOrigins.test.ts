@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ledgerFailingCases, racesOriginWord } from './failureOrigins';
+import { racesOriginWord } from './failureOrigins';
+import { ledgerFailingCases } from './ledgerFailingCases';
 
 describe('failure-origin words for the races and ledger pages', () => {
   it('races: the word per terminal state', () => {

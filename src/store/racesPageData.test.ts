@@ -5,7 +5,9 @@ import { racesPageDefinition } from '../sim/races/definition';
 import { racesConfigSchema, racesPolicySchema } from '../sim/races/schema';
 import { builtinRaces } from './builtinRaces';
 import { RACES_SETTING_TEXTS } from './builtinRaces';
-import { RACES_PAGE_DATA, renderRacesPageData } from './racesPageData';
+import { RACES_FIRST_PAINT_DATA, RACES_PAGE_DATA, renderRacesFirstPaintData, renderRacesPageData } from './racesPageData';
+import { loadRacesBuiltins, RACES_BUILTIN_ERRORS, RACES_FIRST_BUILTIN } from './racesFirstPaint';
+import { racesLinkNamesNothing, racesStoreThenBuiltins } from './racesStore';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const dir = path.join(root, 'public/scenarios/races');
@@ -34,5 +36,32 @@ describe('the races page data generated at build time', () => {
     expect(Object.keys(RACES_SETTING_TEXTS.policy)).toEqual(Object.keys(racesPolicySchema.shape));
     for (const [key, field] of Object.entries(racesPolicySchema.shape)) expect(RACES_SETTING_TEXTS.policy[key]).toBe(field.description);
     expect(RACES_SETTING_TEXTS.progressResetsIdleTimeout).toBe(racesConfigSchema.shape.progressResetsIdleTimeout.description);
+  });
+
+  it('the first-paint file is current, and holds the first built-in exactly as the whole list has it', async () => {
+    expect(readFileSync(path.join(root, RACES_FIRST_PAINT_DATA), 'utf8')).toBe(renderRacesFirstPaintData(root));
+    const { scenarios, errors } = builtinRaces();
+    expect(JSON.stringify(RACES_FIRST_BUILTIN)).toBe(JSON.stringify(scenarios[0]));
+    expect(RACES_BUILTIN_ERRORS).toEqual(errors);
+    expect((await loadRacesBuiltins()).scenarios).toEqual(scenarios);
+  });
+
+  it('a plain visit paints the first built-in and gets every other one into the picker when the list arrives; a link naming one waits', async () => {
+    const { scenarios } = builtinRaces();
+    let arrive!: (load: { scenarios: typeof scenarios }) => void;
+    const store = racesStoreThenBuiltins('#/races', [RACES_FIRST_BUILTIN], [], new Promise((resolve) => (arrive = resolve)));
+    expect(store.getState().builtins.map((b) => b.id)).toEqual([scenarios[0].id]);
+    expect(store.getState().scenario.id).toBe(scenarios[0].id);
+    arrive({ scenarios });
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(store.getState().builtins.map((b) => b.id)).toEqual(scenarios.map((b) => b.id));
+    expect(store.getState().scenario.id).toBe(scenarios[0].id);
+    store.getState().loadBuiltin(scenarios[3].id);
+    expect(store.getState().scenario.id).toBe(scenarios[3].id);
+    expect(racesLinkNamesNothing('#/races')).toBe(true);
+    expect(racesLinkNamesNothing('')).toBe(true);
+    expect(racesLinkNamesNothing(`#/races/${scenarios[3].id}`)).toBe(false);
+    expect(racesLinkNamesNothing('#/races?scenario=z1.abc')).toBe(false);
   });
 });

@@ -3,6 +3,7 @@ import { labTraceView, type LabPageDefinition, type LabTraceView } from '../sim/
 import { racesParse, racesParserReady } from './racesParser';
 import type { RacesConfig, RacesState, RacesTrace } from '../sim/races';
 import type { Scenario } from '../sim/types';
+import { decodeLink } from './labLink';
 import { createLabStore, linkParses, playheadSelectors, storeFromLink, type LabError, type LabStore, type LabStoreSpec, type LabStoreState } from './labStore';
 
 export { scenarioEquals } from './scenarioEquals';
@@ -11,7 +12,7 @@ export * from './labSelectors';
 export { RULES, ruleSection } from '../sim/races/rules';
 export { loadRacesParser } from './racesParser';
 /** The settings panel's descriptions (from the races schema, generated at build time). */
-export { RACES_SETTING_TEXTS } from './builtinRaces';
+export { RACES_SETTING_TEXTS } from './racesFirstPaint';
 
 /**
  * The races lab's store: the one lab store (`createLabStore`) over the races definition, with
@@ -46,6 +47,27 @@ export function createRacesStore(options: CreateRacesStoreOptions): RacesStore {
 /** The races store for a page opened at `hash` (see `storeFromLink`). */
 export function racesStoreFromLink(hash: string, builtins: readonly Scenario[], builtinErrors: readonly string[] = []): RacesStore {
   return storeFromLink(racesSpec(builtins, builtinErrors), hash);
+}
+
+/**
+ * The races store for a plain visit (an address that names no scenario): made with `builtins` so
+ * far (the first built-in), then given the whole list when `all` resolves (the scenario picker
+ * fills in; what is shown does not change). The store reads its built-ins from this one list, so
+ * picking, links and share links see every built-in from then on.
+ */
+export function racesStoreThenBuiltins(hash: string, builtins: readonly Scenario[], builtinErrors: readonly string[], all: Promise<{ scenarios: readonly Scenario[] }>): RacesStore {
+  const list = [...builtins];
+  const store = racesStoreFromLink(hash, list, builtinErrors);
+  void all.then(({ scenarios }) => {
+    for (const s of scenarios) if (!list.some((b) => b.id === s.id)) list.push(s);
+    store.setState({ builtins: [...list] });
+  });
+  return store;
+}
+
+/** True when address `hash` names no races scenario (a plain visit: the first built-in is shown). */
+export function racesLinkNamesNothing(hash: string): boolean {
+  return decodeLink('races', hash, [], () => ({ ok: false, errors: [] }), racesSpec([]).link).kind === 'none';
 }
 
 /**

@@ -1,20 +1,14 @@
-import Ajv2020 from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
 import type { ValidateFunction } from 'ajv';
-import schema20251125 from './mcp-schema/2025-11-25.schema.json' with { type: 'json' };
-import schema20260728 from './mcp-schema/2026-07-28.schema.json' with { type: 'json' };
 import type { Revision } from '../sim/mcp';
 import type { Json, WireEffect } from '../sim/types';
+import { mcpValidator } from './schemaValidators';
 
 /**
  * Validation of emitted wire messages against the official MCP JSON Schemas (draft 2020-12),
  * vendored unchanged in `src/wire/mcp-schema/` from modelcontextprotocol/modelcontextprotocol
  * `schema/<revision>/schema.json` at commit b0f60ba. Used by tests and the CLI (Node only).
+ * The validators come from `./schemaValidators` (ajv at run time; precompiled in the bundled CLI).
  */
-
-const SCHEMAS: Record<Revision, object> = { '2025-11-25': schema20251125, '2026-07-28': schema20260728 };
-
-const validators = new Map<string, ValidateFunction>();
 
 /** The `$defs` types `checkMessage` validates against (the bundled CLI precompiles exactly these). */
 export const CHECKED_DEFS = [
@@ -30,41 +24,23 @@ export const CHECKED_DEFS = [
   'CallToolResult',
 ] as const;
 
-/** The revisions and their vendored schemas (the CLI build precompiles validators from them). */
-export const MCP_SCHEMAS: Readonly<Record<Revision, object>> = SCHEMAS;
+const quick = new Map<string, ValidateFunction>();
+const validators = new Map<string, ValidateFunction>();
 
 /**
- * Installs validators compiled ahead of time (ajv standalone code, keyed `revision#Def`), so a
- * process does not compile the MCP schemas at startup (the bundled CLI does this). Types missing
- * from `precompiled` are still compiled on first use.
+ * Runs `$defs/<def>` on `value`: the quick validator (first problem only) decides, and only an
+ * invalid value is run again through the all-errors validator for its messages
+ * (`<def><instancePath>: <message>` each). Empty when valid.
  */
-export function installPrecompiledValidators(precompiled: Readonly<Record<string, ValidateFunction>>): void {
-  for (const [key, v] of Object.entries(precompiled)) validators.set(key, v);
-}
-
-function validator(revision: Revision, def: string): ValidateFunction {
+function problems(revision: Revision, def: string, value: unknown): string[] {
   const key = `${revision}#${def}`;
+  let q = quick.get(key);
+  if (!q) quick.set(key, (q = mcpValidator(revision, def, false)));
+  if (q(value)) return [];
   let v = validators.get(key);
-  if (!v) {
-    const ajv = getAjv(revision);
-    const found = ajv.getSchema(`mcp-${revision}#/$defs/${def}`);
-    if (!found) throw new Error(`MCP schema ${revision} has no $defs/${def}`);
-    v = found;
-    validators.set(key, v);
-  }
-  return v;
-}
-
-const ajvs = new Map<Revision, InstanceType<typeof Ajv2020>>();
-function getAjv(revision: Revision): InstanceType<typeof Ajv2020> {
-  let ajv = ajvs.get(revision);
-  if (!ajv) {
-    ajv = new Ajv2020({ strict: false, allErrors: true });
-    (addFormats as unknown as (a: unknown) => void)(ajv);
-    ajv.addSchema(SCHEMAS[revision], `mcp-${revision}`);
-    ajvs.set(revision, ajv);
-  }
-  return ajv;
+  if (!v) validators.set(key, (v = mcpValidator(revision, def, true)));
+  v(value);
+  return (v.errors ?? []).map((e) => `${def}${e.instancePath || ''}: ${e.message ?? 'invalid'}`);
 }
 
 /** The `$defs` type a message must satisfy, chosen by method (requests/notifications) or by the request it answers. */
@@ -105,14 +81,10 @@ export interface SchemaCheck {
  */
 export function checkMessage(revision: Revision, message: Json, respondsTo?: string): SchemaCheck {
   const def = schemaDefFor(revision, message, respondsTo);
-  const errors: string[] = [];
-  for (const d of new Set(['JSONRPCMessage', def])) {
-    const v = validator(revision, d);
-    if (!v(message)) errors.push(...(v.errors ?? []).map((e) => `${d}${e.instancePath || ''}: ${e.message ?? 'invalid'}`));
-  }
+  const errors = problems(revision, 'JSONRPCMessage', message);
+  if (def !== 'JSONRPCMessage') errors.push(...problems(revision, def, message));
   if (revision === '2025-11-25' && respondsTo === 'tools/call' && message !== null && typeof message === 'object' && !Array.isArray(message) && 'result' in message) {
-    const v = validator(revision, 'CallToolResult');
-    if (!v((message as Record<string, Json>).result)) errors.push(...(v.errors ?? []).map((e) => `CallToolResult${e.instancePath || ''}: ${e.message ?? 'invalid'}`));
+    errors.push(...problems(revision, 'CallToolResult', (message as Record<string, Json>).result));
   }
   return { def, valid: errors.length === 0, errors };
 }

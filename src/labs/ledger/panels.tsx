@@ -6,7 +6,7 @@ import {
   selectStateAt,
   selectStepIndex,
 } from '../../store/ledgerStore';
-import { ledgerFailingCases } from '../../store/failureOrigins';
+import { ledgerFailingCases } from '../../store/ledgerFailingCases';
 import { useLedger, useLedgerContext } from './context';
 import type { Json } from '../../sim/types';
 import { RowsTable } from './Tables';

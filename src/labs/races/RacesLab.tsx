@@ -1,8 +1,9 @@
 import { lazy, Suspense, useState, use } from 'react';
-import { builtinRaces } from '../../store/builtinRaces';
+import { loadRacesBuiltins, RACES_BUILTIN_ERRORS, RACES_FIRST_BUILTIN } from '../../store/racesFirstPaint';
 import { linkCodecReady } from '../../store/labLink';
 import { labStoreFor } from '../../store/labStores';
-import { RACES_TIE_RULE, racesLinkParserReady, racesStoreFromLink, type RacesStore } from '../../store/racesStore';
+import { RACES_TIE_RULE, racesLinkNamesNothing, racesLinkParserReady, racesStoreFromLink, racesStoreThenBuiltins, type RacesStore } from '../../store/racesStore';
+import type { BuiltinLoad } from '../../store/builtins';
 import { LabPage } from '../common/LabPage';
 import { useRaces } from './context';
 import { ErrorBanner } from './ErrorBanner';
@@ -29,10 +30,16 @@ import { TimelineSection } from '../common/TimelineSection';
 const AllOrdersPanel = lazy(() => import('../common/AllOrdersPanel').then((m) => ({ default: m.AllOrdersPanel })));
 const ChaosPanel = lazy(() => import('../common/ChaosPanel').then((m) => ({ default: m.ChaosPanel })));
 
-/** The races store of this tab: made once from the address (a bad link falls back with the error shown), then kept. */
-function bootStore(): RacesStore {
-  const { scenarios, errors } = builtinRaces();
-  return racesStoreFromLink(window.location.hash, scenarios, errors);
+/**
+ * The races store of this tab: made once from the address (a bad link falls back with the error
+ * shown), then kept. `all` is every built-in when the address names a scenario (the page waited
+ * for them); null on a plain visit, which shows the first built-in at once and gets the rest
+ * into the picker when their chunk arrives.
+ */
+function bootStore(all: BuiltinLoad | null): RacesStore {
+  const hash = window.location.hash;
+  if (all) return racesStoreFromLink(hash, all.scenarios, all.errors);
+  return racesStoreThenBuiltins(hash, [RACES_FIRST_BUILTIN], RACES_BUILTIN_ERRORS, loadRacesBuiltins());
 }
 
 function ScenarioIntro() {
@@ -80,11 +87,15 @@ function RacesPage() {
 /** The Races lab: one store per instance, provided to every panel. */
 export function RacesLab() {
   use(linkCodecReady); // the link decoder (a small lazy chunk) before the address is read
+  // An address naming a scenario waits for every built-in (a lazy chunk: the link may name any of
+  // them, or carry a scenario encoded against one); a plain visit paints the first at once.
+  const [allReady] = useState(() => (racesLinkNamesNothing(window.location.hash) ? null : loadRacesBuiltins()));
+  const all = allReady ? use(allReady) : null;
   // A link carrying a scenario or settings waits for the scenario parser (zod, a lazy chunk); a
   // built-in's link paints at once (its scenario was parsed at build time).
-  const [parserReady] = useState(() => racesLinkParserReady(window.location.hash, builtinRaces().scenarios));
+  const [parserReady] = useState(() => racesLinkParserReady(window.location.hash, all?.scenarios ?? [RACES_FIRST_BUILTIN]));
   if (parserReady) use(parserReady);
-  const [store] = useState(() => labStoreFor('races', bootStore));
+  const [store] = useState(() => labStoreFor('races', () => bootStore(all)));
   return (
     <LabPage store={store} className="races">
       <RacesPage />

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { BUFFER_POLICIES } from './buffer';
 import { eventBase, eventObject, eventUnion, switchesField } from '../schemaParts';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { eventBase, eventObject, eventUnion } from '../schemaParts';
 import { MAX_CHARGE_CENTS } from './ledger';
 

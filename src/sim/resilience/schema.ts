@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { eventBase, eventObject, eventUnion, switchesField } from '../schemaParts';
 import { BACKOFF_STRATEGIES, type BackoffStrategy } from '../retry/backoff';
 

@@ -7,7 +7,8 @@
 import type { ClientState } from '../races/types';
 import type { ClientStatus } from '../ledger/model';
 import type { ChargeReply } from '../ledger/ledger';
-import { failureOriginOf, type ErrorOrigin, type FailureOrigin } from './classify';
+import type { ErrorOrigin } from './classify';
+import { failureOriginOf, type FailureOrigin } from './origins';
 
 /**
  * The classifier's `ErrorOrigin` behind one races request's terminal state, or undefined when the

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import schema from './schema.json' with { type: 'json' };
 import type { Json } from '../../sim/types';
 import { partOf, type ExtTasksDef, type TaskWireCheckPlan } from '../../sim/resilience/taskWireSchema';
