@@ -11,6 +11,7 @@ import { ArrowLabelLayer, ArrowLayer } from './marks/ArrowMarks';
 import { BandLayer } from './marks/BandMarks';
 import { TimelineDefs } from './marks/Defs';
 import { HandleLabelLayer, HandleLayer } from './marks/HandleMarks';
+import { HoverTitle } from './marks/HoverTitle';
 import { GridLayer, LanesLayer } from './marks/Lanes';
 import { MarkerLayer } from './marks/MarkerMarks';
 import { Playhead } from './marks/Playhead';
@@ -153,9 +154,10 @@ export function Timeline(props: TimelineProps) {
           <StepsLayer steps={steps} x={x} layout={layout} plotLeft={plotLeft} uid={uid} />
           <SpanLayer spans={spans} x={x} layout={layout} plotLeft={plotLeft} plotRight={plotRight} uid={uid} obstacles={spanObstacles} />
           <MarkerLayer markers={markerViews} />
-          <ArrowLayer arrows={arrows} x={x} layout={layout} uid={uid} />
+          <ArrowLayer arrows={arrows} x={x} layout={layout} />
           <ArrowLabelLayer labels={arrowLabels} />
           <PointLayer points={points} x={x} layout={layout} />
+          <HoverTitle svgRef={svgRef} points={points} arrows={arrows} x={x} layout={layout} />
         </g>
 
         {/* playhead (under the handles so they stay grabbable) */}

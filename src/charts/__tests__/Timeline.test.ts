@@ -12,7 +12,8 @@ const step = (id: string, at: number, tieOrder?: number): TimelineMark => ({ kin
 describe('<Timeline> as rendered', () => {
   it('draws same-millisecond steps of one connection at different heights, each a focusable slider with its tie number', () => {
     const html = render({ marks: [step('begin', 0), step('read', 50, 1), step('write', 50, 2)] });
-    const at = (id: string) => /transform="translate\(([-\d.]+),([-\d.]+)\)"/.exec(new RegExp(`<g class="tl-handle[^>]*data-handle="${id}"[^>]*>`).exec(html)![0])!.slice(1).map(Number);
+    // A handle's centre: its ring's cx, cy (positions are in the handle's coordinates, no transform).
+    const at = (id: string) => /<circle class="tl-handle-ring" cx="([-\d.]+)" cy="([-\d.]+)"/.exec(new RegExp(`<g class="tl-handle[^>]*data-handle="${id}"[^>]*>[\\s\\S]*?</g>`).exec(html)![0])!.slice(1).map(Number);
     const [rx, ry] = at('read');
     const [wx, wy] = at('write');
     expect(rx).toBe(wx);

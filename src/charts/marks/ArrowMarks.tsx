@@ -1,9 +1,9 @@
-import { memo } from 'react';
 import type { ArrowLabel } from '../labels';
 import { inView, rowBox, rowCenterY, type Layout } from '../layout';
 import type { LinearScale } from '../scale';
 import type { ArrowMark, Tone } from '../timelineTypes';
-import { Chunked } from './Chunked';
+import { Chunked, ChunkedBatches, PathGroups, px } from './Chunked';
+import { dotPath } from './PointMarks';
 import { toneClass } from './tone';
 
 /** An arrow's ends and in-flight dot (px); `lost`: it never arrives (ends in a cross). */
@@ -49,43 +49,70 @@ export function arrowGeometry(m: ArrowMark, x: LinearScale, layout: Layout): Arr
   return { x1, y1, x2, y2, lost: !m.to, dotX, dotY };
 }
 
-interface ArrowViewProps extends ArrowGeometry {
+interface ArrowStyle {
   tone: Tone;
   dashed: boolean;
   future: boolean;
-  title?: string;
-  markerId: string;
 }
 
-const ArrowView = memo(function ArrowView(p: ArrowViewProps) {
-  // Shorten the line so the head does not overlap the target glyph.
-  const dx = p.x2 - p.x1;
-  const dy = p.y2 - p.y1;
-  const len = Math.hypot(dx, dy) || 1;
-  const cut = p.lost ? 0 : Math.min(7, len / 3);
-  const ex = p.x2 - (dx / len) * cut;
-  const ey = p.y2 - (dy / len) * cut;
-  return (
-    <g className={`tl-arrow ${toneClass(p.tone)}${p.future ? ' is-future' : ''}${p.dashed ? ' is-dashed' : ''}`}>
-      {p.title && <title>{p.title}</title>}
-      <line className="tl-arrow-hit" x1={p.x1} y1={p.y1} x2={ex} y2={ey} />
-      <line className="tl-arrow-line" x1={p.x1} y1={p.y1} x2={ex} y2={ey} markerEnd={p.lost ? undefined : `url(#${p.markerId})`} />
-      {p.lost && <path className="tl-arrow-lost" d={`M${p.x2 - 5},${p.y2 - 5}L${p.x2 + 5},${p.y2 + 5}M${p.x2 - 5},${p.y2 + 5}L${p.x2 + 5},${p.y2 - 5}`} />}
-      {p.dotX !== null && p.dotY !== null && <circle className="tl-arrow-dot" cx={p.dotX} cy={p.dotY} r={4} />}
-    </g>
-  );
-});
+/** Scale of the chart's arrowhead marker in user space: markerWidth 7 over a viewBox 10 wide, in units of the line's 1.6 px stroke. */
+const HEAD_SCALE = 0.7 * 1.6;
 
-/** Arrows (messages between lanes) that touch the view; arrowheads are the per-tone markers in the chart's defs. */
-export function ArrowLayer({ arrows, x, layout, uid }: { arrows: readonly ArrowMark[]; x: LinearScale; layout: Layout; uid: string }) {
+/**
+ * The path data of arrow `g`: its line (shortened so the head does not overlap the target glyph),
+ * its head (the `<marker>` triangle of Defs, M0,0 L10,5 L0,10 with its tip's reference at 8,5,
+ * placed and turned as `orient="auto"` would), the cross of a lost message and the in-flight dot.
+ */
+export function arrowParts(g: ArrowGeometry, add: (part: 'line' | 'head' | 'lost' | 'dot', d: string) => void): void {
+  const dx = g.x2 - g.x1;
+  const dy = g.y2 - g.y1;
+  const len = Math.hypot(dx, dy) || 1;
+  const cut = g.lost ? 0 : Math.min(7, len / 3);
+  const ex = g.x2 - (dx / len) * cut;
+  const ey = g.y2 - (dy / len) * cut;
+  add('line', `M${px(g.x1)},${px(g.y1)}L${px(ex)},${px(ey)}`);
+  if (!g.lost) {
+    const ux = dx === 0 && dy === 0 ? 1 : dx / len;
+    const uy = dx === 0 && dy === 0 ? 0 : dy / len;
+    // A marker point (mx, my) lands at end + u·(mx − 8)·s + n·(my − 5)·s, n = u turned a quarter.
+    const at = (mx: number, my: number) => `${px(ex + (ux * (mx - 8) - uy * (my - 5)) * HEAD_SCALE)},${px(ey + (uy * (mx - 8) + ux * (my - 5)) * HEAD_SCALE)}`;
+    add('head', `M${at(0, 0)}L${at(10, 5)}L${at(0, 10)}Z`);
+  }
+  if (g.lost) add('lost', `M${px(g.x2 - 5)},${px(g.y2 - 5)}L${px(g.x2 + 5)},${px(g.y2 + 5)}M${px(g.x2 - 5)},${px(g.y2 + 5)}L${px(g.x2 + 5)},${px(g.y2 - 5)}`);
+  if (g.dotX !== null && g.dotY !== null) add('dot', dotPath(g.dotX, g.dotY, 4));
+}
+
+const PART_CLASS = { line: 'tl-arrow-line', head: 'tl-arrow-head', lost: 'tl-arrow-lost', dot: 'tl-arrow-dot' } as const;
+
+/**
+ * Arrows (messages between lanes) that touch the view. Each chunk of arrows is drawn as one `<g>`
+ * per style (tone, dashed, future) holding one `<path>` per part (lines, heads, crosses, dots),
+ * positions in the path data: a few elements per 64 arrows instead of four or five per arrow.
+ * Their titles are offered by the chart's hover tooltip (`HoverTitle`).
+ */
+export function ArrowLayer({ arrows, x, layout }: { arrows: readonly ArrowMark[]; x: LinearScale; layout: Layout }) {
   return (
     <g className="tl-arrows">
-      <Chunked
+      <ChunkedBatches
         items={arrows}
-        deps={[x, layout, uid]}
-        render={(m) => {
-          const g = arrowGeometry(m, x, layout);
-          return g === null ? null : <ArrowView key={m.id} {...g} tone={m.tone} dashed={!!m.dashed} future={!!m.future} title={m.title} markerId={`${uid}-head-${m.tone}`} />;
+        deps={[x, layout]}
+        render={(items, from, to) => {
+          const groups = new PathGroups<ArrowStyle>();
+          for (let i = from; i < to; i++) {
+            const m = items[i];
+            const g = arrowGeometry(m, x, layout);
+            if (g === null) continue;
+            const style = { tone: m.tone, dashed: !!m.dashed, future: !!m.future };
+            const key = `${style.tone}|${style.dashed}|${style.future}`;
+            arrowParts(g, (part, d) => groups.add(key, style, part, d));
+          }
+          return [...groups.groups].map(([key, g]) => (
+            <g key={key} className={`tl-arrow ${toneClass(g.style.tone)}${g.style.future ? ' is-future' : ''}${g.style.dashed ? ' is-dashed' : ''}`}>
+              {[...g.parts].map(([part, ds]) => (
+                <path key={part} className={PART_CLASS[part as keyof typeof PART_CLASS]} d={ds.join('')} />
+              ))}
+            </g>
+          ));
         }}
       />
     </g>

@@ -49,3 +49,48 @@ export function Chunked<T>({ items, render, deps }: { items: readonly T[]; rende
   }
   return <Fragment>{chunks}</Fragment>;
 }
+
+interface BatchProps<T> {
+  items: readonly T[];
+  from: number;
+  to: number;
+  render: (items: readonly T[], from: number, to: number) => ReactNode;
+  deps: readonly unknown[];
+}
+
+const Batch = memo(function Batch<T>({ items, from, to, render }: BatchProps<T>) {
+  return <Fragment>{render(items, from, to)}</Fragment>;
+}, chunkEqual as (a: BatchProps<unknown>, b: BatchProps<unknown>) => boolean) as <T>(props: BatchProps<T>) => ReactNode;
+
+/**
+ * Like `Chunked`, but `render` draws a whole chunk at once (`items[from..to)`): a layer can then
+ * draw a chunk's marks of one style as one `<path>` instead of one element per mark. The same
+ * skipping rule as `Chunked` (a chunk is re-rendered only when one of its items or `deps` changed);
+ * `render` must read nothing but its items and what is in `deps`.
+ */
+export function ChunkedBatches<T>({ items, render, deps }: { items: readonly T[]; render: (items: readonly T[], from: number, to: number) => ReactNode; deps: readonly unknown[] }) {
+  const chunks: ReactNode[] = [];
+  for (let from = 0; from < items.length; from += CHUNK_SIZE) {
+    chunks.push(<Batch key={from} items={items} from={from} to={Math.min(items.length, from + CHUNK_SIZE)} render={render} deps={deps} />);
+  }
+  return <Fragment>{chunks}</Fragment>;
+}
+
+/** `v` rounded to 1/100 px, as path data: the merged paths stay short and the drawing the same. */
+export const px = (v: number): number => Math.round(v * 100) / 100;
+
+/**
+ * Path data of style groups: `add(key, part, d)` appends `d` to part `part` of the group `key`
+ * (groups and parts keep the order they were first seen in). The layers draw each group as one
+ * `<g>` with one `<path>` per part.
+ */
+export class PathGroups<S> {
+  readonly groups = new Map<string, { style: S; parts: Map<string, string[]> }>();
+  add(key: string, style: S, part: string, d: string): void {
+    let g = this.groups.get(key);
+    if (!g) this.groups.set(key, (g = { style, parts: new Map() }));
+    const list = g.parts.get(part);
+    if (list) list.push(d);
+    else g.parts.set(part, [d]);
+  }
+}

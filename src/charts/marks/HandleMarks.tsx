@@ -3,21 +3,23 @@ import { formatTime } from '../format';
 import type { PlacedHandle } from '../labels';
 import { HANDLE_R, rowBox, rowCenterY, type Layout } from '../layout';
 import type { HandleMark, Tone } from '../timelineTypes';
-import { Chunked } from './Chunked';
+import { Chunked, px } from './Chunked';
 import { toneClass } from './tone';
 
-/** The path of a handle's glyph of radius `r`, centred on 0,0. */
-export function shapePath(shape: HandleMark['shape'], r: number): string {
+/** The path of a handle's glyph of radius `r`, centred on `cx`,`cy` (default 0,0). */
+export function shapePath(shape: HandleMark['shape'], r: number, cx = 0, cy = 0): string {
+  const X = (v: number) => px(cx + v);
+  const Y = (v: number) => px(cy + v);
   switch (shape) {
     case 'diamond':
-      return `M0,${-r}L${r},0L0,${r}L${-r},0Z`;
+      return `M${X(0)},${Y(-r)}L${X(r)},${Y(0)}L${X(0)},${Y(r)}L${X(-r)},${Y(0)}Z`;
     case 'square':
-      return `M${-r * 0.8},${-r * 0.8}H${r * 0.8}V${r * 0.8}H${-r * 0.8}Z`;
+      return `M${X(-r * 0.8)},${Y(-r * 0.8)}H${X(r * 0.8)}V${Y(r * 0.8)}H${X(-r * 0.8)}Z`;
     case 'triangle':
-      return `M0,${-r}L${r},${r * 0.8}H${-r}Z`;
+      return `M${X(0)},${Y(-r)}L${X(r)},${Y(r * 0.8)}H${X(-r)}Z`;
     case 'circle':
     default:
-      return `M${r},0A${r},${r} 0 1 1 ${-r},0A${r},${r} 0 1 1 ${r},0Z`;
+      return `M${X(r)},${Y(0)}A${r},${r} 0 1 1 ${X(-r)},${Y(0)}A${r},${r} 0 1 1 ${X(r)},${Y(0)}Z`;
   }
 }
 
@@ -38,12 +40,15 @@ interface HandleViewProps {
   helpId?: string;
 }
 
-/** A handle: a focusable slider (`data-handle`, `data-at` are what the drag and keyboard behaviours read). */
+/**
+ * A handle: a focusable slider (`data-handle`, `data-at` are what the drag and keyboard behaviours
+ * read). Positions are in its children's coordinates (no `transform` per handle); its ring, a
+ * transparent-filled circle, is also what the pointer grabs (radius HANDLE_R + 4, plus its 2 px stroke).
+ */
 const HandleView = memo(function HandleView(p: HandleViewProps) {
   return (
     <g
       className={`tl-handle ${toneClass(p.tone)}${p.ignored ? ' is-ignored' : ''}${p.selected ? ' is-selected' : ''}${p.future ? ' is-future' : ''}`}
-      transform={`translate(${p.x},${p.y})`}
       data-handle={p.id}
       data-at={p.at}
       data-testid={p.testId}
@@ -57,10 +62,9 @@ const HandleView = memo(function HandleView(p: HandleViewProps) {
       aria-describedby={p.helpId}
     >
       <title>{p.title ?? p.ariaLabel}</title>
-      <circle className="tl-handle-hit" r={HANDLE_R + 5} />
-      <circle className="tl-handle-ring" r={HANDLE_R + 4} />
-      <path className="tl-handle-shape" d={shapePath(p.shape, HANDLE_R)} />
-      {p.ignored && <line className="tl-strike" x1={-HANDLE_R - 2} y1={HANDLE_R + 2} x2={HANDLE_R + 2} y2={-HANDLE_R - 2} />}
+      <circle className="tl-handle-ring" cx={px(p.x)} cy={px(p.y)} r={HANDLE_R + 4} />
+      <path className="tl-handle-shape" d={shapePath(p.shape, HANDLE_R, p.x, p.y)} />
+      {p.ignored && <line className="tl-strike" x1={px(p.x - HANDLE_R - 2)} y1={px(p.y + HANDLE_R + 2)} x2={px(p.x + HANDLE_R + 2)} y2={px(p.y - HANDLE_R - 2)} />}
     </g>
   );
 });
@@ -68,14 +72,14 @@ const HandleView = memo(function HandleView(p: HandleViewProps) {
 /** A handle's text (outside the focusable element, so the handle's box is centred on its shape). */
 const HandleLabelView = memo(function HandleLabelView(p: { x: number; y: number; labelY: number; label: string | null; flip: boolean; ignored: boolean; future: boolean; tieOrder: number | null }) {
   return (
-    <g transform={`translate(${p.x},${p.y})`} className={p.future ? 'is-future' : undefined}>
+    <g className={p.future ? 'is-future' : undefined}>
       {p.tieOrder !== null && (
-        <text className="tl-tie" x={-HANDLE_R - 3} y={-HANDLE_R + 1} textAnchor="end">
+        <text className="tl-tie" x={px(p.x - HANDLE_R - 3)} y={px(p.y - HANDLE_R + 1)} textAnchor="end">
           {p.tieOrder}
         </text>
       )}
       {p.label !== null && (
-        <text className={`tl-handle-label${p.ignored ? ' is-struck' : ''}`} x={p.flip ? HANDLE_R : -HANDLE_R + 1} y={p.labelY - p.y - HANDLE_R - 4} textAnchor={p.flip ? 'end' : 'start'}>
+        <text className={`tl-handle-label${p.ignored ? ' is-struck' : ''}`} x={px(p.x + (p.flip ? HANDLE_R : -HANDLE_R + 1))} y={px(p.labelY - HANDLE_R - 4)} textAnchor={p.flip ? 'end' : 'start'}>
           {p.label}
         </text>
       )}

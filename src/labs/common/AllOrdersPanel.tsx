@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useRef, useState } from 'react';
 import type { LabId } from '../../sim/labIds';
 import type { Scenario } from '../../sim/types';
 import { selectScenario, selectSelectedEventId } from '../../store/labSelectors';
@@ -65,7 +65,10 @@ export function AllOrdersPanel({ lab, scope }: { lab: LabId; scope?: string }) {
   const picked = ticked.filter((id) => scenario.events.some((e) => e.id === id));
   const shown = result && (result.of === scenario || result.classes.some((c) => c.scenario === scenario)) ? result : null;
 
-  const toggle = (id: string) => setPicked((p) => (p.includes(id) ? p.filter((x) => x !== id) : p.length >= MAX_ORDER_EVENTS ? p : [...p, id]));
+  const toggle = useCallback((id: string) => setPicked((p) => (p.includes(id) ? p.filter((x) => x !== id) : p.length >= MAX_ORDER_EVENTS ? p : [...p, id])), []);
+  // The event list is drawn only while its <details> is open: a drag then re-renders none of its
+  // (up to 200) checkboxes, and an open list re-renders only the row of the moved event.
+  const [listOpen, setListOpen] = useState(false);
 
   const start = () => {
     worker.current?.terminate();
@@ -125,19 +128,16 @@ export function AllOrdersPanel({ lab, scope }: { lab: LabId; scope?: string }) {
         {scope && <>{scope} </>}Tick up to {MAX_ORDER_EVENTS} events (none: the lab&apos;s own set). Every order of them over the same time slots is replayed in a background worker; orders the lab
         forbids (one lane&apos;s own steps out of order) are skipped.
       </p>
-      <details>
+      <details onToggle={(e) => setListOpen(e.currentTarget.open)}>
         <summary>
           Events to order ({picked.length ? `${picked.length} ticked` : 'the lab\u2019s set'})
         </summary>
         <div className="all-orders-events">
-          {listed.map((e) => (
-            <label key={e.id} className="field-inline small">
-              <input type="checkbox" checked={picked.includes(e.id)} onChange={() => toggle(e.id)} disabled={!picked.includes(e.id) && picked.length >= MAX_ORDER_EVENTS} data-testid={`all-orders-event-${e.id}`} />
-              <span>
-                {e.id} · {e.kind} @ {e.at} ms
-              </span>
-            </label>
-          ))}
+          {listOpen &&
+            listed.map((e) => {
+              const checked = picked.includes(e.id);
+              return <EventTick key={e.id} id={e.id} kind={e.kind} at={e.at} checked={checked} disabled={!checked && picked.length >= MAX_ORDER_EVENTS} onToggle={toggle} />;
+            })}
         </div>
       </details>
       <RunControls testIdPrefix="all-orders" runLabel="Explore all orders" status={status} progress={progress} message={message} onRun={start} onCancel={cancel} totalPendingAsEllipsis>
@@ -179,6 +179,18 @@ export function AllOrdersPanel({ lab, scope }: { lab: LabId; scope?: string }) {
     </section>
   );
 }
+
+/** One event's tick box in the All orders list (memoised: a drag re-renders only the moved event's row). */
+const EventTick = memo(function EventTick({ id, kind, at, checked, disabled, onToggle }: { id: string; kind: string; at: number; checked: boolean; disabled: boolean; onToggle: (id: string) => void }) {
+  return (
+    <label className="field-inline small">
+      <input type="checkbox" checked={checked} onChange={() => onToggle(id)} disabled={disabled} data-testid={`all-orders-event-${id}`} />
+      <span>
+        {id} · {kind} @ {at} ms
+      </span>
+    </label>
+  );
+});
 
 /**
  * An outcome class key as text a learner can read. A generic `outcomeKey` (sorted JSON-like, times

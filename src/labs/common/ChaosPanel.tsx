@@ -1,7 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { LabId } from '../../sim/labIds';
 import type { Scenario } from '../../sim/types';
-import { selectScenario } from '../../store/labSelectors';
 import type { LabStoreState } from '../../store/labStore';
 import { useLab, useLabStore } from './LabContext';
 import type { ChaosReply, ChaosRequest, ChaosSeedRow } from './chaosProtocol';
@@ -40,7 +39,6 @@ export { withChaosSeed } from './chaosAddress';
  */
 export function ChaosPanel({ lab }: { lab: LabId }) {
   const store = useLabStore<LabStoreState>();
-  const scenario = useLab(selectScenario) as Scenario;
   const [seeds, setSeeds] = useState(200);
   const [seedsText, setSeedsText] = useState('200');
   const [firstSeed, setFirstSeed] = useState(0);
@@ -101,7 +99,9 @@ export function ChaosPanel({ lab }: { lab: LabId }) {
   }, []);
   useEffect(() => () => worker.current?.terminate(), []);
 
-  const shown = result && (result.of === scenario || opened?.scenario === scenario) ? result : null;
+  // A boolean of the scenario, not the scenario: an edit (a drag move) re-renders this panel only when it hides or shows the result.
+  const current = useLab((s: LabStoreState) => result !== null && (result.of === s.scenario || opened?.scenario === s.scenario));
+  const shown = current ? result : null;
 
   const commitSeeds = (raw: string) => {
     setSeedsText(raw);

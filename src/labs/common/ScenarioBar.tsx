@@ -39,7 +39,9 @@ function jumpToImport() {
  */
 export function ScenarioBar({ groups, children }: { groups?: PickerGroups; children?: ReactNode }) {
   const store = useLabStore<StoreSlice>();
-  const scenario = useLab(selectScenario);
+  // Its id and title only (strings): a drag move, which keeps both, does not re-render the bar.
+  const scenarioId = useLab((st: StoreSlice) => selectScenario(st).id);
+  const scenarioTitle = useLab((st: StoreSlice) => selectScenario(st).title);
   const builtins = useLab(selectBuiltins);
   const canUndo = useLab(selectCanUndo);
   const canRedo = useLab(selectCanRedo);
@@ -53,7 +55,7 @@ export function ScenarioBar({ groups, children }: { groups?: PickerGroups; child
     if (imported !== null) setStatus(null);
   }, [imported]);
   const pickerId = useId();
-  const isBuiltin = builtins.some((b) => b.id === scenario.id);
+  const isBuiltin = builtins.some((b) => b.id === scenarioId);
   const grouped = useMemo(() => {
     if (!groups) return null;
     const out = new Map<string, Scenario[]>();
@@ -80,10 +82,10 @@ export function ScenarioBar({ groups, children }: { groups?: PickerGroups; child
     <div className="scenario-bar">
       <div className="field-inline picker">
         <label htmlFor={pickerId}>Scenario</label>
-        <select id={pickerId} data-testid="scenario-picker" value={scenario.id} onChange={(e) => store.getState().loadBuiltin(e.currentTarget.value)}>
+        <select id={pickerId} data-testid="scenario-picker" value={scenarioId} onChange={(e) => store.getState().loadBuiltin(e.currentTarget.value)}>
           {!isBuiltin && (
-            <option value={scenario.id} disabled>
-              {neutraliseBidi(scenario.title)} (imported)
+            <option value={scenarioId} disabled>
+              {neutraliseBidi(scenarioTitle)} (imported)
             </option>
           )}
           {grouped

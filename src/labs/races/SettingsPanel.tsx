@@ -1,7 +1,7 @@
 import { useEffect, useId, useMemo, useState } from 'react';
 import type { RacesPolicy } from '../../sim/races';
 import { policyEffects } from '../../store/policyEffect';
-import { RACES_SETTING_TEXTS, selectConfig, selectScenario, selectTrace } from '../../store/racesStore';
+import { RACES_SETTING_TEXTS, selectConfig, type RacesStore, type RacesStoreState } from '../../store/racesStore';
 import { RACES_CLIENT_PROFILE_OPTIONS, racesClientProfile, sdkBehavioursIn } from '../../store/racesClientProfile';
 import { formatMs } from '../../charts/format';
 import { useRaces, useRacesStore } from './context';
@@ -11,17 +11,30 @@ const POLICY_KEYS = Object.keys(RACES_SETTING_TEXTS.policy) as (keyof RacesPolic
 const policyText = (key: keyof RacesPolicy) => RACES_SETTING_TEXTS.policy[key] ?? key;
 
 /**
- * `value` once it has stayed the same for `waitMs` (the first value at once): work that replays
- * the scenario several times runs after a drag or a run of key presses, not on every move.
+ * Which broken-policy switches would change the run on screen (`policyEffects`; null while the
+ * trace is not the scenario's), computed once at mount and then once the scenario and trace have
+ * stayed the same for `waitMs`: nine replays run after a drag or a run of key presses, not on every
+ * move. Read through a store subscription, not a selector, so an edit does not re-render the panel
+ * (and re-set its two dozen inputs) until the result is known.
  */
-function useSettled<V>(value: V, waitMs: number): V {
-  const [settled, setSettled] = useState(value);
+function usePolicyEffects(store: RacesStore, waitMs: number): Record<keyof RacesPolicy, boolean> | null {
+  const compute = (s: RacesStoreState) => (s.trace.scenario === s.scenario ? policyEffects(s.scenario, s.trace, POLICY_KEYS) : null);
+  const [effects, setEffects] = useState(() => compute(store.getState()));
   useEffect(() => {
-    if (settled === value) return;
-    const timer = window.setTimeout(() => setSettled(value), waitMs);
-    return () => window.clearTimeout(timer);
-  }, [value, settled, waitMs]);
-  return settled;
+    let last = store.getState();
+    let timer: number | undefined;
+    const unsubscribe = store.subscribe((s) => {
+      if (s.scenario === last.scenario && s.trace === last.trace) return;
+      last = s;
+      window.clearTimeout(timer);
+      timer = window.setTimeout(() => setEffects(compute(store.getState())), waitMs);
+    });
+    return () => {
+      unsubscribe();
+      window.clearTimeout(timer);
+    };
+  }, [store, waitMs]);
+  return effects;
 }
 
 function LatencyInput({ name, label, value }: { name: 'clientToServer' | 'serverToClient'; label: string; value: number }) {
@@ -68,10 +81,11 @@ function LatencyInput({ name, label, value }: { name: 'clientToServer' | 'server
 function ClientProfileField() {
   const store = useRacesStore();
   const config = useRaces(selectConfig);
-  const trace = useRaces(selectTrace);
-  const id = useId();
   const profile = racesClientProfile(config);
-  const seen = useMemo(() => (profile === 'typescript-sdk-v1' ? sdkBehavioursIn(trace) : []), [profile, trace]);
+  // The trace only under the SDK profile (the lab's own profile lists nothing): a drag re-renders this field only there.
+  const trace = useRaces((s) => (profile === 'typescript-sdk-v1' ? s.trace : null));
+  const id = useId();
+  const seen = useMemo(() => (trace !== null ? sdkBehavioursIn(trace) : []), [trace]);
   return (
     <div className="field">
       <label htmlFor={id}>Client</label>
@@ -114,10 +128,7 @@ export function SettingsPanel() {
   const trId = useId();
   // Which switches would change this run: the others are marked "no effect here". Nine replays,
   // so they run once the scenario has settled (250 ms without an edit), not on every drag move.
-  const scenario = useRaces(selectScenario);
-  const trace = useRaces(selectTrace);
-  const settled = useSettled(useMemo(() => ({ scenario, trace }), [scenario, trace]), 250);
-  const effects = useMemo(() => (settled.trace.scenario === settled.scenario ? policyEffects(settled.scenario, settled.trace, POLICY_KEYS) : null), [settled]);
+  const effects = usePolicyEffects(store, 250);
 
   return (
     <section className="panel settings" aria-labelledby="settings-h">
