@@ -1,10 +1,8 @@
-import type { ArrowMark, HandleMark, TimelineLane, TimelineMark, Tone } from '../../charts/timelineTypes';
+import type { ArrowMark, TimelineLane, TimelineMark, Tone } from '../../charts/timelineTypes';
 import type { ResilienceTrace } from '../../sim/resilience';
 import type { BreakerState } from '../../sim/resilience/breaker';
-import { finalStateOf, stepRecords, traceView, windowCounts } from '../../store/resilienceStore';
-import type { StormState } from '../../sim/resilience/storm';
+import { stepRecords, traceView, windowCounts } from '../../store/resilienceStore';
 import type { TasksState } from '../../sim/resilience/tasks';
-import type { ScriptedEvent } from '../../sim/types';
 
 /**
  * Maps a resilience trace onto the shared timeline, per mechanism:
@@ -18,64 +16,16 @@ import type { ScriptedEvent } from '../../sim/types';
  *   all layers, so the counts visibly multiply), with the time after the user's cancel shaded.
  */
 
-export interface ResilienceView {
-  lanes: TimelineLane[];
-  marks: TimelineMark[];
-}
+import { handle, ignoredIds, lastState, type ResilienceView } from './markParts';
+import { stormView, type StormDetail } from './stormMarks';
 
-const SHAPES: Record<string, HandleMark['shape']> = {
-  call: 'diamond',
-  abort: 'diamond',
-  request: 'diamond',
-  cancel: 'diamond',
-  created: 'circle',
-  checkpoint: 'square',
-  finish: 'square',
-  'input-required': 'square',
-  resume: 'square',
-  recover: 'triangle',
-  outage: 'triangle',
-};
+export { packRows, type ResilienceView } from './markParts';
+export { STORM_DETAIL_LIMIT, startedLabel, startedSeries, stormAggregated, type StormDetail } from './stormMarks';
 
 const TASK_TONE: Record<string, Tone> = { working: 'info', input_required: 'warn', completed: 'ok', failed: 'bad', cancelled: 'muted' };
 const MODE_TONE: Record<string, Tone> = { closed: 'ok', open: 'bad', 'half-open': 'warn' };
 /** Abbreviated breaker states for narrow band segments (the help text spells them out). */
 const MODE_SHORT: Record<string, string> = { closed: 'C', open: 'O', 'half-open': 'H' };
-
-function lastState<S>(trace: ResilienceTrace): S {
-  return finalStateOf(trace) as unknown as S;
-}
-
-function handle(ev: ScriptedEvent, lane: string, row: string, cursorMs: number, tone: Tone, ignored: boolean): HandleMark {
-  const count = typeof ev.count === 'number' && ev.count > 1 ? ` ×${ev.count}` : '';
-  const label = ev.label ?? `${ev.kind}${count}`;
-  return {
-    kind: 'handle',
-    id: ev.id,
-    lane,
-    row,
-    at: ev.at,
-    tone,
-    shape: SHAPES[ev.kind] ?? 'circle',
-    label,
-    group: ev.kind,
-    ariaLabel: `${ev.actor} ${ev.kind}${count} "${ev.id}" at ${ev.at} ms`,
-    testId: `handle-${ev.id}`,
-    future: ev.at > cursorMs,
-    ignored,
-  };
-}
-
-function ignoredIds(trace: ResilienceTrace): Set<string> {
-  const out = new Set<string>();
-  const t = traceView(trace);
-  for (let i = 0; i < t.stepCount; i++) {
-    if (t.ignoredOf(i).length === 0) continue;
-    const entry = t.entryOf(i);
-    if (entry.source === 'script') out.add(entry.label);
-  }
-  return out;
-}
 
 /** Time of the first step where the server acknowledged a 2026 cancel before the task stopped (`tasks.cancel-2026`), or null. */
 function cancelAckAt(trace: ResilienceTrace): number | null {
@@ -94,20 +44,6 @@ function breakerRecord(r: { at: number; state: unknown }): { at: number; consecu
     tokens: s.bucket.tokensMilli / 1000,
     ratioAllowance: Math.max(0, Math.floor((s.ratio.ratioMilli * s.ratio.calls) / 1000) - s.ratio.retries),
   };
-}
-
-/** Packs intervals into as few rows as possible (first fit); returns a row index per interval. */
-export function packRows(intervals: readonly { from: number; to: number }[], maxRows: number): number[] {
-  const ends: number[] = [];
-  return intervals.map((iv) => {
-    let row = ends.findIndex((end) => end <= iv.from);
-    if (row < 0) {
-      if (ends.length < maxRows) row = ends.push(iv.to) - 1;
-      else row = ends.indexOf(Math.min(...ends));
-    }
-    ends[row] = Math.max(iv.to, iv.from + 1);
-    return row;
-  });
 }
 
 // ───────────────────────────── tasks ─────────────────────────────
@@ -282,118 +218,6 @@ function breakerView(trace: ResilienceTrace, cursorMs: number): ResilienceView {
     if (cfg.retry.budget === 'token-bucket') marks.push({ kind: 'marker', id: 'half', lane: 'budget', row: 'level', at: 0, tone: 'warn', dashed: true, label: 'half', labelAt: 'top' });
   }
   return { lanes, marks };
-}
-
-// ───────────────────────────── storm ─────────────────────────────
-
-const RESULT_TONE: Record<string, Tone> = { pending: 'info', ok: 'ok', receipt: 'ok', failed: 'bad', timeout: 'warn', abandoned: 'muted', cancelled: 'muted' };
-const EXEC_TONE: Record<string, Tone> = { running: 'info', ok: 'ok', failed: 'bad', killed: 'muted', cancelled: 'muted' };
-
-/** Above this many attempts in all layers, the storm timeline shows per-layer counts instead of one bar per attempt (unless asked for every attempt). */
-export const STORM_DETAIL_LIMIT = 24;
-
-/** Whether the storm timeline of `trace` is aggregated (per-layer load) under `detail`. */
-export function stormAggregated(trace: ResilienceTrace, detail: StormDetail): boolean {
-  if (detail !== 'auto') return detail === 'aggregate';
-  return lastState<StormState>(trace).attemptOrder.length > STORM_DETAIL_LIMIT;
-}
-
-/** Storm timeline detail: one bar per attempt, per-layer counts, or chosen by the number of attempts. */
-export type StormDetail = 'auto' | 'every' | 'aggregate';
-
-/** Cumulative starts: `[time, how many started so far]` pairs, time ascending, from 0. */
-export function startedSeries(starts: readonly number[]): [number, number][] {
-  const out: [number, number][] = [[0, 0]];
-  [...starts].sort((x, y) => x - y).forEach((t, i) => {
-    if (out[out.length - 1][0] === t) out[out.length - 1][1] = i + 1;
-    else out.push([t, i + 1]);
-  });
-  return out;
-}
-
-/**
- * The label of a layer's "attempts so far" line at the playhead: how many of `starts` (ms) have
- * started by `cursorMs`, and of how many by the end while the run is not over there
- * ("12 of 64 attempts"; "64 attempts" once all have started). `what` is the plural noun.
- */
-export function startedLabel(starts: readonly number[], cursorMs: number, what: string): string {
-  const now = starts.filter((t) => t <= cursorMs).length;
-  return now === starts.length ? `${now} ${what}` : `${now} of ${starts.length} ${what}`;
-}
-
-/**
- * The aggregated storm timeline: per layer, how many attempts have started so far (upstream:
- * executions), all on one scale so the layers' counts visibly multiply; the time after the user's
- * cancel is shaded. The lines and their labels follow the playhead.
- */
-function stormLoadView(trace: ResilienceTrace, cursorMs: number): ResilienceView {
-  const final = lastState<StormState>(trace);
-  const end = Math.max(trace.endAt, 1);
-  const cancelAt = final.user.cancelAt;
-  const marks: TimelineMark[] = [];
-  const lanes: TimelineLane[] = [];
-  const perLayer = final.config.layers.map((_, i) => final.attemptOrder.filter((id) => final.attempts[id].layer === i).map((id) => final.attempts[id].startAt));
-  const execStarts = final.executions.map((e) => e.startAt);
-  const max = Math.max(1, execStarts.length, ...perLayer.map((l) => l.length));
-  const series = (lane: string, starts: number[], what: string) => {
-    marks.push({ kind: 'steps', id: `load-${lane}`, lane, row: 'load', points: startedSeries(starts), max, until: cursorMs, tone: lane === 'upstream' ? 'server' : 'client', label: startedLabel(starts, cursorMs, what) });
-    if (cancelAt !== null) marks.push({ kind: 'band', id: `after-cancel-${lane}`, lane, row: 'load', at: cancelAt, to: Math.max(end, cancelAt + 1), tone: 'bad', title: 'after the user cancelled: all of this is duplicate work' });
-  };
-  final.config.layers.forEach((layer, i) => {
-    lanes.push({ id: `L${i}`, label: layer.name, rows: [...(i === 0 ? [{ id: 'events', height: 32, label: 'user' }] : []), { id: 'load', height: 40, label: 'attempts so far' }] });
-    series(`L${i}`, perLayer[i], 'attempts');
-  });
-  lanes.push({ id: 'upstream', label: 'Upstream API', rows: [{ id: 'events', height: 30, label: 'health' }, { id: 'load', height: 40, label: 'executions' }] });
-  series('upstream', execStarts, 'executions');
-  return { lanes, marks };
-}
-
-function stormView(trace: ResilienceTrace, cursorMs: number, detail: StormDetail = 'auto'): ResilienceView {
-  const ignored = ignoredIds(trace);
-  const final = lastState<StormState>(trace);
-  if (stormAggregated(trace, detail)) {
-    const v = stormLoadView(trace, cursorMs);
-    stormEventMarks(trace, final, ignored, cursorMs, v.marks);
-    return v;
-  }
-  const end = Math.max(trace.endAt, 1);
-  const layers = final.config.layers;
-  const marks: TimelineMark[] = [];
-  const lanes: TimelineLane[] = [];
-  const maxRows = 8;
-  layers.forEach((layer, i) => {
-    const ids = final.attemptOrder.filter((id) => final.attempts[id].layer === i);
-    const iv = ids.map((id) => ({ from: final.attempts[id].startAt, to: final.attempts[id].endAt ?? end }));
-    const rows = packRows(iv, maxRows);
-    const n = Math.max(1, ...rows.map((r) => r + 1));
-    const h = Math.max(6, Math.min(16, Math.floor(96 / n)));
-    lanes.push({ id: `L${i}`, label: layer.name, rows: [...(i === 0 ? [{ id: 'events', height: 32, label: 'user' }] : []), ...Array.from({ length: n }, (_, r) => ({ id: `r${r}`, height: h }))] });
-    ids.forEach((id, k) => {
-      const a = final.attempts[id];
-      const pending = a.endAt === null || a.endAt > cursorMs;
-      marks.push({ kind: 'span', id: `a-${id}`, lane: `L${i}`, row: `r${rows[k]}`, at: a.startAt, to: Math.max(a.endAt ?? end, a.startAt + 1), tone: pending && a.startAt <= cursorMs ? 'info' : RESULT_TONE[a.result], thickness: Math.max(3, h - 4), open: a.endAt === null, title: `${id}: ${a.result} (${a.startAt}–${a.endAt ?? '…'} ms)`, future: a.startAt > cursorMs, endCap: a.result === 'timeout' ? 'x' : 'none' });
-    });
-  });
-  const ex = final.executions;
-  const rows = packRows(ex.map((e) => ({ from: e.startAt, to: e.endAt ?? end })), maxRows);
-  const n = Math.max(1, ...rows.map((r) => r + 1));
-  const h = Math.max(6, Math.min(16, Math.floor(110 / n)));
-  lanes.push({ id: 'upstream', label: 'Upstream API', rows: [{ id: 'events', height: 30, label: 'health' }, ...Array.from({ length: n }, (_, r) => ({ id: `r${r}`, height: h }))] });
-  ex.forEach((e, k) => {
-    const wasted = e.state === 'ok' && !e.waiters.some((w) => final.attempts[w].result === 'ok');
-    marks.push({ kind: 'span', id: `e-${e.id}`, lane: 'upstream', row: `r${rows[k]}`, at: e.startAt, to: Math.max(e.endAt ?? end, e.startAt + 1), tone: wasted ? 'warn' : EXEC_TONE[e.state], thickness: Math.max(3, h - 4), open: e.endAt === null, title: `${e.id}: ${e.state}${wasted ? ', nobody waiting any more (wasted work)' : ''} (${e.startAt}–${e.endAt ?? '…'} ms)`, future: e.startAt > cursorMs });
-  });
-  stormEventMarks(trace, final, ignored, cursorMs, marks);
-  return { lanes, marks };
-}
-
-/** The scripted events (user, upstream health) and the user's cancel line of the storm timeline. */
-function stormEventMarks(trace: ResilienceTrace, final: StormState, ignored: Set<string>, cursorMs: number, marks: TimelineMark[]): void {
-  for (const ev of trace.scenario.events) {
-    const upstream = ev.actor === 'upstream';
-    marks.push(handle(ev, upstream ? 'upstream' : 'L0', 'events', cursorMs, upstream ? (ev.kind === 'recover' ? 'ok' : 'bad') : ev.kind === 'cancel' ? 'bad' : 'client', ignored.has(ev.id)));
-  }
-  if (final.user.cancelAt !== null) marks.push({ kind: 'marker', id: 'user-cancel', lane: 'upstream', row: 'events', at: final.user.cancelAt, tone: 'bad', dashed: true, label: 'user cancelled', labelAt: 'top', future: final.user.cancelAt > cursorMs });
 }
 
 /** The lanes and marks of `trace` with the playhead at `cursorMs`. */
