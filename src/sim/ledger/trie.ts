@@ -16,8 +16,10 @@ import type { OpenDatabase, SqlDatabase, SqlRow } from './sql';
  * Why a prefix can be shared: an order hands the sorted original times ("slots") of the movable
  * events out in the permuted sequence, so everything the replay processes before slot k (the
  * fixed events, the model's timers, the first k moved events) depends only on the order's first k
- * events. A trie node is the replay paused just before its slot: the model state (immutable), the
- * timer queue (cloned), the queue counters and the database.
+ * events. The replay runs on the checkpointed core (`CoreRun`, fast path: the one queue, tie rule
+ * and recorder of every lab), and a trie node is that replay paused just before its slot: a core
+ * checkpoint (the model's immutable state, the timer queue, the counters, the position in the
+ * scripted stream) plus the database's undo-log mark.
  *
  * The database is restored with an undo log kept by SQLite itself (temporary triggers on the
  * ledger tables that record the inverse statement of every row change, after
