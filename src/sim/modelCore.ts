@@ -21,6 +21,8 @@ import type { Model, ScriptedEvent, Step } from './types';
  */
 export interface ModelBox<S> {
   state: S;
+  /** The step the historic invariants see, built once per step on first use (see `checkedStep`). */
+  checked: Step<S> | undefined;
 }
 
 /** Options of `coreOfModel`. */
@@ -35,7 +37,7 @@ const CORES = new WeakMap<object, CoreModel<never, never, never, never, never>>(
 
 /** The step a historic invariant sees (see `coreOfModel`). */
 function checkedStep<S>(box: ModelBox<S>, at: number, kind: string): Step<S> {
-  return {
+  return (box.checked ??= {
     index: -1,
     at,
     entry: { at, rank: -1, seq: -1, source: 'timer', label: '', actor: 'server', handle: -1, kind },
@@ -44,7 +46,7 @@ function checkedStep<S>(box: ModelBox<S>, at: number, kind: string): Step<S> {
     ignored: NONE,
     why: '',
     violations: NONE,
-  };
+  });
 }
 
 /**
@@ -66,12 +68,14 @@ export function coreOfModel<C, S, O, T>(model: Model<C, S, O, T>, options: Model
     lab: model.lab,
     tieRule: model.tieRule,
     scriptedRank: (event) => model.scriptedRank(event),
-    init: (config, ctx) => ({ state: model.init(config, ctx) }),
+    init: (config, ctx) => ({ state: model.init(config, ctx), checked: undefined }),
     applyScripted(box: ModelBox<S>, event: ScriptedEvent, ctx: CoreContext<T>) {
       box.state = model.applyScripted(box.state, event, ctx);
+      box.checked = undefined;
     },
     applyTimer(box: ModelBox<S>, payload: T, ctx: CoreContext<T>) {
       box.state = model.applyTimer(box.state, payload, ctx);
+      box.checked = undefined;
     },
     touched: () => STATE_IDS,
     entity: (box, _kind, _id) => box,
@@ -79,7 +83,7 @@ export function coreOfModel<C, S, O, T>(model: Model<C, S, O, T>, options: Model
     view: (box) => box.state,
     thaw(view) {
       if (refuse) throw new Error(`model ${model.lab}: part of its state lives outside the model (e.g. in a database), so a checkpoint cannot restore it: replay with keep 'steps' or 'effects' instead of a seekable trace`);
-      return { state: view };
+      return { state: view, checked: undefined };
     },
     outcome: (box, endAt) => model.outcome(box.state, endAt),
   };
