@@ -30,7 +30,7 @@ import { parseScenario } from '../src/sim/scenario';
 import { LAB_SCHEMAS } from '../src/sim/labs';
 import { breakerBenchScenario } from './resilience.bench';
 import type { LabPageDefinition } from '../src/sim/lab';
-import type { ReplayResult } from '../src/sim/engine';
+import type { ReplayResult } from '../src/sim/replay';
 import type { Scenario } from '../src/sim/types';
 
 /** Latency figures of one input path (ms). */

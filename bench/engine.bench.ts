@@ -9,7 +9,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { oracleReplayRaces } from '../oracle';
-import { replay } from '../src/sim/engine';
+import { replay } from '../src/sim/replay';
 import { racesCore, racesModel } from '../src/sim/races';
 import { SeekableTrace } from '../src/sim/trace';
 import { parseScenario } from '../src/sim/scenario';

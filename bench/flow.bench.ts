@@ -9,7 +9,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { oracleReplayFlow } from '../oracle';
-import { replay } from '../src/sim/engine';
+import { replay } from '../src/sim/replay';
 import { flowCore, flowModel } from '../src/sim/flow';
 import { SeekableTrace } from '../src/sim/trace';
 import { parseScenario } from '../src/sim/scenario';

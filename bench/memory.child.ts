@@ -6,7 +6,7 @@
  */
 import { getHeapStatistics } from 'node:v8';
 import { oracleReplayRaces } from '../oracle';
-import { replay } from '../src/sim/engine';
+import { replay } from '../src/sim/replay';
 import { racesCore, racesModel } from '../src/sim/races';
 import { SeekableTrace } from '../src/sim/trace';
 import { issueWorkload, type Workload } from './engine.bench';

@@ -5,7 +5,7 @@
  * Prints figures and the ratio to the target; never fails on speed (that is not a test).
  */
 import { performance } from 'node:perf_hooks';
-import { replay } from '../src/sim/engine';
+import { replay } from '../src/sim/replay';
 import { racesModel } from '../src/sim/races';
 import { bigRacesScenario } from './scenarios';
 

@@ -12,7 +12,7 @@
  * line naming the field); 2 bad command line.
  */
 import { readFile } from 'node:fs/promises';
-import { mergeConfig } from '../sim/engine';
+import { mergeConfig } from '../sim/replay';
 import { parseAnyScenarioText } from '../sim/labs';
 import type { OpenDatabase } from '../sim/ledger/sql';
 import type { Scenario } from '../sim/types';

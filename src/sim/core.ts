@@ -11,7 +11,7 @@ import type { Actor, Ignored, Json, ModelTieRule, QueueEntry, Scenario, Scripted
  *    checkpoint (model view + engine state) every K steps; states and notes are rebuilt on demand
  *    from the nearest checkpoint (see `trace.ts`);
  *  - 'steps': the historic full trace, each step holding a frozen view of the state.
- * Determinism is that of `engine.ts`: the only randomness is the scenario's seeded mulberry32,
+ * Determinism as in the old engine loop (frozen in `oracle/engine.ts`): the only randomness is the scenario's seeded mulberry32,
  * time is virtual integer ms, and entries leave the queue by `(at, rank, seq)` (`compareEntries`).
  */
 
@@ -339,7 +339,7 @@ export class CoreRun<C, S, V, O, T> implements CoreContext<T> {
 
 /**
  * The wire effect a model emits at virtual time `at` (ms), in one fixed shape for every effect
- * (absent fields are undefined and vanish in JSON); shared by this core and the old engine.
+ * (absent fields are undefined and vanish in JSON); the one builder of wire effects.
  */
 export function wireEffectAt(at: number, effect: Omit<WireEffect, 'type' | 'at'>): WireEffect {
   return {

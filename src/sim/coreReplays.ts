@@ -1,4 +1,4 @@
-import { replay, type ReplayResult } from './engine';
+import { replay, type ReplayResult } from './replay';
 import { stateAtStep } from './lab';
 import { SeekableTrace, type SeekableOptions } from './trace';
 import type { CoreModel } from './core';

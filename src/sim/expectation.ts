@@ -1,4 +1,4 @@
-import { mergeConfig } from './engine';
+import { mergeConfig } from './replay';
 import type { Json, Scenario } from './types';
 
 /**

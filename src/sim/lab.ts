@@ -1,4 +1,4 @@
-import { replay, stepIndexAt, type ReplayOptions, type ReplayResult } from './engine';
+import { replay, stepIndexAt, type ReplayOptions, type ReplayResult } from './replay';
 import type { ExpectationMismatch } from './expectation';
 import { explore, type ExploreResult } from './explore';
 import type { OrdersResult } from './orders';

@@ -1,7 +1,7 @@
 import { scenarioForOrder } from './explore';
 import type { AnyLabDefinition, LabDefinition } from './lab';
 import type { OrderClass, OrdersResult } from './orders';
-import type { ReplayResult } from './engine';
+import type { ReplayResult } from './replay';
 import type { Scenario } from './types';
 import { countInversions, factorial, nextPermutation, progressSaysStop, type ExploreProgress } from './permutations';
 

@@ -7,7 +7,7 @@ import type { Ignored, QueueEntry, Scenario, Step, Trace, Violation, WireEffect 
  * notes and fork-on-edit go.
  */
 
-/** Result of `replayCore` in 'effects' or 'steps' mode: the shape `engine.replay` has always returned. */
+/** Result of `replayCore` in 'effects' or 'steps' mode: the shape `replay` (`replay.ts`) has always returned. */
 export type CoreReplayResult<V, O> = Trace<V, O> & { truncated: boolean; stepCount: number; effects: WireEffect[] };
 
 /**

@@ -179,7 +179,7 @@ export interface Invariant<S> {
   check(state: S, step: Step<S>): string | null;
 }
 
-/** What both engines (`engine.ts`, `core.ts`) ask of a model to order same-millisecond entries. */
+/** What the engine (`core.ts`; the old loop in `oracle/engine.ts` too) asks of a model to order same-millisecond entries. */
 export interface ModelTieRule {
   lab: string;
   /** Tie ranks, lowest first, with one line each explaining why (shown in the UI). */

@@ -1,6 +1,6 @@
-import { stepIndexAt } from '../sim/engine';
+import { stepIndexAt } from '../sim/replay';
 import { isLabTrace, type LabPageDefinition } from '../sim/lab';
-import type { ReplayResult } from '../sim/engine';
+import type { ReplayResult } from '../sim/replay';
 import type { LabData } from './labStore';
 import { scenarioEquals } from './scenarioEquals';
 

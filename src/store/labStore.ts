@@ -1,9 +1,9 @@
 import { createStore } from 'zustand/vanilla';
-import { mergeConfig } from '../sim/engine';
+import { mergeConfig } from '../sim/replay';
 import { withOverrides } from '../sim/expectation';
 import { isLabTrace } from '../sim/lab';
 import { isLabId } from '../sim/labIds';
-import type { ReplayResult } from '../sim/engine';
+import type { ReplayResult } from '../sim/replay';
 import type { Json, Scenario } from '../sim/types';
 import { emptyHistory, record, redo as redoHistory, undo as undoHistory, type History } from './history';
 import { decodeLink, encodeLink, type LinkOptions } from './labLink';

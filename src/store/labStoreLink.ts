@@ -1,4 +1,4 @@
-import type { ReplayResult } from '../sim/engine';
+import type { ReplayResult } from '../sim/replay';
 import { decodeLink } from './labLink';
 import { createLabStore } from './labStore';
 import { labTexts } from './labTexts';

@@ -1,5 +1,5 @@
 import type { StoreApi } from 'zustand/vanilla';
-import type { ReplayResult } from '../sim/engine';
+import type { ReplayResult } from '../sim/replay';
 import type { LabDefinition, LabPageDefinition } from '../sim/lab';
 import type { Json, Scenario, ScriptedEvent } from '../sim/types';
 import type { History } from './history';

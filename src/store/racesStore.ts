@@ -89,7 +89,7 @@ export const checkRacesExpectation = racesDefinition.checkExpectation;
 /** State and outcome at a time, through the definition (timeline marks and panels that read a deferred trace). */
 export const racesStateAt = racesDefinition.stateAt;
 export const racesOutcomeAt = racesDefinition.outcomeAt;
-export { stepIndexAt } from '../sim/engine';
+export { stepIndexAt } from '../sim/replay';
 
 /**
  * The store's trace read through the accessors (`LabTraceView`): the seekable trace the races store

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { flowDefinition } from '../sim/flow/definition';
 import { resilienceDefinition } from '../sim/resilience/definition';
 import { isLabTrace, type LabPageDefinition } from '../sim/lab';
-import type { ReplayResult } from '../sim/engine';
+import type { ReplayResult } from '../sim/replay';
 import type { Scenario } from '../sim/types';
 import { createFlowStore } from './flowStore';
 import { builtinResilience } from './builtinResilience';

@@ -1,5 +1,5 @@
 import { isLabTrace, labTraceView, type LabTraceView } from '../sim/lab';
-import type { ReplayResult } from '../sim/engine';
+import type { ReplayResult } from '../sim/replay';
 import type { Step } from '../sim/types';
 
 /**

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { main, report } from '../replay';
 import { readdirSync } from 'node:fs';
 import { parseAnyScenarioText } from '../../sim/labs';
-import { replay } from '../../sim/engine';
+import { replay } from '../../sim/replay';
 import { racesModel } from '../../sim/races';
 import { scenarioJsonSchema } from '../../sim/jsonSchema';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EventQueue, compareEntries } from '../queue';
 import { mulberry32, randomInt } from '../rng';
-import { mergeConfig, replay, stepIndexAt } from '../engine';
+import { mergeConfig, replay, stepIndexAt } from '../replay';
 import { parseScenarioText } from '../scenario';
 import { LAB_SCHEMAS, parseAnyScenarioText } from '../labs';
 import type { Model, QueueEntry, Scenario } from '../types';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { replay } from '../engine';
+import { replay } from '../replay';
 import { scenarioForOrder } from '../explore';
 import { exploreOrders } from '../orders';
 import { exploreRacesOrders, racesCommute, racesCore, racesModel, racesOrderClass } from '../races';

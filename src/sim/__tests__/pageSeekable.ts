@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { isLabTrace, type LabDefinition, type LabTrace } from '../lab';
-import type { ReplayResult } from '../engine';
+import type { ReplayResult } from '../replay';
 import type { Scenario } from '../types';
 import type { LabId } from '../labIds';
 import { withOverrides } from '../expectation';

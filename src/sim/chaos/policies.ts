@@ -7,7 +7,7 @@
  * expectation with `violates: []` and a signature no broken one has is a correct policy; one
  * without `violates` and no broken signature is left unclassified.
  */
-import { mergeConfig } from '../engine';
+import { mergeConfig } from '../replay';
 import type { LabId } from '../labIds';
 import { MODELS } from '../labs';
 import type { Json, Scenario } from '../types';

@@ -5,7 +5,7 @@
  * Deterministic: the only randomness is `mulberry32(seed)` (src/sim/rng.ts); the same scenario and
  * seed give the same faults, the same trace and the same verdict in Node and every browser.
  */
-import { replay } from '../engine';
+import { replay } from '../replay';
 import { LAB_SCHEMAS, MODELS } from '../labs';
 import { isLabId, type LabId } from '../labIds';
 import type { OpenDatabase } from '../ledger/sql';

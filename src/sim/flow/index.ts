@@ -1,4 +1,4 @@
-import type { ReplayResult } from '../engine';
+import type { ReplayResult } from '../replay';
 import { coreReplays } from '../coreReplays';
 import type { SeekableTrace, SeekableOptions } from '../trace';
 import { subsetMismatches as subset, violatesMismatch, withOverrides, type ExpectationMismatch } from '../expectation';

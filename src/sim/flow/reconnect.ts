@@ -1,6 +1,6 @@
 import type { Json } from '../types';
 import type { Revision, RequestId } from '../mcp';
-import { stepIndexAt } from '../engine';
+import { stepIndexAt } from '../replay';
 import { flowStateAt, type FlowTrace } from './index';
 import type { FlowState } from './model';
 import type { FlowConfig, FlowEvent } from './schema';

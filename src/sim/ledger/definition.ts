@@ -13,6 +13,13 @@ const schemas = { config: ledgerConfigSchema, event: ledgerEventSchema };
  * synchronous and deterministic). One model instance per definition: each replay reuses (empties)
  * the same database. Files and links must keep each connection's steps in lane order and hold at
  * most 300 events (each step runs real SQL).
+ *
+ * The replay runs on the checkpointed core like every lab's (`LedgerModel.core`), in its fast
+ * path (`keep: 'effects'`) and full-trace (`keep: 'steps'`) modes. There is no `seekable`: the
+ * ledger's truth is the rows in SQLite, which a core checkpoint does not hold, and copying the
+ * database at every checkpoint would cost more than the full trace of a ≤ 300-event file (each
+ * step already keeps its tables snapshot for the views). The order explorer restores SQLite
+ * through its own undo log instead (`trie.ts`).
  */
 export function createLedgerDefinition(open: OpenDatabase): LabDefinition<LedgerState, LedgerOutcome, LedgerTrace> & { open: OpenDatabase } {
   const model = createLedgerModel(open);

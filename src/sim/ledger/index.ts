@@ -1,4 +1,4 @@
-import { replay, stepIndexAt, type ReplayOptions, type ReplayResult } from '../engine';
+import { replay, stepIndexAt, type ReplayOptions, type ReplayResult } from '../replay';
 import { violatesMismatch, withOverrides, type ExpectationMismatch } from '../expectation';
 import type { Expectation, Json, Scenario } from '../types';
 import { createLedgerModel, type LedgerModel, type LedgerOutcome, type LedgerState } from './model';

@@ -1,3 +1,5 @@
+import { coreOfModel, type ModelBox } from '../modelCore';
+import type { CoreModel } from '../core';
 import type { Model } from '../types';
 import { createLedger, finishCharge, readTables, resetLedger, type LedgerTables } from './ledger';
 import { autoRetry, deliver, startCall, toCall } from './calls';
@@ -18,6 +20,11 @@ export * from './outcome';
 export interface LedgerModel extends Model<LedgerConfig, LedgerState, LedgerOutcome, LedgerTimer> {
   /** The database of the latest replay (reused by the next `init`), for consoles and exports. */
   database(): SqlDatabase | null;
+  /**
+   * The same model on the checkpointed core (`coreOfModel`, thaw refused): what `replay` runs.
+   * Its checkpoints cannot restore the rows in SQLite, so it has no seekable trace.
+   */
+  core: CoreModel<LedgerConfig, ModelBox<LedgerState>, LedgerState, LedgerOutcome, LedgerTimer>;
 }
 
 /**
@@ -39,6 +46,9 @@ export const NO_TABLES: LedgerTables = Object.freeze({ executions: 0, charges: [
  * (`resetLedger`), so one instance runs one replay at a time (replays are synchronous) and the
  * explorer's hundreds of replays do not open hundreds of databases. Every step runs real SQL;
  * the state keeps a snapshot of the tables after each step so views can follow the playhead.
+ * `replay` runs it on the checkpointed core like every lab (`core`: the one-step functions below
+ * through `coreOfModel`), on the fast path or with the full trace, never seekable: a checkpoint
+ * would have to copy the database (the trie explorer restores rows through its own undo log).
  *
  * Lock rules enforced for the two connections (SQLite, https://sqlite.org/lang_transaction.html
  * and https://sqlite.org/wal.html): one writer at a time; `BEGIN IMMEDIATE` takes the write lock
@@ -53,7 +63,7 @@ export function createLedgerModel(open: OpenDatabase, options: LedgerModelOption
   const everyStep = (options.tables ?? 'every-step') === 'every-step';
   const snapshot = (s: Omit<LedgerState, 'tables'>): LedgerState => ({ ...s, tables: everyStep ? readTables(env.db!) : NO_TABLES });
 
-  const model: LedgerModel = {
+  const model: Omit<LedgerModel, 'core'> = {
     lab: 'ledger',
     tieRule: LEDGER_TIE_RULE,
     database: () => env.db,
@@ -97,7 +107,5 @@ export function createLedgerModel(open: OpenDatabase, options: LedgerModelOption
     outcome: ledgerOutcome,
     invariants: LEDGER_INVARIANTS,
   };
-
-
-  return model;
+  return { ...model, core: coreOfModel(model, { thaw: 'refuse' }) };
 }

@@ -1,8 +1,8 @@
 import { movableLanes, countInterleavings, type ExploreResult, type Interleaving, type OutcomeGroup } from '../explore';
-import { EventQueue, compareEntries } from '../queue';
-import { mulberry32 } from '../rng';
-import type { ApplyContext, QueueEntry, Scenario, ScriptedEvent } from '../types';
-import { createLedgerModel, ledgerLaneOf, ledgerOutcome, type LedgerModel, type LedgerOutcome, type LedgerState, type LedgerTimer } from './model';
+import { CoreRun, type Checkpoint } from '../core';
+import { coreOfModel } from '../modelCore';
+import type { QueueEntry, Scenario, ScriptedEvent } from '../types';
+import { createLedgerModel, ledgerLaneOf, ledgerOutcome, type LedgerModel, type LedgerOutcome, type LedgerState } from './model';
 import type { LedgerTables } from './ledger';
 import type { OpenDatabase, SqlDatabase, SqlRow } from './sql';
 
@@ -16,8 +16,10 @@ import type { OpenDatabase, SqlDatabase, SqlRow } from './sql';
  * Why a prefix can be shared: an order hands the sorted original times ("slots") of the movable
  * events out in the permuted sequence, so everything the replay processes before slot k (the
  * fixed events, the model's timers, the first k moved events) depends only on the order's first k
- * events. A trie node is the replay paused just before its slot: the model state (immutable), the
- * timer queue (cloned), the queue counters and the database.
+ * events. The replay runs on the checkpointed core (`CoreRun`, fast path: the one queue, tie rule
+ * and recorder of every lab), and a trie node is that replay paused just before its slot: a core
+ * checkpoint (the model's immutable state, the timer queue, the counters, the position in the
+ * scripted stream) plus the database's undo-log mark.
  *
  * The database is restored with an undo log kept by SQLite itself (temporary triggers on the
  * ledger tables that record the inverse statement of every row change, after
@@ -94,13 +96,8 @@ function undoRow(db: SqlDatabase, r: SqlRow): void {
 
 /** The replay paused just before slot `k` (a trie node). */
 interface Pause {
-  state: LedgerState;
-  queue: EventQueue<LedgerTimer>;
-  seq: number;
-  nextHandle: number;
-  /** Position in the scripted shape. */
-  p: number;
-  now: number;
+  /** The core's state there: model state (immutable), timer queue, counters, position in the scripted shape. */
+  checkpoint: Checkpoint<LedgerState>;
   /** Statements that may change rows, run so far (a restore is needed only when this moved). */
   statements: number;
   /** The undo log's last seq at this point, or -1 when not taken (nodes with one child). */
@@ -136,6 +133,9 @@ export function createLedgerTrieExplorer(open: OpenDatabase): LedgerTrieExplorer
     };
   };
   const model: LedgerModel = createLedgerModel(counted, { tables: 'none' });
+  // The model on the core without invariants (the from-scratch explorer's outcome holds none) and
+  // with checkpoints the trie can resume: it restores the database itself (the undo log).
+  const core = coreOfModel({ ...model, invariants: [] });
   let installed = false;
 
   return {
@@ -160,31 +160,12 @@ export function createLedgerTrieExplorer(open: OpenDatabase): LedgerTrieExplorer
         } else shape.push({ slot: k, at: slots[k++], seq });
       }
 
-      // The paused replay (mutable working copy).
-      let queue = new EventQueue<LedgerTimer>();
-      let seq = scenario.events.length;
-      let nextHandle = 0;
-      let now = 0;
-      let p = 0;
-      const random = mulberry32(scenario.seed);
-      const ctx: ApplyContext<LedgerTimer> = {
-        get now() {
-          return now;
-        },
-        random,
-        schedule(at, rank, actor, label, payload) {
-          if (!Number.isInteger(at) || at < now) throw new Error(`model ledger scheduled "${label}" at ${at} ms, before now (${now} ms) or not an integer`);
-          const handle = nextHandle++;
-          queue.push({ at, rank, seq: seq++, source: 'timer', payload, label, actor, handle });
-          return handle;
-        },
-        cancel: (handle) => queue.cancel(handle),
-        emit: () => {},
-        ignore: () => {},
-        why: () => {},
-      };
-
-      let state = model.init(scenario.config as never, ctx);
+      // The replay runs on the core (`CoreRun`, fast path) over the scripted stream of the shape:
+      // fixed events as they are, and at each slot a placeholder with the slot's time, rank and
+      // seq (what the queue compares), overwritten by the chosen event just before its step.
+      const scripted: QueueEntry[] = shape.map((item) => ('fixed' in item ? item.fixed : { at: item.at, rank: 1, seq: item.seq, source: 'script', payload: null, label: '', actor: 'db', handle: -1 }));
+      const isSlot = shape.map((item) => !('fixed' in item));
+      let run = CoreRun.start(core, scenario, scripted, 'effects');
       const db = raw!;
       if (!installed) {
         db.exec(UNDO_DDL);
@@ -192,45 +173,20 @@ export function createLedgerTrieExplorer(open: OpenDatabase): LedgerTrieExplorer
       }
       db.run('DELETE FROM trie_undo');
 
-      const apply = (entry: QueueEntry<ScriptedEvent | LedgerTimer>) => {
-        now = entry.at;
-        state = entry.source === 'script' ? model.applyScripted(state, entry.payload as ScriptedEvent, ctx) : model.applyTimer(state, entry.payload as LedgerTimer, ctx);
-      };
       /** Runs the fixed events and timers due before the next slot (or to the end when none is left). */
       const runToSlot = () => {
-        for (;;) {
-          const timer = queue.peek();
-          const item = p < shape.length ? shape[p] : undefined;
-          if (item !== undefined) {
-            const key = 'fixed' in item ? item.fixed : { at: item.at, rank: 1, seq: item.seq };
-            if (timer === undefined || compareEntries(key as QueueEntry, timer) < 0) {
-              if (!('fixed' in item)) return;
-              p++;
-              apply(item.fixed);
-              continue;
-            }
-          }
-          if (timer === undefined) return;
-          apply(queue.pop()!);
+        for (let next = run.peek(); next !== undefined; next = run.peek()) {
+          if (run.cursor < scripted.length && isSlot[run.cursor] && next === scripted[run.cursor]) return;
+          run.step();
         }
       };
       const pause = (branching: boolean): Pause => ({
-        state,
-        queue: queue.clone(),
-        seq,
-        nextHandle,
-        p,
-        now,
+        checkpoint: run.checkpoint(),
         statements,
         mark: branching ? Number(db.query('SELECT coalesce(max(seq), 0) AS m FROM trie_undo')[0].m) : -1,
       });
       const resume = (at: Pause) => {
-        state = at.state;
-        queue = at.queue.clone();
-        seq = at.seq;
-        nextHandle = at.nextHandle;
-        p = at.p;
-        now = at.now;
+        run = CoreRun.resume(core, scripted, at.checkpoint, [], 'effects');
         if (statements !== at.statements) {
           for (const r of db.query('SELECT op, rid, a, b, c, d, e FROM trie_undo WHERE seq > ? ORDER BY seq DESC', [at.mark])) undoRow(db, r);
           db.run('DELETE FROM trie_undo WHERE seq > ?', [at.mark]);
@@ -245,7 +201,7 @@ export function createLedgerTrieExplorer(open: OpenDatabase): LedgerTrieExplorer
       const order: string[] = [];
       const laneAt: number[] = [];
       const leaf = (switches: number) => {
-        const outcome = ledgerOutcome({ ...state, tables: readOutcomeTables(db) });
+        const outcome = ledgerOutcome({ ...run.state.state, tables: readOutcomeTables(db) });
         const key = spec.classify(outcome);
         const g = groups.get(key);
         const il = (): Interleaving => ({ order: order.slice(), switches });
@@ -281,10 +237,10 @@ export function createLedgerTrieExplorer(open: OpenDatabase): LedgerTrieExplorer
           order.push(id);
           laneAt.push(l);
           pos[l]++;
-          const slot = shape[p] as { slot: number; at: number; seq: number };
-          p++;
+          const slot = shape[run.cursor] as { slot: number; at: number; seq: number };
           const event = { ...byId.get(id)!, at: slot.at };
-          apply({ at: slot.at, rank: model.scriptedRank(event), seq: slot.seq, source: 'script', payload: event, label: event.id, actor: event.actor, handle: -1 });
+          scripted[run.cursor] = { at: slot.at, rank: model.scriptedRank(event), seq: slot.seq, source: 'script', payload: event, label: event.id, actor: event.actor, handle: -1 };
+          run.step();
           runToSlot();
           walk(k + 1, switches + sw);
           pos[l]--;

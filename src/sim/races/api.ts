@@ -2,7 +2,7 @@
  * The races lab's replay API without its zod schemas (`./schema`), so the page can replay and read
  * traces before any scenario text is parsed; `./index` re-exports it with the schemas.
  */
-import type { ReplayResult } from '../engine';
+import type { ReplayResult } from '../replay';
 import { coreReplays } from '../coreReplays';
 import { subsetMismatches, violatesMismatch, type ExpectationMismatch } from '../expectation';
 import type { Expectation, Json, Scenario } from '../types';

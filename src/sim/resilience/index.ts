@@ -1,4 +1,4 @@
-import { replay, type ReplayResult, type ReplayOptions } from '../engine';
+import { replay, type ReplayResult, type ReplayOptions } from '../replay';
 import { stateAtStep } from '../lab';
 import type { Expectation, Json, Scenario } from '../types';
 import { subsetMismatches as subset, violatesMismatch, withOverrides, type ExpectationMismatch } from '../expectation';

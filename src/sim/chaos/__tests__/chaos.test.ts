@@ -4,7 +4,7 @@ import { LAB_SCHEMAS } from '../../labs';
 import { LAB_IDS } from '../../labIds';
 import { loadSqlJsNode } from '../../../db/node';
 import { memoryOpener } from '../../../db/sqljs';
-import { mergeConfig } from '../../engine';
+import { mergeConfig } from '../../replay';
 import { parseScenario } from '../../scenario';
 import type { Scenario, ScriptedEvent } from '../../types';
 import { classifyPolicies, policySignature } from '../policies';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { oracleReplayFlow } from '../../../../oracle';
-import { replay } from '../../engine';
+import { replay } from '../../replay';
 import { SeekableTrace } from '../../trace';
 import type { Scenario, Step } from '../../types';
 import type { FlowState } from '../modelTypes';

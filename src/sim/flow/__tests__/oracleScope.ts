@@ -1,4 +1,4 @@
-import { replay } from '../../engine';
+import { replay } from '../../replay';
 import type { Scenario } from '../../types';
 import { flowModel } from '../model';
 import type { FlowConfig } from '../schema';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { oracleReplayResilience } from '../../../../oracle';
-import { replay } from '../../engine';
+import { replay } from '../../replay';
 import { SeekableTrace } from '../../trace';
 import type { Scenario } from '../../types';
 import { resilienceCore, resilienceModel, withOverrides } from '..';
