@@ -16,6 +16,7 @@ export function asCoreContext<T>(ctx: ApplyContext<T>): CoreContext<T> {
     schedule: (at, rank, actor, label, payload) => ctx.schedule(at, rank, actor, label, payload),
     cancel: (handle) => ctx.cancel(handle),
     emit: (effect) => ctx.emit(effect),
+    emitWire: (from, transport, message, http, arrivesAt, requestKey) => ctx.emit({ from, transport, message, http, arrivesAt, requestKey }),
     keepsIgnored: true,
     keepsNotes: true,
     ignore: (item) => ctx.ignore(typeof item === 'function' ? item() : item),

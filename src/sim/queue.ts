@@ -104,7 +104,10 @@ export class EventQueue<T = unknown> {
 interface Lane<T> {
   delayMs: number;
   rank: number;
+  /** Pending entries from `head` on, in queue order and so in handle order. */
   items: QueueEntry<T>[];
+  /** Parallel to `items`: 1 once the entry was cancelled. */
+  dead: number[];
   head: number;
 }
 
@@ -113,8 +116,10 @@ interface Lane<T> {
  * the common case. Timers scheduled with the same delay (`at - now`) and rank arrive in sorted
  * order by themselves (time never goes back and `seq` only grows), so each such class is a FIFO
  * lane; up to `maxLanes` lanes, any other timer goes to a binary heap. The next entry is the
- * smallest lane head or heap top. Cancellation is lazy, as in `EventQueue`. `clone` copies it for
- * a checkpoint (entries are shared: they are never mutated).
+ * smallest lane head or heap top. A lane's entries are in handle order too (handles only grow),
+ * so cancelling one finds it by binary search and marks it dead; a handle in no lane is cancelled
+ * lazily in the heap, as in `EventQueue`. `clone` copies it for a checkpoint (entries are shared:
+ * they are never mutated).
  */
 export class LaneQueue<T = unknown> {
   private lanes: Lane<T>[] = [];
@@ -137,12 +142,13 @@ export class LaneQueue<T = unknown> {
       const items = lane.items;
       if (items.length === 0 || compareEntries(items[items.length - 1], entry) <= 0) {
         items.push(entry);
+        lane.dead.push(0);
         return;
       }
       break;
     }
     if (lanes.length < this.maxLanes && !lanes.some((l) => l.delayMs === delayMs && l.rank === entry.rank)) {
-      lanes.push({ delayMs, rank: entry.rank, items: [entry], head: 0 });
+      lanes.push({ delayMs, rank: entry.rank, items: [entry], dead: [0], head: 0 });
       return;
     }
     this.heap.push(entry);
@@ -150,10 +156,27 @@ export class LaneQueue<T = unknown> {
 
   /** Marks a timer handle cancelled; it will never be returned. */
   cancel(handle: number): void {
-    if (handle >= 0) {
-      this.cancelled.add(handle);
-      this.peeked = null;
+    if (handle < 0) return;
+    this.peeked = null;
+    const lanes = this.lanes;
+    for (let i = 0; i < lanes.length; i++) {
+      const lane = lanes[i];
+      const items = lane.items;
+      let lo = lane.head;
+      let hi = items.length - 1;
+      if (lo > hi || items[hi].handle < handle || items[lo].handle > handle) continue;
+      while (lo <= hi) {
+        const mid = (lo + hi) >> 1;
+        const h = items[mid].handle;
+        if (h === handle) {
+          lane.dead[mid] = 1;
+          return;
+        }
+        if (h < handle) lo = mid + 1;
+        else hi = mid - 1;
+      }
     }
+    this.cancelled.add(handle);
   }
 
   /** The next live entry without removing it, or undefined. */
@@ -184,6 +207,7 @@ export class LaneQueue<T = unknown> {
     lane.head++;
     if (lane.head >= 1024 && lane.head * 2 >= lane.items.length) {
       lane.items = lane.items.slice(lane.head);
+      lane.dead = lane.dead.slice(lane.head);
       lane.head = 0;
     }
     return head;
@@ -192,7 +216,7 @@ export class LaneQueue<T = unknown> {
   /** A copy for a checkpoint. O(pending timers + pending cancellations). */
   clone(): LaneQueue<T> {
     const copy = new LaneQueue<T>(this.maxLanes);
-    copy.lanes = this.lanes.map((l) => ({ delayMs: l.delayMs, rank: l.rank, items: l.items.slice(l.head), head: 0 }));
+    copy.lanes = this.lanes.map((l) => ({ delayMs: l.delayMs, rank: l.rank, items: l.items.slice(l.head), dead: l.dead.slice(l.head), head: 0 }));
     copy.cancelled = new Set(this.cancelled);
     copy.heap = this.heap.clone(copy.cancelled);
     return copy;
@@ -201,18 +225,16 @@ export class LaneQueue<T = unknown> {
   /** The lane with the smallest live head (cancelled heads are dropped), or undefined. */
   private minLane(): Lane<T> | undefined {
     const lanes = this.lanes;
-    const cancelled = this.cancelled;
     let best: Lane<T> | undefined;
     for (let i = 0; i < lanes.length; i++) {
       const lane = lanes[i];
       const items = lane.items;
-      while (lane.head < items.length && cancelled.size > 0 && items[lane.head].handle >= 0 && cancelled.has(items[lane.head].handle)) {
-        cancelled.delete(items[lane.head].handle);
-        lane.head++;
-      }
+      const dead = lane.dead;
+      while (lane.head < items.length && dead[lane.head] === 1) lane.head++;
       if (lane.head >= items.length) {
         if (items.length > 256) {
           lane.items = [];
+          lane.dead = [];
           lane.head = 0;
         }
         continue;

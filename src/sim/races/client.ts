@@ -2,7 +2,7 @@ import type { Json } from '../types';
 import { callToolRequest, ERROR_CODES, idProblem, listenRequest, requestHeaders2026, type RequestId } from '../mcp';
 import { clientInputRequired, reissueLost } from './retry';
 import type { RacesEvent } from './schema';
-import { idKey, RANK } from './types';
+import { idKey, RANK, type RequestState } from './types';
 import {
   addRequest,
   newRequest,
@@ -55,7 +55,13 @@ export function clientStart(state: RacesCore, ev: Extract<RacesEvent, { kind: 's
   if (prev && prev.client.state === 'pending') return reject(`request id ${describeId(id)} is already in use by an active request`, 'jsonrpc.id');
   if (token !== null) {
     const tokenKey = idKey(token);
-    const clash = state.requests.find((r) => r.client.state === 'pending' && r.progressToken !== null && idKey(r.progressToken) === tokenKey);
+    let clash: RequestState | undefined;
+    for (const r of state.requests) {
+      if (r.client.state === 'pending' && r.progressToken !== null && idKey(r.progressToken) === tokenKey) {
+        clash = r;
+        break;
+      }
+    }
     if (clash) return reject(`progressToken ${describeId(token)} is already in use by active request ${describeId(clash.id)}`, 'progress.token');
   }
   if (ev.method === 'subscriptions/listen' && config.revision !== '2026-07-28') {

@@ -132,6 +132,23 @@ const CHECKS: RacesCheck[] = [
   ...MECHANICS_CHECKS.map((c) => ({ name: c.name, description: c.description, check: ((r, state) => c.check(r, state as unknown as Parameters<typeof c.check>[1])) as Check })),
 ];
 
+/**
+ * True only when no races invariant can fail on `r` after a step at `at` (ms): the call is still
+ * pending, never cancelled or signalled, settled at most once, took no progress after its end, its
+ * maximum deadline is where it started and not passed, and it carries none of the fields the
+ * issue-11 and mechanics checks read. A conservative pre-check (false: run every check), read by
+ * the core (`CoreModel.surelyHolds`); `__tests__/surelyHolds.test.ts` proves it never clears a failing request.
+ */
+export function racesInvariantsSurelyHold(r: RequestState, at: number): boolean {
+  const c = r.client;
+  if (c.state !== 'pending' || c.cancelRequestedAt !== null || c.cancelSignal !== 'none' || c.terminalSets > 1 || c.progressAfterEnd > 0) return false;
+  if (r.server.cancelAcceptedAt !== null || r.server.opExecutions !== undefined) return false;
+  if (r.mech !== undefined || r.retryOf !== undefined || r.missingHeaders !== undefined || r.malformedCancel !== undefined) return false;
+  if (r.maxTimeoutMs === null) return true;
+  const original = r.startAt + r.maxTimeoutMs;
+  return r.maxDeadlineAt === original && at <= original;
+}
+
 /** The invariants for the checkpointed core: per request, run on touched requests only. */
 export const RACES_ENTITY_INVARIANTS: EntityInvariant<RacesCore>[] = CHECKS.map((c) => ({
   name: c.name,

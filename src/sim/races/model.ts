@@ -1,14 +1,14 @@
 import { oneStepMethods, type CoreContext, type CoreModel } from '../core';
 import type { Model, ScriptedEvent, Step } from '../types';
 import type { RacesConfig, RacesEvent } from './schema';
-import { RANK, type RacesOutcome, type RacesState, type RacesTimer } from './types';
+import { RANK, type RacesOutcome, type RacesState, type RacesTimer, type RequestState } from './types';
 import { byKey, initialCore, thaw, viewOf, type RacesCore } from './state';
 import { clientCancel, clientDisconnect, clientInject, clientKeepalive, clientProgress, clientResponse, clientServerCancel, clientStart, deadline } from './client';
 import { serverCancelNotification, serverReceive, serverStreamClose, serverWorkEvent, writeResponse } from './server';
 import { clientHopError, hopDeadline } from './mechanics/hop';
 import { responseWrite } from './mechanics/writeWindow';
 import { clientInputResponse, serverInputRequired } from './retry';
-import { RACES_ENTITY_INVARIANTS, RACES_INVARIANTS } from './invariants';
+import { RACES_ENTITY_INVARIANTS, RACES_INVARIANTS, racesInvariantsSurelyHold } from './invariants';
 import { racesOutcome } from './outcome';
 
 export * from './types';
@@ -78,6 +78,7 @@ export const racesCore: CoreModel<RacesConfig, RacesCore, RacesState, RacesOutco
   touched: (state) => state.touched,
   entity: (state, _kind, id) => byKey(state, id),
   invariants: RACES_ENTITY_INVARIANTS,
+  surelyHolds: (_kind, r: RequestState, at) => racesInvariantsSurelyHold(r, at),
   view: viewOf,
   thaw,
   outcome: (state) => racesOutcome(state),

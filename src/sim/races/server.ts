@@ -80,7 +80,7 @@ export function serverWorkEvent(
       return changed(state, req);
     }
     const message = progressNotification(req.wireToken, ev.progress, ev.total, ev.message);
-    ctx.emit({ from: 'server', transport: config.transport, message, http: http ? 'SSE event on the request\'s response stream' : undefined, arrivesAt: s2cArrives, requestKey: req.key });
+    ctx.emitWire('server', config.transport, message, http ? 'SSE event on the request\'s response stream' : undefined, s2cArrives, req.key);
     ctx.schedule(s2cArrives, RANK.arrival, 'client', hotLabels(state, req).progressArrives, { kind: 'arrive.progress', key: req.key, progress: ev.progress });
     const viaHop = req.mech?.hopIdleHandle !== undefined ? hopPassesProgress(state, req, ctx) : '';
     if (ctx.keepsNotes) ctx.why(`The server reports progress ${ev.progress}${ev.total !== null ? `/${ev.total}` : ''} for ${describeId(req.id)}.${viaHop}`, viaHop !== '' ? 'mech.hop' : 'progress.resets-idle');
@@ -195,7 +195,7 @@ export function writeResponse(state: RacesCore, req: RequestState, message: Json
     return changed(state, req);
   }
   const s2cArrives = ctx.now + config.latencyMs.serverToClient;
-  ctx.emit({ from: 'server', transport: config.transport, message, http: http ? 'SSE event with the final response; the server then closes the stream' : undefined, arrivesAt: s2cArrives, requestKey: req.key });
+  ctx.emitWire('server', config.transport, message, http ? 'SSE event with the final response; the server then closes the stream' : undefined, s2cArrives, req.key);
   ctx.schedule(s2cArrives, RANK.arrival, 'client', `response ${req.key} arrives`, { kind: 'arrive.response', key: req.key, ok: ok && !isError });
   if (req.client.responseFate === 'none') req.client.responseFate = 'in-flight';
   req.client.isError = isError;
