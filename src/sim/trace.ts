@@ -1,4 +1,5 @@
 import { CoreRun, NONE, scriptedEntries, sameScripted, stepEntry, type Checkpoint, type CoreModel, type FirstViolation } from './core';
+import { StepRuns } from './stepRuns';
 import type { Ignored, QueueEntry, Scenario, Step, Trace, Violation, WireEffect } from './types';
 
 /**
@@ -62,6 +63,13 @@ export function replayCore<C, S, V, O, T>(
   };
 }
 
+/** True when two steps' violation lists say the same (same invariants, same messages, in order). */
+function sameViolations(a: readonly Violation[], b: readonly Violation[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let j = 0; j < a.length; j++) if (a[j].invariant !== b[j].invariant || a[j].message !== b[j].message) return false;
+  return true;
+}
+
 /** Options of `replaySeekable`. */
 export interface SeekableOptions {
   /** Steps between full checkpoints (K); `stateAt` re-runs fewer than K steps. Default 512. */
@@ -102,7 +110,7 @@ export class SeekableTrace<C, S, V, O, T> {
   private readonly effectEnd: number[];
   private readonly rules: (string | undefined)[];
   private readonly ignoredAt: Map<number, Ignored[]>;
-  private readonly violationsAt: Map<number, Violation[]>;
+  private readonly violationsAt: StepRuns<Violation[]>;
   private readonly checkpoints: Checkpoint<V>[];
   /** Per-step entry records and first touched ids (only with `keepEntries`). */
   private readonly entries: Step<V>['entry'][] | undefined;
@@ -135,7 +143,7 @@ export class SeekableTrace<C, S, V, O, T> {
       this.effectEnd = from.effectEnd.slice(0, n);
       this.rules = from.rules.slice(0, n);
       this.ignoredAt = new Map([...from.ignoredAt].filter(([i]) => i < n));
-      this.violationsAt = new Map([...from.violationsAt].filter(([i]) => i < n));
+      this.violationsAt = StepRuns.prefix(from.violationsAt, n);
       this.checkpoints = from.checkpoints.slice(0, base.checkpoint + 1);
       this.entries = keepEntries ? (from.entries?.slice(0, n) ?? undefined) : undefined;
       this.notePrefix = from.allNotes !== undefined ? { notes: from.allNotes.slice(0, n), checkpoint: base.checkpoint } : undefined;
@@ -149,7 +157,7 @@ export class SeekableTrace<C, S, V, O, T> {
       this.effectEnd = [];
       this.rules = [];
       this.ignoredAt = new Map();
-      this.violationsAt = new Map();
+      this.violationsAt = new StepRuns();
       this.checkpoints = [];
       this.entries = keepEntries ? [] : undefined;
       this.keys = keepEntries ? [] : undefined;
@@ -162,6 +170,7 @@ export class SeekableTrace<C, S, V, O, T> {
     }
     let truncated = false;
     const { ats, effectEnd, rules, entries, keys, keyKind } = this;
+    let lastViolations: Violation[] = NONE;
     for (;;) {
       if (run.stepCount >= maxSteps) {
         truncated = run.peek() !== undefined;
@@ -177,7 +186,11 @@ export class SeekableTrace<C, S, V, O, T> {
         keys.push(keyKind === undefined ? null : (this.model.touched(run.state, keyKind)[0] ?? null));
       }
       if (run.stepIgnored !== NONE) this.ignoredAt.set(i, run.stepIgnored);
-      if (run.stepViolations !== NONE) this.violationsAt.set(i, run.stepViolations);
+      if (run.stepViolations !== NONE) {
+        // A state that stays broken repeats its violations step after step: keep one list for the run of equal ones.
+        if (!sameViolations(run.stepViolations, lastViolations)) lastViolations = run.stepViolations;
+        this.violationsAt.add(i, lastViolations);
+      }
       if (run.stepCount % K === 0) {
         this.checkpoints.push(run.checkpoint());
         options.onCheckpoint?.(run.stepCount);

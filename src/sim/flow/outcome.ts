@@ -68,6 +68,35 @@ export function flowOutcome(s: FlowState): FlowOutcome {
   return { summary, errors: s.errors };
 }
 
+/**
+ * A message built from up to three values, memoised on the last values seen. A broken state is
+ * checked after every step while it stays broken (see `flowTouched`), so its message repeats:
+ * one string for the run of steps, not one each (issue 10: the seekable trace keeps every step's
+ * violations). Same text either way.
+ */
+function lastText<A, B = undefined, C = undefined>(build: (a: A, b: B, c: C) => string): (a: A, b: B, c: C) => string {
+  let la: A | undefined;
+  let lb: B | undefined;
+  let lc: C | undefined;
+  let text: string | undefined;
+  return (a, b, c) => {
+    if (text === undefined || a !== la || b !== lb || c !== lc) {
+      la = a;
+      lb = b;
+      lc = c;
+      text = build(a, b, c);
+    }
+    return text;
+  };
+}
+
+const OVER_CAPACITY = lastText((size: number, capacity: number) => `the buffer holds ${size} events, over its capacity of ${capacity}`);
+const FINALS_DROPPED = lastText((n: number) => `${n} final response(s) dropped`);
+const SILENTLY_LOST = lastText((n: number) => `${n} event(s) lost with no refetch mark`);
+const KEEPALIVE_RESETS = lastText((n: number) => `a keep-alive comment reset the idle timeout ${n} time(s)`);
+const RESUMED = lastText((atMs: number | null, requestId: string | null, n: number) => `the stream broke at ${atMs} ms with request ${JSON.stringify(requestId)} in flight and the client continued it instead of re-issuing it with a new id (${n} time(s))`);
+const SIDE_EFFECTS = lastText((n: number) => `the side-effecting operation completed ${n} times (no idempotency key deduplicated the re-issue)`);
+
 /** One check over the buffer (with the config), null when it holds. */
 type BufferCheck = (b: BufferState, config: FlowConfig) => string | null;
 
@@ -75,24 +104,24 @@ const BUFFER_CHECKS: { name: string; description: string; check: BufferCheck }[]
   {
     name: 'buffer-within-capacity',
     description: 'The SSE buffer never holds more than capacityEvents (an unbounded buffer grows with the backlog).',
-    check: (b, c) => (b.size > c.capacityEvents ? `the buffer holds ${b.size} events, over its capacity of ${c.capacityEvents}` : null),
+    check: (b, c) => (b.size > c.capacityEvents ? OVER_CAPACITY(b.size, c.capacityEvents, undefined) : null),
   },
   {
     name: 'final-never-dropped',
     description: 'A final response is never dropped from the buffer (it evicts progress, or is refused with an error).',
-    check: (b) => (b.finalsDropped > 0 ? `${b.finalsDropped} final response(s) dropped` : null),
+    check: (b) => (b.finalsDropped > 0 ? FINALS_DROPPED(b.finalsDropped, undefined, undefined) : null),
   },
   {
     name: 'no-silent-gap',
     description: 'Every lost event leaves a refetch mark or a resync; no gap is silent.',
-    check: (b) => (b.silentlyLost > 0 ? `${b.silentlyLost} event(s) lost with no refetch mark` : null),
+    check: (b) => (b.silentlyLost > 0 ? SILENTLY_LOST(b.silentlyLost, undefined, undefined) : null),
   },
 ];
 
 const KEEPALIVE_CHECK = {
   name: 'keepalive-not-progress',
   description: 'Keep-alive comments never reset the operation\'s idle timeout (rule sse.keepalive).',
-  check: (op: { idleResetsByKeepalive: number }) => (op.idleResetsByKeepalive > 0 ? `a keep-alive comment reset the idle timeout ${op.idleResetsByKeepalive} time(s)` : null),
+  check: (op: { idleResetsByKeepalive: number }) => (op.idleResetsByKeepalive > 0 ? KEEPALIVE_RESETS(op.idleResetsByKeepalive, undefined, undefined) : null),
 };
 
 /** One check over the operation's request record, null when it holds (names as in the races lab). */
@@ -100,12 +129,12 @@ const REQUEST_CHECKS: { name: string; description: string; check: (r: ReissueSta
   {
     name: 'retry-new-id',
     description: 'Under 2026-07-28 a broken response stream loses the in-flight request: the client re-issues it as a new request with a new id, never continues the old one (changelog item 9).',
-    check: (r) => (r.resumed > 0 ? `the stream broke at ${r.firstResumedAtMs} ms with request ${JSON.stringify(r.requestId)} in flight and the client continued it instead of re-issuing it with a new id (${r.resumed} time(s))` : null),
+    check: (r) => (r.resumed > 0 ? RESUMED(r.firstResumedAtMs, r.requestId, r.resumed) : null),
   },
   {
     name: 'side-effect-once',
     description: 'A side-effecting operation executes at most once across its re-issues (the idempotency key deduplicates).',
-    check: (r) => (r.sideEffects > 1 ? `the side-effecting operation completed ${r.sideEffects} times (no idempotency key deduplicated the re-issue)` : null),
+    check: (r) => (r.sideEffects > 1 ? SIDE_EFFECTS(r.sideEffects, undefined, undefined) : null),
   },
 ];
 

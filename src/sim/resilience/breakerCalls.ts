@@ -1,11 +1,11 @@
-import type { Json } from '../types';
-import { callToolRequest, errorResponse, toolResultResponse, ERROR_CODES } from '../mcp';
 import { backoffDelayMs } from '../retry/backoff';
 import type { BreakerConfig, ResilienceEvent } from './schema';
 import { classifyRetry, type ErrorOrigin } from '../retry/classify';
 import { bucketAfter, bucketAllowsRetry, ratioAllowsRetry } from '../retry/budget';
 import { BREAKER_RANK, type AttemptRecord, type BreakerCore, type BreakerTimer, type CallRecord, type LiveCall } from './breakerTypes';
 import { admit, halfOpen, record, type BreakerCtx } from './breakerWindow';
+import { attemptFailure, attemptRequest, attemptSuccess } from './breakerWire';
+import { TextCache } from './textCache';
 
 /**
  * Calls, attempts and retries in front of the breaker, on the checkpointed core: the scripted
@@ -51,15 +51,25 @@ function endCall(s: BreakerCore, call: LiveCall, now: number, state: CallRecord[
   s.callsSeen = s.logs.calls.length;
 }
 
+/** The repeated texts of calls and retry stops, interned (`TextCache`). */
+const GAVE_UP = new TextCache((attempt: number, maxAttempts: number) => `gave up after ${attempt} attempt${attempt === 1 ? '' : 's'} (maxAttempts ${maxAttempts})`);
+const BUCKET_DENIED = new TextCache((tokensMilli: number, maxMilli: number) => `retry denied: the token bucket holds ${tokensMilli / 1000} of ${maxMilli / 1000} tokens (retries stop at half)`);
+const SUCCEEDED = new TextCache((attempt: number, _: null) => `succeeded on attempt ${attempt}`);
+const REJECTED = new TextCache((mode: string, _: null) => `rejected by the ${mode} breaker`);
+const MODES: readonly BreakerCore['mode'][] = ['closed', 'open', 'half-open'];
+/** Key: attempt × 4 + the mode's index in `MODES`. */
+const REJECTED_ON = new TextCache((stop: string, attemptMode: number) => `rejected by the ${MODES[attemptMode % 4]} breaker on attempt ${Math.floor(attemptMode / 4)}; ${stop}`);
+const LOOP_COUNTED = new TextCache((stop: string, mode: string) => `${stop}; the breaker counts this exhausted loop and goes ${mode}`);
+
 /**
  * Why the retry policy stops after attempt `call.attempt` (attempt limit, token bucket, retry
  * ratio), or null when it may retry. A denial by a budget is counted in `retriesDenied`.
  */
 function retryLimit(s: BreakerCore, call: LiveCall): string | null {
   const { retry } = s.config;
-  if (call.attempt >= retry.maxAttempts) return `gave up after ${call.attempt} attempt${call.attempt === 1 ? '' : 's'} (maxAttempts ${retry.maxAttempts})`;
+  if (call.attempt >= retry.maxAttempts) return GAVE_UP.get(call.attempt, retry.maxAttempts);
   let stop: string | null = null;
-  if (retry.budget === 'token-bucket' && !bucketAllowsRetry(s.bucket)) stop = `retry denied: the token bucket holds ${s.bucket.tokensMilli / 1000} of ${s.bucket.maxMilli / 1000} tokens (retries stop at half)`;
+  if (retry.budget === 'token-bucket' && !bucketAllowsRetry(s.bucket)) stop = BUCKET_DENIED.get(s.bucket.tokensMilli, s.bucket.maxMilli);
   else if (retry.budget === 'ratio' && !ratioAllowsRetry(s.ratio)) stop = `retry denied: ${s.ratio.retries} retries for ${s.ratio.calls} calls already uses the ${s.ratio.ratioMilli / 10}% budget`;
   if (stop !== null) s.retriesDenied++;
   return stop;
@@ -95,7 +105,7 @@ function rejectAttempt(s: BreakerCore, call: LiveCall, ctx: BreakerCtx): void {
   const stop = retry.onRejection === 'fail-fast' ? 'fail fast: a rejection is returned at once' : retryLimit(s, call);
   if (stop !== null) {
     ctx.why(() => `Attempt ${call.attempt} of ${call.key} is rejected by the ${mode} breaker; ${stop}.`, 'breaker.reject');
-    endCall(s, call, ctx.now, 'rejected', `rejected by the ${mode} breaker on attempt ${call.attempt}; ${stop}`);
+    endCall(s, call, ctx.now, 'rejected', REJECTED_ON.get(stop, call.attempt * 4 + MODES.indexOf(mode)));
     return;
   }
   const backoff = backoffOf(s.config, call.key, call.attempt);
@@ -129,13 +139,10 @@ function startAttempt(s: BreakerCore, call: LiveCall, ctx: BreakerCtx): void {
     gen = s.generation;
     mode = s.mode;
   }
-  const meta: Record<string, Json> = { 'lab.mcp-reliability/attempt': call.attempt };
-  if (config.operation.idempotencyKey.trim() !== '') meta['lab.mcp-reliability/idempotency-key'] = config.operation.idempotencyKey;
-  const message = callToolRequest(config.revision, `${call.key}/${call.attempt}`, 'flaky_lookup', null) as { params: { _meta?: Record<string, Json> } };
-  message.params._meta = { ...(message.params._meta ?? {}), ...meta };
   const endAt = ctx.now + config.downstream.latencyMs;
-  ctx.emit({ from: 'client', transport: 'streamable-http', message: message as unknown as Json, arrivesAt: ctx.now, requestKey: call.key });
-  ctx.schedule(endAt, BREAKER_RANK.result, 'upstream', `${call.key} attempt ${call.attempt} result`, { kind: 'result', call: call.key });
+  const id = `${call.key}/${call.attempt}`;
+  ctx.emit({ from: 'client', transport: 'streamable-http', message: attemptRequest(config, id, call.attempt), arrivesAt: ctx.now, requestKey: call.key });
+  ctx.schedule(endAt, BREAKER_RANK.result, 'upstream', `${call.key} attempt ${call.attempt} result`, { kind: 'result', call: call.key, id });
   call.attemptGen = gen;
   call.attemptStartAt = ctx.now;
   call.attemptMode = mode;
@@ -165,7 +172,7 @@ export function applyBreakerScripted(s: BreakerCore, ev: ResilienceEvent, ctx: B
           const mode = s.mode;
           if (!admit(s)) {
             logAttempt(s, { call: key, n: 1, startAt: ctx.now, endAt: ctx.now, outcome: 'rejected', mode, stale: false });
-            endCall(s, call, ctx.now, 'rejected', `rejected by the ${mode} breaker`);
+            endCall(s, call, ctx.now, 'rejected', REJECTED.get(mode, null));
             notes?.push(`${key} rejected (${mode})`);
             continue;
           }
@@ -183,21 +190,6 @@ export function applyBreakerScripted(s: BreakerCore, ev: ResilienceEvent, ctx: B
       ctx.why(() => `"${ev.kind}" has no meaning for the breaker; ignored.`);
       return;
   }
-}
-
-function failureMessage(s: BreakerCore, id: string): { message?: Json; http?: string } {
-  const f = s.config.downstream.failWith;
-  if (f.startsWith('http-')) {
-    const ra = s.config.downstream.retryAfterMs;
-    const status = f.slice(5);
-    return { http: `HTTP ${status}${ra !== null && (status === '429' || status === '503') ? ` Retry-After: ${Math.ceil(ra / 1000)}` : ''}` };
-  }
-  if (f === 'jsonrpc-32603') return { message: errorResponse(id, ERROR_CODES.internalError, 'Internal error') };
-  if (f === 'jsonrpc-32602') return { message: errorResponse(id, ERROR_CODES.invalidParams, 'Invalid params') };
-  if (f === 'tool-error') return { message: toolResultResponse(s.config.revision, id, 'downstream unavailable', true) };
-  if (f === 'network') return { http: 'connection reset before any response' };
-  if (f === 'partial-stream') return { http: 'SSE response stream broken after partial output (no final result)' };
-  return { http: `client timeout (${ERROR_CODES.requestTimeout} locally), outcome unknown` };
 }
 
 /** What the result did to the breaker, for the note (" The breaker goes open.", a stale result, or nothing). */
@@ -223,12 +215,15 @@ export function applyBreakerTimer(s: BreakerCore, t: BreakerTimer, ctx: BreakerC
   if (t.kind === 'attempt') return startAttempt(s, call, ctx);
   // result
   const ok = s.healthy;
-  const id = `${call.key}/${call.attempt}`;
+  const id = t.id;
   const composedPerAttempt = config.composition === 'retry-around-breaker';
   const stale = composedPerAttempt && call.attemptGen !== s.generation;
   logAttempt(s, { call: call.key, n: call.attempt, startAt: call.attemptStartAt, endAt: ctx.now, outcome: ok ? 'ok' : 'failed', mode: call.attemptMode, stale });
-  if (ok) ctx.emit({ from: 'server', transport: 'streamable-http', message: toolResultResponse(config.revision, id, 'ok', false), arrivesAt: ctx.now, requestKey: call.key });
-  else ctx.emit({ from: 'server', transport: 'streamable-http', ...failureMessage(s, id), arrivesAt: ctx.now, requestKey: call.key });
+  if (ok) ctx.emit({ from: 'server', transport: 'streamable-http', message: attemptSuccess(config, id), arrivesAt: ctx.now, requestKey: call.key });
+  else {
+    const f = attemptFailure(config, id);
+    ctx.emit({ from: 'server', transport: 'streamable-http', message: f.message, http: f.http, arrivesAt: ctx.now, requestKey: call.key });
+  }
   if (config.retry.budget === 'token-bucket') s.bucket = bucketAfter(s.bucket, ok);
   const modeBefore = s.mode;
   if (composedPerAttempt) record(s, ok, call.attemptGen, ctx);
@@ -236,7 +231,7 @@ export function applyBreakerTimer(s: BreakerCore, t: BreakerTimer, ctx: BreakerC
   if (ok) {
     if (!composedPerAttempt) record(s, true, call.loopGen, ctx);
     ctx.why(ctx.keepsNotes ? () => `${call.key} attempt ${call.attempt} succeeds.${s.mode !== modeBefore ? ` The breaker goes ${s.mode}.` : modeNote(modeBefore, modeAfter, stale, config)}` : '', 'retry.attempt');
-    endCall(s, call, ctx.now, 'succeeded', `succeeded on attempt ${call.attempt}`);
+    endCall(s, call, ctx.now, 'succeeded', SUCCEEDED.get(call.attempt, null));
     return;
   }
   const c = verdictOf(config);
@@ -247,7 +242,7 @@ export function applyBreakerTimer(s: BreakerCore, t: BreakerTimer, ctx: BreakerC
     if (!composedPerAttempt) {
       const before = s.mode;
       record(s, false, call.loopGen, ctx);
-      if (s.mode !== before) stop += `; the breaker counts this exhausted loop and goes ${s.mode}`;
+      if (s.mode !== before) stop = LOOP_COUNTED.get(stop, s.mode);
     }
     const text = stop;
     ctx.why(ctx.keepsNotes ? () => `${call.key} attempt ${call.attempt} fails (${config.downstream.failWith}).${modeNote(modeBefore, modeAfter, stale, config)} ${capitalized(text)}.` : '', 'retry.stop');

@@ -3,21 +3,24 @@ import type { MechanismCheck } from './mechanism';
 
 /** The outcome: per call and the breaker's history. */
 export function breakerOutcome(s: BreakerState | BreakerCore): BreakerOutcome {
-  const calls = s.logs.calls.slice(0, s.callsSeen);
+  // The logs are shared with later states: read only the first `callsSeen` (no copy of 100,000 calls).
+  const calls = s.logs.calls;
   const transitions = s.logs.transitions.slice(0, s.transitionsSeen);
-  const requests: BreakerOutcome['requests'] = calls.map((c) => ({ key: c.key, state: c.state, atMs: c.endAt, attempts: c.attempts, reason: c.reason }));
-  for (const c of s.live.values()) requests.push({ key: c.key, state: 'in-flight', atMs: null, attempts: c.attempt, reason: 'still running' });
-  const firstOpen = transitions.find((t) => t.to === 'open');
-  const firstHalf = transitions.find((t) => t.to === 'half-open');
-  const closedAgain = firstOpen ? transitions.find((t) => t.to === 'closed' && t.at >= firstOpen.at) : undefined;
+  const requests: BreakerOutcome['requests'] = [];
   let succeeded = 0;
   let failed = 0;
   let rejected = 0;
-  for (const c of calls) {
+  for (let i = 0; i < s.callsSeen; i++) {
+    const c = calls[i];
+    requests.push({ key: c.key, state: c.state, atMs: c.endAt, attempts: c.attempts, reason: c.reason });
     if (c.state === 'succeeded') succeeded++;
     else if (c.state === 'failed') failed++;
     else rejected++;
   }
+  for (const c of s.live.values()) requests.push({ key: c.key, state: 'in-flight', atMs: null, attempts: c.attempt, reason: 'still running' });
+  const firstOpen = transitions.find((t) => t.to === 'open');
+  const firstHalf = transitions.find((t) => t.to === 'half-open');
+  const closedAgain = firstOpen ? transitions.find((t) => t.to === 'closed' && t.at >= firstOpen.at) : undefined;
   return {
     requests,
     summary: {

@@ -121,7 +121,8 @@ export interface BreakerState {
 /** Timers of the breaker mechanism. */
 export type BreakerTimer =
   | { kind: 'reset' }
-  | { kind: 'result'; call: string }
+  /** `id`: the JSON-RPC id of the attempt's request, which the reply echoes (one string for both). */
+  | { kind: 'result'; call: string; id: string }
   | { kind: 'attempt'; call: string };
 
 /** Tie ranks: the reset timer first, then attempt results, then scripted events, then retries. */
