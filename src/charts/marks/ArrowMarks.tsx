@@ -2,7 +2,7 @@ import type { ArrowLabel } from '../labels';
 import { inView, rowBox, rowCenterY, type Layout } from '../layout';
 import type { LinearScale } from '../scale';
 import type { ArrowMark, Tone } from '../timelineTypes';
-import { Chunked, ChunkedBatches, PathGroups, px } from './Chunked';
+import { Chunked, PathBatchLayer, px } from './Chunked';
 import { dotPath } from './PointMarks';
 import { toneClass } from './tone';
 
@@ -92,30 +92,20 @@ const PART_CLASS = { line: 'tl-arrow-line', head: 'tl-arrow-head', lost: 'tl-arr
  */
 export function ArrowLayer({ arrows, x, layout }: { arrows: readonly ArrowMark[]; x: LinearScale; layout: Layout }) {
   return (
-    <g className="tl-arrows">
-      <ChunkedBatches
-        items={arrows}
-        deps={[x, layout]}
-        render={(items, from, to) => {
-          const groups = new PathGroups<ArrowStyle>();
-          for (let i = from; i < to; i++) {
-            const m = items[i];
-            const g = arrowGeometry(m, x, layout);
-            if (g === null) continue;
-            const style = { tone: m.tone, dashed: !!m.dashed, future: !!m.future };
-            const key = `${style.tone}|${style.dashed}|${style.future}`;
-            arrowParts(g, (part, d) => groups.add(key, style, part, d));
-          }
-          return [...groups.groups].map(([key, g]) => (
-            <g key={key} className={`tl-arrow ${toneClass(g.style.tone)}${g.style.future ? ' is-future' : ''}${g.style.dashed ? ' is-dashed' : ''}`}>
-              {[...g.parts].map(([part, ds]) => (
-                <path key={part} className={PART_CLASS[part as keyof typeof PART_CLASS]} d={ds.join('')} />
-              ))}
-            </g>
-          ));
-        }}
-      />
-    </g>
+    <PathBatchLayer<ArrowMark, ArrowStyle>
+      className="tl-arrows"
+      items={arrows}
+      deps={[x, layout]}
+      partClass={PART_CLASS}
+      add={(m, groups) => {
+        const g = arrowGeometry(m, x, layout);
+        if (g === null) return;
+        const style = { tone: m.tone, dashed: !!m.dashed, future: !!m.future };
+        const key = `${style.tone}|${style.dashed}|${style.future}`;
+        arrowParts(g, (part, d) => groups.add(key, style, part, d));
+      }}
+      groupClass={(style) => `tl-arrow ${toneClass(style.tone)}${style.future ? ' is-future' : ''}${style.dashed ? ' is-dashed' : ''}`}
+    />
   );
 }
 

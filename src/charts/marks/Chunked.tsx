@@ -94,3 +94,31 @@ export class PathGroups<S> {
     else g.parts.set(part, [d]);
   }
 }
+
+/**
+ * A layer of marks drawn in chunks of path batches (`ChunkedBatches` + `PathGroups`): per chunk,
+ * `add(mark, groups)` files each mark's path parts under a style key; each style group becomes one
+ * `<g className={groupClass(style)}>` holding one `<path className={partClass[part]}>` per part.
+ * `add` and `groupClass` must read nothing but their arguments and what is in `deps`.
+ */
+export function PathBatchLayer<M, S>({ className, items, deps, add, groupClass, partClass }: { className: string; items: readonly M[]; deps: readonly unknown[]; add: (mark: M, groups: PathGroups<S>) => void; groupClass: (style: S) => string; partClass: Readonly<Record<string, string>> }) {
+  return (
+    <g className={className}>
+      <ChunkedBatches
+        items={items}
+        deps={deps}
+        render={(chunk, from, to) => {
+          const groups = new PathGroups<S>();
+          for (let i = from; i < to; i++) add(chunk[i], groups);
+          return [...groups.groups].map(([key, g]) => (
+            <g key={key} className={groupClass(g.style)}>
+              {[...g.parts].map(([part, ds]) => (
+                <path key={part} className={partClass[part]} d={ds.join('')} />
+              ))}
+            </g>
+          ));
+        }}
+      />
+    </g>
+  );
+}

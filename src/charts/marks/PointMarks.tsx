@@ -1,7 +1,7 @@
 import { inView, rowBox, rowCenterY, type Layout } from '../layout';
 import type { LinearScale } from '../scale';
 import type { PointMark, Tone } from '../timelineTypes';
-import { ChunkedBatches, PathGroups, px } from './Chunked';
+import { PathBatchLayer, px } from './Chunked';
 import { toneClass } from './tone';
 
 interface PointStyle {
@@ -30,30 +30,20 @@ const PART_CLASS = { dot: 'tl-point-dot', x: 'tl-point-x', strike: 'tl-strike' }
  * four or five per point. Their text is offered by the chart's hover tooltip (`HoverTitle`).
  */
 export function PointLayer({ points, x, layout }: { points: readonly PointMark[]; x: LinearScale; layout: Layout }) {
+  const [v0, v1] = x.domain();
   return (
-    <g className="tl-points">
-      <ChunkedBatches
-        items={points}
-        deps={[x, layout]}
-        render={(items, from, to) => {
-          const [v0, v1] = x.domain();
-          const groups = new PathGroups<PointStyle>();
-          for (let i = from; i < to; i++) {
-            const m = items[i];
-            if (!inView(m.at, v0, v1)) continue;
-            const style = { tone: m.tone, hollow: !!m.hollow, future: !!m.future };
-            const key = `${style.tone}|${style.hollow}|${style.future}`;
-            pointParts(m, x(m.at), rowCenterY(rowBox(layout, m.lane, m.row)), (part, d) => groups.add(key, style, part, d));
-          }
-          return [...groups.groups].map(([key, g]) => (
-            <g key={key} className={`tl-point ${toneClass(g.style.tone)}${g.style.hollow ? ' is-hollow' : ''}${g.style.future ? ' is-future' : ''}`}>
-              {[...g.parts].map(([part, ds]) => (
-                <path key={part} className={PART_CLASS[part as keyof typeof PART_CLASS]} d={ds.join('')} />
-              ))}
-            </g>
-          ));
-        }}
-      />
-    </g>
+    <PathBatchLayer<PointMark, PointStyle>
+      className="tl-points"
+      items={points}
+      deps={[x, layout]}
+      partClass={PART_CLASS}
+      add={(m, groups) => {
+        if (!inView(m.at, v0, v1)) return;
+        const style = { tone: m.tone, hollow: !!m.hollow, future: !!m.future };
+        const key = `${style.tone}|${style.hollow}|${style.future}`;
+        pointParts(m, x(m.at), rowCenterY(rowBox(layout, m.lane, m.row)), (part, d) => groups.add(key, style, part, d));
+      }}
+      groupClass={(style) => `tl-point ${toneClass(style.tone)}${style.hollow ? ' is-hollow' : ''}${style.future ? ' is-future' : ''}`}
+    />
   );
 }
