@@ -14,22 +14,19 @@
  * the field); 2 bad command line; 3 with --expect when an expectation of the file is not met.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import type { LabId } from '../sim/labIds';
+import { LAB_IDS, type LabId } from '../sim/labIds';
 import type { OpenDatabase } from '../sim/ledger/sql';
 import type { LabKit } from './kits/kit';
-import { flowKit } from './kits/flow';
-import { ledgerKit } from './kits/ledger';
-import { racesKit } from './kits/races';
-import { resilienceKit } from './kits/resilience';
 import { replayWith, type CliResult } from './replayCore';
 import { replayCommand } from './replayCommand';
+import { LAB_KITS } from './reports';
 
 export { report } from './racesReport';
 export type { CliResult } from './replayCore';
 export { replayCommand } from './replayCommand';
 
-/** Every lab's kit (the bundled `replay` imports only the file's own: `replayCommand.ts`). */
-const ALL_KITS: Record<LabId, LabKit> = { races: racesKit, ledger: ledgerKit, flow: flowKit, resilience: resilienceKit };
+/** Every lab's kit, loaded from the registry at import (the bundled `replay` loads only the file's own: `replayCommand.ts`). */
+const ALL_KITS = Object.fromEntries(await Promise.all(LAB_IDS.map(async (id) => [id, await LAB_KITS[id]()] as const))) as Record<LabId, LabKit>;
 
 /**
  * Runs the CLI on `argv` (without node and script) and returns exit code and output. Never throws

@@ -2,16 +2,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import type { LabId } from '../sim/labIds';
 import type { OpenDatabase } from '../sim/ledger/sql';
 import type { LabKit } from './kits/kit';
+import { LAB_KITS } from './reports';
 import { once } from 'node:events';
 import { jsonDocumentPieces, LEDGER_NEEDS_SQLITE, replayWith, type CliResult } from './replayCore';
 
-/** Each lab's kit, imported when a file of that lab is replayed (the bundle's `replay` parses no other lab's code). */
-const LAB_KITS: Record<LabId, () => Promise<LabKit>> = {
-  races: async () => (await import('./kits/races')).racesKit,
-  ledger: async () => (await import('./kits/ledger')).ledgerKit,
-  flow: async () => (await import('./kits/flow')).flowKit,
-  resilience: async () => (await import('./kits/resilience')).resilienceKit,
-};
 
 /**
  * The `replay` subcommand of `src/cli/main.ts` (see `replay.ts` for what it prints): loads the

@@ -1,6 +1,19 @@
 import { withOverrides } from '../sim/expectation';
 import type { AnyLabDefinition } from '../sim/lab';
+import type { LabId } from '../sim/labIds';
 import type { Json, Scenario } from '../sim/types';
+import type { LabKit } from './kits/kit';
+
+/**
+ * Where a lab registers with the CLI: its kit (`kits/<lab>.ts`: schemas, definition, report),
+ * imported when a file of that lab is replayed, so the bundled `replay` parses no other lab's code.
+ */
+export const LAB_KITS: Record<LabId, () => Promise<LabKit>> = {
+  races: async () => (await import('./kits/races')).racesKit,
+  ledger: async () => (await import('./kits/ledger')).ledgerKit,
+  flow: async () => (await import('./kits/flow')).flowKit,
+  resilience: async () => (await import('./kits/resilience')).resilienceKit,
+};
 
 /** A lab's CLI report: the JSON document `replay` prints for one scenario (without `expectations`). */
 export interface LabReport {
