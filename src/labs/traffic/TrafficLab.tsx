@@ -5,7 +5,8 @@ import { createTrafficStore } from '../../store/trafficStore';
 import { ErrorBanner } from '../common/ErrorBanner';
 import { TrafficContext, useTraffic, useTrafficApi } from './context';
 import { ImportTrafficPanel, usePageTranscriptDrop, useTrafficFileImport } from './ImportTrafficPanel';
-import { FindingsPanel, MessagesPanel, OptionsPanel, SummaryPanel, TrafficTimeline, WhatIfPanel } from './TrafficPanels';
+import { FindingsPanel, MessagesPanel, OptionsPanel, SummaryPanel, TrafficTimeline } from './TrafficPanels';
+import { WhatIfPanel } from './WhatIfPanel';
 import { createTrafficRunner, type TrafficWorker } from './trafficRunner';
 import './traffic.css';
 
