@@ -355,7 +355,8 @@ export class SeekableTrace<C, S, V, O, T> {
   fork(edited: Scenario, options: SeekableOptions = {}): SeekableTrace<C, S, V, O, T> {
     const old = this.scenario;
     if (edited.seed !== old.seed || edited.events.length !== old.events.length || JSON.stringify(edited.config) !== JSON.stringify(old.config)) {
-      return new SeekableTrace(this.model, edited, { checkpointEvery: this.checkpointEvery, ...options });
+      // A new run, with this trace's settings (a page's trace keeps its entries and keys after a config edit or a new link).
+      return new SeekableTrace(this.model, edited, { checkpointEvery: this.checkpointEvery, keepEntries: this.entries !== undefined, keyKind: this.keyKind, ...options });
     }
     const scripted = scriptedEntries(edited, this.model.scriptedRank);
     let d = 0;
