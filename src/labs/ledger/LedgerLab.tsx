@@ -7,7 +7,6 @@ import { linkCodecReady } from '../../store/labLink';
 import { labStoreFor } from '../../store/labStores';
 import { LEDGER_TIE_RULE, ledgerStoreFromLink, POLICIES } from '../../store/ledgerStore';
 import { LedgerContext, useLedger, useLedgerContext, type LedgerLabContext } from './context';
-import { LabColumns } from '../common/LabColumns';
 import { ErrorBanner } from '../common/ErrorBanner';
 import { ImportPanel } from '../common/ImportPanel';
 import { ScenarioBar as KitScenarioBar } from '../common/ScenarioBar';
@@ -172,36 +171,35 @@ function LedgerPage() {
       <ScenarioBar />
       <LedgerErrorBanner />
       <Intro />
-      <LabColumns
-        headingId="ledger-tl-h"
-        playback={<LedgerPlayback />}
-        timeline={<LedgerTimeline />}
-        main={
-          <>
-            <NowPanel />
-            <TablesPanel />
-            <WirePanel />
-            {hasSteps && <ExplorerPanel key={scenarioId} />}
-            {hasSteps ? <AllOrdersPanel lab="ledger" scope={ALL_ORDERS_SCOPE} /> : <AllOrdersUnavailable lab="ledger" why={ALL_ORDERS_NEEDS_STEPS} />}
-            <ChaosPanel lab="ledger" />
-            <ConsolePanel />
-            <MyLedgerPanel />
-            <ReplicaPanel />
-            <PracticePanel />
-          </>
-        }
-        sideLabel="Outcome, connections, retry classification and import"
-        side={
-          <>
-            <OutcomePanel />
-            <LessonPanel />
-            {hasSteps && <ConnectionsPanel />}
-            <ClassificationPanel />
-            <TieRulePanel rule={LEDGER_TIE_RULE} editable />
-            <LedgerImportPanel />
-          </>
-        }
-      />
+      <div className="races-grid">
+        <div className="races-main">
+          <section className="panel timeline-panel" aria-labelledby="ledger-tl-h">
+            <h2 id="ledger-tl-h" className="visually-hidden">
+              Timeline
+            </h2>
+            <LedgerPlayback />
+            <LedgerTimeline />
+          </section>
+          <NowPanel />
+          <TablesPanel />
+          <WirePanel />
+          {hasSteps && <ExplorerPanel key={scenarioId} />}
+          {hasSteps ? <AllOrdersPanel lab="ledger" scope={ALL_ORDERS_SCOPE} /> : <AllOrdersUnavailable lab="ledger" why={ALL_ORDERS_NEEDS_STEPS} />}
+          <ChaosPanel lab="ledger" />
+          <ConsolePanel />
+          <MyLedgerPanel />
+          <ReplicaPanel />
+          <PracticePanel />
+        </div>
+        <aside className="races-side" aria-label="Outcome, connections, retry classification and import">
+          <OutcomePanel />
+          <LessonPanel />
+          {hasSteps && <ConnectionsPanel />}
+          <ClassificationPanel />
+          <TieRulePanel rule={LEDGER_TIE_RULE} editable />
+          <LedgerImportPanel />
+        </aside>
+      </div>
     </div>
   );
 }

@@ -21,7 +21,7 @@ import { WirePanel } from './WirePanel';
 import { selectScenario } from '../../store/racesStore';
 import './races.css';
 import { neutraliseBidi } from '../../charts/format';
-import { LabColumns } from '../common/LabColumns';
+import { TimelineSection } from '../common/TimelineSection';
 
 /**
  * "All orders" is not part of the first paint: its panel (and the worker it starts) is a lazy chunk
@@ -58,32 +58,28 @@ function RacesPage() {
       <ScenarioBar />
       <ErrorBanner />
       <ScenarioIntro />
-      <LabColumns
-        headingId="tl-h"
-        playback={<PlaybackBar />}
-        timeline={<RacesTimeline />}
-        main={
-          <>
-            <NowPanel />
-            <OutcomePanel />
-            <WirePanel />
-            <Suspense fallback={null}>
-              <AllOrdersPanel lab="races" />
-              <ChaosPanel lab="races" />
-            </Suspense>
-          </>
-        }
-        sideLabel="Settings, lesson and checks"
-        side={
-          <>
-            <LessonPanel />
-            <SettingsPanel />
-            <InvariantsPanel />
-            <TieRulePanel rule={RACES_TIE_RULE} editable />
-            <ImportPanel />
-          </>
-        }
-      />
+      <div className="races-grid">
+        <div className="races-main">
+          <TimelineSection headingId="tl-h">
+            <PlaybackBar />
+            <RacesTimeline />
+          </TimelineSection>
+          <NowPanel />
+          <OutcomePanel />
+          <WirePanel />
+          <Suspense fallback={null}>
+            <AllOrdersPanel lab="races" />
+            <ChaosPanel lab="races" />
+          </Suspense>
+        </div>
+        <aside className="races-side" aria-label="Settings, lesson and checks">
+          <LessonPanel />
+          <SettingsPanel />
+          <InvariantsPanel />
+          <TieRulePanel rule={RACES_TIE_RULE} editable />
+          <ImportPanel />
+        </aside>
+      </div>
     </>
   );
 }

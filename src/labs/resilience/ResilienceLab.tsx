@@ -43,7 +43,7 @@ import { ScenarioBar, type PickerGroups } from '../common/ScenarioBar';
 import { TieRulePanel } from '../common/TieRulePanel';
 import './resilience.css';
 import { neutraliseBidi } from '../../charts/format';
-import { LabColumns } from '../common/LabColumns';
+import { TimelineSection } from '../common/TimelineSection';
 
 
 const MECHANISM_NAMES: Record<string, string> = { tasks: 'Durable tasks', breaker: 'Circuit breaker and retries', storm: 'Retry storm across layers' };
@@ -282,35 +282,31 @@ function Page() {
         <h1>{neutraliseBidi(scenario.title)}</h1>
         {scenario.summary && <p className="summary">{scenario.summary}</p>}
       </div>
-      <LabColumns
-        headingId="rtl-h"
-        playback={<Playback />}
-        timeline={<ResilienceTimeline />}
-        main={
-          <>
-            <NowPanel />
-            <OutcomePanel />
-            {mechanism === 'tasks' && <TaskWirePanel />}
-            {mechanism === 'tasks' && <DurableTaskPanel />}
-            {mechanism === 'storm' && <HalfFinishedPanel />}
-            <AllOrdersPanel lab="resilience" />
-            <ChaosPanel lab="resilience" />
-            {mechanism === 'storm' && <StormTree />}
-            {mechanism === 'breaker' && <TimeoutsPanel />}
-            <SeedPanels />
-          </>
-        }
-        sideLabel="Settings, lesson and checks"
-        side={
-          <>
-            <LessonPanel />
-            <SettingsPanel />
-            <InvariantsPanel filter={(inv) => inv.description.startsWith(`${mechanism}:`)} describe={(inv) => inv.description.slice(mechanism.length + 2)} />
-            <TieRulePanel rule={RESILIENCE_TIE_RULE} />
-            <ImportPanel lab="resilience" importText={store.getState().importText} setError={store.getState().setError} exportJson={store.getState().exportJson} />
-          </>
-        }
-      />
+      <div className="races-grid">
+        <div className="races-main">
+          <TimelineSection headingId="rtl-h">
+            <Playback />
+            <ResilienceTimeline />
+          </TimelineSection>
+          <NowPanel />
+          <OutcomePanel />
+          {mechanism === 'tasks' && <TaskWirePanel />}
+          {mechanism === 'tasks' && <DurableTaskPanel />}
+          {mechanism === 'storm' && <HalfFinishedPanel />}
+          <AllOrdersPanel lab="resilience" />
+          <ChaosPanel lab="resilience" />
+          {mechanism === 'storm' && <StormTree />}
+          {mechanism === 'breaker' && <TimeoutsPanel />}
+          <SeedPanels />
+        </div>
+        <aside className="races-side" aria-label="Settings, lesson and checks">
+          <LessonPanel />
+          <SettingsPanel />
+          <InvariantsPanel filter={(inv) => inv.description.startsWith(`${mechanism}:`)} describe={(inv) => inv.description.slice(mechanism.length + 2)} />
+          <TieRulePanel rule={RESILIENCE_TIE_RULE} />
+          <ImportPanel lab="resilience" importText={store.getState().importText} setError={store.getState().setError} exportJson={store.getState().exportJson} />
+        </aside>
+      </div>
     </>
   );
 }
