@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { checkTranscript } from '../checks';
 import { LINE_ORDER_TIME_ASSUMPTION, detectFormat, importTranscript, transcriptMessages } from '../parse';
@@ -9,18 +10,7 @@ const ok = (r: ImportResult): Transcript => {
 };
 
 /** Bare JSON-RPC messages, one per line: no ts, no dir (what `jq -c` of a capture or a hand-written log gives). */
-const PLAIN = [
-  '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}',
-  '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}',
-  '{"jsonrpc":"2.0","method":"notifications/initialized"}',
-  '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","arguments":{},"_meta":{"progressToken":"p1"}}}',
-  '{"jsonrpc":"2.0","id":"s-1","method":"sampling/createMessage","params":{"messages":[],"maxTokens":10}}',
-  '{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p1","progress":1}}',
-  '{"jsonrpc":"2.0","id":"s-1","result":{"role":"assistant","content":{"type":"text","text":"ok"},"model":"m"}}',
-  '',
-  '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"user"}}',
-  '{"jsonrpc":"2.0","id":1,"result":{"content":[]}}',
-];
+const PLAIN = readFileSync(new URL('./fixtures/plain.jsonl', import.meta.url), 'utf8').split('\n');
 
 describe('plain JSON Lines of JSON-RPC messages (no ts, no dir)', () => {
   it('is detected as JSON-RPC JSONL', () => {
