@@ -1,4 +1,6 @@
 import type { SqlJsStatic } from 'sql.js';
+import { beforeAll } from 'vitest';
+import type { OpenDatabase } from '../sql';
 import { loadSqlJsNode } from '../../../db/node';
 import { memoryOpener } from '../../../db/sqljs';
 import { parseScenario } from '../../scenario';
@@ -35,4 +37,21 @@ export function build(config: Record<string, unknown>, events: unknown[], id = '
   const r = parseScenario({ format: 1, lab: 'ledger', id, title: id, seed: 1, config, events }, 'ledger', LEDGER_SCHEMAS);
   if (!r.ok) throw new Error(r.errors.join('; '));
   return r.scenario;
+}
+
+/** Generous limits for suites of thousands of real-SQL replays: a loaded machine cannot fail them (speed lives in the bench). */
+export const HEAVY = { timeout: 600_000 };
+
+/**
+ * A test file's database fixture: sql.js loads once in a `beforeAll`, then `make(open)` builds what
+ * the file needs (models, explorers: each keeps its own database, so no run sees another's rows).
+ * Read its fields inside tests only (before the `beforeAll` has run they are undefined).
+ */
+export function ledgerFixture<T extends object>(make: (open: OpenDatabase) => T): { open: OpenDatabase } & T {
+  const fixture = {} as { open: OpenDatabase } & T;
+  beforeAll(async () => {
+    const open = await opener();
+    Object.assign(fixture, { open }, make(open));
+  });
+  return fixture;
 }

@@ -1,10 +1,10 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { oracleReplay } from '../../../../oracle';
 import { movableLanes, scenarioForOrder } from '../../explore';
 import type { Json, Scenario } from '../../types';
-import { createLedgerModel, ledgerLaneOf, replayLedger, withLedgerOverrides, type LedgerModel, type OpenDatabase } from '..';
-import { loadScenarios, opener } from './helpers';
+import { createLedgerModel, ledgerLaneOf, replayLedger, withLedgerOverrides } from '..';
+import { HEAVY, ledgerFixture, loadScenarios } from './helpers';
 import { ledgerScenarioArb } from './arb';
 import { EXPLORE_VARIANTS } from '../../../labs/ledger/exploreProtocol';
 
@@ -17,20 +17,12 @@ import { EXPLORE_VARIANTS } from '../../../labs/ledger/exploreProtocol';
  * generated scenarios of the trie test (fast-check), and reordered lanes of each.
  */
 
-let open: OpenDatabase;
-let oldModel: LedgerModel;
-let newModel: LedgerModel;
-beforeAll(async () => {
-  open = await opener();
-  // Two instances: each keeps its own database, so neither run can see the other's rows.
-  oldModel = createLedgerModel(open);
-  newModel = createLedgerModel(open);
-});
-const HEAVY = { timeout: 600_000 };
+// Two models: each keeps its own database, so neither run can see the other's rows.
+const db = ledgerFixture((open) => ({ oldModel: createLedgerModel(open), newModel: createLedgerModel(open) }));
 
 /** The old engine's trace of `s`: the oracle loop over the model's one-step functions (it ignores `core`). */
 function oldTrace(s: Scenario, keep: 'steps' | 'effects', maxSteps?: number) {
-  return oracleReplay(oldModel, s, { keep, maxSteps });
+  return oracleReplay(db.oldModel, s, { keep, maxSteps });
 }
 
 /** Everything a trace holds, as JSON (absent and undefined fields compare alike). */
@@ -41,7 +33,7 @@ function whole(t: { initial: unknown; steps: unknown; outcome: unknown; invarian
 function expectAgree(s: Scenario, maxSteps?: number): void {
   for (const keep of ['steps', 'effects'] as const) {
     const want = oldTrace(s, keep, maxSteps);
-    const got = replayLedger(s, open, { model: newModel, keep, maxSteps });
+    const got = replayLedger(s, db.open, { model: db.newModel, keep, maxSteps });
     expect(whole(got)).toBe(whole(want));
     if (keep === 'steps') expect(got.steps.length).toBe(want.stepCount);
   }
@@ -66,7 +58,7 @@ describe('the ledger on the core equals the old engine loop', HEAVY, () => {
   it('a step limit cuts both at the same step', () => {
     const s = builtins.find((x) => x.events.length > 8)!;
     expectAgree(s, 5);
-    expect(replayLedger(s, open, { model: newModel, maxSteps: 5 }).truncated).toBe(true);
+    expect(replayLedger(s, db.open, { model: db.newModel, maxSteps: 5 }).truncated).toBe(true);
   });
 });
 

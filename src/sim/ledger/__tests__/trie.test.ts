@@ -1,22 +1,13 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { explore, type ExploreResult } from '../../explore';
 import type { Json, Scenario } from '../../types';
-import { createLedgerModel, createLedgerTrieExplorer, ledgerLaneOf, replayLedger, withLedgerOverrides, type LedgerModel, type LedgerOutcome, type LedgerTrieExplorer, type OpenDatabase } from '..';
-import { loadScenarios, opener } from './helpers';
+import { createLedgerModel, createLedgerTrieExplorer, ledgerLaneOf, replayLedger, withLedgerOverrides, type LedgerOutcome } from '..';
+import { HEAVY, ledgerFixture, loadScenarios } from './helpers';
 import { ledgerScenarioArb } from './arb';
 import { EXPLORE_VARIANTS } from '../../../labs/ledger/exploreProtocol';
 
-let open: OpenDatabase;
-let model: LedgerModel;
-let trie: LedgerTrieExplorer;
-beforeAll(async () => {
-  open = await opener();
-  model = createLedgerModel(open);
-  trie = createLedgerTrieExplorer(open);
-});
-// Thousands of real-SQL replays: generous limits so a loaded machine cannot fail them (speed lives in the bench).
-const HEAVY = { timeout: 600_000 };
+const db = ledgerFixture((open) => ({ model: createLedgerModel(open), trie: createLedgerTrieExplorer(open) }));
 
 /** The page's class name (the explorer worker's). */
 const classify = (o: LedgerOutcome) => `${o.summary.executions} execution${o.summary.executions === 1 ? '' : 's'} · A ${o.summary.connA} · B ${o.summary.connB}`;
@@ -24,13 +15,13 @@ const classify = (o: LedgerOutcome) => `${o.summary.executions} execution${o.sum
 const whole = (o: LedgerOutcome) => JSON.stringify(o);
 
 function fromScratch(s: Scenario, movable: readonly string[], name: (o: LedgerOutcome) => string): ExploreResult<LedgerOutcome> {
-  return explore<LedgerOutcome>({ scenario: s, movable, laneOf: ledgerLaneOf, run: (x) => replayLedger(x, open, { model, keep: 'effects' }).outcome, classify: name });
+  return explore<LedgerOutcome>({ scenario: s, movable, laneOf: ledgerLaneOf, run: (x) => replayLedger(x, db.open, { model: db.model, keep: 'effects' }).outcome, classify: name });
 }
 
 function expectSame(s: Scenario, movable: readonly string[]) {
   for (const name of [classify, whole]) {
     const want = fromScratch(s, movable, name);
-    const got = trie.explore({ scenario: s, movable, classify: name });
+    const got = db.trie.explore({ scenario: s, movable, classify: name });
     expect(got).toEqual(want);
   }
 }
@@ -57,7 +48,7 @@ describe('the trie explorer equals the from-scratch explorer', HEAVY, () => {
     const s = withLedgerOverrides(builtins[0], { policy: 'claim' });
     const steps = s.events.map((e) => e.id);
     const seen: number[] = [];
-    const r = trie.explore({ scenario: s, movable: steps, classify }, { onProgress: (d) => seen.push(d), shouldStop: () => seen.length >= 10 });
+    const r = db.trie.explore({ scenario: s, movable: steps, classify }, { onProgress: (d) => seen.push(d), shouldStop: () => seen.length >= 10 });
     expect(r.cancelled).toBe(true);
     expect(r.done).toBe(10);
     expect(seen).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
@@ -70,7 +61,7 @@ describe('property: generated ledger scenarios (fast-check)', HEAVY, () => {
     fc.assert(
       fc.property(ledgerScenarioArb, ({ s, movable }) => {
         const want = fromScratch(s, movable, whole);
-        expect(trie.explore({ scenario: s, movable, classify: whole })).toEqual(want);
+        expect(db.trie.explore({ scenario: s, movable, classify: whole })).toEqual(want);
       }),
       { numRuns: 120, seed: 20261201 },
     );
