@@ -35,7 +35,7 @@ test('flow: 1e20 in the capacity box gets one message in the one voice, not two'
   const flow = await new FlowPage(page).open();
   await flow.capacity.fill('1e20');
   await expect(flow.banner).toBeVisible();
-  await expect(flow.bannerItems).toHaveText(['config.capacityEvents: must be at most 1000000, got 100000000000000000000 — use a value up to 1000000']);
+  await expect(flow.bannerItems).toHaveText(['config.capacityEvents: must be at most 1,000,000, got 100000000000000000000 — use a value up to 1,000,000']);
   await flow.banner.screenshot({ path: `${SHOTS}/flow-1e20.png` });
 });
 

@@ -6,4 +6,10 @@
  */
 import { runCli } from './main';
 
+// A reader that stops early (`| head`) closes the pipe: stop quietly with success, as Unix tools do.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code !== 'EPIPE') throw err;
+  process.exit(0);
+});
+
 process.exitCode = await runCli(process.argv.slice(2));

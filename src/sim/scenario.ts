@@ -82,6 +82,9 @@ function typeName(expected: string): string {
   return names[expected] ?? `a ${expected}`;
 }
 
+/** A schema limit as the messages print it: numbers with thousands separators (`1,000,000`), as the labs' own messages write them. */
+const limitText = (v: number | bigint): string => (typeof v === 'number' ? v.toLocaleString('en-US', { maximumFractionDigits: 20 }) : String(v));
+
 /**
  * One schema problem in the project's voice, `what is wrong — what to do` (the caller puts the
  * field path in front). A schema's own message is kept as the "what is wrong" part (the schemas
@@ -101,11 +104,11 @@ export function issueText(issue: z.core.$ZodIssue): string {
     case 'too_big': {
       // z.int() refuses values beyond the safe integers with this limit: say what it means.
       if (issue.maximum === Number.MAX_SAFE_INTEGER) return `${generic ? 'must be an integer' : own}, got ${valueKind(issue.input)} — give a whole number of a sensible size`;
-      const max = String(issue.maximum);
+      const max = limitText(issue.maximum);
       return `${generic ? `must be at most ${max}${issue.inclusive === false ? ' (exclusive)' : ''}, got ${valueKind(issue.input)}` : own} — use a value up to ${max}`;
     }
     case 'too_small': {
-      const min = String(issue.minimum);
+      const min = limitText(issue.minimum);
       return `${generic ? `must be at least ${min}, got ${valueKind(issue.input)}` : own} — use a value from ${min}`;
     }
     case 'invalid_value': {

@@ -83,7 +83,7 @@ describe('races hash', () => {
     // An unknown parameter (here a setting the policy does not have) is named as the link's parameter, in the one voice of every lab.
     expect(ignored('#/races/A-cancel-then-complete?policy.notAThing=true')).toEqual(['policy.notAThing: unknown link parameter — ignored; the scenario is kept']);
     expect(ignored('#/races/A-cancel-then-complete?latencyMs.clientToServer=-5')[0]).toMatch(/^config\.latencyMs\.clientToServer:/);
-    expect(ignored('#/races/A-cancel-then-complete?latencyMs.clientToServer=1e20')).toContain('config.latencyMs.clientToServer: must be ≤ 1,000,000,000 ms — use a value up to 1000000000 (ignored)');
+    expect(ignored('#/races/A-cancel-then-complete?latencyMs.clientToServer=1e20')).toContain('config.latencyMs.clientToServer: must be ≤ 1,000,000,000 ms — use a value up to 1,000,000,000 (ignored)');
     expect(ignored('#/races/A-cancel-then-complete?latencyMs.clientToServer=NaN')).toEqual(['config.latencyMs.clientToServer: must be a number of milliseconds — give a number (ignored)']);
     // A good setting next to a bad one still applies.
     const mixed = decodeRacesHash('#/races/A-cancel-then-complete?transport=stdio&frobnicate=1', builtins);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { main, report } from '../replay';
@@ -9,6 +10,7 @@ import { parseAnyScenarioText } from '../../sim/labs';
 import { replay } from '../../sim/replay';
 import { racesModel } from '../../sim/races';
 import { scenarioJsonSchema } from '../../sim/jsonSchema';
+import { bigRacesScenario } from '../../../bench/scenarios';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const scenario = (id: string) => path.join(root, 'public/scenarios/races', `${id}.json`);
@@ -64,6 +66,20 @@ describe('replay CLI', () => {
     const bad = spawnSync('npm', ['run', '-s', 'replay', '--', path.join(root, 'package.json')], { cwd: root, encoding: 'utf8' });
     expect(bad.status).toBe(1);
     expect(bad.stderr).toContain('lab: must be one of "races"');
+  }, 300_000);
+
+  it('stops quietly when its reader closes the pipe early (`| head`): no EPIPE stack, exit 0', async () => {
+    // Walkthrough: `npm run --silent replay -- FILE | head` printed Node's EPIPE stack trace.
+    execFileSync('node', ['scripts/ensure.mjs', '--cli'], { cwd: root, stdio: 'ignore' });
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'lab-epipe-')), 'big.json');
+    writeFileSync(file, JSON.stringify(bigRacesScenario(2000, 20))); // about 800 KB of output: more than a pipe holds
+    const child = spawn('node', ['dist-cli/mcp-lab.mjs', 'replay', file], { cwd: root });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout.once('data', () => child.stdout.destroy()); // the reader stops after its first piece
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stderr).not.toContain('EPIPE');
+    expect(code).toBe(0);
   }, 300_000);
 });
 

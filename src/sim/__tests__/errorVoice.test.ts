@@ -49,7 +49,7 @@ describe('error wording: field.path: what is wrong — what to do', () => {
     const r = LAB_DEFINITIONS.flow({}).parse({ format: 1, lab: 'flow', id: 'x', title: 'x', seed: 1, config: { capacityEvents: 1e20 }, events: [] });
     expect(r.ok).toBe(false);
     if (r.ok) return;
-    expect(r.errors).toEqual(['config.capacityEvents: must be at most 1000000, got 100000000000000000000 — use a value up to 1000000']);
+    expect(r.errors).toEqual(['config.capacityEvents: must be at most 1,000,000, got 100000000000000000000 — use a value up to 1,000,000']);
   });
 
   it('every lab: one message per field, however many rules a value breaks', () => {
