@@ -30,7 +30,7 @@ describe('one lab store for every lab (createLabStore)', () => {
       .expectAt('cancel', 700)
       .link('#/races/B-complete-then-cancel?bogus=1')
       .expectScenario('B-complete-then-cancel')
-      .expectError(/^Parts of the link are not valid and were ignored; showing the built-in "B/)
+      .expectError(/^Parts of the link are not valid; showing the built-in "B/)
       .undo()
       .expectScenario('A-cancel-then-complete');
     const { scenarios } = builtinResilience();
@@ -45,6 +45,20 @@ describe('one lab store for every lab (createLabStore)', () => {
       .undo()
       .undo()
       .expectOutcome({ summary: { upstreamAttempts: 64 } });
+  });
+
+  it('a link with bad parameters says "ignored" once per parameter: the banner title does not repeat it (walkthrough)', () => {
+    const banner = (e: { title: string; errors: string[] } | null) => [e?.title ?? '', ...(e?.errors ?? [])].join('\n');
+    const count = (text: string) => text.match(/ignored/g)?.length ?? 0;
+    const opened = racesStoreFromLink('#/races/B-complete-then-cancel?bogus=1', races).getState();
+    expect(opened.error?.title).toBe(`Parts of the link are not valid; showing the built-in "${opened.scenario.title}" it names`);
+    expect(count(banner(opened.error))).toBe(1);
+    const two = racesStoreFromLink('#/races/B-complete-then-cancel?bogus=1&transport=pigeon', races).getState();
+    expect(two.error?.errors).toHaveLength(2);
+    expect(count(banner(two.error))).toBe(2);
+    const followed = createResilienceStore({ builtins: builtinResilience().scenarios });
+    followed.getState().followLink('#/resilience/B2-retry-composition?x=1');
+    expect(count(banner(followed.getState().error))).toBe(1);
   });
 
   it('a scenario with no events is refused on the races page with a clear reason; the previous one stays', () => {

@@ -85,7 +85,7 @@ describe('resilience store', () => {
     const b1 = storeFromHash('#/resilience/B1-concurrent-failures?breaker.threshold=-1', scenarios).getState();
     expect(b1.scenario.id).toBe('B1-concurrent-failures');
     expect(b1.original.id).toBe('B1-concurrent-failures');
-    expect(b1.error?.title).toBe(`Parts of the link are not valid and were ignored; showing the built-in "${b1.scenario.title}" it names`);
+    expect(b1.error?.title).toBe(`Parts of the link are not valid; showing the built-in "${b1.scenario.title}" it names`);
     expect(b1.error?.errors).toHaveLength(1);
     expect(b1.error?.errors[0]).toBe('breaker.threshold: unknown link parameter — ignored; the scenario is kept');
     const followed = storeFromHash('#/resilience/S2-timeouts-cancel', scenarios);
