@@ -51,7 +51,14 @@ describe('resilience store', () => {
     expect(store.getState().importText(ledger)).toBe(false);
     expect(store.getState().error?.errors).toEqual(['lab: this is a "ledger" scenario; open it in the Ledger lab (#/ledger)']);
     expect(store.getState().importText(JSON.stringify({ format: 1, lab: 'chess' }))).toBe(false);
-    expect(store.getState().error?.errors).toEqual(['lab: must be "resilience" for this lab, got "chess"']);
+    // The lab first, then every other problem of the file in the same message (walkthrough: `{"format":1}` named only the lab).
+    expect(store.getState().error?.errors).toEqual([
+      'lab: must be "resilience" for this lab, got "chess" — set "lab" to "resilience"',
+      'id: is missing — add it (a string)',
+      'title: is missing — add it (a string)',
+      'config: is missing — add it (an object)',
+      'events: is missing — add it (an array)',
+    ]);
     expect(store.getState().importText('  ', 'The pasted scenario')).toBe(false);
     expect(store.getState().error?.errors).toEqual(['(pasted text): is empty; expected a resilience scenario as JSON']);
     expect(store.getState().importText('{oops')).toBe(false);
