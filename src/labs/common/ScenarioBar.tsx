@@ -34,7 +34,7 @@ function jumpToImport() {
  * "(imported)", `pickerCurrent`), an "edited" badge while the scenario differs from the
  * lesson's (`edited`), the lab's own controls (`children`), then Undo and Redo (each titled with
  * the step it would take back or again: picking another scenario is one such step), Reset (back to the
- * lesson's version), Copy share link (the address that reproduces scenario and playhead; when
+ * lesson's version; the step Undo — else Redo — would take is also shown as text beside them), Copy share link (the address that reproduces scenario and playhead; when
  * the clipboard is refused the link is shown to copy by hand) and Import / export… (to the kit's
  * import panel).
  */
@@ -121,6 +121,15 @@ export function ScenarioBar({ groups, children }: { groups?: PickerGroups; child
           Import / export…
         </button>
       </div>
+      {(undoStep ?? redoStep) && !(imported !== null && !status) && (
+        // The step Ctrl+Z (else Ctrl+Shift+Z) takes, as visible text beside the buttons; one line,
+        // cut with an ellipsis when narrow (the whole text in its tooltip). The buttons' names
+        // already say it to assistive technology, so this copy is hidden from it; while
+        // "Imported … — Undo" shows, that line says it.
+        <span className="history-step small" data-testid="history-step" aria-hidden="true" title={undoStep ? `Undo: ${undoStep}` : `Redo: ${redoStep}`}>
+          {undoStep ? `Undo: ${undoStep}` : `Redo: ${redoStep}`}
+        </span>
+      )}
       <div className="share-status" role="status">
         {status && (
           <>
