@@ -223,7 +223,7 @@ export function parseAnyScenarioTextWith(text: string, schemasOf: (lab: LabId) =
   if (!isLabId(lab)) {
     const labProblem = `lab: must be one of ${LAB_IDS.map((l) => `"${l}"`).join(', ')}, got ${JSON.stringify(lab) ?? 'nothing'} — set "lab" to the lab the scenario is for`;
     // With no lab to check config and events against, the envelope's problems still come in the same message.
-    return isObject ? withLabProblem(labProblem, schemaProblems(value, 'lab', ANY_LAB_SCHEMAS)) : { ok: false, errors: [labProblem] };
+    return isObject ? withLabProblem(labProblem, schemaProblems(value as object, 'lab', ANY_LAB_SCHEMAS)) : { ok: false, errors: [labProblem] };
   }
   return { ...parseScenario(value, lab, schemasOf(lab)), lab };
 }
