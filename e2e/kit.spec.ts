@@ -56,7 +56,7 @@ test.describe('Lab kit: state, links and keys the same in every lab', () => {
     test(`${labId}: a link with an unknown parameter keeps the scenario it names and reports the parameter as ignored`, async ({ lab: page }) => {
       const lab = await new LabDriver(page, labId).open(id, '?bogus=1');
       await expect(lab.picker).toHaveValue(id);
-      await expect(lab.banner).toContainText('Parts of the link are not valid and were ignored');
+      await expect(lab.banner).toContainText('Parts of the link are not valid; showing the built-in');
       // One voice in every lab (races used to say `config: unknown field "bogus"`).
       await expect(lab.bannerItems).toHaveText(['bogus: unknown link parameter — ignored; the scenario is kept']);
     });

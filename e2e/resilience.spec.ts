@@ -225,7 +225,7 @@ test.describe('Resilience lab: review fixes (state labels, phone width, typed se
     await lab.goto('./#/resilience/B1-concurrent-failures?breaker.threshold=-1');
     await expect(kit(lab).picker).toHaveValue('B1-concurrent-failures');
     const banner = kit(lab).banner;
-    await expect(banner).toContainText('Parts of the link are not valid and were ignored; showing the built-in "B1');
+    await expect(banner).toContainText('Parts of the link are not valid; showing the built-in "B1');
     await expect(banner).toContainText('breaker.threshold: unknown link parameter — ignored; the scenario is kept');
     await expect.poll(() => lab.url()).toContain('#/resilience/B1-concurrent-failures');
     await expect(kit(lab).breaker('half-open-at')).toHaveText('10 100 ms');

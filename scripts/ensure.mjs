@@ -35,8 +35,8 @@ if (args.has('--deps')) {
   if (stale && linked) {
     console.log(`› node_modules is a link to ${realpathSync('node_modules')}: not reinstalling it from here (npm ci would empty what it points to); if the dependencies changed, run npm ci there.`);
   } else if (stale) {
-    // npm ci prints nothing for about two minutes on a fresh clone: say so first, so the wait is not taken for a hang.
-    console.log(firstRun ? '› Installing dependencies (first run, about 2 minutes)…' : '› Installing dependencies (package-lock.json changed; npm ci, about 2 minutes)…');
+    // npm ci prints nothing for 2–3 minutes on a fresh clone (2 min 43 s in the last walkthrough): say so first, so the wait is not taken for a hang.
+    console.log(firstRun ? '› Installing dependencies (first run, 2–3 minutes)…' : '› Installing dependencies (package-lock.json changed; npm ci, 2–3 minutes)…');
     const { code, allowScripts } = await npmCi();
     if (code !== 0) {
       console.error(`npm ci failed (exit ${code}): see its output above.`);

@@ -49,7 +49,7 @@ describe('npm start on a fresh clone says what it is doing while npm ci runs', (
     expect(r.status).toBe(0);
     const lines = r.stdout.trim().split('\n');
     expect(lines).toEqual([
-      '› Installing dependencies (first run, about 2 minutes)…',
+      '› Installing dependencies (first run, 2–3 minutes)…',
       'npm-args: ci --no-audit --no-fund',
       '› Dependencies installed.',
       '› The npm warning above about install scripts "not yet covered by allowScripts" (better-sqlite3, esbuild) is expected: npm ran them; nothing to do.',
@@ -61,7 +61,7 @@ describe('npm start on a fresh clone says what it is doing while npm ci runs', (
 
   it('no allowScripts line when npm printed no such notice; nothing at all when node_modules is current', () => {
     const quiet = ensureDeps(false);
-    expect(quiet.stdout).toContain('› Installing dependencies (first run, about 2 minutes)…');
+    expect(quiet.stdout).toContain('› Installing dependencies (first run, 2–3 minutes)…');
     expect(quiet.stdout).not.toContain('allowScripts');
     const current = ensureDeps(true, 'yes');
     expect(current.stdout).toBe('');

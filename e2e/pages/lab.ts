@@ -207,6 +207,14 @@ export class LabDriver {
   get pickerOptions(): Locator {
     return this.picker.locator('option');
   }
+  /** The option the picker shows now (a built-in, or the "(imported)" entry). */
+  get pickerShown(): Locator {
+    return this.picker.locator('option:checked');
+  }
+  /** The step Undo (else Redo) would take, shown as text beside the buttons. */
+  get historyStep(): Locator {
+    return this.id('history-step');
+  }
   get banner(): Locator {
     return this.id('error-banner');
   }

@@ -192,6 +192,27 @@ export class TrafficDriver {
     return this;
   }
 
+  /** Opens `#/traffic<rest>` (e.g. `?foo=1`, `/A-…`) in a fresh document and waits for the Import panel. */
+  async openAt(rest: string): Promise<this> {
+    await this.page.goto('about:blank');
+    await this.page.goto(`./#/traffic${rest}`);
+    await expect(this.id('import-text')).toBeVisible({ timeout: 20_000 });
+    return this;
+  }
+
+  /** Goes to address `hash` in the same document (as a pasted link or Back would): the page stays. */
+  async followHash(hash: string): Promise<this> {
+    await this.page.evaluate((h) => {
+      window.location.hash = h;
+    }, hash);
+    return this;
+  }
+
+  /** The page's current address (its hash, with the `#`). */
+  async hash(): Promise<string> {
+    return this.page.evaluate(() => window.location.hash);
+  }
+
   /** Pastes `text` into the Import panel, presses Import and waits for the job to end. */
   async paste(text: string): Promise<this> {
     await this.id('import-text').fill(text);

@@ -1,5 +1,5 @@
 /**
- * `review [--inputs FILE.json] [--transcript FILE] [--html] [--redact]`
+ * `review [--inputs FILE.json] [--transcript FILE] [--html] [--redact] [--base URL]`
  *
  * Writes the reliability review report (src/report) on stdout: Markdown, or with `--html` a
  * print-friendly HTML page. `--inputs` is the reviewer's inputs (`ReviewInputs`, see
@@ -9,7 +9,9 @@
  * Without evidence and without a transcript, the report is made from the lesson's runs (races A–D,
  * ledger B (BEGIN IMMEDIATE), C and D, flow R1 and F1 (disconnect), task T1, the result-immutable
  * practice check). `--transcript` imports a transcript in any of the four formats (src/wire/transcript).
- * `--redact` hashes arguments and results in every quoted wire message.
+ * `--redact` hashes arguments and results in every quoted wire message. Every link is a complete
+ * address on `--base URL`, where the lab is served (default `http://localhost:5173/`, what
+ * `npm start` serves, on `LAB_PORT` when that is set), so the links work from the saved file.
  *
  * Exit codes: 0 written; 1 unreadable input (a missing file, bad JSON, a field that is wrong — named —,
  * an unusable transcript) with the reason on stderr; 2 a bad command line (the usage on stderr).
@@ -24,7 +26,26 @@ import type { Json, Scenario } from '../sim/types';
 import { importTranscript, type Transcript } from '../wire/transcript';
 import { buildReview, builtinWith, parseReviewInputs, renderHtml, renderMarkdown, replayEvidence, type Builtins, type LabRun, type PracticeRun, type ReviewInputs, type ReviewOpener } from '../report';
 
-const USAGE = 'usage: review [--inputs FILE.json] [--transcript FILE] [--html] [--redact]';
+const USAGE = 'usage: review [--inputs FILE.json] [--transcript FILE] [--html] [--redact] [--base URL]';
+
+/** Where `npm start` serves the lab: `http://localhost:<LAB_PORT or 5173>/` (the review's links default to it). */
+export function defaultLinkBase(env: Record<string, string | undefined> = process.env): string {
+  const port = env.LAB_PORT && /^\d+$/.test(env.LAB_PORT) ? env.LAB_PORT : '5173';
+  return `http://localhost:${port}/`;
+}
+
+/** `--base URL` read: an http(s) address (its hash dropped), or the problem naming the option. */
+function linkBaseOf(text: string): { ok: true; base: string } | { ok: false; error: string } {
+  let url: URL | null = null;
+  try {
+    url = new URL(text);
+  } catch {
+    url = null;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) return { ok: false, error: `--base: must be the http(s) address the lab is served at, got ${JSON.stringify(text)} — e.g. --base https://example.org/mcp-lab/` };
+  url.hash = '';
+  return { ok: true, base: url.href };
+}
 
 /** Where the command writes; defaults to the process's streams. `readFile` and `open` are injectable for tests. */
 export interface ReviewIo {
@@ -33,6 +54,8 @@ export interface ReviewIo {
   readFile?: (file: string) => string;
   /** sql.js opener for ledger runs and practice checks (default: sql.js's Node build, loaded on demand). */
   open?: ReviewOpener;
+  /** The environment (`LAB_PORT` picks the default `--base`); default `process.env`. */
+  env?: Record<string, string | undefined>;
 }
 
 /** The repo's `public/scenarios`, from this module in `src/cli/` or from the bundle in `dist-cli/`. */
@@ -136,10 +159,19 @@ export async function reviewCommand(argv: string[], io: ReviewIo = {}): Promise<
   let transcriptFile: string | undefined;
   let html = false;
   let redact = false;
+  let linkBase = defaultLinkBase(io.env);
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--html') html = true;
     else if (a === '--redact') redact = true;
+    else if (a === '--base' && argv[i + 1] !== undefined && !argv[i + 1].startsWith('--')) {
+      const r = linkBaseOf(argv[++i]);
+      if (!r.ok) {
+        stderr(`${r.error}\n${USAGE}\n`);
+        return 2;
+      }
+      linkBase = r.base;
+    }
     else if ((a === '--inputs' || a === '--transcript') && argv[i + 1] !== undefined && !argv[i + 1].startsWith('--')) {
       if (a === '--inputs') inputsFile = argv[++i];
       else transcriptFile = argv[++i];
@@ -187,7 +219,7 @@ export async function reviewCommand(argv: string[], io: ReviewIo = {}): Promise<
     } catch (err) {
       throw new InputError((err as Error).message);
     }
-    const report = buildReview({ inputs, runs: replayed.runs, practice: replayed.practice, transcript, builtins, redact });
+    const report = buildReview({ inputs, runs: replayed.runs, practice: replayed.practice, transcript, builtins, redact, linkBase });
     stdout(html ? renderHtml(report.document) : renderMarkdown(report.document));
     return 0;
   } catch (err) {

@@ -25,6 +25,12 @@ export interface ReviewDocument {
   title: string;
   preamble: Block[];
   sections: Section[];
+  /**
+   * Where the lab is served (`http://localhost:5173/`): the renderers write every lab link
+   * (`#/races/…`) as a complete address on it, so the links work from a saved file. Absent: links
+   * stay as the lab's own hashes (relative to the page that shows the report).
+   */
+  linkBase?: string;
 }
 
 export const p = (...content: Inline[]): Block => ({ kind: 'p', content });

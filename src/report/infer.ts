@@ -8,6 +8,18 @@ export interface InferredInput {
   field: string;
   value: Json;
   from: string;
+  /**
+   * The evidence named for a reader: `races/A-cancel-then-complete`, with ` (edited)` when the run
+   * changed the built-in (its link then carries the scenario), `ledger practice check
+   * result-immutable`, `the transcript`.
+   */
+  source: string;
+}
+
+/** The name of a run in the review: its lab and scenario id, ` (edited)` when it is not the built-in as shipped (its link carries the whole scenario or its changes). */
+export function runSource(run: Pick<ReplayedRun, 'lab' | 'scenario' | 'href'>): string {
+  const asShipped = run.href === `#/${run.lab}/${encodeURIComponent(run.scenario.id)}`;
+  return `${run.lab}/${run.scenario.id}${asShipped ? '' : ' (edited)'}`;
 }
 
 /** One input the reviewer must ask for: the field and the question. */
@@ -62,14 +74,16 @@ const isObj = (v: unknown): v is Record<string, Json> => v !== null && typeof v 
 export function inferInputs(evidence: { runs?: readonly ReplayedRun[]; practice?: readonly PracticeResult[]; transcript?: Transcript }): { inputs: ReviewInputs; inferred: InferredInput[]; ask: AskedInput[] } {
   const out: ReviewInputs = {};
   const inferred: InferredInput[] = [];
+  let source = '';
   const note = <K extends keyof Sections>(section: K, key: keyof NonNullable<Sections[K]>, value: Json, from: string) => {
     const existing = (out[section] as Record<string, unknown> | undefined)?.[key as string];
     if (existing !== undefined) return;
     set(out, section, key, value);
-    inferred.push({ field: `${section}.${String(key)}`, value, from });
+    inferred.push({ field: `${section}.${String(key)}`, value, from, source: from === 'transcript' ? 'the transcript' : source });
   };
   const runs = [...(evidence.runs ?? [])].reverse();
   for (const run of runs) {
+    source = runSource(run);
     const config = run.scenario.config as Record<string, Json>;
     if (run.lab === 'races') {
       note('transport', 'kind', config.transport as Json, run.href);
@@ -104,6 +118,7 @@ export function inferInputs(evidence: { runs?: readonly ReplayedRun[]; practice?
     }
   }
   for (const pr of [...(evidence.practice ?? [])].reverse()) {
+    source = `ledger practice check ${pr.check}`;
     if (pr.check === 'result-immutable') note('retry', 'resultsAliasStorage', !pr.ok, pr.href);
   }
   const t = evidence.transcript;

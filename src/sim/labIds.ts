@@ -21,10 +21,12 @@ export function labName(lab: LabId): string {
 /**
  * The one-line problem for a scenario whose `lab` field is not `expected`, or null when it is.
  * A scenario of another lab is named with where to open it, e.g.
- * `lab: this is a "races" scenario; open it in the Races lab (#/races)`.
+ * `lab: this is a "races" scenario; open it in the Races lab (#/races)`; a missing or unknown one as
+ * `lab: must be "races" for this lab, got nothing — set "lab" to "races"` (the CLI, which reads any
+ * lab, lists the labs instead: src/sim/scenario.ts `parseAnyScenarioTextWith`).
  */
 export function labFieldProblem(labField: unknown, expected: string): string | null {
   if (labField === expected) return null;
   if (isLabId(labField)) return `lab: this is a "${labField}" scenario; open it in the ${labName(labField)} lab (#/${labField})`;
-  return `lab: must be "${expected}" for this lab, got ${JSON.stringify(labField) ?? 'nothing'}`;
+  return `lab: must be "${expected}" for this lab, got ${JSON.stringify(labField) ?? 'nothing'} — set "lab" to "${expected}"`;
 }

@@ -135,8 +135,23 @@ export function parseScenario(input: unknown, lab: string, schemas: LabSchemas):
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
     return { ok: false, errors: ['(scenario): must be a JSON object with format, lab, id, title, config and events'] };
   }
-  const labProblem = labFieldProblem((input as { lab?: unknown }).lab, lab);
-  if (labProblem) return { ok: false, errors: [labProblem] };
+  const labField = (input as { lab?: unknown }).lab;
+  const labProblem = labFieldProblem(labField, lab);
+  // Another lab's scenario: where to open it is the one thing to say (its fields are that lab's).
+  if (labProblem && isLabId(labField)) return { ok: false, errors: [labProblem] };
+  // A missing or unknown lab: that first, then every other problem the file has (walkthrough:
+  // `{"format":1}` reported only the lab, then the id, then the title, one import at a time).
+  return withLabProblem(labProblem, schemaProblems(input, lab, schemas));
+}
+
+/** `result` with `labProblem` (when there is one) as its first error, in place of the schema's own line for `lab`. */
+function withLabProblem(labProblem: string | null, result: ParseResult): ParseResult {
+  if (!labProblem) return result;
+  return { ok: false, errors: [labProblem, ...(result.ok ? [] : result.errors.filter((e) => !e.startsWith('lab: ')))] };
+}
+
+/** Validates `input` (an object) against the envelope and `schemas`: the scenario, or at most 20 problems, one per field. */
+function schemaProblems(input: object, lab: string, schemas: LabSchemas): ParseResult {
   const result = scenarioSchema(lab, schemas).safeParse(input, { reportInput: true }); // the input lets an error say what it got
   if (result.success) {
     const scenario = result.data as unknown as Scenario;
@@ -147,6 +162,12 @@ export function parseScenario(input: unknown, lab: string, schemas: LabSchemas):
   if (issues.length > 20) errors.push(`… and ${issues.length - 20} more problems`);
   return { ok: false, errors };
 }
+
+/**
+ * The envelope alone, for a file whose lab is not known (the CLI picks the lab's schemas from the
+ * `lab` field): config an object and events objects, what each holds unchecked.
+ */
+const ANY_LAB_SCHEMAS: LabSchemas = { config: z.looseObject({}), event: z.looseObject({}) };
 
 /** How telling an issue is for its field: a wrong kind first, then a real limit, then the rest, last z.int()'s safe-integer bound. */
 function issueRank(issue: z.core.$ZodIssue): number {
@@ -197,9 +218,12 @@ export function parseAnyScenarioTextWith(text: string, schemasOf: (lab: LabId) =
   } catch (err) {
     return { ok: false, errors: [`(file): not valid JSON — ${(err as Error).message}`] };
   }
-  const lab = value !== null && typeof value === 'object' ? (value as { lab?: unknown }).lab : undefined;
+  const isObject = value !== null && typeof value === 'object' && !Array.isArray(value);
+  const lab = isObject ? (value as { lab?: unknown }).lab : undefined;
   if (!isLabId(lab)) {
-    return { ok: false, errors: [`lab: must be one of ${LAB_IDS.map((l) => `"${l}"`).join(', ')}, got ${JSON.stringify(lab) ?? 'nothing'} — set "lab" to the lab the scenario is for`] };
+    const labProblem = `lab: must be one of ${LAB_IDS.map((l) => `"${l}"`).join(', ')}, got ${JSON.stringify(lab) ?? 'nothing'} — set "lab" to the lab the scenario is for`;
+    // With no lab to check config and events against, the envelope's problems still come in the same message.
+    return isObject ? withLabProblem(labProblem, schemaProblems(value as object, 'lab', ANY_LAB_SCHEMAS)) : { ok: false, errors: [labProblem] };
   }
   return { ...parseScenario(value, lab, schemasOf(lab)), lab };
 }

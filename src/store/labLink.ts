@@ -190,10 +190,45 @@ const ignored = (line: string) => `${line} (ignored)`;
 /**
  * The warning for a link parameter the page does not know, the same in every lab (issue 9: "keep
  * the named scenario, report the parameter as ignored"). `kept` is false when the link is refused
- * for another reason (an unknown scenario id), so the line does not claim the scenario was kept.
+ * for another reason (an unknown scenario id), so the line does not claim the scenario was kept;
+ * a string names what a page without scenarios keeps instead (`'the transcript'` →
+ * `foo: unknown link parameter — ignored; the transcript is kept`).
  */
-export function unknownLinkParameter(name: string, kept = true): string {
-  return `${name}: unknown link parameter — ignored${kept ? '; the scenario is kept' : ''}`;
+export function unknownLinkParameter(name: string, kept: boolean | string = true): string {
+  const what = kept === true ? 'the scenario' : kept;
+  return `${name}: unknown link parameter — ignored${what ? `; ${what} is kept` : ''}`;
+}
+
+/** What follows `/<lab>/` in an address's path (`''` for `/<lab>` itself), or null when the path is another page's. */
+function pathAfter(lab: string, path: string): string | null {
+  const base = `/${lab}`;
+  if (path === base || path === `${base}/`) return '';
+  return path.startsWith(`${base}/`) ? path.slice(base.length + 1) : null;
+}
+
+/**
+ * The problems of an address of a page with no scenario of its own (the Traffic page, whose only
+ * address is `#/<page>`), in the labs' wording: each query parameter as `unknownLinkParameter`
+ * and anything after `#/<page>/` as a scenario id the page cannot have. `kept` names what the page
+ * keeps showing (`'the transcript'`), or null when nothing is loaded (the lines then claim nothing
+ * was kept). Null when `hash` is not this page's address; empty for `#/<page>` itself. Never throws.
+ */
+export function pageLinkWarnings(page: string, hash: string, kept: string | null): string[] | null {
+  const { path, query } = splitHash(hash);
+  const rest = pathAfter(page, path);
+  if (rest === null) return null;
+  const warnings: string[] = [];
+  if (rest !== '') {
+    let id = rest;
+    try {
+      id = decodeURIComponent(rest);
+    } catch {
+      // Shown as written.
+    }
+    warnings.push(`scenario id (in the link): the ${page.charAt(0).toUpperCase()}${page.slice(1)} page has no scenarios of its own, got ${showInvisible(JSON.stringify(id))} — ignored; ${kept ? `${kept} is kept` : 'import a transcript or pick a sample'}`);
+  }
+  for (const k of new Set(query.keys())) warnings.push(unknownLinkParameter(k, kept ?? false));
+  return warnings;
 }
 
 /** Whether `errors` (of a scenario with config path `key` set) say that the key itself is unknown: `config.policy: unknown field "x"` for `policy.x`. */
@@ -209,8 +244,7 @@ function namesUnknownKey(errors: readonly string[], key: string): boolean {
  */
 export function decodeLink(lab: string, hash: string, builtins: readonly Scenario[], parse: (value: unknown) => ParseResult, options: LinkOptions = {}): DecodedLink {
   const { path, query } = splitHash(hash);
-  const base = `/${lab}`;
-  const rest = path === base || path === `${base}/` ? '' : path.startsWith(`${base}/`) ? path.slice(base.length + 1) : null;
+  const rest = pathAfter(lab, path);
   if (rest === null) return { kind: 'none' };
   const warnings: string[] = [];
   let cursorMs: number | null = null;

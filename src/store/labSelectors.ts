@@ -63,6 +63,20 @@ export function pickerLabel(scenario: { id: string; title: string }): string {
 }
 
 /**
+ * What the scenario picker shows for the current scenario: the built-in's own option when the
+ * scenario is that built-in (the same id and title — it may be edited, the "edited" badge says so),
+ * else an "(imported)" entry with the scenario's own title. A retitled copy of a built-in keeps the
+ * built-in's id but is not the lesson's scenario, so it shows under its own title (walkthrough:
+ * the picker named the built-in while the heading showed the new title). `value` is the option's
+ * value, never a built-in's id for an imported entry (so picking that built-in is a real change).
+ */
+export function pickerCurrent(builtins: readonly { id: string; title: string }[], scenario: { id: string; title: string }): { builtin: true; value: string } | { builtin: false; value: string; label: string } {
+  const builtin = builtins.find((b) => b.id === scenario.id);
+  if (builtin && builtin.title === scenario.title) return { builtin: true, value: scenario.id };
+  return { builtin: false, value: builtin ? `(imported) ${scenario.id}` : scenario.id, label: `${scenario.title} (imported)` };
+}
+
+/**
  * "State and outcome at the playhead" for a lab, as named selectors over its store. They go
  * through the definition (`stateAt`, `outcomeAt`), never by indexing the trace in a view, and are
  * memoised per (trace, playhead), so `useStore` sees a stable value between changes.

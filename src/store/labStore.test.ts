@@ -5,7 +5,7 @@ import { createFlowStore } from './flowStore';
 import { drive } from './labDriver';
 import { decodeLink, decodeScenarioPayload, encodeLink, encodeScenarioPayload, linkCodecReady } from './labLink';
 import { createRacesStore, racesStoreFromLink, selectOutcomeAt } from './racesStore';
-import { selectRedoStep, selectUndoStep } from './labSelectors';
+import { pickerCurrent, selectRedoStep, selectUndoStep } from './labSelectors';
 import { createResilienceStore } from './resilienceStore';
 import { toBase64Url } from './url';
 import { racesDefinition } from '../sim/races/definition';
@@ -30,7 +30,7 @@ describe('one lab store for every lab (createLabStore)', () => {
       .expectAt('cancel', 700)
       .link('#/races/B-complete-then-cancel?bogus=1')
       .expectScenario('B-complete-then-cancel')
-      .expectError(/^Parts of the link are not valid and were ignored; showing the built-in "B/)
+      .expectError(/^Parts of the link are not valid; showing the built-in "B/)
       .undo()
       .expectScenario('A-cancel-then-complete');
     const { scenarios } = builtinResilience();
@@ -45,6 +45,33 @@ describe('one lab store for every lab (createLabStore)', () => {
       .undo()
       .undo()
       .expectOutcome({ summary: { upstreamAttempts: 64 } });
+  });
+
+  it('a link with bad parameters says "ignored" once per parameter: the banner title does not repeat it (walkthrough)', () => {
+    const banner = (e: { title: string; errors: string[] } | null) => [e?.title ?? '', ...(e?.errors ?? [])].join('\n');
+    const count = (text: string) => text.match(/ignored/g)?.length ?? 0;
+    const opened = racesStoreFromLink('#/races/B-complete-then-cancel?bogus=1', races).getState();
+    expect(opened.error?.title).toBe(`Parts of the link are not valid; showing the built-in "${opened.scenario.title}" it names`);
+    expect(count(banner(opened.error))).toBe(1);
+    const two = racesStoreFromLink('#/races/B-complete-then-cancel?bogus=1&transport=pigeon', races).getState();
+    expect(two.error?.errors).toHaveLength(2);
+    expect(count(banner(two.error))).toBe(2);
+    const followed = createResilienceStore({ builtins: builtinResilience().scenarios });
+    followed.getState().followLink('#/resilience/B2-retry-composition?x=1');
+    expect(count(banner(followed.getState().error))).toBe(1);
+  });
+
+  it('the picker names an imported retitled copy of a built-in by its own title, not the built-in (walkthrough)', () => {
+    const store = createRacesStore({ builtins: races });
+    expect(pickerCurrent(races, store.getState().scenario)).toEqual({ builtin: true, value: 'A-cancel-then-complete' });
+    store.getState().nudgeEvent('cancel', 10, 0);
+    expect(store.getState().scenario).not.toBe(A);
+    expect(pickerCurrent(races, store.getState().scenario)).toEqual({ builtin: true, value: 'A-cancel-then-complete' });
+    expect(store.getState().importText(JSON.stringify({ ...A, title: 'My copy of A' }), 'The file mine.json')).toBe(true);
+    const s = store.getState();
+    expect(s.scenario.id).toBe('A-cancel-then-complete');
+    expect(pickerCurrent(s.builtins, s.scenario)).toEqual({ builtin: false, value: '(imported) A-cancel-then-complete', label: 'My copy of A (imported)' });
+    expect(pickerCurrent(races, { id: 'mine', title: 'Mine' })).toEqual({ builtin: false, value: 'mine', label: 'Mine (imported)' });
   });
 
   it('a scenario with no events is refused on the races page with a clear reason; the previous one stays', () => {

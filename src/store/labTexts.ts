@@ -23,9 +23,13 @@ export function labTexts(lab: LabId) {
     badLinkShown: (title: string) => `The link does not hold a valid ${lab} scenario; showing "${title}" instead`,
     /** A bad link followed in the tab: the current scenario stays (and goes back in the address). */
     badLinkKept: (title: string) => `The link does not hold a valid ${lab} scenario; the previous scenario is kept — still showing "${title}" instead`,
-    /** A link whose scenario is good but some parameters are not: they are ignored, the named scenario shown. */
+    /**
+     * A link whose scenario is good but some parameters are not: the named scenario shown. Each
+     * problem line already says it was ignored (`foo: unknown link parameter — ignored; …`), so the
+     * title does not say it again (the walkthrough read "ignored" twice).
+     */
     partsIgnored: (title: string, builtin: boolean) =>
-      `Parts of the link are not valid and were ignored; showing ${builtin ? `the built-in "${title}" it names` : `the scenario it holds, "${title}"`}`,
+      `Parts of the link are not valid; showing ${builtin ? `the built-in "${title}" it names` : `the scenario it holds, "${title}"`}`,
     /** Alt+←/→ on an event with nothing at its millisecond on that side: the status line says why nothing moved. */
     noTieNeighbour: (id: string, atMs: number, direction: -1 | 1) =>
       `${id} has no event at ${atMs} ms ${direction < 0 ? 'before' : 'after'} it to swap with — Alt+←/→ reorders events at the same millisecond; move it onto another event's time with ←/→ first`,

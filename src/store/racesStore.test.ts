@@ -111,7 +111,7 @@ describe('races store', () => {
     expect(store.getState().importText(JSON.stringify(many))).toBe(false);
     expect(store.getState().error?.errors[0]).toMatch(/^events: the races lab page draws at most 2,000 events .* this scenario has 2,001 — replay it with `npm run replay -- FILE` instead$/);
     expect(store.getState().importText(JSON.stringify({ ...before, lab: 'chess' }))).toBe(false);
-    expect(store.getState().error?.errors).toEqual(['lab: must be "races" for this lab, got "chess"']);
+    expect(store.getState().error?.errors).toEqual(['lab: must be "races" for this lab, got "chess" — set "lab" to "races"']);
     expect(store.getState().scenario).toBe(before);
   });
 

@@ -51,7 +51,14 @@ describe('resilience store', () => {
     expect(store.getState().importText(ledger)).toBe(false);
     expect(store.getState().error?.errors).toEqual(['lab: this is a "ledger" scenario; open it in the Ledger lab (#/ledger)']);
     expect(store.getState().importText(JSON.stringify({ format: 1, lab: 'chess' }))).toBe(false);
-    expect(store.getState().error?.errors).toEqual(['lab: must be "resilience" for this lab, got "chess"']);
+    // The lab first, then every other problem of the file in the same message (walkthrough: `{"format":1}` named only the lab).
+    expect(store.getState().error?.errors).toEqual([
+      'lab: must be "resilience" for this lab, got "chess" — set "lab" to "resilience"',
+      'id: is missing — add it (a string)',
+      'title: is missing — add it (a string)',
+      'config: is missing — add it (an object)',
+      'events: is missing — add it (an array)',
+    ]);
     expect(store.getState().importText('  ', 'The pasted scenario')).toBe(false);
     expect(store.getState().error?.errors).toEqual(['(pasted text): is empty; expected a resilience scenario as JSON']);
     expect(store.getState().importText('{oops')).toBe(false);
@@ -85,7 +92,7 @@ describe('resilience store', () => {
     const b1 = storeFromHash('#/resilience/B1-concurrent-failures?breaker.threshold=-1', scenarios).getState();
     expect(b1.scenario.id).toBe('B1-concurrent-failures');
     expect(b1.original.id).toBe('B1-concurrent-failures');
-    expect(b1.error?.title).toBe(`Parts of the link are not valid and were ignored; showing the built-in "${b1.scenario.title}" it names`);
+    expect(b1.error?.title).toBe(`Parts of the link are not valid; showing the built-in "${b1.scenario.title}" it names`);
     expect(b1.error?.errors).toHaveLength(1);
     expect(b1.error?.errors[0]).toBe('breaker.threshold: unknown link parameter — ignored; the scenario is kept');
     const followed = storeFromHash('#/resilience/S2-timeouts-cancel', scenarios);

@@ -33,6 +33,25 @@ describe('traffic store', () => {
     expect(t.error?.errors[0]).toMatch(/^\(transcript\): /);
   });
 
+  it('a link parameter is reported as the labs report one (unknown link parameter — ignored), the transcript kept', () => {
+    const store = createTrafficStore();
+    expect(store.getState().followLink('#/traffic')).toBe(false);
+    expect(store.getState().followLink('#/races/A-cancel-then-complete?x=1')).toBe(false);
+    expect(store.getState().error).toBeNull();
+    expect(store.getState().followLink('#/traffic/x')).toBe(true);
+    expect(store.getState().error?.errors).toEqual(['scenario id (in the link): the Traffic page has no scenarios of its own, got "x" — ignored; import a transcript or pick a sample']);
+    expect(store.getState().followLink('#/traffic?foo=1&bar')).toBe(true);
+    expect(store.getState().error).toEqual({ title: 'Parts of the link are not valid; showing the Traffic page', errors: ['foo: unknown link parameter — ignored', 'bar: unknown link parameter — ignored'] });
+    load(store, sample('inspector-v2/inspector-responds-after-cancel.json'));
+    const before = store.getState().transcript;
+    expect(store.getState().followLink('#/traffic/A-cancel-then-complete?foo=1')).toBe(true);
+    expect(store.getState().transcript).toBe(before);
+    expect(store.getState().error).toEqual({
+      title: 'Parts of the link are not valid; showing the Traffic page with the loaded transcript',
+      errors: ['scenario id (in the link): the Traffic page has no scenarios of its own, got "A-cancel-then-complete" — ignored; the transcript is kept', 'foo: unknown link parameter — ignored; the transcript is kept'],
+    });
+  });
+
   it('cancel keeps the transcript; with nothing loaded it says so', () => {
     const store = createTrafficStore();
     store.getState().begin({ stage: 'parsing', lines: 100_000, source: 'The file big.log' });

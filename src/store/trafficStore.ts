@@ -3,7 +3,7 @@ import type { RequestId } from '../sim/mcp';
 import type { CallSpan, CheckReport, Finding, ImportResult, SkippedLine, Transcript, TranscriptFormat } from '../wire/transcript';
 import { exportTranscript, filterEntries, stepFinding, transcriptRecords, transcriptToScenario } from '../wire/transcript';
 import { builtinRaces } from './builtinRaces';
-import { encodeLink } from './labLink';
+import { encodeLink, pageLinkWarnings } from './labLink';
 import type { LabError } from './labTexts';
 
 /**
@@ -103,6 +103,13 @@ export interface TrafficActions {
   /** Sets the allowance text; returns the check options when both inputs are valid, else null (errors in `fieldErrors`). */
   setAllowanceText(text: string): { allowanceMs: number; maxMs: number | null } | null;
   setMaxText(text: string): { allowanceMs: number; maxMs: number | null } | null;
+  /**
+   * Reads an address opened on the page. The page has no scenario and no link parameters, so, as
+   * the labs do, every parameter (and any scenario id after `#/traffic/`) is reported as ignored in
+   * the banner and the transcript stays. Returns true when the address was this page's but not
+   * plain `#/traffic` (the page then writes `#/traffic` back, as the labs rewrite theirs).
+   */
+  followLink(hash: string): boolean;
 }
 
 export type TrafficState = TrafficData & TrafficActions;
@@ -271,6 +278,13 @@ export function createTrafficStore(): TrafficStore {
         }
       }
       set({ cursorMs: ms, selectedEntry: best });
+    },
+    followLink: (hash) => {
+      const loaded = get().transcript !== null;
+      const warnings = pageLinkWarnings('traffic', hash, loaded ? 'the transcript' : null);
+      if (warnings === null || warnings.length === 0) return false;
+      set({ error: { title: `Parts of the link are not valid; showing the Traffic page${loaded ? ' with the loaded transcript' : ''}`, errors: warnings } });
+      return true;
     },
     setFilter: (field, value) => set((s) => ({ filter: { ...s.filter, [field]: value } })),
     setAllowanceText: (text) => {

@@ -11,6 +11,10 @@ import { replay } from '../../sim/replay';
 import { racesModel } from '../../sim/races';
 import { scenarioJsonSchema } from '../../sim/jsonSchema';
 import { bigRacesScenario } from '../../../bench/scenarios';
+import { builtinRaces } from '../../store/builtinRaces';
+import { builtinResilience } from '../../store/builtinResilience';
+import { createRacesStore } from '../../store/racesStore';
+import { createResilienceStore } from '../../store/resilienceStore';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const scenario = (id: string) => path.join(root, 'public/scenarios/races', `${id}.json`);
@@ -52,6 +56,21 @@ describe('replay CLI', () => {
     const missing = main([path.join(root, 'nope.json')]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/cannot read .*nope\.json/);
+  });
+
+  it('a near-empty file ({"format":1}) reports every problem in one message, in the words the lab pages use', () => {
+    const r = main(['x.json'], () => '{"format":1}');
+    expect(r).toMatchObject({ code: 1, stdout: '' });
+    const rest = ['id: is missing — add it (a string)', 'title: is missing — add it (a string)', 'config: is missing — add it (an object)', 'events: is missing — add it (an array)'];
+    expect(r.stderr).toBe(`error: x.json is not a valid scenario:\n${['lab: must be one of "races", "ledger", "flow", "resilience", got nothing — set "lab" to the lab the scenario is for', ...rest].map((l) => `  ${l}`).join('\n')}\n`);
+    // A page knows its lab, so its lab line names it; every other line is the CLI's, word for word.
+    const pages = [createRacesStore({ builtins: builtinRaces().scenarios }), createResilienceStore({ builtins: builtinResilience().scenarios })];
+    for (const store of pages) {
+      expect(store.getState().importText('{"format":1}', 'The file x.json')).toBe(false);
+      const lab = store.getState().lab;
+      expect(store.getState().error).toEqual({ title: `The file x.json is not a valid ${lab} scenario; the previous scenario is kept`, errors: [`lab: must be "${lab}" for this lab, got nothing — set "lab" to "${lab}"`, ...rest] });
+    }
+    for (const line of [...r.stderr.trim().split('\n').slice(1).map((l) => l.trim())]) expect(line).toMatch(/^[\w.[\]]+: .+ — .+$/);
   });
 
   it('exits 2 on a bad command line', () => {

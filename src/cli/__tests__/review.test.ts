@@ -7,10 +7,11 @@ import { reviewCommand } from '../review';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 /** Runs the command in-process with an in-memory file system over the real one. */
-async function run(argv: string[], files: Record<string, string> = {}) {
+async function run(argv: string[], files: Record<string, string> = {}, env: Record<string, string> = {}) {
   let stdout = '';
   let stderr = '';
   const code = await reviewCommand(argv, {
+    env,
     stdout: (t) => (stdout += t),
     stderr: (t) => (stderr += t),
     readFile: (f) => (f in files ? files[f] : readFileSync(path.resolve(root, f), 'utf8')),
@@ -32,6 +33,34 @@ describe('review [--inputs FILE.json] [--transcript FILE] [--html] [--redact]', 
     expect(r.stdout).toContain('## Race table');
     expect(r.stdout).toMatch(/\| 12 \| caller mutation of a returned result then a clean replay \| passed \|/);
     expect(r.stdout).toContain('**incomplete**');
+  });
+
+  it('every link is a complete address of the lab (default where npm start serves it, --base another) and names its scenario', async () => {
+    const r = await run([]);
+    expect(r.code).toBe(0);
+    const links = [...r.stdout.matchAll(/\[([^\]]*)\]\(([^)]*)\)/g)].map((m) => ({ text: m[1], href: m[2] }));
+    expect(links.length).toBeGreaterThan(40);
+    expect(links.filter((l) => !l.href.startsWith('http://localhost:5173/#/'))).toEqual([]);
+    expect(r.stdout).toContain('Every link replays the claim beside it in the lab at http://localhost:5173/.');
+    // "Inferred from the evidence": one item per source, each named — no "ledger run (edited scenario)" pointing at the bare lab.
+    const inferred = r.stdout.split('Inferred from the evidence:')[1].split('\n\n')[1].split('\n');
+    expect(inferred.map((line) => /^- \[([^\]]*)\]/.exec(line)?.[1])).toEqual([
+      'resilience/T1-abort-before-task-id',
+      'flow/F1-stalled-subscriber (edited)',
+      'ledger/D-same-key',
+      'races/D-http-stream-close',
+      'ledger practice check result-immutable',
+    ]);
+    expect(r.stdout).not.toContain('(edited scenario)');
+    const port = await run([], {}, { LAB_PORT: '4400' });
+    expect(port.stdout).toContain('](http://localhost:4400/#/races/A-cancel-then-complete)');
+    const hosted = await run(['--base', 'https://example.org/mcp-lab/#/races', '--html']);
+    expect(hosted.code).toBe(0);
+    expect(hosted.stdout).toContain('<a href="https://example.org/mcp-lab/#/races/A-cancel-then-complete">');
+    expect(hosted.stdout).not.toMatch(/href="#/);
+    const bad = await run(['--base', 'example.org']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^--base: must be the http\(s\) address the lab is served at, got "example\.org" — e\.g\. --base https:\/\/example\.org\/mcp-lab\//);
   });
 
   it('--inputs with every deciding answer gives production-ready; --html the page', async () => {

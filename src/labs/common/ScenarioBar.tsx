@@ -1,6 +1,6 @@
 import './kit.css';
 import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
-import { pickerLabel, selectBuiltins, selectImported, selectCanRedo, selectCanUndo, selectIsModified, selectRedoStep, selectUndoStep, selectScenario } from '../../store/labSelectors';
+import { pickerCurrent, pickerLabel, selectBuiltins, selectImported, selectCanRedo, selectCanUndo, selectIsModified, selectRedoStep, selectUndoStep, selectScenario } from '../../store/labSelectors';
 import type { LabData } from '../../store/labStore';
 import type { Scenario } from '../../sim/types';
 import { IMPORT_PANEL_ID } from './DropPanel';
@@ -30,10 +30,11 @@ function jumpToImport() {
 
 /**
  * The page kit's scenario bar, the same in every lab: the built-in picker (`scenario-picker`; an
- * imported scenario shows as "(imported)"), an "edited" badge while the scenario differs from the
+ * imported scenario — a retitled copy of a built-in too — shows under its own title as
+ * "(imported)", `pickerCurrent`), an "edited" badge while the scenario differs from the
  * lesson's (`edited`), the lab's own controls (`children`), then Undo and Redo (each titled with
  * the step it would take back or again: picking another scenario is one such step), Reset (back to the
- * lesson's version), Copy share link (the address that reproduces scenario and playhead; when
+ * lesson's version; the step Undo — else Redo — would take is also shown as text beside them), Copy share link (the address that reproduces scenario and playhead; when
  * the clipboard is refused the link is shown to copy by hand) and Import / export… (to the kit's
  * import panel).
  */
@@ -55,7 +56,7 @@ export function ScenarioBar({ groups, children }: { groups?: PickerGroups; child
     if (imported !== null) setStatus(null);
   }, [imported]);
   const pickerId = useId();
-  const isBuiltin = builtins.some((b) => b.id === scenarioId);
+  const current = pickerCurrent(builtins, { id: scenarioId, title: scenarioTitle });
   const grouped = useMemo(() => {
     if (!groups) return null;
     const out = new Map<string, Scenario[]>();
@@ -82,10 +83,10 @@ export function ScenarioBar({ groups, children }: { groups?: PickerGroups; child
     <div className="scenario-bar">
       <div className="field-inline picker">
         <label htmlFor={pickerId}>Scenario</label>
-        <select id={pickerId} data-testid="scenario-picker" value={scenarioId} onChange={(e) => store.getState().loadBuiltin(e.currentTarget.value)}>
-          {!isBuiltin && (
-            <option value={scenarioId} disabled>
-              {neutraliseBidi(scenarioTitle)} (imported)
+        <select id={pickerId} data-testid="scenario-picker" value={current.value} onChange={(e) => store.getState().loadBuiltin(e.currentTarget.value)}>
+          {!current.builtin && (
+            <option value={current.value} disabled>
+              {neutraliseBidi(current.label)}
             </option>
           )}
           {grouped
@@ -120,6 +121,15 @@ export function ScenarioBar({ groups, children }: { groups?: PickerGroups; child
           Import / export…
         </button>
       </div>
+      {(undoStep ?? redoStep) && !(imported !== null && !status) && (
+        // The step Ctrl+Z (else Ctrl+Shift+Z) takes, as visible text beside the buttons; one line,
+        // cut with an ellipsis when narrow (the whole text in its tooltip). The buttons' names
+        // already say it to assistive technology, so this copy is hidden from it; while
+        // "Imported … — Undo" shows, that line says it.
+        <span className="history-step small" data-testid="history-step" aria-hidden="true" title={undoStep ? `Undo: ${undoStep}` : `Redo: ${redoStep}`}>
+          {undoStep ? `Undo: ${undoStep}` : `Redo: ${redoStep}`}
+        </span>
+      )}
       <div className="share-status" role="status">
         {status && (
           <>

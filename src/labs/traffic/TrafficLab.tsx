@@ -16,7 +16,25 @@ function Banner() {
   return <ErrorBanner error={error} onDismiss={() => store.getState().setError(null)} />;
 }
 
+/**
+ * The page's address: it has no link parameters, so one opened here (on load, pasted, Back) is read
+ * by the store, which reports each parameter as ignored the way the labs do, and `#/traffic` is
+ * written back so a reload does not report it again.
+ */
+function useTrafficAddress() {
+  const { store } = useTrafficApi();
+  useEffect(() => {
+    const follow = () => {
+      if (store.getState().followLink(window.location.hash)) history.replaceState(history.state, '', '#/traffic');
+    };
+    follow();
+    window.addEventListener('hashchange', follow);
+    return () => window.removeEventListener('hashchange', follow);
+  }, [store]);
+}
+
 function TrafficPage() {
+  useTrafficAddress();
   usePageTranscriptDrop(useTrafficFileImport());
   return (
     <>

@@ -19,7 +19,7 @@ self.onmessage = async (e: MessageEvent<TrafficRequest>) => {
   const req = e.data;
   try {
     if (req.type === 'review') {
-      const { filename, text } = await reviewMarkdownOf(req.transcript, req.redact);
+      const { filename, text } = await reviewMarkdownOf(req.transcript, req.redact, req.linkBase);
       reply({ type: 'review', job: req.job, filename, text });
     } else if (req.type === 'import') {
       reply({ type: 'progress', job: req.job, stage: 'parsing' });

@@ -11,7 +11,7 @@ export type TrafficRequest =
   | { type: 'import'; job: number; text: string; check: { allowanceMs: number; maxMs: number | null } }
   | { type: 'check'; job: number; transcript: Transcript | null; check: { allowanceMs: number; maxMs: number | null } }
   /** The reliability review report (Markdown) of the transcript; runs here because its schema check compiles code (ajv). */
-  | { type: 'review'; job: number; transcript: Transcript; redact: boolean };
+  | { type: 'review'; job: number; transcript: Transcript; redact: boolean; linkBase?: string };
 
 export type TrafficReply =
   | { type: 'progress'; job: number; stage: 'parsing' | 'checking' }

@@ -89,7 +89,8 @@ export function createTrafficRunner(store: TrafficStore, spawn: () => TrafficWor
           else return;
           w.terminate();
         };
-        w.postMessage({ type: 'review', job: 0, transcript, redact });
+        // The saved file's links open this copy of the lab (the page's address without its hash).
+        w.postMessage({ type: 'review', job: 0, transcript, redact, linkBase: window.location.href.split('#')[0] });
       });
     },
     /** Stops the job in flight; the store keeps its transcript. */
