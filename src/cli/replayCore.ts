@@ -7,6 +7,7 @@ import { withOverrides } from '../sim/expectation';
 import { isLabId, type LabId } from '../sim/labIds';
 import type { OpenDatabase } from '../sim/ledger/sql';
 import { parseAnyScenarioTextWith } from '../sim/scenario';
+import { parseAnyScenarioTextQuick } from './fastScenario';
 import type { Json } from '../sim/types';
 import type { LabKit } from './kits/kit';
 import { expectationResults } from './reports';
@@ -69,7 +70,7 @@ export function replayWith(
   }
   const lab = labField(text);
   if (lab !== undefined && !kits[lab]) return { code: 1, stdout: '', stderr: '', needsLab: lab };
-  const parsed = parseAnyScenarioTextWith(text, (id) => kits[id]!.schemas, parseJsonOnce);
+  const parsed = parseAnyScenarioTextQuick(text, (id) => kits[id]!.schemas, parseJsonOnce);
   lastJson = undefined; // the raw value is not needed again: let it go before the replay
   if (!parsed.ok) {
     return { code: 1, stdout: '', stderr: `error: ${files[0]} is not a valid scenario:\n${parsed.errors.map((e) => `  ${e}`).join('\n')}\n` };
