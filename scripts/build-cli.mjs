@@ -2,7 +2,9 @@
 // dist-cli/mcp-lab.mjs plus one lazily imported chunk per subcommand in dist-cli/chunks/ (the `mcp-lab` bin; gitignored), so no TypeScript is transpiled when a user
 // runs it. The MCP schema validators the wire check uses are compiled here with ajv standalone: the
 // bundle's `src/wire/schemaValidators.ts` is a virtual module over them, so the CLI loads neither
-// ajv's compiler nor the schemas, and startup compiles nothing. sql.js stays external: its Node build finds its wasm next to its own module.
+// ajv's compiler nor the schemas, and startup compiles nothing. Each lab's scenario-event validator (zod's JSON Schema export of
+// the lab's event schema, src/cli/eventJsonSchema.ts) is compiled the same way for `replay`'s quick parse (src/cli/fastScenario.ts;
+// `src/cli/scenarioValidators.ts` is the virtual module). sql.js stays external: its Node build finds its wasm next to its own module.
 // Usage: node scripts/build-cli.mjs
 import { build } from 'esbuild';
 import { readFileSync } from 'node:fs';
