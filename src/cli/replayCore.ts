@@ -7,6 +7,7 @@ import { withOverrides } from '../sim/expectation';
 import { isLabId, type LabId } from '../sim/labIds';
 import type { OpenDatabase } from '../sim/ledger/sql';
 import { parseAnyScenarioTextWith } from '../sim/scenario';
+import { parseAnyScenarioTextQuick } from './fastScenario';
 import type { Json } from '../sim/types';
 import type { LabKit } from './kits/kit';
 import { expectationResults } from './reports';
@@ -69,7 +70,7 @@ export function replayWith(
   }
   const lab = labField(text);
   if (lab !== undefined && !kits[lab]) return { code: 1, stdout: '', stderr: '', needsLab: lab };
-  const parsed = parseAnyScenarioTextWith(text, (id) => kits[id]!.schemas, parseJsonOnce);
+  const parsed = parseAnyScenarioTextQuick(text, (id) => kits[id]!.schemas, parseJsonOnce);
   lastJson = undefined; // the raw value is not needed again: let it go before the replay
   if (!parsed.ok) {
     return { code: 1, stdout: '', stderr: `error: ${files[0]} is not a valid scenario:\n${parsed.errors.map((e) => `  ${e}`).join('\n')}\n` };
@@ -121,10 +122,15 @@ function labField(text: string): LabId | undefined {
   }
 }
 
+/** How many elements of a top-level array `jsonDocumentPieces` stringifies in one `JSON.stringify` call. */
+const ITEMS_PER_CALL = 128;
+
 /**
- * The text of `JSON.stringify(doc, null, 2) + '\n'`, in pieces of about 64 KB: each element of a
- * top-level array is stringified on its own, so the process never holds the whole text of a
- * 10,000-message document (nor its UTF-8 copy).
+ * The text of `JSON.stringify(doc, null, 2) + '\n'`, in pieces of about 64 KB: a top-level array
+ * is stringified `ITEMS_PER_CALL` elements at a time, each run as `{ "<key>": [ …run ] }` so that
+ * `JSON.stringify` itself indents the elements at the document's depth (the wrapper's first and
+ * last lines are cut off), so the process never holds the whole text of a 10,000-message
+ * document (nor its UTF-8 copy) and no text is re-indented afterwards.
  */
 export function* jsonDocumentPieces(doc: Record<string, Json>): Generator<string> {
   let pending = '{\n';
@@ -133,9 +139,13 @@ export function* jsonDocumentPieces(doc: Record<string, Json>): Generator<string
     const value = doc[key];
     const comma = i < keys.length - 1 ? ',' : '';
     if (Array.isArray(value) && value.length > 0) {
-      pending += `  ${JSON.stringify(key)}: [\n`;
-      for (const [j, item] of value.entries()) {
-        pending += `    ${(JSON.stringify(item, null, 2) ?? 'null').replace(/\n/g, '\n    ')}${j < value.length - 1 ? ',' : ''}\n`;
+      const head = `  ${JSON.stringify(key)}: [\n`;
+      pending += head;
+      for (let start = 0; start < value.length; start += ITEMS_PER_CALL) {
+        const end = Math.min(start + ITEMS_PER_CALL, value.length);
+        // '{\n' + head + the run's elements + '\n  ]\n}'
+        const run = JSON.stringify({ [key]: value.slice(start, end) }, null, 2);
+        pending += `${run.slice(2 + head.length, run.length - 6)}${end < value.length ? ',' : ''}\n`;
         if (pending.length >= 65_536) {
           yield pending;
           pending = '';

@@ -24,8 +24,15 @@ export const CHECKED_DEFS = [
   'CallToolResult',
 ] as const;
 
-const quick = new Map<string, ValidateFunction>();
 const validators = new Map<string, ValidateFunction>();
+/** The quick validators by revision and def, read without building a key per message. */
+const quick: Partial<Record<Revision, Record<string, ValidateFunction>>> = {};
+
+/** The quick (first problem only) validator of `$defs/<def>` of `revision`. */
+function quickValidator(revision: Revision, def: string): ValidateFunction {
+  const byDef = (quick[revision] ??= {});
+  return (byDef[def] ??= mcpValidator(revision, def, false));
+}
 
 /**
  * Runs `$defs/<def>` on `value`: the quick validator (first problem only) decides, and only an
@@ -33,10 +40,8 @@ const validators = new Map<string, ValidateFunction>();
  * (`<def><instancePath>: <message>` each). Empty when valid.
  */
 function problems(revision: Revision, def: string, value: unknown): string[] {
+  if (quickValidator(revision, def)(value)) return [];
   const key = `${revision}#${def}`;
-  let q = quick.get(key);
-  if (!q) quick.set(key, (q = mcpValidator(revision, def, false)));
-  if (q(value)) return [];
   let v = validators.get(key);
   if (!v) validators.set(key, (v = mcpValidator(revision, def, true)));
   v(value);
@@ -81,6 +86,9 @@ export interface SchemaCheck {
  */
 export function checkMessage(revision: Revision, message: Json, respondsTo?: string): SchemaCheck {
   const def = schemaDefFor(revision, message, respondsTo);
+  const alsoResult = revision === '2025-11-25' && respondsTo === 'tools/call';
+  // A valid message (nearly every one) needs the quick validators only: answer it without collecting problems.
+  if (!alsoResult && quickValidator(revision, 'JSONRPCMessage')(message) && (def === 'JSONRPCMessage' || quickValidator(revision, def)(message))) return { def, valid: true, errors: [] };
   const errors = problems(revision, 'JSONRPCMessage', message);
   if (def !== 'JSONRPCMessage') errors.push(...problems(revision, def, message));
   if (revision === '2025-11-25' && respondsTo === 'tools/call' && message !== null && typeof message === 'object' && !Array.isArray(message) && 'result' in message) {

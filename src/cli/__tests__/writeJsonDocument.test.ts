@@ -34,4 +34,10 @@ describe('writeJsonDocument', () => {
     expect(out.text).toBe(JSON.stringify(big, null, 2) + '\n');
     expect(out.pieces).toBeGreaterThan(1);
   });
+
+  it('prints arrays longer than one stringify run exactly: a run boundary, an escaped key, null and nested members', () => {
+    const item = (i: number) => (i % 7 === 0 ? null : i % 5 === 0 ? [i, { deep: ['a\nb'] }] : { i, s: `x${i}`, o: { e: [] } });
+    const doc = { 'we"ird\nkey': Array.from({ length: 300 }, (_, i) => item(i)), one: [1], last: Array.from({ length: 128 }, (_, i) => item(i)) } as Record<string, Json>;
+    expect(printed(doc).text).toBe(JSON.stringify(doc, null, 2) + '\n');
+  });
 });
