@@ -12,18 +12,30 @@ export { placeSpanLabel, spanLabelObstacles, type SpanLabel, type SpanLabelObsta
 export { handlePlacer, placeHandles, STACK_MIN_GAP, stackOffsets, type PlacedHandle } from './handlePlacement';
 import type { PlacedHandle } from './handlePlacement';
 
+/** A label's words, a number with its thousands groups and unit ("2 430 ms", `formatMs` style) counting as one. */
+const WORDS = /(?:-?\d{1,3}(?: \d{3})+|-?\d+)(?:\.\d+)?(?: (?:ms|s|%))?(?= |$)|\S+/g;
+
 /**
  * `text` shortened to at most `maxW` px (at CHAR_W per character): middle words give way to "…"
- * first, keeping the first and last words; failing that, the end is cut. '' when nothing fits.
+ * first, keeping the first and last words (a number with its unit is one word: "cancelled · 2 430 ms"
+ * never becomes "cancelled … ms"); a label ending in a number then keeps it after its first word,
+ * whole or cut ("cancelled 2 430 ms", "cancel… 2 430 ms"); failing that, the end is cut. '' when nothing fits.
  */
 export function fitLabel(text: string, maxW: number): string {
   const maxChars = Math.floor(maxW / CHAR_W);
   if (text.length <= maxChars) return text;
-  const words = text.split(' ');
+  const words = text.match(WORDS) ?? [];
   for (let drop = 1; drop <= words.length - 2; drop++) {
     const head = Math.ceil((words.length - drop) / 2);
     const t = [...words.slice(0, head), '…', ...words.slice(head + drop)].join(' ');
     if (t.length <= maxChars) return t;
+  }
+  // A label ending in a number keeps the number: the first word and the number, else the first word cut.
+  const last = words[words.length - 1] ?? '';
+  if (words.length >= 2 && /^-?\d/.test(last)) {
+    if (words[0].length + 1 + last.length <= maxChars) return `${words[0]} ${last}`;
+    const head = maxChars - last.length - 2;
+    if (head >= 3) return `${words[0].slice(0, head)}… ${last}`;
   }
   return maxChars >= 4 ? `${text.slice(0, maxChars - 1)}…` : '';
 }
