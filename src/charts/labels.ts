@@ -31,11 +31,12 @@ export function fitLabel(text: string, maxW: number): string {
     if (t.length <= maxChars) return t;
   }
   // A label ending in a number keeps the number: the first word and the number, else the first word cut.
+  const first = words[0] ?? '';
   const last = words[words.length - 1] ?? '';
   if (words.length >= 2 && /^-?\d/.test(last)) {
-    if (words[0].length + 1 + last.length <= maxChars) return `${words[0]} ${last}`;
+    if (first.length + 1 + last.length <= maxChars) return `${first} ${last}`;
     const head = maxChars - last.length - 2;
-    if (head >= 3) return `${words[0].slice(0, head)}… ${last}`;
+    if (head >= 3) return `${first.slice(0, head)}… ${last}`;
   }
   return maxChars >= 4 ? `${text.slice(0, maxChars - 1)}…` : '';
 }
