@@ -5,8 +5,8 @@ import { XYPanZoom, type PanZoomState, type ViewWindow } from './behaviours/panZ
 import { XYScrub, type ScrubState } from './behaviours/scrub';
 import { neutraliseBidi } from './format';
 import { tickCount, useAxis, useBehaviour, useElementWidth } from './hooks';
-import { placeArrowLabels, placeHandles, placeMarkers, spanLabelObstacles } from './labels';
-import { AXIS_H, BOTTOM_H, clampView, computeLayout, GUTTER, RIGHT_PAD, splitMarks } from './layout';
+import { arrowLabelPlacer, handlePlacer, placeMarkers, spanLabelObstacles } from './labels';
+import { AXIS_H, BOTTOM_H, clampView, GUTTER, layoutCache, RIGHT_PAD, splitMarks } from './layout';
 import { ArrowLabelLayer, ArrowLayer } from './marks/ArrowMarks';
 import { BandLayer } from './marks/BandMarks';
 import { TimelineDefs } from './marks/Defs';
@@ -49,7 +49,9 @@ export function Timeline(props: TimelineProps) {
   // The domain while a handle is dragged (it only widens then), so the scale does not shift under the pointer.
   const [frozenDomain, setFrozenDomain] = useState<readonly [number, number] | null>(null);
 
-  const layout = useMemo(() => computeLayout(lanes), [lanes]);
+  // The same Layout object while the lanes lay out the same (labs rebuild their lanes per trace).
+  const layoutOf = useMemo(() => layoutCache(), []);
+  const layout = useMemo(() => layoutOf(lanes), [layoutOf, lanes]);
   const plotLeft = GUTTER;
   const plotRight = width - RIGHT_PAD;
   const activeDomain = frozenDomain ?? domain;
@@ -111,8 +113,11 @@ export function Timeline(props: TimelineProps) {
 
   // ───── place marks ─────
   const { bands, spans, markers, arrows, points, handles, steps } = useMemo(() => splitMarks(marks), [marks]);
-  const handleViews = useMemo(() => placeHandles(handles, x, plotRight, layout), [handles, x, plotRight, layout]);
-  const arrowLabels = useMemo(() => placeArrowLabels(arrows, x, layout, plotLeft, plotRight), [arrows, x, layout, plotLeft, plotRight]);
+  // Placers that remember their last answer: a drag move re-places only what it changed.
+  const placeHandles = useMemo(() => handlePlacer(), []);
+  const placeArrowLabels = useMemo(() => arrowLabelPlacer(), []);
+  const handleViews = useMemo(() => placeHandles(handles, x, plotRight, layout), [placeHandles, handles, x, plotRight, layout]);
+  const arrowLabels = useMemo(() => placeArrowLabels(arrows, x, layout, plotLeft, plotRight), [placeArrowLabels, arrows, x, layout, plotLeft, plotRight]);
   const spanObstacles = useMemo(() => spanLabelObstacles(spans, arrows, handleViews, x, layout), [spans, arrows, handleViews, x, layout]);
   const markerViews = useMemo(() => placeMarkers(markers, x, layout, plotLeft, plotRight, handleViews), [markers, x, layout, plotLeft, plotRight, handleViews]);
 
@@ -163,7 +168,8 @@ export function Timeline(props: TimelineProps) {
         {/* playhead (under the handles so they stay grabbable) */}
         <Playhead cursorMs={cursorMs} cursorX={x(cursorMs)} plotLeft={plotLeft} plotRight={plotRight} bottom={lanesBottom} />
         <HandleLabelLayer handles={handleViews} layout={layout} clip={clip} />
-        <HandleLayer ref={handlesRef} handles={handleViews} layout={layout} clip={clip} maxMs={Math.max(domain[1], 1)} selectedId={selectedId} helpId={handleHelpId} />
+        {/* aria-valuemax from the domain as frozen while dragging: a move that shifts the range's end does not rewrite every handle */}
+        <HandleLayer ref={handlesRef} handles={handleViews} layout={layout} clip={clip} maxMs={Math.max(activeDomain[1], 1)} selectedId={selectedId} helpId={handleHelpId} />
       </svg>
     </div>
   );

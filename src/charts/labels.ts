@@ -1,6 +1,6 @@
 import { AXIS_H, CHAR_W, HANDLE_R, rowBox, rowCenterY, type Layout } from './layout';
 import type { LinearScale } from './scale';
-import type { ArrowMark, HandleMark, MarkerMark, StepsMark, Tone } from './timelineTypes';
+import type { ArrowMark, MarkerMark, StepsMark, Tone } from './timelineTypes';
 
 /**
  * Where the timeline's text goes (pure functions of marks, scale and layout; px): handle labels and
@@ -9,136 +9,36 @@ import type { ArrowMark, HandleMark, MarkerMark, StepsMark, Tone } from './timel
  */
 
 export { placeSpanLabel, spanLabelObstacles, type SpanLabel, type SpanLabelObstacles } from './spanLabels';
+export { handlePlacer, placeHandles, STACK_MIN_GAP, stackOffsets, type PlacedHandle } from './handlePlacement';
+import type { PlacedHandle } from './handlePlacement';
+
+/** A label's words, a number with its thousands groups and unit ("2 430 ms", `formatMs` style) counting as one. */
+const WORDS = /(?:-?\d{1,3}(?: \d{3})+|-?\d+)(?:\.\d+)?(?: (?:ms|s|%))?(?= |$)|\S+/g;
 
 /**
  * `text` shortened to at most `maxW` px (at CHAR_W per character): middle words give way to "…"
- * first, keeping the first and last words; failing that, the end is cut. '' when nothing fits.
+ * first, keeping the first and last words (a number with its unit is one word: "cancelled · 2 430 ms"
+ * never becomes "cancelled … ms"); a label ending in a number then keeps it after its first word,
+ * whole or cut ("cancelled 2 430 ms", "cancel… 2 430 ms"); failing that, the end is cut. '' when nothing fits.
  */
 export function fitLabel(text: string, maxW: number): string {
   const maxChars = Math.floor(maxW / CHAR_W);
   if (text.length <= maxChars) return text;
-  const words = text.split(' ');
+  const words = text.match(WORDS) ?? [];
   for (let drop = 1; drop <= words.length - 2; drop++) {
     const head = Math.ceil((words.length - drop) / 2);
     const t = [...words.slice(0, head), '…', ...words.slice(head + drop)].join(' ');
     if (t.length <= maxChars) return t;
   }
+  // A label ending in a number keeps the number: the first word and the number, else the first word cut.
+  const first = words[0] ?? '';
+  const last = words[words.length - 1] ?? '';
+  if (words.length >= 2 && /^-?\d/.test(last)) {
+    if (first.length + 1 + last.length <= maxChars) return `${first} ${last}`;
+    const head = maxChars - last.length - 2;
+    if (head >= 3) return `${first.slice(0, head)}… ${last}`;
+  }
   return maxChars >= 4 ? `${text.slice(0, maxChars - 1)}…` : '';
-}
-
-/** A handle placed: its x, its vertical offset from the row's centre (`dy`, px), and its label if shown. */
-export interface PlacedHandle {
-  mark: HandleMark;
-  x: number;
-  /** Offset of the glyph from the row's centre line: non-zero when handles share a millisecond in one row (a stack). */
-  dy: number;
-  /** Offset of the cluster's label (the top of its stack). */
-  labelDy: number;
-  label: string | null;
-  flip: boolean;
-  tieOrder: number | null;
-}
-
-/** The least vertical distance between the centres of two stacked handles, px: each keeps a strip this wide of its own to grab. */
-export const STACK_MIN_GAP = 6;
-
-/**
- * Vertical offsets (px, centred on 0) for `n` handles stacked at one millisecond in a row of height
- * `rowH`: 2·HANDLE_R + 2 apart when the row has room, closer in a low row, but at least
- * STACK_MIN_GAP, so each glyph keeps a strip of its own to grab (the next one's hit circle,
- * HANDLE_R + 5, does not cover it). Null when the stack does not fit in the row that way (e.g. fifty
- * same-time events): those stay on the centre line as one cluster, as before.
- */
-export function stackOffsets(n: number, rowH: number): number[] | null {
-  if (n <= 1) return [0];
-  const gap = Math.min(2 * HANDLE_R + 2, (rowH - 2 * HANDLE_R) / (n - 1));
-  if (gap < STACK_MIN_GAP) return null;
-  return Array.from({ length: n }, (_, i) => i * gap - ((n - 1) * gap) / 2);
-}
-
-/**
- * Places handles row by row: labels are shown when there is room before the next handle's label in
- * the same row; handles within 3 px form a cluster labelled "<group> ×n" (or "n events"); a label
- * that would pass the plot's right edge ends at its handle instead. Handles at the same millisecond
- * in one row are stacked (`stackOffsets`), in tie order, so every one of them can be grabbed.
- * Returns one entry per handle, in the input order.
- */
-export function placeHandles(handles: readonly HandleMark[], x: LinearScale, plotRight: number, layout?: Layout): PlacedHandle[] {
-  const byRow = new Map<string, { mark: HandleMark; x: number }[]>();
-  for (const mark of handles) {
-    const k = `${mark.lane}/${mark.row}`;
-    const list = byRow.get(k) ?? [];
-    list.push({ mark, x: x(mark.at) });
-    byRow.set(k, list);
-  }
-  const placed = new Map<string, PlacedHandle>();
-  for (const list of byRow.values()) {
-    const dy = stackDy(list.map((h) => h.mark), layout);
-    list.sort((a, b) => a.x - b.x);
-    // Clusters of handles within 3 px of each other.
-    const clusters: { mark: HandleMark; x: number }[][] = [];
-    for (const h of list) {
-      const last = clusters[clusters.length - 1];
-      if (last && h.x - last[0].x <= 3) last.push(h);
-      else clusters.push([h]);
-    }
-    let labelEnd = -Infinity;
-    clusters.forEach((cluster) => {
-      const first = cluster[0];
-      const groups = new Set(cluster.map((h) => h.mark.group ?? h.mark.label ?? ''));
-      const text = cluster.length === 1 ? (first.mark.label ?? null) : groups.size === 1 ? `${[...groups][0]} ×${cluster.length}` : `${cluster.length} events`;
-      const labelX = first.x - HANDLE_R + 1;
-      const w = (text?.length ?? 0) * CHAR_W;
-      // Near the right edge the label ends at the handle instead of starting there.
-      const flip = labelX + w > plotRight + 12;
-      const left = flip ? first.x + HANDLE_R - w : labelX;
-      const show = text !== null && text !== '' && left >= labelEnd + 6;
-      if (show) labelEnd = left + w;
-      const labelDy = Math.min(...cluster.map((h) => dy.get(h.mark.id) ?? 0));
-      cluster.forEach((h, i) => {
-        const isTop = i === cluster.length - 1;
-        const own = dy.get(h.mark.id) ?? 0;
-        placed.set(h.mark.id, {
-          mark: h.mark,
-          x: h.x,
-          dy: own,
-          labelDy,
-          label: show && isTop ? text : null,
-          flip,
-          // A handle of its own, or one in a stack (its own place to show its number).
-          tieOrder: (cluster.length === 1 || dy.has(h.mark.id)) && h.mark.tieOrder ? h.mark.tieOrder : null,
-        });
-      });
-    });
-  }
-  return handles.map((m) => placed.get(m.id) as PlacedHandle);
-}
-
-/**
- * Offsets of the handles of one row that share a millisecond with another and fit as a stack
- * (keyed by id; absent: not stacked), in tie order from the top, shifted to stay inside the row.
- */
-function stackDy(row: readonly HandleMark[], layout: Layout | undefined): Map<string, number> {
-  const byMs = new Map<number, HandleMark[]>();
-  for (const m of row) {
-    const list = byMs.get(m.at);
-    if (list) list.push(m);
-    else byMs.set(m.at, [m]);
-  }
-  const out = new Map<string, number>();
-  for (const stack of byMs.values()) {
-    if (stack.length < 2) continue;
-    const box = layout ? rowBox(layout, stack[0].lane, stack[0].row) : { y: 0, h: 20 };
-    const offsets = stackOffsets(stack.length, box.h);
-    if (offsets === null) continue;
-    const cy = rowCenterY(box);
-    const top = cy + offsets[0] - HANDLE_R;
-    const bottom = cy + offsets[offsets.length - 1] + HANDLE_R;
-    const shift = top < box.y ? box.y - top : bottom > box.y + box.h ? box.y + box.h - bottom : 0;
-    const ordered = stack.map((m, i) => ({ m, i })).sort((a, b) => (a.m.tieOrder ?? Infinity) - (b.m.tieOrder ?? Infinity) || a.i - b.i);
-    ordered.forEach(({ m }, i) => out.set(m.id, offsets[i] + shift));
-  }
-  return out;
 }
 
 /** An arrow's label placed in its label lane: centre x, baseline y (px). */
@@ -151,55 +51,101 @@ export interface ArrowLabel {
   future: boolean;
 }
 
+/** What an arrow's label placement reads of its arrow, for one scale and layout: its group key, its middle x and where it crosses each label row (px, filled on demand). */
+interface ArrowLabelGeometry {
+  key: string;
+  cx: number;
+  cross: number[];
+}
+
+/** `ArrowLabelGeometry` of arrow `a` (null: no label to place). */
+function arrowLabelGeometry(a: ArrowMark, x: LinearScale): ArrowLabelGeometry | null {
+  if (!a.label || !a.labelLane) return null;
+  const toAt = a.to ? a.to.at : a.from.at;
+  const cx = (x(a.from.at) + x(toAt)) / 2;
+  return { key: `${a.labelLane}/${a.label}/${Math.round(cx / 4)}`, cx, cross: [] };
+}
+
+/** x (px) where arrow `a` crosses the middle of label row `r` (box `box`); its middle x when it has no target. */
+function crossX(a: ArrowMark, g: ArrowLabelGeometry, r: number, box: { y: number; h: number }, x: LinearScale, layout: Layout): number {
+  const known = g.cross[r];
+  if (known !== undefined) return known;
+  let cx = g.cx;
+  if (a.to) {
+    const yMid = box.y + box.h / 2;
+    const fy = rowCenterY(rowBox(layout, a.from.lane, a.from.row));
+    const ty = rowCenterY(rowBox(layout, a.to.lane, a.to.row));
+    const t = ty === fy ? 0.5 : (yMid - fy) / (ty - fy);
+    cx = x(a.from.at) + (x(a.to.at) - x(a.from.at)) * Math.min(Math.max(t, 0), 1);
+  }
+  g.cross[r] = cx;
+  return cx;
+}
+
 /**
  * Arrow labels in their `labelLane`'s rows, greedily left to right: identical labels at (almost) the
  * same place merge into "label ×n"; each label goes into the first row where it clears the previous
  * one, at the x where the arrow crosses that row's middle; arrows not in view there are skipped.
+ * `geometryOf` (default: computed afresh) gives each arrow's `ArrowLabelGeometry` for `x` and `layout`.
  */
-export function placeArrowLabels(arrows: readonly ArrowMark[], x: LinearScale, layout: Layout, plotLeft: number, plotRight: number): ArrowLabel[] {
+export function placeArrowLabels(arrows: readonly ArrowMark[], x: LinearScale, layout: Layout, plotLeft: number, plotRight: number, geometryOf: (a: ArrowMark) => ArrowLabelGeometry | null = (a) => arrowLabelGeometry(a, x)): ArrowLabel[] {
   // Group identical labels at (almost) the same place: "notifications/cancelled ×50".
-  const groups = new Map<string, { arrow: ArrowMark; count: number; cx: number }>();
+  const groups = new Map<string, { arrow: ArrowMark; geometry: ArrowLabelGeometry; count: number }>();
   for (const a of arrows) {
-    if (!a.label || !a.labelLane) continue;
-    const toAt = a.to ? a.to.at : a.from.at;
-    const cx = (x(a.from.at) + x(toAt)) / 2;
-    const k = `${a.labelLane}/${a.label}/${Math.round(cx / 4)}`;
-    const g = groups.get(k);
+    const geometry = geometryOf(a);
+    if (geometry === null) continue;
+    const g = groups.get(geometry.key);
     if (g) g.count++;
-    else groups.set(k, { arrow: a, count: 1, cx });
+    else groups.set(geometry.key, { arrow: a, geometry, count: 1 });
   }
   const out: ArrowLabel[] = [];
-  const items = [...groups.values()].sort((a, b) => a.cx - b.cx);
+  const items = [...groups.values()].sort((a, b) => a.geometry.cx - b.geometry.cx);
   const rowEnds = new Map<string, number[]>();
   for (const g of items) {
-    const lane = g.arrow.labelLane as string;
+    const a = g.arrow;
+    const lane = a.labelLane as string;
     const boxes = layout.laneRows.get(lane);
     if (!boxes || boxes.length === 0) continue;
-    const text = g.count > 1 ? `${g.arrow.label} ×${g.count}` : (g.arrow.label as string);
+    const text = g.count > 1 ? `${a.label} ×${g.count}` : (a.label as string);
     const w = Math.ceil(text.length * 6.5) + 10; // 11px monospace is ~6.3 px a character
     const ends = rowEnds.get(lane) ?? boxes.map(() => -Infinity);
     rowEnds.set(lane, ends);
     for (let r = 0; r < boxes.length; r++) {
-      const yMid = boxes[r].y + boxes[r].h / 2;
       // x where the arrow crosses this row's middle.
-      const a = g.arrow;
-      let cx = g.cx;
-      if (a.to) {
-        const fy = rowCenterY(rowBox(layout, a.from.lane, a.from.row));
-        const ty = rowCenterY(rowBox(layout, a.to.lane, a.to.row));
-        const t = ty === fy ? 0.5 : (yMid - fy) / (ty - fy);
-        cx = x(a.from.at) + (x(a.to.at) - x(a.from.at)) * Math.min(Math.max(t, 0), 1);
-      }
+      let cx = crossX(a, g.geometry, r, boxes[r], x, layout);
       if (cx < plotLeft - 2 || cx > plotRight + 2) continue; // arrow not in view here
       cx = Math.min(Math.max(cx, plotLeft + w / 2), plotRight - w / 2);
       if (cx - w / 2 >= ends[r]) {
         ends[r] = cx + w / 2;
-        out.push({ key: `${a.id}`, x: cx, y: yMid + 4, text, tone: a.tone, future: !!a.future });
+        out.push({ key: `${a.id}`, x: cx, y: boxes[r].y + boxes[r].h / 2 + 4, text, tone: a.tone, future: !!a.future });
         break;
       }
     }
   }
   return out;
+}
+
+/**
+ * `placeArrowLabels`, remembering what it computed: each arrow's geometry is kept (by arrow
+ * object) while the scale and layout stay the same, and the last answer comes back as it was when
+ * the arrows are the same objects in the same order. The same answer as `placeArrowLabels` every time.
+ */
+export function arrowLabelPlacer(): (arrows: readonly ArrowMark[], x: LinearScale, layout: Layout, plotLeft: number, plotRight: number) => ArrowLabel[] {
+  let geometry: { x: LinearScale; layout: Layout; of: WeakMap<ArrowMark, ArrowLabelGeometry | null> } | null = null;
+  let last: { arrows: readonly ArrowMark[]; x: LinearScale; layout: Layout; plotLeft: number; plotRight: number; out: ArrowLabel[] } | null = null;
+  const same = (a: readonly ArrowMark[], b: readonly ArrowMark[]) => a.length === b.length && a.every((m, i) => m === b[i]);
+  return (arrows, x, layout, plotLeft, plotRight) => {
+    if (last !== null && last.x === x && last.layout === layout && last.plotLeft === plotLeft && last.plotRight === plotRight && same(last.arrows, arrows)) return last.out;
+    if (geometry === null || geometry.x !== x || geometry.layout !== layout) geometry = { x, layout, of: new WeakMap() };
+    const of = geometry.of;
+    const out = placeArrowLabels(arrows, x, layout, plotLeft, plotRight, (a) => {
+      let g = of.get(a);
+      if (g === undefined) of.set(a, (g = arrowLabelGeometry(a, x)));
+      return g;
+    });
+    last = { arrows, x, layout, plotLeft, plotRight, out };
+    return out;
+  };
 }
 
 /** A marker ready to draw (px); `offscale` is the edge an off-screen marker is drawn at. */

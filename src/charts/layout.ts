@@ -66,6 +66,36 @@ export function computeLayout(lanes: readonly TimelineLane[]): Layout {
   return { lanes: out, rows, laneRows, byLane, height: y + BOTTOM_H };
 }
 
+/**
+ * Whether lanes `a` and `b` would lay out the same (the same ids, labels, heights and label lanes,
+ * in order): a lab that builds its lanes anew for every trace (each drag move) then keeps the
+ * chart's `Layout` object, so every layer that depends on it keeps its drawing.
+ */
+export function sameLanes(a: readonly TimelineLane[], b: readonly TimelineLane[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const la = a[i];
+    const lb = b[i];
+    if (la.id !== lb.id || la.label !== lb.label || !!la.labelLane !== !!lb.labelLane || la.rows.length !== lb.rows.length) return false;
+    for (let r = 0; r < la.rows.length; r++) {
+      const ra = la.rows[r];
+      const rb = lb.rows[r];
+      if (ra.id !== rb.id || ra.height !== rb.height || ra.label !== rb.label) return false;
+    }
+  }
+  return true;
+}
+
+/** `computeLayout` of each lanes list it is given, or the last layout while the lanes are the same (`sameLanes`). */
+export function layoutCache(): (lanes: readonly TimelineLane[]) => Layout {
+  let last: { lanes: readonly TimelineLane[]; layout: Layout } | null = null;
+  return (lanes) => {
+    if (last === null || !sameLanes(last.lanes, lanes)) last = { lanes, layout: computeLayout(lanes) };
+    return last.layout;
+  };
+}
+
 /** The box of `lane/row`; an unknown row falls back to the lane's first row, an unknown lane to a 20 px box under the axis. */
 export function rowBox(layout: Layout, lane: string, row: string): RowBox {
   return layout.byLane.get(lane)?.get(row) ?? layout.laneRows.get(lane)?.[0] ?? { y: AXIS_H, h: 20 };
@@ -129,18 +159,22 @@ export function cleanMarkText<M extends TimelineMark>(mark: M): M {
   return out ?? mark;
 }
 
+/** The list of `MarksByKind` each mark kind goes to. */
+const BUCKET: Record<TimelineMark['kind'], keyof MarksByKind> = { band: 'bands', span: 'spans', marker: 'markers', arrow: 'arrows', point: 'points', handle: 'handles', steps: 'steps' };
+
+/** Each mark's cleaned self and list, read once (marks of many shapes make `mark.kind` a slow read when done for thousands per render). */
+const sorted = new WeakMap<TimelineMark, { mark: TimelineMark; bucket: keyof MarksByKind }>();
+
 /** Splits `marks` by kind, their text neutralised. */
 export function splitMarks(marks: readonly TimelineMark[]): MarksByKind {
   const out: MarksByKind = { bands: [], spans: [], markers: [], arrows: [], points: [], handles: [], steps: [] };
   for (const raw of marks) {
-    const m = cleanMarkText(raw);
-    if (m.kind === 'band') out.bands.push(m);
-    else if (m.kind === 'span') out.spans.push(m);
-    else if (m.kind === 'marker') out.markers.push(m);
-    else if (m.kind === 'arrow') out.arrows.push(m);
-    else if (m.kind === 'point') out.points.push(m);
-    else if (m.kind === 'handle') out.handles.push(m);
-    else out.steps.push(m);
+    let e = sorted.get(raw);
+    if (e === undefined) {
+      const mark = cleanMarkText(raw);
+      sorted.set(raw, (e = { mark, bucket: BUCKET[mark.kind] }));
+    }
+    (out[e.bucket] as TimelineMark[]).push(e.mark);
   }
   return out;
 }

@@ -43,6 +43,14 @@ describe('label placement (behaviour kept from the single-file chart)', () => {
     expect(fitLabel('executed', 2 * CHAR_W)).toBe('');
   });
 
+  it('fitLabel keeps a number with its unit whole (walkthrough, races I6 at 390 px: "cancelled … ms" had lost the time)', () => {
+    expect(fitLabel('cancelled · 2 430 ms', 18 * CHAR_W)).toBe('cancelled 2 430 ms');
+    expect(fitLabel('cancelled · 2 430 ms', 16 * CHAR_W)).toBe('cancel… 2 430 ms');
+    expect(fitLabel('timed out (idle) · 12 000 ms', 20 * CHAR_W)).toBe('timed … 12 000 ms');
+    // Never a misleading part of the number ("… 430 ms" for 2 430 ms).
+    for (let w = 5; w < 20; w++) expect(fitLabel('cancelled · 2 430 ms', w * CHAR_W)).not.toMatch(/(^|[^\d ]) ?430 ms/);
+  });
+
   it('a span label goes after the end, before it when there is no room, and is shortened when neither side fits', () => {
     const m: SpanMark = { kind: 'span', id: 's', lane: 'client', row: 'call', at: 0, to: 10, tone: 'ok', endLabel: 'executed r-1' };
     expect(placeSpanLabel(m, 300, 26, 118, 884)).toEqual({ text: 'executed r-1', anchor: 'start', full: undefined });

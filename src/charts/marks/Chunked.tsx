@@ -19,10 +19,12 @@ interface ChunkProps<T> {
   to: number;
   render: (item: T, index: number) => ReactNode;
   deps: readonly unknown[];
+  /** This chunk's own dependency (`Chunked`'s `chunkDep`), compared by identity. */
+  own?: unknown;
 }
 
 function chunkEqual<T>(prev: ChunkProps<T>, next: ChunkProps<T>): boolean {
-  if (prev.to - prev.from !== next.to - next.from || prev.deps.length !== next.deps.length) return false;
+  if (prev.to - prev.from !== next.to - next.from || prev.deps.length !== next.deps.length || prev.own !== next.own) return false;
   for (let i = 0; i < prev.deps.length; i++) if (prev.deps[i] !== next.deps[i]) return false;
   for (let i = 0; i < next.to - next.from; i++) if (!sameFields(prev.items[prev.from + i], next.items[next.from + i])) return false;
   return true;
@@ -40,12 +42,15 @@ const Chunk = memo(function Chunk<T>({ items, from, to, render }: ChunkProps<T>)
  * did (compared by identity). `render` must read nothing but its item, its index and what is in
  * `deps` (a chunk that is skipped keeps what the last `render` drew). Adds no element of its own:
  * the DOM is the same as `items.map(render)`. A long drag over thousands of marks then costs
- * React one loop over the items instead of one component per mark.
+ * React one loop over the items instead of one component per mark. `chunkDep(items, from, to)`,
+ * when given, is a dependency of one chunk only (compared by identity), e.g. the selected id when
+ * the chunk holds the selected mark, else null: a new selection then redraws two chunks, not all.
  */
-export function Chunked<T>({ items, render, deps }: { items: readonly T[]; render: (item: T, index: number) => ReactNode; deps: readonly unknown[] }) {
+export function Chunked<T>({ items, render, deps, chunkDep }: { items: readonly T[]; render: (item: T, index: number) => ReactNode; deps: readonly unknown[]; chunkDep?: (items: readonly T[], from: number, to: number) => unknown }) {
   const chunks: ReactNode[] = [];
   for (let from = 0; from < items.length; from += CHUNK_SIZE) {
-    chunks.push(<Chunk key={from} items={items} from={from} to={Math.min(items.length, from + CHUNK_SIZE)} render={render} deps={deps} />);
+    const to = Math.min(items.length, from + CHUNK_SIZE);
+    chunks.push(<Chunk key={from} items={items} from={from} to={to} render={render} deps={deps} own={chunkDep?.(items, from, to)} />);
   }
   return <Fragment>{chunks}</Fragment>;
 }

@@ -153,7 +153,11 @@ export const HandleLayer = forwardRef<SVGGElement, HandleLayerProps>(function Ha
     >
       <Chunked
         items={handles}
-        deps={[layout, maxMs, selectedId, helpId]}
+        deps={[layout, maxMs, helpId]}
+        chunkDep={(items, from, to) => {
+          for (let i = from; i < to; i++) if (items[i].mark.id === selectedId) return selectedId;
+          return null;
+        }}
         render={(h) => (
           <HandleView
             key={h.mark.id}
