@@ -9,7 +9,9 @@
  * counted only between the first and the last input of each gesture (plus the last render).
  *
  * The static server listens on `LAB_PORT` (default 4399), so parallel checkouts do not collide.
- * Run alone: `npx tsx bench/drag.bench.ts` (after `npm run build`).
+ * Run alone: `npx tsx bench/drag.bench.ts` (after `npm run build`); `DRAG_SIZES=200,2000` picks the
+ * sizes, `DRAG_STORE_ONLY=1` skips Chromium, `DRAG_PAGE_ONLY=1` skips the Node store figures, and
+ * `LAB_DIST=dir` serves another build (e.g. an older commit's, for an A/B in one session).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync } from 'node:fs';
@@ -354,8 +356,8 @@ export function printDrag(result: Awaited<ReturnType<typeof benchDrag>>, load: [
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.dirname ?? '.', 'drag.bench.ts')) {
   const before = loadavg()[0];
   const sizes = process.env.DRAG_SIZES ? process.env.DRAG_SIZES.split(',').map(Number) : [200, 2000];
-  const storeFigures = benchStoreDrags(sizes);
-  printStoreDrags(storeFigures, [before, loadavg()[0]]);
+  // DRAG_PAGE_ONLY=1: only the Chromium figures (an A/B of two builds via LAB_DIST needs nothing else).
+  if (process.env.DRAG_PAGE_ONLY !== '1') printStoreDrags(benchStoreDrags(sizes), [before, loadavg()[0]]);
   if (process.env.DRAG_STORE_ONLY !== '1') {
     const again = loadavg()[0];
     const result = await benchDrag(sizes);

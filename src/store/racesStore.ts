@@ -90,6 +90,8 @@ export const checkRacesExpectation = racesDefinition.checkExpectation;
 export const racesStateAt = racesDefinition.stateAt;
 export const racesOutcomeAt = racesDefinition.outcomeAt;
 export { stepIndexAt } from '../sim/replay';
+/** Per step, how many wire effects it and the steps before it sent (the wire panel's counts). */
+export { stepEffectEnds } from './traceScan';
 
 /**
  * The store's trace read through the accessors (`LabTraceView`): the seekable trace the races store

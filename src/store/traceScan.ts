@@ -13,9 +13,17 @@ import type { Step } from '../sim/types';
 
 const forkBase = new WeakMap<object, object>();
 
-/** Records that `forked` was forked from `base` (called by the store on every edit of a seekable trace). */
+/**
+ * Records that `forked` was forked from `base` (called by the store on every edit of a seekable
+ * trace). One level only: `base`'s own link to the trace it came from is dropped, so the newest
+ * trace keeps its base alive but not the whole chain of a long drag (every trace of a 1,000-move
+ * drag, each with its per-step arrays, stayed reachable from the last one). A reading of `base`
+ * made after this one starts from scratch, which no view does (`base` is no longer the store's).
+ */
 export function rememberFork(forked: object, base: object): void {
-  if (forked !== base) forkBase.set(forked, base);
+  if (forked === base) return;
+  forkBase.delete(base);
+  forkBase.set(forked, base);
 }
 
 /** What one step looks like to `stepRecords`' callback: its index, time, entry kind and source, rule, state. */
@@ -65,5 +73,32 @@ export function stepRecords<S, R>(trace: ReplayResult<S, unknown>, id: string, r
   }
   if (!byId) records.set(trace, (byId = new Map()));
   byId.set(id, out);
+  return out;
+}
+
+const effectEnds = new WeakMap<object, Int32Array>();
+
+/**
+ * For each step `i` of `view`, how many wire effects steps 0…`i` sent (`effectsOf`), cached per
+ * trace. For a fork the store registered, the counts of the steps before its checkpoint are the
+ * base's (when it has them) and only the rest are counted: O(steps not reused).
+ */
+export function stepEffectEnds<S>(view: LabTraceView<S>): Int32Array {
+  const hit = effectEnds.get(view);
+  if (hit) return hit;
+  const out = new Int32Array(view.stepCount);
+  let from = 0;
+  if (isLabTrace(view)) {
+    const reused = Math.min((view as { reusedSteps?: number }).reusedSteps ?? 0, view.stepCount);
+    const base = forkBase.get(view);
+    const prior = base ? effectEnds.get(base) : undefined;
+    if (prior && reused > 0 && prior.length >= reused) {
+      out.set(prior.subarray(0, reused));
+      from = reused;
+    }
+  }
+  let n = from > 0 ? out[from - 1] : 0;
+  for (let i = from; i < view.stepCount; i++) out[i] = n += view.effectsOf(i).length;
+  effectEnds.set(view, out);
   return out;
 }

@@ -180,7 +180,7 @@ export function OutcomePanel() {
         ))}
       {many && first && (
         <>
-          <SummaryLine trace={trace} cursorMs={cursorMs} />
+          <SummaryLine trace={trace} now={atCursor.summary} />
           <div className="table-wrap" tabIndex={0} role="region" aria-label="Outcome of every request">
             <table className="outcome-table">
               <caption className="visually-hidden">Outcome of every request, final and at the playhead</caption>
@@ -245,9 +245,9 @@ export function OutcomePanel() {
   );
 }
 
-function SummaryLine({ trace, cursorMs }: { trace: RacesTrace; cursorMs: number }) {
+/** The whole run in three lines; `now` is the summary at the playhead (the panel's outcome there). */
+function SummaryLine({ trace, now }: { trace: RacesTrace; now: RacesTrace['outcome']['summary'] }) {
   const s = trace.outcome.summary;
-  const now = racesOutcomeAt(trace, cursorMs).summary;
   const states = Object.entries(s.states)
     .map(([k, v]) => `${v} ${k}`)
     .join(', ');

@@ -3,7 +3,7 @@ import { Timeline } from '../../charts/Timeline';
 import { selectTrace } from '../../store/racesStore';
 import { useTimelineBinding } from '../common/useTimelineBinding';
 import { useRaces, useRacesStore } from './context';
-import { racesMarks, racesStaticCache } from './timelineMarks';
+import { racesMarksCache, racesStaticCache } from './timelineMarks';
 
 /** The races timeline: the generic chart fed with this lab's marks; edits go straight to the store. */
 export function RacesTimeline() {
@@ -13,8 +13,9 @@ export function RacesTimeline() {
   const { cursorMs } = binding;
   // Remembers the last drawing: the next trace (a fork on edit) takes over the marks of the steps it shares.
   const drawing = useMemo(() => racesStaticCache(), []);
+  const asOf = useMemo(() => racesMarksCache(), []);
   const st = useMemo(() => drawing(trace), [drawing, trace]);
-  const marks = useMemo(() => racesMarks(st, trace, cursorMs), [st, trace, cursorMs]);
+  const marks = useMemo(() => asOf(st, trace, cursorMs), [asOf, st, trace, cursorMs]);
 
   return (
     <>

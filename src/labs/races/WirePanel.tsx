@@ -1,6 +1,8 @@
 import { memo, useDeferredValue, useEffect, useMemo, useRef } from 'react';
 import { formatMs } from '../../charts/format';
-import { racesTraceView, selectCursor, selectTrace } from '../../store/racesStore';
+import type { LabTraceView } from '../../sim/lab';
+import type { RacesState } from '../../sim/races';
+import { racesTraceView, selectCursor, selectTrace, stepEffectEnds } from '../../store/racesStore';
 import { useRaces } from './context';
 import { effectLabel } from './timelineMarks';
 
@@ -45,53 +47,65 @@ const WireEntry = memo(function WireEntry(item: WireItem & { newest: boolean; in
   );
 });
 
-/** JSON-RPC messages and HTTP actions put on the wire up to the playhead, newest last and highlighted. */
+/** The wire items of step `s` (its effects in order, keyed `step-index`). */
+function stepItems(trace: LabTraceView<RacesState>, s: number): WireItem[] {
+  const sentAt = trace.atOf(s);
+  return trace.effectsOf(s).map((e, i) => ({
+    key: `${s}-${i}`,
+    from: e.from,
+    sentAt,
+    arrivesAt: e.arrivesAt ?? null,
+    label: effectLabel(e),
+    http: e.http ?? null,
+    headers: e.headers === undefined ? null : Object.entries(e.headers).map(([k, v]) => `${k}: ${v}`).join('; '),
+    message: e.message,
+    malformed: !!e.malformed,
+    transport: e.transport,
+  }));
+}
+
+/**
+ * JSON-RPC messages and HTTP actions put on the wire up to the playhead, newest last and
+ * highlighted. Only the shown entries are built (walking back from the playhead's step); the
+ * counts come from the trace's per-step effect counts (`stepEffectEnds`), so an edit of a long
+ * trace costs this panel the last LIMIT entries, not every message.
+ */
 export function WirePanel() {
   const trace = racesTraceView(useDeferredValue(useRaces(selectTrace)));
   const cursorMs = useDeferredValue(useRaces(selectCursor));
   const idx = trace.indexAt(cursorMs);
-  const all = useMemo(() => {
-    const out: WireItem[] = [];
-    for (let s = 0; s < trace.stepCount; s++) {
-      const sentAt = trace.atOf(s);
-      trace.effectsOf(s).forEach((e, i) => {
-        out.push({
-          key: `${s}-${i}`,
-          from: e.from,
-          sentAt,
-          arrivesAt: e.arrivesAt ?? null,
-          label: effectLabel(e),
-          http: e.http ?? null,
-          headers: e.headers === undefined ? null : Object.entries(e.headers).map(([k, v]) => `${k}: ${v}`).join('; '),
-          message: e.message,
-          malformed: !!e.malformed,
-          transport: e.transport,
-        });
-      });
+  const ends = stepEffectEnds(trace);
+  const total = trace.stepCount > 0 ? ends[trace.stepCount - 1] : 0;
+  const uptoCount = idx >= 0 ? ends[idx] : 0;
+  const shown = useMemo(() => {
+    const parts: WireItem[][] = [];
+    let n = 0;
+    for (let s = idx; s >= 0 && n < LIMIT; s--) {
+      if (ends[s] === (s > 0 ? ends[s - 1] : 0)) continue;
+      const items = stepItems(trace, s);
+      parts.push(items);
+      n += items.length;
     }
-    return out;
-  }, [trace]);
-  const lastSentIndex = idx;
-  const upto = useMemo(() => all.filter((it) => Number(it.key.split('-')[0]) <= lastSentIndex), [all, lastSentIndex]);
-  const shown = upto.slice(-LIMIT);
-  const newestStep = upto.length ? upto[upto.length - 1].key.split('-')[0] : null;
+    return parts.reverse().flat().slice(-LIMIT);
+  }, [trace, ends, idx]);
+  const newestStep = shown.length ? shown[shown.length - 1].key.split('-')[0] : null;
   const listRef = useRef<HTMLOListElement>(null);
 
   useEffect(() => {
     const el = listRef.current;
     if (el) el.scrollTop = el.scrollHeight;
-  }, [upto.length, trace]);
+  }, [uptoCount, trace]);
 
   return (
     <section className="panel wire" aria-labelledby="wire-h">
       <h2 id="wire-h">
-        Wire <span className="muted small">— {upto.length} of {all.length} messages and HTTP actions sent by the playhead ({trace.scenario.config.transport as string})</span>
+        Wire <span className="muted small">— {uptoCount} of {total} messages and HTTP actions sent by the playhead ({trace.scenario.config.transport as string})</span>
       </h2>
-      {upto.length === 0 ? (
+      {uptoCount === 0 ? (
         <p className="muted">Nothing on the wire yet.</p>
       ) : (
         <ol className="wire-list" ref={listRef} tabIndex={0} aria-label="Wire messages up to the playhead">
-          {upto.length > shown.length && <li className="muted small">… {upto.length - shown.length} earlier entries not shown</li>}
+          {uptoCount > shown.length && <li className="muted small">… {uptoCount - shown.length} earlier entries not shown</li>}
           {shown.map((item) => (
             <WireEntry {...item} key={item.key} newest={item.key.split('-')[0] === newestStep} inFlight={item.arrivesAt !== null && item.arrivesAt > cursorMs} />
           ))}
