@@ -5,9 +5,6 @@ import { useRef, useState, type ReactNode } from 'react';
  * (highlighted while a file is over it) and an "Open file…" button that opens the picker.
  */
 
-/** The element id of a lab's scenario Import / export panel (the scenario bar's "Import / export…" jumps to it). */
-export const IMPORT_PANEL_ID = 'lab-import';
-
 /** A `<section className="panel import">` titled `title` that hands a file dropped on it to `onFile` (the page-level drop stops here). */
 export function DropPanel(props: { title: string; headId: string; onFile: (file: File) => void; children: ReactNode; id?: string }) {
   const { title, headId, onFile, children, id } = props;

@@ -1,7 +1,7 @@
 import { useCallback, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import type { LabStore } from '../../store/labStore';
-import { importScenarioFile, usePageFileDrop } from './ImportPanel';
+import { importScenarioFile, usePageFileDrop } from './importFile';
 import { LabContext } from './LabContext';
 import { useHashSync } from './useHashSync';
 import { usePlaybackKeys, usePlayLoop } from './usePlaybackKeys';

@@ -3,7 +3,7 @@ import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
 import { pickerCurrent, pickerLabel, selectBuiltins, selectImported, selectCanRedo, selectCanUndo, selectIsModified, selectRedoStep, selectUndoStep, selectScenario } from '../../store/labSelectors';
 import type { LabData } from '../../store/labStore';
 import type { Scenario } from '../../sim/types';
-import { IMPORT_PANEL_ID } from './DropPanel';
+import { IMPORT_PANEL_ID } from './importFile';
 import { useLab, useLabStore } from './LabContext';
 import { neutraliseBidi } from '../../charts/format';
 

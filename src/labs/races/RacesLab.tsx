@@ -7,7 +7,6 @@ import type { BuiltinLoad } from '../../store/builtins';
 import { LabPage } from '../common/LabPage';
 import { useRaces } from './context';
 import { ErrorBanner } from './ErrorBanner';
-import { ImportPanel } from './ImportPanel';
 import { InvariantsPanel } from '../common/InvariantsPanel';
 import { LessonPanel } from './LessonPanel';
 import { NowPanel } from './NowPanel';
@@ -16,7 +15,6 @@ import { PlaybackBar } from './PlaybackBar';
 import { RacesTimeline } from './RacesTimeline';
 import { ScenarioBar } from '../common/ScenarioBar';
 import { SettingsPanel } from './SettingsPanel';
-import { TieRulePanel } from '../common/TieRulePanel';
 import { WirePanel } from './WirePanel';
 import { selectScenario } from '../../store/racesStore';
 import './races.css';
@@ -29,6 +27,9 @@ import { TimelineSection } from '../common/TimelineSection';
  */
 const AllOrdersPanel = lazy(() => import('../common/AllOrdersPanel').then((m) => ({ default: m.AllOrdersPanel })));
 const ChaosPanel = lazy(() => import('../common/ChaosPanel').then((m) => ({ default: m.ChaosPanel })));
+/** The tie rule and Import / export sit last in the side column, below the fold: lazy chunks too (a file dropped on the page is read by `LabPage` at once). */
+const TieRulePanel = lazy(() => import('../common/TieRulePanel').then((m) => ({ default: m.TieRulePanel })));
+const ImportPanel = lazy(() => import('./ImportPanel').then((m) => ({ default: m.ImportPanel })));
 
 /**
  * The races store of this tab: made once from the address (a bad link falls back with the error
@@ -76,8 +77,10 @@ function RacesPage() {
           <LessonPanel />
           <SettingsPanel />
           <InvariantsPanel />
-          <TieRulePanel rule={RACES_TIE_RULE} editable />
-          <ImportPanel />
+          <Suspense fallback={null}>
+            <TieRulePanel rule={RACES_TIE_RULE} editable />
+            <ImportPanel />
+          </Suspense>
         </aside>
       </div>
     </>

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { DropPanel, OpenFileButton } from '../common/DropPanel';
-import { showImportResult } from '../common/ImportPanel';
+import { showImportResult } from '../common/importFile';
 import { useWindowFileDrop } from '../common/useWindowFileDrop';
 import { currentCheckOptions, useTraffic, useTrafficApi } from './context';
 import { loadSample, TRAFFIC_SAMPLES } from './samples';
