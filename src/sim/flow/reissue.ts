@@ -96,11 +96,25 @@ export function executionCompleted(s: FlowCore): void {
   reissueChanged(s);
 }
 
-/** Records the pending timer of producer `i` while it writes the operation's events. */
+/**
+ * Records the pending timer of producer `i` while it writes the operation's events. A handle is
+ * not what the request's invariants read (`resumed`, `sideEffects`): the record's view is dropped,
+ * but the request is not marked touched.
+ */
 export function trackProducer(s: FlowCore, i: number, handle: number): void {
   if (s.config.producers[i].token !== s.op.token || s.reissue.requestId === null) return;
   s.reissue.handles[i] = handle;
-  reissueChanged(s);
+  s.reissueView = null;
+}
+
+/** The producers' timer labels per config (`<token> producer`), built once: a producer schedules one timer per event. */
+const PRODUCER_LABELS = new WeakMap<FlowConfig, string[]>();
+
+/** The timer label of producer `i` of `config` (`<token> producer`). */
+export function producerLabel(config: FlowConfig, i: number): string {
+  let labels = PRODUCER_LABELS.get(config);
+  if (labels === undefined) PRODUCER_LABELS.set(config, (labels = config.producers.map((p) => `${p.token} producer`)));
+  return labels[i];
 }
 
 /**
@@ -132,7 +146,7 @@ export function reissueLost(s: FlowCore, ctx: Ctx): { text: string; stored: bool
   r.executions++;
   c.producers.forEach((p, i) => {
     if (p.token !== token || (p.count === 0 && !p.final)) return;
-    r.handles[i] = ctx.schedule(ctx.now + p.startMs, FLOW_RANK.server, 'server', `${p.token} producer`, { kind: 'produce', producer: i, n: 0 });
+    r.handles[i] = ctx.schedule(ctx.now + p.startMs, FLOW_RANK.server, 'server', producerLabel(c, i), { kind: 'produce', producer: i, n: 0 });
   });
   const twice = c.client.sideEffect && r.sideEffects > 0;
   return {

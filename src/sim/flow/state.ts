@@ -52,6 +52,14 @@ export interface FlowCore extends Omit<FlowState, CoreRecords> {
   touchedBuffer: boolean;
   touchedOp: boolean;
   touchedRequest: boolean;
+  /**
+   * Whether a broken entity is re-checked on every step, touched or not (`flowTouched`): so that
+   * each step of a trace reports what is broken at it, as the old engine did. True in every run
+   * that records per-step violations (seekable, steps) and in every thawed state; false only on
+   * the fast path run from the start, which reports first violations alone (an entity becomes
+   * broken only by a change, which marks it touched, so its first violation is seen either way).
+   */
+  watchBroken: boolean;
   /** Cached frozen views (null: changed since). Append-only lists are cached with their length. */
   bufferView: BufferState | null;
   heldView: ProxyHeld | null;
@@ -247,6 +255,7 @@ export function thaw(v: FlowState): FlowCore {
     touchedBuffer: false,
     touchedOp: false,
     touchedRequest: false,
+    watchBroken: true,
     bufferView: frozen && Object.isFrozen(b) ? b : null,
     heldView: frozen && Object.isFrozen(h) ? h : null,
     opView: frozen && Object.isFrozen(v.op) ? v.op : null,
