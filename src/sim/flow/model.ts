@@ -2,10 +2,10 @@ import { asCoreContext, oneStepMethods, type CoreModel } from '../core';
 import type { Model, ScriptedEvent } from '../types';
 import type { BufferPolicy } from './buffer';
 import type { FlowConfig, FlowEvent } from './schema';
-import { FLOW_RANK, proxyBuffersConfig, sentSseHeaders, type FlowCtx as Ctx, type FlowState, type FlowTimer } from './modelTypes';
+import { FLOW_RANK, producerLabels, proxyBuffersConfig, sentSseHeaders, type FlowCtx as Ctx, type FlowState, type FlowTimer } from './modelTypes';
 import { armIdle, armProxyRead, deliver, disarmProxyRead, goDown, NO_HELD, pump, serverWrites, http, TIMER } from './stream';
 import { fleetConnect, fleetInit, fleetRestart } from './fleet';
-import { initialReissue, producerLabel, REISSUE_RULE, reissueLost, trackProducer } from './reissue';
+import { initialReissue, REISSUE_RULE, reissueLost, trackProducer } from './reissue';
 import { bufferChanged, freshHeld, heldChanged, opChanged, thaw, viewOf, type FlowCore, type HeldCore } from './state';
 import { FLOW_ENTITY_INVARIANTS, FLOW_INVARIANTS, flowEntity, flowInvariantsSurelyHold, flowOutcome, flowTouched, type FlowOutcome } from './outcome';
 
@@ -44,7 +44,7 @@ function applyTimer(s: FlowCore, t: FlowTimer, ctx: Ctx): void {
       const p = c.producers[t.producer];
       const next = t.n + 1;
       if ((next < p.count || (next === p.count && p.final)) && s.status !== 'closed') {
-        trackProducer(s, t.producer, ctx.schedule(ctx.now + p.intervalMs, FLOW_RANK.server, 'server', producerLabel(c, t.producer), { kind: 'produce', producer: t.producer, n: next }));
+        trackProducer(s, t.producer, ctx.schedule(ctx.now + p.intervalMs, FLOW_RANK.server, 'server', s.producerLabels[t.producer], { kind: 'produce', producer: t.producer, n: next }));
       } else trackProducer(s, t.producer, -1);
       return serverWrites(s, t.n < p.count ? 'progress' : 'final', p.token, ctx);
     }
@@ -61,7 +61,7 @@ function applyTimer(s: FlowCore, t: FlowTimer, ctx: Ctx): void {
       bufferChanged(s);
       // One event: the shared one-event batch, refilled (deliver reads it at once and keeps nothing of it).
       const batch = READ_BATCH;
-      batch.finalTokens.length = 0;
+      if (batch.finalTokens.length !== 0) batch.finalTokens.length = 0;
       if (kind === 'progress') {
         batch.progress = 1;
         batch.finals = 0;
@@ -269,6 +269,7 @@ function init(config: FlowConfig, ctx: Ctx): FlowCore {
     touchedRequest: false,
     // Ignored items are kept exactly by the recorders that keep per-step violations (seekable, steps).
     watchBroken: ctx.keepsIgnored,
+    producerLabels: producerLabels(config),
     bufferView: null,
     heldView: null,
     opView: null,
@@ -282,7 +283,7 @@ function init(config: FlowConfig, ctx: Ctx): FlowCore {
   if (hasStream) {
     ctx.schedule(0, FLOW_RANK.client, 'server', 'SSE response headers', TIMER.open);
     config.producers.forEach((p, i) => {
-      if (p.count > 0 || p.final) trackProducer(s, i, ctx.schedule(p.startMs, FLOW_RANK.server, 'server', producerLabel(config, i), { kind: 'produce', producer: i, n: 0 }));
+      if (p.count > 0 || p.final) trackProducer(s, i, ctx.schedule(p.startMs, FLOW_RANK.server, 'server', s.producerLabels[i], { kind: 'produce', producer: i, n: 0 }));
     });
     if (config.keepAliveIntervalMs !== null && config.keepAliveIntervalMs <= config.horizonMs) ctx.schedule(config.keepAliveIntervalMs, FLOW_RANK.server, 'server', 'keep-alive', TIMER.keepalive);
     if (s.proxyBuffering) ctx.schedule(config.proxy.flushIntervalMs, FLOW_RANK.delivery, 'proxy', 'proxy flushes', TIMER.flush);

@@ -107,15 +107,6 @@ export function trackProducer(s: FlowCore, i: number, handle: number): void {
   s.reissueView = null;
 }
 
-/** The producers' timer labels per config (`<token> producer`), built once: a producer schedules one timer per event. */
-const PRODUCER_LABELS = new WeakMap<FlowConfig, string[]>();
-
-/** The timer label of producer `i` of `config` (`<token> producer`). */
-export function producerLabel(config: FlowConfig, i: number): string {
-  let labels = PRODUCER_LABELS.get(config);
-  if (labels === undefined) PRODUCER_LABELS.set(config, (labels = config.producers.map((p) => `${p.token} producer`)));
-  return labels[i];
-}
 
 /**
  * The client reconnected with a lost request (called by the reconnect timer once the stream is
@@ -146,7 +137,7 @@ export function reissueLost(s: FlowCore, ctx: Ctx): { text: string; stored: bool
   r.executions++;
   c.producers.forEach((p, i) => {
     if (p.token !== token || (p.count === 0 && !p.final)) return;
-    r.handles[i] = ctx.schedule(ctx.now + p.startMs, FLOW_RANK.server, 'server', producerLabel(c, i), { kind: 'produce', producer: i, n: 0 });
+    r.handles[i] = ctx.schedule(ctx.now + p.startMs, FLOW_RANK.server, 'server', s.producerLabels[i], { kind: 'produce', producer: i, n: 0 });
   });
   const twice = c.client.sideEffect && r.sideEffects > 0;
   return {

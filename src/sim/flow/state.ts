@@ -1,5 +1,5 @@
 import { dropCounters, type BufferRun, type BufferState } from './buffer';
-import { proxyBuffersConfig, resyncCounters, type FleetState, type FlowState, type ProxyHeld, type ReissueState } from './modelTypes';
+import { producerLabels, proxyBuffersConfig, resyncCounters, type FleetState, type FlowState, type ProxyHeld, type ReissueState } from './modelTypes';
 
 /**
  * The flow model's mutable state for the checkpointed core (`../core.ts`): the `FlowState` shape
@@ -60,6 +60,8 @@ export interface FlowCore extends Omit<FlowState, CoreRecords> {
    * broken only by a change, which marks it touched, so its first violation is seen either way).
    */
   watchBroken: boolean;
+  /** The producers' timer labels (`producerLabels` of the config): one timer per event, no label built per step. */
+  producerLabels: readonly string[];
   /** Cached frozen views (null: changed since). Append-only lists are cached with their length. */
   bufferView: BufferState | null;
   heldView: ProxyHeld | null;
@@ -256,6 +258,7 @@ export function thaw(v: FlowState): FlowCore {
     touchedOp: false,
     touchedRequest: false,
     watchBroken: true,
+    producerLabels: producerLabels(v.config),
     bufferView: frozen && Object.isFrozen(b) ? b : null,
     heldView: frozen && Object.isFrozen(h) ? h : null,
     opView: frozen && Object.isFrozen(v.op) ? v.op : null,
