@@ -7,7 +7,7 @@ import type { BufferCore } from './state';
  * the queue on every push. The caller marks the buffer changed (`bufferChanged`).
  */
 
-/** What the last `pushInto` lost (valid until the next push; read at once by the rule notes). */
+/** What the last `pushInto` lost (valid until the next push, `first` refilled in place: read at once by the rule notes, never kept). */
 export interface PushLoss {
   /** Number of items lost. */
   count: number;
@@ -18,6 +18,14 @@ export interface PushLoss {
 }
 
 const loss: PushLoss = { count: 0, first: { kind: 'progress', token: '', seq: 0 }, error: undefined };
+
+/** Sets `loss.first` in place (one record, refilled by every loss: a push allocates none). */
+function lostFirst(kind: 'progress' | 'final', token: string, seq: number): void {
+  const f = loss.first;
+  f.kind = kind;
+  f.token = token;
+  f.seq = seq;
+}
 
 /** Inserts `token` into the sorted, duplicate-free `list` in place. */
 function mark(list: string[], token: string): void {
@@ -35,7 +43,7 @@ function append(b: BufferCore, kind: 'progress' | 'final', token: string, seq: n
 /** Removes the first item of run `index` into `loss.first`. */
 function removeFirstOf(b: BufferCore, index: number): void {
   const r = b.runs[index];
-  loss.first = { kind: r.kind, token: r.token, seq: r.from };
+  lostFirst(r.kind, r.token, r.from);
   if (r.from === r.to) b.runs.splice(index, 1);
   else r.from++;
 }
@@ -62,7 +70,7 @@ export function pushInto(b: BufferCore, kind: 'progress' | 'final', token: strin
   if (policy === 'lesson' && kind === 'progress' && tail !== undefined && tail.kind === 'progress' && tail.token === token) {
     // Coalesce: the newest progress of this token replaces the adjacent older one.
     loss.count = 1;
-    loss.first = { kind: 'progress', token: tail.token, seq: tail.to };
+    lostFirst('progress', tail.token, tail.to);
     if (tail.from === tail.to) runs.pop();
     else tail.to--;
     append(b, kind, token, seq);
@@ -100,7 +108,8 @@ export function pushInto(b: BufferCore, kind: 'progress' | 'final', token: strin
       }
       mark(b.refetch, token);
       loss.count = b.size + 1;
-      loss.first = runs.length > 0 ? { kind: runs[0].kind, token: runs[0].token, seq: runs[0].from } : { kind, token, seq };
+      if (runs.length > 0) lostFirst(runs[0].kind, runs[0].token, runs[0].from);
+      else lostFirst(kind, token, seq);
       b.runs = [];
       b.size = 0;
       b.dropped += progressLost;
@@ -108,8 +117,9 @@ export function pushInto(b: BufferCore, kind: 'progress' | 'final', token: strin
       return 'disconnect';
     }
     default: {
-      const oldestProgress = runs.findIndex((r) => r.kind === 'progress');
-      if (oldestProgress >= 0) {
+      let oldestProgress = 0;
+      while (oldestProgress < runs.length && runs[oldestProgress].kind !== 'progress') oldestProgress++;
+      if (oldestProgress < runs.length) {
         removeFirstOf(b, oldestProgress);
         loss.count = 1;
         append(b, kind, token, seq);
@@ -120,7 +130,7 @@ export function pushInto(b: BufferCore, kind: 'progress' | 'final', token: strin
       }
       if (kind === 'progress') {
         loss.count = 1;
-        loss.first = { kind, token, seq };
+        lostFirst(kind, token, seq);
         b.dropped++;
         b.discarded++;
         mark(b.refetch, token);

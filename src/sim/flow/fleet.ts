@@ -50,7 +50,7 @@ export function fleetConnect(s: FlowCore, client: number, reason: 'initial' | 'e
     fleetChanged(fl, 'attempts');
     const at = ctx.now + Math.max(1, f.reconnectDelayMs + fleetJitter(f, s.scenarioSeed, client, attempt));
     if (at <= s.config.horizonMs) ctx.schedule(at, FLOW_RANK.client, 'client', `${name} reconnects`, connectTimer(client, 'restart'));
-    ctx.why(() => `${name} finds the server down (restarting until ${fl.serverUpAt} ms) and tries again at ${at} ms.`, 'fleet.down');
+    ctx.why(ctx.keepsNotes ? `${name} finds the server down (restarting until ${fl.serverUpAt} ms) and tries again at ${at} ms.` : '', 'fleet.down');
     return;
   }
   const cap = f.maxStreams;
@@ -61,7 +61,7 @@ export function fleetConnect(s: FlowCore, client: number, reason: 'initial' | 'e
       const at = ctx.now + retryMs;
       if (at <= s.config.horizonMs) ctx.schedule(at, FLOW_RANK.client, 'client', `${name} retries after Retry-After`, connectTimer(client, 'retry'));
       http(ctx, 'server', `HTTP/1.1 503 Service Unavailable · Retry-After: ${f.retryAfterS} (${name}; ${cap} streams open)`);
-      ctx.why(() => `The server is at its cap of ${cap} streams: ${name} gets 503 with Retry-After: ${f.retryAfterS} and waits ${retryMs} ms.`, 'fleet.reject');
+      ctx.why(ctx.keepsNotes ? `The server is at its cap of ${cap} streams: ${name} gets 503 with Retry-After: ${f.retryAfterS} and waits ${retryMs} ms.` : '', 'fleet.reject');
       if (!fl.retriedClients.includes(client)) fl.retriedClients.push(client);
       const last = fl.lastRejectAt[client];
       if (last >= 0) fl.lastRetryGapMs = ctx.now - last;
@@ -84,7 +84,7 @@ export function fleetConnect(s: FlowCore, client: number, reason: 'initial' | 'e
   fl.lastChangeAtMs = ctx.now;
   fleetChanged(fl, 'since', 'order', 'landings');
   http(ctx, 'server', `${OK_HEADERS} (${name})`);
-  ctx.why(() => (fl.evictions > evictionsBefore ? `${name} connects; the server evicts the oldest stream to make room — that client will come back in ${f.evictedReconnectMs} ms and evict another.` : `${name} opens its stream (${fl.order.length} open).`), 'fleet.connect');
+  ctx.why(ctx.keepsNotes ? (fl.evictions > evictionsBefore ? `${name} connects; the server evicts the oldest stream to make room — that client will come back in ${f.evictedReconnectMs} ms and evict another.` : `${name} opens its stream (${fl.order.length} open).`) : '', 'fleet.connect');
 }
 
 /** The server restarts: every stream drops, each client plans its reconnect (with its jitter), the server is back after `durationMs`. */
@@ -100,7 +100,7 @@ export function fleetRestart(s: FlowCore, ctx: Ctx): void {
   ctx.schedule(upAt, FLOW_RANK.server, 'server', 'server is back', TIMER['fleet-up']);
   const dropped = fl.order.length;
   http(ctx, 'server', `restarts: ${dropped} streams drop; back at ${upAt} ms`);
-  ctx.why(() => `The server restarts: all ${dropped} streams drop. Each client reconnects after ${f.reconnectDelayMs} ms${f.jitterMs ? ` ± ${f.jitterMs} ms of jitter` : ' — all at the same moment'}.`, 'fleet.restart');
+  ctx.why(ctx.keepsNotes ? `The server restarts: all ${dropped} streams drop. Each client reconnects after ${f.reconnectDelayMs} ms${f.jitterMs ? ` ± ${f.jitterMs} ms of jitter` : ' — all at the same moment'}.` : '', 'fleet.restart');
   fl.since.fill(-1);
   fl.order = [];
   fl.serverUpAt = upAt;

@@ -2,12 +2,12 @@ import { asCoreContext, oneStepMethods, type CoreModel } from '../core';
 import type { Model, ScriptedEvent } from '../types';
 import type { BufferPolicy } from './buffer';
 import type { FlowConfig, FlowEvent } from './schema';
-import { FLOW_RANK, proxyBuffersConfig, sentSseHeaders, type FlowCtx as Ctx, type FlowState, type FlowTimer } from './modelTypes';
+import { FLOW_RANK, producerLabels, proxyBuffersConfig, sentSseHeaders, type FlowCtx as Ctx, type FlowState, type FlowTimer } from './modelTypes';
 import { armIdle, armProxyRead, deliver, disarmProxyRead, goDown, NO_HELD, pump, serverWrites, http, TIMER } from './stream';
 import { fleetConnect, fleetInit, fleetRestart } from './fleet';
 import { initialReissue, REISSUE_RULE, reissueLost, trackProducer } from './reissue';
-import { bufferChanged, freshHeld, heldChanged, opChanged, thaw, viewOf, type FlowCore } from './state';
-import { FLOW_ENTITY_INVARIANTS, FLOW_INVARIANTS, flowEntity, flowOutcome, flowTouched, type FlowOutcome } from './outcome';
+import { bufferChanged, freshHeld, heldChanged, opChanged, thaw, viewOf, type FlowCore, type HeldCore } from './state';
+import { FLOW_ENTITY_INVARIANTS, FLOW_INVARIANTS, flowEntity, flowInvariantsSurelyHold, flowOutcome, flowTouched, type FlowOutcome } from './outcome';
 
 export * from './modelTypes';
 export { flowOutcome, FLOW_INVARIANTS, FLOW_ENTITY_INVARIANTS, type FlowOutcome } from './outcome';
@@ -29,8 +29,9 @@ function applyTimer(s: FlowCore, t: FlowTimer, ctx: Ctx): void {
     case 'open': {
       http(ctx, 'server', `HTTP/1.1 200 OK · ${sentSseHeaders(c).join(' · ')}`);
       ctx.why(
-        () =>
-          c.proxy.enabled && c.proxy.buffering && c.proxy.honoursAccelBuffering
+        !ctx.keepsNotes
+          ? ''
+          : c.proxy.enabled && c.proxy.buffering && c.proxy.honoursAccelBuffering
             ? c.bugs.omitAccelBufferingHeader
               ? 'The server opens the SSE response WITHOUT X-Accel-Buffering: no, so the nginx-like proxy buffers it: events wait for its flush.'
               : 'The server opens the SSE response with X-Accel-Buffering: no: the nginx-like proxy passes every event through unbuffered.'
@@ -43,7 +44,7 @@ function applyTimer(s: FlowCore, t: FlowTimer, ctx: Ctx): void {
       const p = c.producers[t.producer];
       const next = t.n + 1;
       if ((next < p.count || (next === p.count && p.final)) && s.status !== 'closed') {
-        trackProducer(s, t.producer, ctx.schedule(ctx.now + p.intervalMs, FLOW_RANK.server, 'server', `${p.token} producer`, { kind: 'produce', producer: t.producer, n: next }));
+        trackProducer(s, t.producer, ctx.schedule(ctx.now + p.intervalMs, FLOW_RANK.server, 'server', s.producerLabels[t.producer], { kind: 'produce', producer: t.producer, n: next }));
       } else trackProducer(s, t.producer, -1);
       return serverWrites(s, t.n < p.count ? 'progress' : 'final', p.token, ctx);
     }
@@ -58,23 +59,29 @@ function applyTimer(s: FlowCore, t: FlowTimer, ctx: Ctx): void {
       else head.from++;
       s.buffer.size--;
       bufferChanged(s);
-      const batch = freshHeld();
+      // One event: the shared one-event batch, refilled (deliver reads it at once and keeps nothing of it).
+      const batch = READ_BATCH;
+      if (batch.finalTokens.length !== 0) batch.finalTokens.length = 0;
       if (kind === 'progress') {
         batch.progress = 1;
+        batch.finals = 0;
         batch.opProgress = isOp ? 1 : 0;
+        batch.opFinal = false;
       } else {
+        batch.progress = 0;
         batch.finals = 1;
+        batch.opProgress = 0;
         batch.opFinal = isOp;
         batch.finalTokens.push(token);
       }
       batch.lastSeq = from;
       deliver(s, batch, ctx);
-      ctx.why(() => `The client reads ${kind} #${from} of ${token}.`);
+      ctx.why(ctx.keepsNotes ? `The client reads ${kind} #${from} of ${token}.` : '');
       return pump(s, ctx);
     }
     case 'stall-end': {
       if (s.stalledUntil === null || ctx.now < s.stalledUntil) return;
-      ctx.why(() => 'The client resumes reading.', 'flow.stall');
+      ctx.why(ctx.keepsNotes ? 'The client resumes reading.' : '', 'flow.stall');
       s.stalledUntil = null;
       return pump(s, ctx);
     }
@@ -84,10 +91,10 @@ function applyTimer(s: FlowCore, t: FlowTimer, ctx: Ctx): void {
       const h = s.proxyHeld;
       s.proxyFlushes++;
       if (s.status !== 'open' || s.stalledUntil !== null || h.progress + h.finals + h.keepalives === 0) {
-        ctx.why(() => 'The proxy flushes: nothing to pass on.', 'proxy.flush');
+        ctx.why(ctx.keepsNotes ? 'The proxy flushes: nothing to pass on.' : '', 'proxy.flush');
         return;
       }
-      ctx.why(() => `The proxy flushes ${h.progress} progress, ${h.finals} final and ${h.keepalives} keep-alive events it held back.`, 'proxy.flush');
+      ctx.why(ctx.keepsNotes ? `The proxy flushes ${h.progress} progress, ${h.finals} final and ${h.keepalives} keep-alive events it held back.` : '', 'proxy.flush');
       s.proxyHeld = freshHeld();
       heldChanged(s);
       return deliver(s, h, ctx);
@@ -109,7 +116,7 @@ function applyTimer(s: FlowCore, t: FlowTimer, ctx: Ctx): void {
       s.statusReason = 'the client timed out and closed the stream';
       disarmProxyRead(s, ctx);
       http(ctx, 'client', 'closes the SSE response stream (idle timeout; under 2026-07-28 this is the cancellation signal)');
-      ctx.why(() => `No progress of ${op.token} reached the client for ${c.client.idleTimeoutMs} ms: the idle timeout fires${s.proxyBuffering ? ' — the proxy is still holding the progress the server sent' : ''}. Keep-alive comments never count as progress.`, 'sse.keepalive');
+      ctx.why(ctx.keepsNotes ? `No progress of ${op.token} reached the client for ${c.client.idleTimeoutMs} ms: the idle timeout fires${s.proxyBuffering ? ' — the proxy is still holding the progress the server sent' : ''}. Keep-alive comments never count as progress.` : '', 'sse.keepalive');
       return;
     }
     case 'proxy-read-timeout': {
@@ -117,7 +124,7 @@ function applyTimer(s: FlowCore, t: FlowTimer, ctx: Ctx): void {
       s.proxyTimeouts++;
       s.proxyReadHandle = -1;
       const lostNote = goDown(s, `proxy read timeout after ${c.proxy.readTimeoutMs} ms`, ctx);
-      ctx.why(() => `The proxy saw no byte from the server for ${c.proxy.readTimeoutMs} ms and closes the stream (504). Keep-alive comments would have kept it open.${lostNote}`, 'proxy.read-timeout');
+      ctx.why(ctx.keepsNotes ? `The proxy saw no byte from the server for ${c.proxy.readTimeoutMs} ms and closes the stream (504). Keep-alive comments would have kept it open.${lostNote}` : '', 'proxy.read-timeout');
       return;
     }
     case 'reconnect': {
@@ -148,7 +155,7 @@ function applyTimer(s: FlowCore, t: FlowTimer, ctx: Ctx): void {
       s.resyncOwed = false;
       http(ctx, 'server', `HTTP/1.1 200 OK · ${sentSseHeaders(c).join(' · ')}`);
       armProxyRead(s, ctx);
-      if (reissued === null) ctx.why(() => `The client reconnects and resyncs: the authoritative state replaces whatever the dropped stream lost.`, 'flow.resync');
+      if (reissued === null) ctx.why(ctx.keepsNotes ? `The client reconnects and resyncs: the authoritative state replaces whatever the dropped stream lost.` : '', 'flow.resync');
       else {
         ctx.why(reissued.text, REISSUE_RULE);
         armIdle(s, ctx);
@@ -161,32 +168,35 @@ function applyTimer(s: FlowCore, t: FlowTimer, ctx: Ctx): void {
     case 'fleet-restart':
       return fleetRestart(s, ctx);
     case 'fleet-up':
-      ctx.why(() => 'The server is back and accepts connections.', 'fleet.up');
+      ctx.why(ctx.keepsNotes ? 'The server is back and accepts connections.' : '', 'fleet.up');
       return;
   }
 }
 
 function keepAlive(s: FlowCore, ctx: Ctx): void {
   if (s.status !== 'open') {
-    ctx.ignore(() => ({ by: 'server', what: 'keep-alive', reason: 'the stream is down', rule: 'sse.keepalive' }));
+    if (ctx.keepsIgnored) ctx.ignore({ by: 'server', what: 'keep-alive', reason: 'the stream is down', rule: 'sse.keepalive' });
     return;
   }
   http(ctx, 'server', 'SSE comment line ": keep-alive" (not a JSON-RPC message)');
   armProxyRead(s, ctx);
   if (s.proxyBuffering) {
-    ctx.why(() => 'A keep-alive comment: the proxy\'s read timeout resets, but the proxy holds the comment until it flushes.', 'sse.keepalive');
+    ctx.why(ctx.keepsNotes ? 'A keep-alive comment: the proxy\'s read timeout resets, but the proxy holds the comment until it flushes.' : '', 'sse.keepalive');
     s.proxyHeld.keepalives++;
     heldChanged(s);
     return;
   }
   if (s.stalledUntil !== null) {
-    ctx.why(() => 'A keep-alive comment: the proxy\'s read timeout resets; the stalled client reads it later.', 'sse.keepalive');
+    ctx.why(ctx.keepsNotes ? 'A keep-alive comment: the proxy\'s read timeout resets; the stalled client reads it later.' : '', 'sse.keepalive');
     return;
   }
   const idle = s.op.idleDeadlineAt;
-  ctx.why(() => `A keep-alive comment reaches the client: bytes for the proxy, not progress — the idle deadline ${idle === null ? 'is unaffected' : `stays at ${idle} ms`}${s.config.bugs.keepAliveResetsIdle ? ' (but this buggy client resets it)' : ''}.`, 'sse.keepalive');
+  ctx.why(ctx.keepsNotes ? `A keep-alive comment reaches the client: bytes for the proxy, not progress — the idle deadline ${idle === null ? 'is unaffected' : `stays at ${idle} ms`}${s.config.bugs.keepAliveResetsIdle ? ' (but this buggy client resets it)' : ''}.` : '', 'sse.keepalive');
   deliver(s, KEEPALIVE_BATCH, ctx);
 }
+
+/** The batch a paced read hands to the client (one event; refilled by every read, never kept). */
+const READ_BATCH: HeldCore = freshHeld();
 
 /** One keep-alive comment handed to the client. */
 const KEEPALIVE_BATCH = Object.freeze({ ...NO_HELD, keepalives: 1 });
@@ -205,17 +215,17 @@ function applyScripted(s: FlowCore, event: ScriptedEvent, ctx: Ctx): void {
     case 'stall': {
       const until = Math.max(s.stalledUntil ?? 0, ctx.now + ev.durationMs);
       ctx.schedule(until, FLOW_RANK.client, 'client', 'client resumes', TIMER['stall-end']);
-      ctx.why(() => `The client stops reading until ${until} ms; events pile up in the buffer.`, 'flow.stall');
+      ctx.why(ctx.keepsNotes ? `The client stops reading until ${until} ms; events pile up in the buffer.` : '', 'flow.stall');
       s.stalledUntil = until;
       return;
     }
     case 'drop': {
       if (s.status !== 'open') {
-        ctx.ignore(() => ({ by: 'wire', what: 'drop', reason: 'the stream is not open', rule: 'flow.resync' }));
+        if (ctx.keepsIgnored) ctx.ignore({ by: 'wire', what: 'drop', reason: 'the stream is not open', rule: 'flow.resync' });
         return;
       }
       const lostNote = goDown(s, 'the network dropped the connection', ctx);
-      ctx.why(() => `The connection drops: whatever was queued is lost and marked; the client will reconnect and resync.${lostNote}`, lostNote ? REISSUE_RULE : 'flow.resync');
+      ctx.why(ctx.keepsNotes ? `The connection drops: whatever was queued is lost and marked; the client will reconnect and resync.${lostNote}` : '', lostNote ? REISSUE_RULE : 'flow.resync');
       return;
     }
   }
@@ -257,6 +267,9 @@ function init(config: FlowConfig, ctx: Ctx): FlowCore {
     touchedBuffer: false,
     touchedOp: false,
     touchedRequest: false,
+    // Ignored items are kept exactly by the recorders that keep per-step violations (seekable, steps).
+    watchBroken: ctx.keepsIgnored,
+    producerLabels: producerLabels(config),
     bufferView: null,
     heldView: null,
     opView: null,
@@ -270,7 +283,7 @@ function init(config: FlowConfig, ctx: Ctx): FlowCore {
   if (hasStream) {
     ctx.schedule(0, FLOW_RANK.client, 'server', 'SSE response headers', TIMER.open);
     config.producers.forEach((p, i) => {
-      if (p.count > 0 || p.final) trackProducer(s, i, ctx.schedule(p.startMs, FLOW_RANK.server, 'server', `${p.token} producer`, { kind: 'produce', producer: i, n: 0 }));
+      if (p.count > 0 || p.final) trackProducer(s, i, ctx.schedule(p.startMs, FLOW_RANK.server, 'server', s.producerLabels[i], { kind: 'produce', producer: i, n: 0 }));
     });
     if (config.keepAliveIntervalMs !== null && config.keepAliveIntervalMs <= config.horizonMs) ctx.schedule(config.keepAliveIntervalMs, FLOW_RANK.server, 'server', 'keep-alive', TIMER.keepalive);
     if (s.proxyBuffering) ctx.schedule(config.proxy.flushIntervalMs, FLOW_RANK.delivery, 'proxy', 'proxy flushes', TIMER.flush);
@@ -303,6 +316,7 @@ export const flowCore: CoreModel<FlowConfig, FlowCore, FlowState, FlowOutcome, F
   applyTimer,
   touched: flowTouched,
   entity: flowEntity,
+  surelyHolds: flowInvariantsSurelyHold,
   invariants: FLOW_ENTITY_INVARIANTS,
   view: viewOf,
   thaw,

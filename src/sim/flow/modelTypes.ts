@@ -43,6 +43,16 @@ export function resyncCounters(s: Pick<FlowState, 'disconnects' | 'firstDisconne
   return { disconnects: s.disconnects, firstDisconnectAtMs: s.firstDisconnectAtMs, reconnects: s.reconnects, resyncs: s.resyncs, firstResyncAtMs: s.firstResyncAtMs, refetched: s.refetched };
 }
 
+/** The producers' timer labels per config (`<token> producer`), built once: a producer schedules one timer per event. */
+const PRODUCER_LABELS = new WeakMap<FlowConfig, string[]>();
+
+/** The timer labels of the producers of `config` (`<token> producer`, by index; shared, never changed). */
+export function producerLabels(config: FlowConfig): readonly string[] {
+  let labels = PRODUCER_LABELS.get(config);
+  if (labels === undefined) PRODUCER_LABELS.set(config, (labels = config.producers.map((p) => `${p.token} producer`)));
+  return labels;
+}
+
 /** Tie ranks, lowest first at the same millisecond. */
 export const FLOW_RANK = { deadline: 0, client: 1, server: 2, delivery: 3 } as const;
 

@@ -143,10 +143,20 @@ function requestBroken(r: ReissueState): boolean {
   return r.resumed > 0 || r.sideEffects > 1;
 }
 
-/** Whether the buffer breaks one of its invariants now (a broken buffer stays under watch: see `flowTouched`). */
-export function bufferBroken(s: FlowCore): boolean {
-  const b = s.buffer;
-  return b.size > s.config.capacityEvents || b.finalsDropped > 0 || b.silentlyLost > 0;
+/** Whether the buffer breaks one of its invariants now (a broken buffer stays under watch: see `flowTouched`); its `capacityEvents` is the config's. */
+function bufferBroken(b: BufferState): boolean {
+  return b.size > b.capacityEvents || b.finalsDropped > 0 || b.silentlyLost > 0;
+}
+
+/**
+ * The core's pre-check (`CoreModel.surelyHolds`): true only when no invariant reading `kind` can
+ * fail on `entity` — the negation of that kind's checks, so the core runs none of them on a
+ * healthy entity (a test proves it never clears one a check fails on).
+ */
+export function flowInvariantsSurelyHold(kind: string, entity: never): boolean {
+  if (kind === 'buffer') return !bufferBroken(entity as BufferState);
+  if (kind === 'request') return !requestBroken(entity as ReissueState);
+  return (entity as OpCore).idleResetsByKeepalive === 0;
 }
 
 /**
@@ -173,11 +183,12 @@ const OP_IDS: readonly string[] = Object.freeze(['operation']);
 const REQUEST_IDS: readonly string[] = Object.freeze(['request']);
 const NO_IDS: readonly string[] = Object.freeze([]);
 
-/** The entities of `kind` the last step touched (changed), plus a broken one (see `FLOW_ENTITY_INVARIANTS`). */
+/** The entities of `kind` the last step touched (changed), plus a broken one while `watchBroken` (see `FLOW_ENTITY_INVARIANTS`). */
 export function flowTouched(s: FlowCore, kind: string): readonly string[] {
-  if (kind === 'buffer') return s.touchedBuffer || bufferBroken(s) ? BUFFER_IDS : NO_IDS;
-  if (kind === 'request') return s.touchedRequest || requestBroken(s.reissue) ? REQUEST_IDS : NO_IDS;
-  return s.touchedOp || s.op.idleResetsByKeepalive > 0 ? OP_IDS : NO_IDS;
+  const watch = s.watchBroken;
+  if (kind === 'buffer') return s.touchedBuffer || (watch && bufferBroken(s.buffer)) ? BUFFER_IDS : NO_IDS;
+  if (kind === 'request') return s.touchedRequest || (watch && requestBroken(s.reissue)) ? REQUEST_IDS : NO_IDS;
+  return s.touchedOp || (watch && s.op.idleResetsByKeepalive > 0) ? OP_IDS : NO_IDS;
 }
 
 /** The entity of `kind` with `id`: the buffer, the operation or the operation's request record. */

@@ -96,12 +96,17 @@ export function executionCompleted(s: FlowCore): void {
   reissueChanged(s);
 }
 
-/** Records the pending timer of producer `i` while it writes the operation's events. */
+/**
+ * Records the pending timer of producer `i` while it writes the operation's events. A handle is
+ * not what the request's invariants read (`resumed`, `sideEffects`): the record's view is dropped,
+ * but the request is not marked touched.
+ */
 export function trackProducer(s: FlowCore, i: number, handle: number): void {
   if (s.config.producers[i].token !== s.op.token || s.reissue.requestId === null) return;
   s.reissue.handles[i] = handle;
-  reissueChanged(s);
+  s.reissueView = null;
 }
+
 
 /**
  * The client reconnected with a lost request (called by the reconnect timer once the stream is
@@ -132,7 +137,7 @@ export function reissueLost(s: FlowCore, ctx: Ctx): { text: string; stored: bool
   r.executions++;
   c.producers.forEach((p, i) => {
     if (p.token !== token || (p.count === 0 && !p.final)) return;
-    r.handles[i] = ctx.schedule(ctx.now + p.startMs, FLOW_RANK.server, 'server', `${p.token} producer`, { kind: 'produce', producer: i, n: 0 });
+    r.handles[i] = ctx.schedule(ctx.now + p.startMs, FLOW_RANK.server, 'server', s.producerLabels[i], { kind: 'produce', producer: i, n: 0 });
   });
   const twice = c.client.sideEffect && r.sideEffects > 0;
   return {

@@ -1,5 +1,5 @@
 import { dropCounters, type BufferRun, type BufferState } from './buffer';
-import { proxyBuffersConfig, resyncCounters, type FleetState, type FlowState, type ProxyHeld, type ReissueState } from './modelTypes';
+import { producerLabels, proxyBuffersConfig, resyncCounters, type FleetState, type FlowState, type ProxyHeld, type ReissueState } from './modelTypes';
 
 /**
  * The flow model's mutable state for the checkpointed core (`../core.ts`): the `FlowState` shape
@@ -52,6 +52,16 @@ export interface FlowCore extends Omit<FlowState, CoreRecords> {
   touchedBuffer: boolean;
   touchedOp: boolean;
   touchedRequest: boolean;
+  /**
+   * Whether a broken entity is re-checked on every step, touched or not (`flowTouched`): so that
+   * each step of a trace reports what is broken at it, as the old engine did. True in every run
+   * that records per-step violations (seekable, steps) and in every thawed state; false only on
+   * the fast path run from the start, which reports first violations alone (an entity becomes
+   * broken only by a change, which marks it touched, so its first violation is seen either way).
+   */
+  watchBroken: boolean;
+  /** The producers' timer labels (`producerLabels` of the config): one timer per event, no label built per step. */
+  producerLabels: readonly string[];
   /** Cached frozen views (null: changed since). Append-only lists are cached with their length. */
   bufferView: BufferState | null;
   heldView: ProxyHeld | null;
@@ -247,6 +257,8 @@ export function thaw(v: FlowState): FlowCore {
     touchedBuffer: false,
     touchedOp: false,
     touchedRequest: false,
+    watchBroken: true,
+    producerLabels: producerLabels(v.config),
     bufferView: frozen && Object.isFrozen(b) ? b : null,
     heldView: frozen && Object.isFrozen(h) ? h : null,
     opView: frozen && Object.isFrozen(v.op) ? v.op : null,

@@ -2,6 +2,7 @@ import type { Json } from '../types';
 import { progressNotification, toolResultResponse } from '../mcp';
 import type { BufferRun } from './buffer';
 import { lastLoss, pushInto } from './bufferCore';
+import type { PushOutcome } from './buffer';
 import { FLOW_RANK, type FlowCtx as Ctx, type FlowTimer, type ProxyHeld } from './modelTypes';
 import { executionCompleted, loseInFlight, REISSUE_RULE, responseIdOf, writesForLostRequest } from './reissue';
 import { bufferChanged, deliveredChanged, freshHeld, heldChanged, opChanged, type FlowCore, type HeldCore } from './state';
@@ -30,7 +31,7 @@ export const TIMER: Readonly<Record<'open' | 'read' | 'stall-end' | 'flush' | 'k
 
 /** Emits an HTTP-level wire effect (Streamable HTTP) with optional JSON-RPC message. */
 export function http(ctx: Ctx, from: 'client' | 'server', text: string, message?: Json): void {
-  ctx.emit({ from, transport: 'streamable-http', http: text, message });
+  ctx.emitWire(from, 'streamable-http', message, text, undefined, undefined);
 }
 
 /** (Re)arms the proxy's read timeout from now, unless the proxy has none or the stream is not open. */
@@ -161,7 +162,7 @@ export function pump(s: FlowCore, ctx: Ctx): void {
     heldChanged(s);
     const full = s.config.proxy.bufferEvents;
     if (full !== null && h.progress + h.finals + h.keepalives >= full && s.stalledUntil === null) {
-      ctx.why(() => `The proxy's buffer is full (${full} events): it flushes ${h.progress} progress, ${h.finals} final and ${h.keepalives} keep-alive events.`, 'proxy.flush');
+      ctx.why(ctx.keepsNotes ? `The proxy's buffer is full (${full} events): it flushes ${h.progress} progress, ${h.finals} final and ${h.keepalives} keep-alive events.` : '', 'proxy.flush');
       s.proxyHeld = freshHeld();
       heldChanged(s);
       s.proxyFlushes++;
@@ -218,14 +219,15 @@ export function goDown(s: FlowCore, reason: string, ctx: Ctx): string {
  * key's `stored` result answering a re-issue.
  */
 export function serverWrites(s: FlowCore, kind: 'progress' | 'final', token: string, ctx: Ctx, stored = false): void {
+  // Notes and ignored items are built inline only when kept: no closure, so the fast path allocates no context per write.
   if (s.status === 'closed') {
-    ctx.ignore(() => ({ by: 'server', what: `${kind} for ${token}`, reason: 'the client closed the stream; the server stops writing', rule: 'flow.closed' }));
-    ctx.why(() => `The stream is closed, so the server writes no ${kind}.`, 'flow.closed');
+    if (ctx.keepsIgnored) ctx.ignore({ by: 'server', what: `${kind} for ${token}`, reason: 'the client closed the stream; the server stops writing', rule: 'flow.closed' });
+    ctx.why(ctx.keepsNotes ? `The stream is closed, so the server writes no ${kind}.` : '', 'flow.closed');
     return;
   }
   if (writesForLostRequest(s, token)) {
-    ctx.ignore(() => ({ by: 'server', what: `${kind} for ${token}`, reason: `request ${JSON.stringify(s.reissue.lostRequestId)} was lost with its stream; the server stopped its execution`, rule: REISSUE_RULE }));
-    ctx.why(() => `Request ${JSON.stringify(s.reissue.lostRequestId)} was lost with its 2026-07-28 stream and its execution stopped: no ${kind} is written for it.`, REISSUE_RULE);
+    if (ctx.keepsIgnored) ctx.ignore({ by: 'server', what: `${kind} for ${token}`, reason: `request ${JSON.stringify(s.reissue.lostRequestId)} was lost with its stream; the server stopped its execution`, rule: REISSUE_RULE });
+    ctx.why(ctx.keepsNotes ? `Request ${JSON.stringify(s.reissue.lostRequestId)} was lost with its 2026-07-28 stream and its execution stopped: no ${kind} is written for it.` : '', REISSUE_RULE);
     return;
   }
   if (kind === 'final' && token === s.op.token && !stored) executionCompleted(s);
@@ -233,43 +235,49 @@ export function serverWrites(s: FlowCore, kind: 'progress' | 'final', token: str
   s.seq = seq;
   s.lastWriteToken = token;
   if (s.status === 'down') {
-    ctx.ignore(() => ({ by: 'server', what: `${kind} #${seq} for ${token}`, reason: 'the stream is down; the event is lost and the reconnect resyncs it', rule: 'flow.resync' }));
-    ctx.why(() => `The stream is down: ${kind} #${seq} is lost (the resync after reconnecting covers it).`, 'flow.resync');
+    if (ctx.keepsIgnored) ctx.ignore({ by: 'server', what: `${kind} #${seq} for ${token}`, reason: 'the stream is down; the event is lost and the reconnect resyncs it', rule: 'flow.resync' });
+    ctx.why(ctx.keepsNotes ? `The stream is down: ${kind} #${seq} is lost (the resync after reconnecting covers it).` : '', 'flow.resync');
     s.lostWhileDown++;
     return;
   }
   const message = kind === 'progress' ? progressNotification(token, seq, null, null) : toolResultResponse(s.config.revision, responseIdOf(s, token), 'done', false);
-  ctx.emit({ from: 'server', transport: 'streamable-http', message, requestKey: token });
+  ctx.emitWire('server', 'streamable-http', message, undefined, undefined, token);
   armProxyRead(s, ctx);
   const outcome = pushInto(s.buffer, kind, token, seq);
   bufferChanged(s);
+  if (!pushed(s, outcome, kind, token, seq, ctx)) pump(s, ctx);
+}
+
+/** The rest of a write after `pushInto` said `outcome`: the loss and the note; true when the stream went down (nothing to pump). */
+function pushed(s: FlowCore, outcome: PushOutcome, kind: 'progress' | 'final', token: string, seq: number, ctx: Ctx): boolean {
   const r = lastLoss();
+  const notes = ctx.keepsNotes;
   switch (outcome) {
     case 'disconnect': {
       const lostCount = r.count;
       const lostNote = goDown(s, `the buffer reached its capacity of ${s.config.capacityEvents} events`, ctx);
       s.lostWhileDown += lostCount;
-      ctx.why(() => `Buffer full at ${s.config.capacityEvents}: the server closes the stream (${lostCount} events lost, marked); the client will reconnect and resync.${lostNote}`, 'buffer.disconnect');
-      return;
+      ctx.why(notes ? `Buffer full at ${s.config.capacityEvents}: the server closes the stream (${lostCount} events lost, marked); the client will reconnect and resync.${lostNote}` : '', 'buffer.disconnect');
+      return true;
     }
     case 'refused': {
       const error = r.error as string;
-      ctx.ignore(() => ({ by: 'server', what: `final for ${token}`, reason: error, rule: 'buffer.final-refused' }));
+      if (ctx.keepsIgnored) ctx.ignore({ by: 'server', what: `final for ${token}`, reason: error, rule: 'buffer.final-refused' });
       ctx.why(error, 'buffer.final-refused');
       s.errors.push(`${ctx.now} ms: ${error}`);
-      return;
+      return true;
     }
     case 'coalesced':
-      ctx.why(() => `Progress #${seq} of ${token} replaces the queued one (coalesced; ${token} marked for refetch).`, 'buffer.coalesce');
-      break;
+      ctx.why(notes ? `Progress #${seq} of ${token} replaces the queued one (coalesced; ${token} marked for refetch).` : '', 'buffer.coalesce');
+      return false;
     case 'dropped-oldest':
-      ctx.why(() => `Buffer full: the oldest ${r.first.kind} (${r.first.token} #${r.first.seq}) is dropped${s.config.policy === 'drop-silent' ? ' with no mark — a silent gap' : ` and ${r.first.token} marked for refetch`}.`, 'buffer.drop-oldest');
-      break;
+      ctx.why(notes ? `Buffer full: the oldest ${r.first.kind} (${r.first.token} #${r.first.seq}) is dropped${s.config.policy === 'drop-silent' ? ' with no mark — a silent gap' : ` and ${r.first.token} marked for refetch`}.` : '', 'buffer.drop-oldest');
+      return false;
     case 'discarded':
-      ctx.why(() => `Only final responses are queued: progress #${seq} is discarded (${token} marked for refetch).`, 'buffer.discard');
-      break;
+      ctx.why(notes ? `Only final responses are queued: progress #${seq} is discarded (${token} marked for refetch).` : '', 'buffer.discard');
+      return false;
     default:
-      ctx.why(() => `The server writes ${kind} #${seq} of ${token}.`);
+      ctx.why(notes ? `The server writes ${kind} #${seq} of ${token}.` : '');
+      return false;
   }
-  pump(s, ctx);
 }

@@ -2,7 +2,7 @@ import { backoffDelayMs } from '../retry/backoff';
 import type { BreakerConfig, ResilienceEvent } from './schema';
 import { classifyRetry, type ErrorOrigin } from '../retry/classify';
 import { bucketAfter, bucketAllowsRetry, ratioAllowsRetry } from '../retry/budget';
-import { BREAKER_RANK, type AttemptRecord, type BreakerCore, type BreakerTimer, type CallRecord, type LiveCall } from './breakerTypes';
+import { BREAKER_RANK, callChanged, liveChanged, type AttemptRecord, type BreakerCore, type BreakerTimer, type CallRecord, type LiveCallCore } from './breakerTypes';
 import { admit, halfOpen, record, type BreakerCtx } from './breakerWindow';
 import { attemptFailure, attemptRequest, attemptSuccess } from './breakerWire';
 import { TextCache } from './textCache';
@@ -45,9 +45,9 @@ function logAttempt(s: BreakerCore, a: AttemptRecord): void {
   s.attemptsSeen = s.logs.attempts.length;
 }
 
-function endCall(s: BreakerCore, call: LiveCall, now: number, state: CallRecord['state'], reason: string): void {
+function endCall(s: BreakerCore, call: LiveCallCore, now: number, state: CallRecord['state'], reason: string): void {
   s.logs.calls.push({ key: call.key, startAt: call.startAt, endAt: now, state, attempts: call.attempt, reason });
-  s.live.delete(call.key);
+  if (s.live.delete(call.key)) liveChanged(s);
   s.callsSeen = s.logs.calls.length;
 }
 
@@ -65,7 +65,7 @@ const LOOP_COUNTED = new TextCache((stop: string, mode: string) => `${stop}; the
  * Why the retry policy stops after attempt `call.attempt` (attempt limit, token bucket, retry
  * ratio), or null when it may retry. A denial by a budget is counted in `retriesDenied`.
  */
-function retryLimit(s: BreakerCore, call: LiveCall): string | null {
+function retryLimit(s: BreakerCore, call: LiveCallCore): string | null {
   const { retry } = s.config;
   if (call.attempt >= retry.maxAttempts) return GAVE_UP.get(call.attempt, retry.maxAttempts);
   let stop: string | null = null;
@@ -76,12 +76,12 @@ function retryLimit(s: BreakerCore, call: LiveCall): string | null {
 }
 
 /** Schedules attempt `call.attempt + 1` in `delayMs` and counts the retry. */
-function scheduleRetry(s: BreakerCore, call: LiveCall, delayMs: number, ctx: BreakerCtx): void {
+function scheduleRetry(s: BreakerCore, call: LiveCallCore, delayMs: number, ctx: BreakerCtx): void {
   ctx.schedule(ctx.now + delayMs, BREAKER_RANK.attempt, 'client', `${call.key} attempt ${call.attempt + 1}`, { kind: 'attempt', call: call.key });
   s.retries++;
   s.ratio.retries++;
   call.attempt++;
-  if (s.live.get(call.key) !== call) s.live.set(call.key, call);
+  callChanged(s, call);
 }
 
 /** The backoff before retry `attempt` (1-based attempt that failed) of `key`. */
@@ -99,12 +99,12 @@ function backoffOf(config: BreakerConfig, key: string, attempt: number): number 
  * `backoff` retries on the normal backoff, so the attempts burn against the open breaker.
  * The attempt limit and the retry budget bound both.
  */
-function rejectAttempt(s: BreakerCore, call: LiveCall, ctx: BreakerCtx): void {
+function rejectAttempt(s: BreakerCore, call: LiveCallCore, ctx: BreakerCtx): void {
   const { retry } = s.config;
   const mode = s.mode;
   const stop = retry.onRejection === 'fail-fast' ? 'fail fast: a rejection is returned at once' : retryLimit(s, call);
   if (stop !== null) {
-    ctx.why(() => `Attempt ${call.attempt} of ${call.key} is rejected by the ${mode} breaker; ${stop}.`, 'breaker.reject');
+    ctx.why(ctx.keepsNotes ? `Attempt ${call.attempt} of ${call.key} is rejected by the ${mode} breaker; ${stop}.` : '', 'breaker.reject');
     endCall(s, call, ctx.now, 'rejected', REJECTED_ON.get(stop, call.attempt * 4 + MODES.indexOf(mode)));
     return;
   }
@@ -112,21 +112,21 @@ function rejectAttempt(s: BreakerCore, call: LiveCall, ctx: BreakerCtx): void {
   const resetAt = s.resetAt;
   const untilReset = retry.onRejection === 'wait-for-reset' && resetAt !== null ? resetAt - ctx.now : 0;
   const delay = Math.max(backoff, untilReset, 1);
-  ctx.why(() => {
+  if (ctx.keepsNotes) {
     const when =
       retry.onRejection === 'backoff'
         ? `retry in ${delay} ms on the normal backoff (naive: the breaker is still ${mode}, so the attempts burn against it)`
         : untilReset > 0 && untilReset >= backoff
           ? `nothing reached the downstream, so it is safe to retry: waits ${delay} ms for the reset at ${resetAt} ms`
           : `nothing reached the downstream, so it is safe to retry: in ${delay} ms (backoff)`;
-    return `Attempt ${call.attempt} of ${call.key} is rejected by the ${mode} breaker; ${when}.`;
-  }, 'breaker.reject');
+    ctx.why(`Attempt ${call.attempt} of ${call.key} is rejected by the ${mode} breaker; ${when}.`, 'breaker.reject');
+  } else ctx.why('', 'breaker.reject');
   scheduleRetry(s, call, delay, ctx);
   s.rejectionsRetried++;
 }
 
 /** Starts attempt `call.attempt` now: asks the breaker (retry-around-breaker) and sends the request. */
-function startAttempt(s: BreakerCore, call: LiveCall, ctx: BreakerCtx): void {
+function startAttempt(s: BreakerCore, call: LiveCallCore, ctx: BreakerCtx): void {
   const { config } = s;
   let gen = call.loopGen;
   let mode = s.mode;
@@ -141,15 +141,15 @@ function startAttempt(s: BreakerCore, call: LiveCall, ctx: BreakerCtx): void {
   }
   const endAt = ctx.now + config.downstream.latencyMs;
   const id = `${call.key}/${call.attempt}`;
-  ctx.emit({ from: 'client', transport: 'streamable-http', message: attemptRequest(config, id, call.attempt), arrivesAt: ctx.now, requestKey: call.key });
+  ctx.emitWire('client', 'streamable-http', attemptRequest(config, id, call.attempt), undefined, ctx.now, call.key);
   ctx.schedule(endAt, BREAKER_RANK.result, 'upstream', `${call.key} attempt ${call.attempt} result`, { kind: 'result', call: call.key, id });
   call.attemptGen = gen;
   call.attemptStartAt = ctx.now;
   call.attemptMode = mode;
-  if (s.live.get(call.key) !== call) s.live.set(call.key, call);
+  callChanged(s, call);
   s.wireAttempts++;
   // The note's closure is made only when notes are kept (the fast path builds none).
-  ctx.why(ctx.keepsNotes ? () => `${call.key} sends attempt ${call.attempt}${config.composition === 'retry-around-breaker' ? ` (admitted by the ${mode} breaker, generation ${gen})` : ''}.` : '', 'retry.attempt');
+  ctx.why(ctx.keepsNotes ? `${call.key} sends attempt ${call.attempt}${config.composition === 'retry-around-breaker' ? ` (admitted by the ${mode} breaker, generation ${gen})` : ''}.` : '', 'retry.attempt');
 }
 
 /** Applies one scripted event of the breaker mechanism. */
@@ -167,7 +167,7 @@ export function applyBreakerScripted(s: BreakerCore, ev: ResilienceEvent, ctx: B
       for (let i = 0; i < ev.count; i++) {
         const key = ev.count === 1 ? ev.id : `${ev.id}#${i + 1}`;
         s.ratio.calls++;
-        const call: LiveCall = { key, startAt: ctx.now, attempt: 1, loopGen: -1, attemptGen: -1, attemptStartAt: ctx.now, attemptMode: s.mode };
+        const call: LiveCallCore = { key, startAt: ctx.now, attempt: 1, loopGen: -1, attemptGen: -1, attemptStartAt: ctx.now, attemptMode: s.mode, view: null };
         if (s.config.composition === 'breaker-around-retry') {
           const mode = s.mode;
           if (!admit(s)) {
@@ -179,15 +179,17 @@ export function applyBreakerScripted(s: BreakerCore, ev: ResilienceEvent, ctx: B
           call.loopGen = s.generation;
           call.attemptMode = mode;
         }
+        // In flight from now (a rejected first attempt ends it again); the Map's order is the order calls started.
+        s.live.set(key, call);
         startAttempt(s, call, ctx);
         notes?.push(`${key} starts`);
       }
-      if (ev.count > 1) ctx.why(() => `${ev.count} concurrent calls: ${(notes as string[]).join(', ')}.`, 'retry.attempt');
+      if (ev.count > 1) ctx.why(ctx.keepsNotes ? `${ev.count} concurrent calls: ${(notes as string[]).join(', ')}.` : '', 'retry.attempt');
       return;
     }
     default:
-      ctx.ignore(() => ({ by: ev.actor, what: ev.id, reason: `"${ev.kind}" is not an event of the breaker mechanism`, rule: 'lab.mechanism' }));
-      ctx.why(() => `"${ev.kind}" has no meaning for the breaker; ignored.`);
+      if (ctx.keepsIgnored) ctx.ignore({ by: ev.actor, what: ev.id, reason: `"${ev.kind}" is not an event of the breaker mechanism`, rule: 'lab.mechanism' });
+      ctx.why(ctx.keepsNotes ? `"${ev.kind}" has no meaning for the breaker; ignored.` : '');
       return;
   }
 }
@@ -206,7 +208,7 @@ export function applyBreakerTimer(s: BreakerCore, t: BreakerTimer, ctx: BreakerC
   const { config } = s;
   if (t.kind === 'reset') {
     if (s.mode !== 'open') return;
-    ctx.why(() => `The reset timeout (${config.breaker.cooldownMs} ms) ends: the breaker goes half-open and admits ${config.policy.halfOpenAdmitsAll ? 'every caller (naive)' : `${config.breaker.halfOpenPermits} probe${config.breaker.halfOpenPermits === 1 ? '' : 's'}`}.`, 'breaker.half-open');
+    ctx.why(ctx.keepsNotes ? `The reset timeout (${config.breaker.cooldownMs} ms) ends: the breaker goes half-open and admits ${config.policy.halfOpenAdmitsAll ? 'every caller (naive)' : `${config.breaker.halfOpenPermits} probe${config.breaker.halfOpenPermits === 1 ? '' : 's'}`}.` : '', 'breaker.half-open');
     halfOpen(s, ctx);
     return;
   }
@@ -219,10 +221,10 @@ export function applyBreakerTimer(s: BreakerCore, t: BreakerTimer, ctx: BreakerC
   const composedPerAttempt = config.composition === 'retry-around-breaker';
   const stale = composedPerAttempt && call.attemptGen !== s.generation;
   logAttempt(s, { call: call.key, n: call.attempt, startAt: call.attemptStartAt, endAt: ctx.now, outcome: ok ? 'ok' : 'failed', mode: call.attemptMode, stale });
-  if (ok) ctx.emit({ from: 'server', transport: 'streamable-http', message: attemptSuccess(config, id), arrivesAt: ctx.now, requestKey: call.key });
+  if (ok) ctx.emitWire('server', 'streamable-http', attemptSuccess(config, id), undefined, ctx.now, call.key);
   else {
     const f = attemptFailure(config, id);
-    ctx.emit({ from: 'server', transport: 'streamable-http', message: f.message, http: f.http, arrivesAt: ctx.now, requestKey: call.key });
+    ctx.emitWire('server', 'streamable-http', f.message, f.http, ctx.now, call.key);
   }
   if (config.retry.budget === 'token-bucket') s.bucket = bucketAfter(s.bucket, ok);
   const modeBefore = s.mode;
@@ -230,7 +232,7 @@ export function applyBreakerTimer(s: BreakerCore, t: BreakerTimer, ctx: BreakerC
   const modeAfter = s.mode;
   if (ok) {
     if (!composedPerAttempt) record(s, true, call.loopGen, ctx);
-    ctx.why(ctx.keepsNotes ? () => `${call.key} attempt ${call.attempt} succeeds.${s.mode !== modeBefore ? ` The breaker goes ${s.mode}.` : modeNote(modeBefore, modeAfter, stale, config)}` : '', 'retry.attempt');
+    ctx.why(ctx.keepsNotes ? `${call.key} attempt ${call.attempt} succeeds.${s.mode !== modeBefore ? ` The breaker goes ${s.mode}.` : modeNote(modeBefore, modeAfter, stale, config)}` : '', 'retry.attempt');
     endCall(s, call, ctx.now, 'succeeded', SUCCEEDED.get(call.attempt, null));
     return;
   }
@@ -245,12 +247,12 @@ export function applyBreakerTimer(s: BreakerCore, t: BreakerTimer, ctx: BreakerC
       if (s.mode !== before) stop = LOOP_COUNTED.get(stop, s.mode);
     }
     const text = stop;
-    ctx.why(ctx.keepsNotes ? () => `${call.key} attempt ${call.attempt} fails (${config.downstream.failWith}).${modeNote(modeBefore, modeAfter, stale, config)} ${capitalized(text)}.` : '', 'retry.stop');
+    ctx.why(ctx.keepsNotes ? `${call.key} attempt ${call.attempt} fails (${config.downstream.failWith}).${modeNote(modeBefore, modeAfter, stale, config)} ${capitalized(text)}.` : '', 'retry.stop');
     endCall(s, call, ctx.now, 'failed', text);
     return;
   }
   const backoff = backoffOf(config, call.key, call.attempt);
   const delay = Math.max(backoff, c.retryAfterFloorMs ?? 0);
-  ctx.why(ctx.keepsNotes ? () => `${call.key} attempt ${call.attempt} fails (${config.downstream.failWith}).${modeNote(modeBefore, modeAfter, stale, config)} ${c.verdict}: retry in ${delay} ms (${config.retry.strategy}${c.retryAfterFloorMs !== undefined ? `, Retry-After floor ${c.retryAfterFloorMs} ms` : ''}).` : '', 'retry.backoff');
+  ctx.why(ctx.keepsNotes ? `${call.key} attempt ${call.attempt} fails (${config.downstream.failWith}).${modeNote(modeBefore, modeAfter, stale, config)} ${c.verdict}: retry in ${delay} ms (${config.retry.strategy}${c.retryAfterFloorMs !== undefined ? `, Retry-After floor ${c.retryAfterFloorMs} ms` : ''}).` : '', 'retry.backoff');
   scheduleRetry(s, call, delay, ctx);
 }

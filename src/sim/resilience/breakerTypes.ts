@@ -185,16 +185,51 @@ export function initBreaker(config: BreakerConfig): BreakerState {
 }
 
 
+/** A call in flight on the core: `LiveCall`'s fields, changed in place, plus its cached frozen view (null: changed since). */
+export interface LiveCallCore extends LiveCall {
+  view: LiveCall | null;
+}
+
 /**
  * The mutable state of the breaker on the core: the fields of `BreakerState`, with the calls in
- * flight in a Map (insertion order = the view's array order) and buckets, budgets and calls
- * changed in place. The logs are shared with the views (append-only; views read their seen counts).
+ * flight in a Map (insertion order = the view's array order) and budgets and calls changed in
+ * place. The logs are shared with the views (append-only; views read their seen counts).
+ * Structural sharing (issue 10: the full trace keeps a state per step): a bucket record and the
+ * token bucket are values (replaced on change, never changed), so views share them; each call
+ * caches its frozen view and the state its frozen `live` and `buckets` lists until they change
+ * (`callChanged`, `liveChanged`, `bucketsChanged`), so a step's view copies only what the step changed.
  */
 export interface BreakerCore extends Omit<BreakerState, 'buckets' | 'live' | 'bucket' | 'ratio'> {
   buckets: Bucket[];
-  live: Map<string, LiveCall>;
+  live: Map<string, LiveCallCore>;
   bucket: TokenBucket;
   ratio: RatioBudget;
+  liveView: readonly LiveCall[] | null;
+  bucketsView: readonly Bucket[] | null;
+}
+
+/** Call `call` changed (or joined the calls in flight): its view and the list's are rebuilt at the next view. */
+export function callChanged(s: BreakerCore, call: LiveCallCore): void {
+  call.view = null;
+  s.liveView = null;
+}
+
+/** The set of calls in flight changed (a call ended). */
+export function liveChanged(s: BreakerCore): void {
+  s.liveView = null;
+}
+
+/** The window's buckets changed (one added, replaced or dropped). */
+export function bucketsChanged(s: BreakerCore): void {
+  s.bucketsView = null;
+}
+
+function liveViewOf(s: BreakerCore): readonly LiveCall[] {
+  const live: LiveCall[] = [];
+  for (const c of s.live.values()) {
+    live.push((c.view ??= Object.freeze({ key: c.key, startAt: c.startAt, attempt: c.attempt, loopGen: c.loopGen, attemptGen: c.attemptGen, attemptStartAt: c.attemptStartAt, attemptMode: c.attemptMode })));
+  }
+  return Object.freeze(live);
 }
 
 /** The mutable core state at the start (`initBreaker`'s state). */
@@ -202,10 +237,8 @@ export function initBreakerCore(config: BreakerConfig): BreakerCore {
   return breakerThaw(initBreaker(config));
 }
 
-/** An immutable view of `s` in `BreakerState`'s shape and key order (calls and buckets copied; logs shared). */
+/** An immutable view of `s` in `BreakerState`'s shape and key order (unchanged calls, buckets and the token bucket shared with earlier views; logs shared). */
 export function breakerView(s: BreakerCore): BreakerState {
-  const live: LiveCall[] = [];
-  for (const c of s.live.values()) live.push({ ...c });
   return {
     mechanism: 'breaker',
     config: s.config,
@@ -216,12 +249,12 @@ export function breakerView(s: BreakerCore): BreakerState {
     resetAt: s.resetAt,
     consecutive: s.consecutive,
     runStartAt: s.runStartAt,
-    buckets: s.buckets.map((b) => ({ ...b })),
+    buckets: (s.bucketsView ??= Object.freeze(s.buckets.slice())),
     halfOpenAdmitted: s.halfOpenAdmitted,
     halfOpenSucceeded: s.halfOpenSucceeded,
     maxHalfOpenAdmitted: s.maxHalfOpenAdmitted,
-    live,
-    bucket: { ...s.bucket },
+    live: (s.liveView ??= liveViewOf(s)),
+    bucket: s.bucket,
     ratio: { ...s.ratio },
     wireAttempts: s.wireAttempts,
     retries: s.retries,
@@ -242,14 +275,17 @@ export function breakerView(s: BreakerCore): BreakerState {
  * resumed from a checkpoint appends to its own logs, never to those of the trace it came from.
  */
 export function breakerThaw(v: BreakerState): BreakerCore {
-  const live = new Map<string, LiveCall>();
-  for (const c of v.live) live.set(c.key, { ...c });
+  const live = new Map<string, LiveCallCore>();
+  // A frozen part of the view is its cached view from the start (views are never changed).
+  for (const c of v.live) live.set(c.key, { ...c, view: Object.isFrozen(c) ? c : null });
   return {
     ...v,
-    buckets: v.buckets.map((b) => ({ ...b })),
+    buckets: v.buckets.slice(),
     live,
     bucket: { ...v.bucket },
     ratio: { ...v.ratio },
     logs: { attempts: v.logs.attempts.slice(0, v.attemptsSeen), calls: v.logs.calls.slice(0, v.callsSeen), transitions: v.logs.transitions.slice(0, v.transitionsSeen) },
+    liveView: Object.isFrozen(v.live) ? v.live : null,
+    bucketsView: null,
   };
 }

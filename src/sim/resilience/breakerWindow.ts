@@ -1,6 +1,6 @@
 import type { CoreContext } from '../core';
 import type { BreakerConfig } from './schema';
-import { BREAKER_RANK, type Bucket, type BreakerCore, type BreakerTimer, type BreakerTransition } from './breakerTypes';
+import { BREAKER_RANK, bucketsChanged, type Bucket, type BreakerCore, type BreakerTimer, type BreakerTransition } from './breakerTypes';
 
 /**
  * The breaker proper, on the checkpointed core: its sliding window, state changes (each starting
@@ -54,6 +54,7 @@ function closeBreaker(s: BreakerCore, ctx: BreakerCtx, why: string): void {
   s.mode = 'closed';
   s.generation = generation;
   s.buckets = [];
+  bucketsChanged(s);
   s.consecutive = 0;
   s.runStartAt = null;
   s.halfOpenAdmitted = 0;
@@ -138,13 +139,11 @@ export function record(s: BreakerCore, ok: boolean, gen: number, ctx: BreakerCtx
     while (gone < buckets.length && buckets[gone].index * size <= horizon) gone++;
     if (gone > 0) buckets.splice(0, gone);
     const last = buckets.length > 0 ? buckets[buckets.length - 1] : undefined;
+    // A bucket record is a value shared with the views (`BreakerCore`): replaced, never changed.
     if (last !== undefined && last.index === index) {
-      last.calls++;
-      if (!ok) {
-        last.failures++;
-        if (last.firstFailureAt === null) last.firstFailureAt = ctx.now;
-      }
+      buckets[buckets.length - 1] = { index, calls: last.calls + 1, failures: ok ? last.failures : last.failures + 1, firstFailureAt: ok || last.firstFailureAt !== null ? last.firstFailureAt : ctx.now };
     } else buckets.push({ index, calls: 1, failures: ok ? 0 : 1, firstFailureAt: ok ? null : ctx.now });
+    bucketsChanged(s);
     windowChanged = true;
     if (!ok) {
       let calls = 0;

@@ -10,7 +10,7 @@ import { applyTasksTimer } from './tasksTimer';
 import { tasksInvariants, tasksOutcome } from './tasksOutcome';
 import { breakerThaw, breakerView, initBreakerCore, BREAKER_RANK, type BreakerCore, type BreakerOutcome, type BreakerState, type BreakerTimer } from './breakerTypes';
 import { applyBreakerScripted, applyBreakerTimer } from './breakerCalls';
-import { breakerInvariants, breakerOutcome } from './breakerOutcome';
+import { breakerInvariants, breakerInvariantsSurelyHold, breakerOutcome } from './breakerOutcome';
 import { initStorm, stormThaw, stormView, STORM_RANK, type StormCore, type StormOutcome, type StormState, type StormTimer } from './stormTypes';
 import { applyStormScripted, applyStormTimer } from './stormRules';
 import { stormInvariants, stormOutcome } from './stormOutcome';
@@ -52,7 +52,8 @@ const TIE_RULE = [
 ];
 
 function entityInvariants<S>(mechanism: keyof typeof MECHANISM_ENTITY, list: MechanismCheck<S>[]): EntityInvariant<ResilienceCore>[] {
-  return list.map((inv) => ({ name: inv.name, description: `${mechanism}: ${inv.description}`, reads: MECHANISM_ENTITY[mechanism], check: (entity: never) => inv.check(entity as S) }));
+  // The check itself (its entity is the mechanism's state; the core's other arguments go unread): no wrapper call per step.
+  return list.map((inv) => ({ name: inv.name, description: `${mechanism}: ${inv.description}`, reads: MECHANISM_ENTITY[mechanism], check: inv.check as EntityInvariant<ResilienceCore>['check'] }));
 }
 
 function historicInvariants<S>(mechanism: ResilienceState['mechanism'], list: MechanismCheck<S>[]): Invariant<ResilienceState>[] {
@@ -106,6 +107,8 @@ export const resilienceCore: CoreModel<ResilienceConfig, ResilienceCore, Resilie
   applyTimer,
   touched: (state, kind) => (MECHANISM_ENTITY[state.mechanism] === kind ? ONE : NONE),
   entity: (state, kind) => (MECHANISM_ENTITY[state.mechanism] === kind ? state : undefined),
+  // The breaker's pre-check (`breakerInvariantsSurelyHold`); the other mechanisms always run their checks.
+  surelyHolds: (kind, entity) => kind === 'breaker' && breakerInvariantsSurelyHold(entity as BreakerCore),
   // Pure calls, so bundlers can drop the model where only the schemas are used.
   invariants: [.../* @__PURE__ */ entityInvariants('tasks', tasksInvariants), .../* @__PURE__ */ entityInvariants('breaker', breakerInvariants), .../* @__PURE__ */ entityInvariants('storm', stormInvariants)],
   view,
