@@ -45,3 +45,52 @@ export class StepRuns<T> {
     return undefined;
   }
 }
+
+/** A typed array of one of the element kinds the seekable trace's per-step columns use. */
+export type StepColumn = Float64Array | Uint32Array;
+
+/**
+ * `column` with room for at least `need` elements: itself when it has it, else a copy in a new
+ * array of twice the size (at least 1,024), so appending n values copies O(n) in all. Typed columns
+ * instead of arrays of numbers or objects (issue 10): no per-step allocation, nothing for the
+ * garbage collector to scan.
+ */
+export function withRoom<A extends StepColumn>(column: A, need: number): A {
+  if (need <= column.length) return column;
+  const out = new (column.constructor as new (length: number) => A)(Math.max(need, column.length * 2, 1024));
+  out.set(column);
+  return out;
+}
+
+/**
+ * Small integer ids for the spec rules steps apply (0: no rule), so a trace keeps one 32-bit id
+ * per step instead of a string reference. Ids only grow; a fork copies its base's table.
+ */
+export class RuleIds {
+  private readonly names: (string | undefined)[] = [undefined];
+  private readonly ids = new Map<string, number>();
+
+  /** A copy (a fork's table: the base's ids keep their meaning). */
+  copy(): RuleIds {
+    const out = new RuleIds();
+    for (let i = 1; i < this.names.length; i++) out.idOf(this.names[i]);
+    return out;
+  }
+
+  /** The id of `rule` (made on first sight; undefined → 0). */
+  idOf(rule: string | undefined): number {
+    if (rule === undefined) return 0;
+    let id = this.ids.get(rule);
+    if (id === undefined) {
+      id = this.names.length;
+      this.names.push(rule);
+      this.ids.set(rule, id);
+    }
+    return id;
+  }
+
+  /** The rule of `id` (undefined for 0 or an unknown id). */
+  nameOf(id: number): string | undefined {
+    return this.names[id];
+  }
+}

@@ -1,5 +1,5 @@
 import { CoreRun, NONE, scriptedEntries, sameScripted, stepEntry, type Checkpoint, type CoreModel, type FirstViolation } from './core';
-import { StepRuns } from './stepRuns';
+import { RuleIds, StepRuns, withRoom } from './stepRuns';
 import type { Ignored, QueueEntry, Scenario, Step, Trace, Violation, WireEffect } from './types';
 
 /**
@@ -105,10 +105,15 @@ export class SeekableTrace<C, S, V, O, T> {
   /** How many steps this trace took over from the trace it was forked from (0 when replayed whole). */
   readonly reusedSteps: number;
   private readonly scripted: readonly QueueEntry[];
-  /** Time of each step (ms); entries themselves are rebuilt by re-running from a checkpoint. */
-  private readonly ats: number[];
-  private readonly effectEnd: number[];
-  private readonly rules: (string | undefined)[];
+  /**
+   * Per-step columns, typed and grown by doubling (no object per step): the time of each step
+   * (ms), the end of its effects in `effects`, and its rule's id in `ruleIds`. Entries themselves
+   * are rebuilt by re-running from a checkpoint (unless `keepEntries`).
+   */
+  private readonly ats: Float64Array;
+  private readonly effectEnd: Uint32Array;
+  private readonly ruleCol: Uint32Array;
+  private readonly ruleIds: RuleIds;
   private readonly ignoredAt: Map<number, Ignored[]>;
   private readonly violationsAt: StepRuns<Violation[]>;
   private readonly checkpoints: Checkpoint<V>[];
@@ -141,7 +146,8 @@ export class SeekableTrace<C, S, V, O, T> {
       this.scripted = base.scripted;
       this.ats = from.ats.slice(0, n);
       this.effectEnd = from.effectEnd.slice(0, n);
-      this.rules = from.rules.slice(0, n);
+      this.ruleCol = from.ruleCol.slice(0, n);
+      this.ruleIds = from.ruleIds.copy();
       this.ignoredAt = new Map([...from.ignoredAt].filter(([i]) => i < n));
       this.violationsAt = StepRuns.prefix(from.violationsAt, n);
       this.checkpoints = from.checkpoints.slice(0, base.checkpoint + 1);
@@ -153,9 +159,10 @@ export class SeekableTrace<C, S, V, O, T> {
       run = CoreRun.resume(this.model, this.scripted, cp, from.effects.slice(0, cp.effects), 'seekable');
     } else {
       this.scripted = scriptedEntries(scenario, this.model.scriptedRank);
-      this.ats = [];
-      this.effectEnd = [];
-      this.rules = [];
+      this.ats = new Float64Array(0);
+      this.effectEnd = new Uint32Array(0);
+      this.ruleCol = new Uint32Array(0);
+      this.ruleIds = new RuleIds();
       this.ignoredAt = new Map();
       this.violationsAt = new StepRuns();
       this.checkpoints = [];
@@ -169,8 +176,12 @@ export class SeekableTrace<C, S, V, O, T> {
       options.onCheckpoint?.(0);
     }
     let truncated = false;
-    const { ats, effectEnd, rules, entries, keys, keyKind } = this;
+    let { ats, effectEnd, ruleCol } = this;
+    const { ruleIds, entries, keys, keyKind } = this;
     let lastViolations: Violation[] = NONE;
+    // Most steps apply the rule of the step before: look an id up only when it changes.
+    let lastRule: string | undefined = undefined;
+    let lastRuleId = 0;
     for (;;) {
       if (run.stepCount >= maxSteps) {
         truncated = run.peek() !== undefined;
@@ -178,9 +189,18 @@ export class SeekableTrace<C, S, V, O, T> {
       }
       if (!run.step()) break;
       const i = run.stepCount - 1;
-      ats.push(run.lastAt);
-      effectEnd.push(run.effects.length);
-      rules.push(run.stepRule);
+      if (i >= ats.length) {
+        ats = withRoom(ats, i + 1);
+        effectEnd = withRoom(effectEnd, i + 1);
+        ruleCol = withRoom(ruleCol, i + 1);
+      }
+      ats[i] = run.lastAt;
+      effectEnd[i] = run.effects.length;
+      if (run.stepRule !== lastRule) {
+        lastRule = run.stepRule;
+        lastRuleId = ruleIds.idOf(lastRule);
+      }
+      ruleCol[i] = lastRuleId;
       if (entries !== undefined && keys !== undefined) {
         entries.push(stepEntry(run.stepEntry as QueueEntry));
         keys.push(keyKind === undefined ? null : (this.model.touched(run.state, keyKind)[0] ?? null));
@@ -198,6 +218,10 @@ export class SeekableTrace<C, S, V, O, T> {
     }
     this.truncated = truncated;
     this.stepCount = run.stepCount;
+    // Views of the filled part (reads past the last step give undefined, as from an array).
+    this.ats = ats.subarray(0, run.stepCount);
+    this.effectEnd = effectEnd.subarray(0, run.stepCount);
+    this.ruleCol = ruleCol.subarray(0, run.stepCount);
     this.endAt = run.lastAt;
     this.effects = run.effects;
     this.outcome = this.model.outcome(run.state, run.lastAt);
@@ -252,7 +276,7 @@ export class SeekableTrace<C, S, V, O, T> {
 
   /** The spec rule step `i` applied, if any. */
   ruleOf(i: number): string | undefined {
-    return this.rules[i];
+    return this.ruleIds.nameOf(this.ruleCol[i]);
   }
 
   /** The entry record of step `i`: kept with `keepEntries`, else rebuilt by re-running < K steps. */
@@ -342,7 +366,7 @@ export class SeekableTrace<C, S, V, O, T> {
       effects: this.effectsOf(i),
       ignored: this.ignoredAt.get(i) ?? NONE,
       why: run.stepWhy,
-      rule: this.rules[i],
+      rule: this.ruleOf(i),
       violations: this.violationsAt.get(i) ?? NONE,
     };
   }
@@ -374,7 +398,7 @@ export class SeekableTrace<C, S, V, O, T> {
     const run = CoreRun.resume(this.model, this.scripted, this.checkpoints[0], [], 'steps');
     for (let i = 0; i < this.stepCount && run.step(); i++) {
       const entry = run.stepEntry as QueueEntry;
-      out.push({ index: i, at: entry.at, entry: stepEntry(entry), state: this.model.view(run.state), effects: this.effectsOf(i), ignored: this.ignoredAt.get(i) ?? NONE, why: run.stepWhy, rule: this.rules[i], violations: this.violationsAt.get(i) ?? NONE });
+      out.push({ index: i, at: entry.at, entry: stepEntry(entry), state: this.model.view(run.state), effects: this.effectsOf(i), ignored: this.ignoredAt.get(i) ?? NONE, why: run.stepWhy, rule: this.ruleOf(i), violations: this.violationsAt.get(i) ?? NONE });
     }
     return out;
   }
