@@ -1,5 +1,5 @@
 import { CoreRun, NONE, scriptedEntries, sameScripted, stepEntry, type Checkpoint, type CoreModel, type FirstViolation } from './core';
-import { RuleIds, StepRuns, withRoom } from './stepRuns';
+import { StepColumns } from './stepColumns';
 import type { Ignored, QueueEntry, Scenario, Step, Trace, Violation, WireEffect } from './types';
 
 /**
@@ -63,13 +63,6 @@ export function replayCore<C, S, V, O, T>(
   };
 }
 
-/** True when two steps' violation lists say the same (same invariants, same messages, in order). */
-function sameViolations(a: readonly Violation[], b: readonly Violation[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let j = 0; j < a.length; j++) if (a[j].invariant !== b[j].invariant || a[j].message !== b[j].message) return false;
-  return true;
-}
-
 /** Options of `replaySeekable`. */
 export interface SeekableOptions {
   /** Steps between full checkpoints (K); `stateAt` re-runs fewer than K steps. Default 512. */
@@ -105,17 +98,8 @@ export class SeekableTrace<C, S, V, O, T> {
   /** How many steps this trace took over from the trace it was forked from (0 when replayed whole). */
   readonly reusedSteps: number;
   private readonly scripted: readonly QueueEntry[];
-  /**
-   * Per-step columns, typed and grown by doubling (no object per step): the time of each step
-   * (ms), the end of its effects in `effects`, and its rule's id in `ruleIds`. Entries themselves
-   * are rebuilt by re-running from a checkpoint (unless `keepEntries`).
-   */
-  private readonly ats: Float64Array;
-  private readonly effectEnd: Uint32Array;
-  private readonly ruleCol: Uint32Array;
-  private readonly ruleIds: RuleIds;
-  private readonly ignoredAt: Map<number, Ignored[]>;
-  private readonly violationsAt: StepRuns<Violation[]>;
+  /** Per-step time, effects end, rule, ignored events and violations (`stepColumns.ts`); entries are rebuilt by re-running from a checkpoint (unless `keepEntries`). */
+  private readonly columns: StepColumns;
   private readonly checkpoints: Checkpoint<V>[];
   /** Per-step entry records and first touched ids (only with `keepEntries`). */
   private readonly entries: Step<V>['entry'][] | undefined;
@@ -144,12 +128,7 @@ export class SeekableTrace<C, S, V, O, T> {
       const cp = from.checkpoints[base.checkpoint];
       const n = cp.step;
       this.scripted = base.scripted;
-      this.ats = from.ats.slice(0, n);
-      this.effectEnd = from.effectEnd.slice(0, n);
-      this.ruleCol = from.ruleCol.slice(0, n);
-      this.ruleIds = from.ruleIds.copy();
-      this.ignoredAt = new Map([...from.ignoredAt].filter(([i]) => i < n));
-      this.violationsAt = StepRuns.prefix(from.violationsAt, n);
+      this.columns = new StepColumns({ from: from.columns, steps: n });
       this.checkpoints = from.checkpoints.slice(0, base.checkpoint + 1);
       this.entries = keepEntries ? (from.entries?.slice(0, n) ?? undefined) : undefined;
       this.notePrefix = from.allNotes !== undefined ? { notes: from.allNotes.slice(0, n), checkpoint: base.checkpoint } : undefined;
@@ -159,12 +138,7 @@ export class SeekableTrace<C, S, V, O, T> {
       run = CoreRun.resume(this.model, this.scripted, cp, from.effects.slice(0, cp.effects), 'seekable');
     } else {
       this.scripted = scriptedEntries(scenario, this.model.scriptedRank);
-      this.ats = new Float64Array(0);
-      this.effectEnd = new Uint32Array(0);
-      this.ruleCol = new Uint32Array(0);
-      this.ruleIds = new RuleIds();
-      this.ignoredAt = new Map();
-      this.violationsAt = new StepRuns();
+      this.columns = new StepColumns();
       this.checkpoints = [];
       this.entries = keepEntries ? [] : undefined;
       this.keys = keepEntries ? [] : undefined;
@@ -176,40 +150,17 @@ export class SeekableTrace<C, S, V, O, T> {
       options.onCheckpoint?.(0);
     }
     let truncated = false;
-    let { ats, effectEnd, ruleCol } = this;
-    const { ruleIds, entries, keys, keyKind } = this;
-    let lastViolations: Violation[] = NONE;
-    // Most steps apply the rule of the step before: look an id up only when it changes.
-    let lastRule: string | undefined = undefined;
-    let lastRuleId = 0;
+    const { columns, entries, keys, keyKind } = this;
     for (;;) {
       if (run.stepCount >= maxSteps) {
         truncated = run.peek() !== undefined;
         break;
       }
       if (!run.step()) break;
-      const i = run.stepCount - 1;
-      if (i >= ats.length) {
-        ats = withRoom(ats, i + 1);
-        effectEnd = withRoom(effectEnd, i + 1);
-        ruleCol = withRoom(ruleCol, i + 1);
-      }
-      ats[i] = run.lastAt;
-      effectEnd[i] = run.effects.length;
-      if (run.stepRule !== lastRule) {
-        lastRule = run.stepRule;
-        lastRuleId = ruleIds.idOf(lastRule);
-      }
-      ruleCol[i] = lastRuleId;
+      columns.record(run.stepCount - 1, run.lastAt, run.effects.length, run.stepRule, run.stepIgnored, run.stepViolations);
       if (entries !== undefined && keys !== undefined) {
         entries.push(stepEntry(run.stepEntry as QueueEntry));
         keys.push(keyKind === undefined ? null : (this.model.touched(run.state, keyKind)[0] ?? null));
-      }
-      if (run.stepIgnored !== NONE) this.ignoredAt.set(i, run.stepIgnored);
-      if (run.stepViolations !== NONE) {
-        // A state that stays broken repeats its violations step after step: keep one list for the run of equal ones.
-        if (!sameViolations(run.stepViolations, lastViolations)) lastViolations = run.stepViolations;
-        this.violationsAt.add(i, lastViolations);
       }
       if (run.stepCount % K === 0) {
         this.checkpoints.push(run.checkpoint());
@@ -218,10 +169,7 @@ export class SeekableTrace<C, S, V, O, T> {
     }
     this.truncated = truncated;
     this.stepCount = run.stepCount;
-    // Views of the filled part (reads past the last step give undefined, as from an array).
-    this.ats = ats.subarray(0, run.stepCount);
-    this.effectEnd = effectEnd.subarray(0, run.stepCount);
-    this.ruleCol = ruleCol.subarray(0, run.stepCount);
+    columns.seal(run.stepCount);
     this.endAt = run.lastAt;
     this.effects = run.effects;
     this.outcome = this.model.outcome(run.state, run.lastAt);
@@ -240,7 +188,7 @@ export class SeekableTrace<C, S, V, O, T> {
 
   /** Time of step `i` (ms). */
   atOf(i: number): number {
-    return this.ats[i];
+    return this.columns.atOf(i);
   }
 
   /** Index of the last step with time ≤ `atMs`, or -1 (binary search). */
@@ -250,7 +198,7 @@ export class SeekableTrace<C, S, V, O, T> {
     let found = -1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
-      if (this.ats[mid] <= atMs) {
+      if (this.columns.atOf(mid) <= atMs) {
         found = mid;
         lo = mid + 1;
       } else hi = mid - 1;
@@ -260,23 +208,24 @@ export class SeekableTrace<C, S, V, O, T> {
 
   /** The wire effects of step `i`. */
   effectsOf(i: number): WireEffect[] {
-    const start = i === 0 ? this.checkpoints[0].effects : this.effectEnd[i - 1];
-    return this.effectEnd[i] === start ? NONE : this.effects.slice(start, this.effectEnd[i]);
+    const start = i === 0 ? this.checkpoints[0].effects : this.columns.effectEndOf(i - 1);
+    const end = this.columns.effectEndOf(i);
+    return end === start ? NONE : this.effects.slice(start, end);
   }
 
   /** Events of step `i` ignored by a side (empty when none). */
   ignoredOf(i: number): Ignored[] {
-    return this.ignoredAt.get(i) ?? NONE;
+    return this.columns.ignoredOf(i);
   }
 
   /** Invariants step `i` broke (empty when none). */
   violationsOf(i: number): Violation[] {
-    return this.violationsAt.get(i) ?? NONE;
+    return this.columns.violationsOf(i);
   }
 
   /** The spec rule step `i` applied, if any. */
   ruleOf(i: number): string | undefined {
-    return this.ruleIds.nameOf(this.ruleCol[i]);
+    return this.columns.ruleOf(i);
   }
 
   /** The entry record of step `i`: kept with `keepEntries`, else rebuilt by re-running < K steps. */
@@ -349,7 +298,7 @@ export class SeekableTrace<C, S, V, O, T> {
   /** The outcome when the playhead is after step `i` (-1: before any step). */
   outcomeAt(i: number): O {
     if (i === -1) return this.model.outcome(this.model.thaw(this.initial), 0);
-    return this.model.outcome(this.runAfter(i + 1, false).state, this.ats[i]);
+    return this.model.outcome(this.runAfter(i + 1, false).state, this.columns.atOf(i));
   }
 
   /** Step `i` in the historic `Step` shape; its note is built now by re-running from a checkpoint. */
@@ -364,10 +313,10 @@ export class SeekableTrace<C, S, V, O, T> {
       entry: stepEntry(entry),
       state: this.model.view(run.state),
       effects: this.effectsOf(i),
-      ignored: this.ignoredAt.get(i) ?? NONE,
+      ignored: this.columns.ignoredOf(i),
       why: run.stepWhy,
       rule: this.ruleOf(i),
-      violations: this.violationsAt.get(i) ?? NONE,
+      violations: this.columns.violationsOf(i),
     };
   }
 
@@ -398,7 +347,7 @@ export class SeekableTrace<C, S, V, O, T> {
     const run = CoreRun.resume(this.model, this.scripted, this.checkpoints[0], [], 'steps');
     for (let i = 0; i < this.stepCount && run.step(); i++) {
       const entry = run.stepEntry as QueueEntry;
-      out.push({ index: i, at: entry.at, entry: stepEntry(entry), state: this.model.view(run.state), effects: this.effectsOf(i), ignored: this.ignoredAt.get(i) ?? NONE, why: run.stepWhy, rule: this.ruleOf(i), violations: this.violationsAt.get(i) ?? NONE });
+      out.push({ index: i, at: entry.at, entry: stepEntry(entry), state: this.model.view(run.state), effects: this.effectsOf(i), ignored: this.columns.ignoredOf(i), why: run.stepWhy, rule: this.ruleOf(i), violations: this.columns.violationsOf(i) });
     }
     return out;
   }
