@@ -63,9 +63,18 @@ export function replayCore<C, S, V, O, T>(
   };
 }
 
+/**
+ * Default steps between checkpoints (K) of a seekable trace for runs no page scrubs (the CLI, the
+ * bench; the pages ask for 64). A checkpoint copies every entity changed since the last one plus
+ * the pending timers (races, 100 concurrent calls: ~100 requests each time), so at K = 512 the
+ * checkpoints cost a quarter to a third of the step loop; at 2,048 they cost a quarter of that and
+ * a seek re-runs < 2,048 steps (≈ 1–2 ms at the fast path's speed, under one frame).
+ */
+export const DEFAULT_CHECKPOINT_EVERY = 2048;
+
 /** Options of `replaySeekable`. */
 export interface SeekableOptions {
-  /** Steps between full checkpoints (K); `stateAt` re-runs fewer than K steps. Default 512. */
+  /** Steps between full checkpoints (K); `stateAt` re-runs fewer than K steps. Default `DEFAULT_CHECKPOINT_EVERY` (2,048). */
   checkpointEvery?: number;
   /** Step limit, as in `replay`. Default 2,000,000. */
   maxSteps?: number;
@@ -118,7 +127,7 @@ export class SeekableTrace<C, S, V, O, T> {
     options: SeekableOptions,
     base?: { from: SeekableTrace<C, S, V, O, T>; checkpoint: number; scripted: readonly QueueEntry[] },
   ) {
-    const K = (this.checkpointEvery = Math.max(1, Math.floor(options.checkpointEvery ?? base?.from.checkpointEvery ?? 512)));
+    const K = (this.checkpointEvery = Math.max(1, Math.floor(options.checkpointEvery ?? base?.from.checkpointEvery ?? DEFAULT_CHECKPOINT_EVERY)));
     const maxSteps = options.maxSteps ?? 2_000_000;
     const keepEntries = options.keepEntries ?? base?.from.entries !== undefined;
     this.keyKind = options.keyKind ?? base?.from.keyKind;
