@@ -2,7 +2,8 @@
  * Child process of the memory bench: `node --expose-gc --import tsx bench/memory.child.ts <workload> <engine>`.
  * Prints one JSON line: peak heap used (sampled at every checkpoint for the seekable trace, else
  * before/after), heap retained after a GC with the result still referenced, and the peak RSS of
- * this process (`process.resourceUsage().maxRSS`).
+ * this process (`process.resourceUsage().maxRSS`). "Heap" counts V8's heap plus its external
+ * memory (ArrayBuffers), where the seekable trace keeps its typed per-step columns.
  */
 import { getHeapStatistics } from 'node:v8';
 import { oracleReplayRaces } from '../oracle';
@@ -15,10 +16,14 @@ const [workload, engine] = process.argv.slice(2) as [Workload, string];
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
 const scenario = issueWorkload(workload);
 gc();
-const baseline = getHeapStatistics().used_heap_size;
+const heapUsed = () => {
+  const h = getHeapStatistics();
+  return h.used_heap_size + h.external_memory;
+};
+const baseline = heapUsed();
 let peak = baseline;
 const sample = () => {
-  const used = getHeapStatistics().used_heap_size;
+  const used = heapUsed();
   if (used > peak) peak = used;
 };
 let kept: unknown;
@@ -29,5 +34,5 @@ else if (engine === 'new steps') kept = replay(racesModel, scenario, { keep: 'st
 else throw new Error(`unknown engine ${engine}`);
 sample();
 gc();
-const retained = getHeapStatistics().used_heap_size;
+const retained = heapUsed();
 console.log(JSON.stringify({ workload, engine, baselineHeapMB: baseline / 2 ** 20, peakHeapMB: peak / 2 ** 20, retainedHeapMB: retained / 2 ** 20, peakRssMB: process.resourceUsage().maxRSS / 1024, steps: (kept as { stepCount: number }).stepCount }));

@@ -1,5 +1,5 @@
 import { CoreRun, NONE, scriptedEntries, sameScripted, stepEntry, type Checkpoint, type CoreModel, type FirstViolation } from './core';
-import { StepRuns } from './stepRuns';
+import { StepColumns } from './stepColumns';
 import type { Ignored, QueueEntry, Scenario, Step, Trace, Violation, WireEffect } from './types';
 
 /**
@@ -63,16 +63,18 @@ export function replayCore<C, S, V, O, T>(
   };
 }
 
-/** True when two steps' violation lists say the same (same invariants, same messages, in order). */
-function sameViolations(a: readonly Violation[], b: readonly Violation[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let j = 0; j < a.length; j++) if (a[j].invariant !== b[j].invariant || a[j].message !== b[j].message) return false;
-  return true;
-}
+/**
+ * Default steps between checkpoints (K) of a seekable trace for runs no page scrubs (the CLI, the
+ * bench; the pages ask for 64). A checkpoint copies every entity changed since the last one plus
+ * the pending timers (races, 100 concurrent calls: ~100 requests each time), so at K = 512 the
+ * checkpoints cost a quarter to a third of the step loop; at 2,048 they cost a quarter of that and
+ * a seek re-runs < 2,048 steps (≈ 1–2 ms at the fast path's speed, under one frame).
+ */
+export const DEFAULT_CHECKPOINT_EVERY = 2048;
 
 /** Options of `replaySeekable`. */
 export interface SeekableOptions {
-  /** Steps between full checkpoints (K); `stateAt` re-runs fewer than K steps. Default 512. */
+  /** Steps between full checkpoints (K); `stateAt` re-runs fewer than K steps. Default `DEFAULT_CHECKPOINT_EVERY` (2,048). */
   checkpointEvery?: number;
   /** Step limit, as in `replay`. Default 2,000,000. */
   maxSteps?: number;
@@ -105,12 +107,8 @@ export class SeekableTrace<C, S, V, O, T> {
   /** How many steps this trace took over from the trace it was forked from (0 when replayed whole). */
   readonly reusedSteps: number;
   private readonly scripted: readonly QueueEntry[];
-  /** Time of each step (ms); entries themselves are rebuilt by re-running from a checkpoint. */
-  private readonly ats: number[];
-  private readonly effectEnd: number[];
-  private readonly rules: (string | undefined)[];
-  private readonly ignoredAt: Map<number, Ignored[]>;
-  private readonly violationsAt: StepRuns<Violation[]>;
+  /** Per-step time, effects end, rule, ignored events and violations (`stepColumns.ts`); entries are rebuilt by re-running from a checkpoint (unless `keepEntries`). */
+  private readonly columns: StepColumns;
   private readonly checkpoints: Checkpoint<V>[];
   /** Per-step entry records and first touched ids (only with `keepEntries`). */
   private readonly entries: Step<V>['entry'][] | undefined;
@@ -129,7 +127,7 @@ export class SeekableTrace<C, S, V, O, T> {
     options: SeekableOptions,
     base?: { from: SeekableTrace<C, S, V, O, T>; checkpoint: number; scripted: readonly QueueEntry[] },
   ) {
-    const K = (this.checkpointEvery = Math.max(1, Math.floor(options.checkpointEvery ?? base?.from.checkpointEvery ?? 512)));
+    const K = (this.checkpointEvery = Math.max(1, Math.floor(options.checkpointEvery ?? base?.from.checkpointEvery ?? DEFAULT_CHECKPOINT_EVERY)));
     const maxSteps = options.maxSteps ?? 2_000_000;
     const keepEntries = options.keepEntries ?? base?.from.entries !== undefined;
     this.keyKind = options.keyKind ?? base?.from.keyKind;
@@ -139,11 +137,7 @@ export class SeekableTrace<C, S, V, O, T> {
       const cp = from.checkpoints[base.checkpoint];
       const n = cp.step;
       this.scripted = base.scripted;
-      this.ats = from.ats.slice(0, n);
-      this.effectEnd = from.effectEnd.slice(0, n);
-      this.rules = from.rules.slice(0, n);
-      this.ignoredAt = new Map([...from.ignoredAt].filter(([i]) => i < n));
-      this.violationsAt = StepRuns.prefix(from.violationsAt, n);
+      this.columns = new StepColumns({ from: from.columns, steps: n });
       this.checkpoints = from.checkpoints.slice(0, base.checkpoint + 1);
       this.entries = keepEntries ? (from.entries?.slice(0, n) ?? undefined) : undefined;
       this.notePrefix = from.allNotes !== undefined ? { notes: from.allNotes.slice(0, n), checkpoint: base.checkpoint } : undefined;
@@ -153,11 +147,7 @@ export class SeekableTrace<C, S, V, O, T> {
       run = CoreRun.resume(this.model, this.scripted, cp, from.effects.slice(0, cp.effects), 'seekable');
     } else {
       this.scripted = scriptedEntries(scenario, this.model.scriptedRank);
-      this.ats = [];
-      this.effectEnd = [];
-      this.rules = [];
-      this.ignoredAt = new Map();
-      this.violationsAt = new StepRuns();
+      this.columns = new StepColumns();
       this.checkpoints = [];
       this.entries = keepEntries ? [] : undefined;
       this.keys = keepEntries ? [] : undefined;
@@ -169,27 +159,17 @@ export class SeekableTrace<C, S, V, O, T> {
       options.onCheckpoint?.(0);
     }
     let truncated = false;
-    const { ats, effectEnd, rules, entries, keys, keyKind } = this;
-    let lastViolations: Violation[] = NONE;
+    const { columns, entries, keys, keyKind } = this;
     for (;;) {
       if (run.stepCount >= maxSteps) {
         truncated = run.peek() !== undefined;
         break;
       }
       if (!run.step()) break;
-      const i = run.stepCount - 1;
-      ats.push(run.lastAt);
-      effectEnd.push(run.effects.length);
-      rules.push(run.stepRule);
+      columns.record(run.stepCount - 1, run.lastAt, run.effects.length, run.stepRule, run.stepIgnored, run.stepViolations);
       if (entries !== undefined && keys !== undefined) {
         entries.push(stepEntry(run.stepEntry as QueueEntry));
         keys.push(keyKind === undefined ? null : (this.model.touched(run.state, keyKind)[0] ?? null));
-      }
-      if (run.stepIgnored !== NONE) this.ignoredAt.set(i, run.stepIgnored);
-      if (run.stepViolations !== NONE) {
-        // A state that stays broken repeats its violations step after step: keep one list for the run of equal ones.
-        if (!sameViolations(run.stepViolations, lastViolations)) lastViolations = run.stepViolations;
-        this.violationsAt.add(i, lastViolations);
       }
       if (run.stepCount % K === 0) {
         this.checkpoints.push(run.checkpoint());
@@ -198,6 +178,7 @@ export class SeekableTrace<C, S, V, O, T> {
     }
     this.truncated = truncated;
     this.stepCount = run.stepCount;
+    columns.seal(run.stepCount);
     this.endAt = run.lastAt;
     this.effects = run.effects;
     this.outcome = this.model.outcome(run.state, run.lastAt);
@@ -216,7 +197,7 @@ export class SeekableTrace<C, S, V, O, T> {
 
   /** Time of step `i` (ms). */
   atOf(i: number): number {
-    return this.ats[i];
+    return this.columns.atOf(i);
   }
 
   /** Index of the last step with time ≤ `atMs`, or -1 (binary search). */
@@ -226,7 +207,7 @@ export class SeekableTrace<C, S, V, O, T> {
     let found = -1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
-      if (this.ats[mid] <= atMs) {
+      if (this.columns.atOf(mid) <= atMs) {
         found = mid;
         lo = mid + 1;
       } else hi = mid - 1;
@@ -236,23 +217,24 @@ export class SeekableTrace<C, S, V, O, T> {
 
   /** The wire effects of step `i`. */
   effectsOf(i: number): WireEffect[] {
-    const start = i === 0 ? this.checkpoints[0].effects : this.effectEnd[i - 1];
-    return this.effectEnd[i] === start ? NONE : this.effects.slice(start, this.effectEnd[i]);
+    const start = i === 0 ? this.checkpoints[0].effects : this.columns.effectEndOf(i - 1);
+    const end = this.columns.effectEndOf(i);
+    return end === start ? NONE : this.effects.slice(start, end);
   }
 
   /** Events of step `i` ignored by a side (empty when none). */
   ignoredOf(i: number): Ignored[] {
-    return this.ignoredAt.get(i) ?? NONE;
+    return this.columns.ignoredOf(i);
   }
 
   /** Invariants step `i` broke (empty when none). */
   violationsOf(i: number): Violation[] {
-    return this.violationsAt.get(i) ?? NONE;
+    return this.columns.violationsOf(i);
   }
 
   /** The spec rule step `i` applied, if any. */
   ruleOf(i: number): string | undefined {
-    return this.rules[i];
+    return this.columns.ruleOf(i);
   }
 
   /** The entry record of step `i`: kept with `keepEntries`, else rebuilt by re-running < K steps. */
@@ -325,7 +307,7 @@ export class SeekableTrace<C, S, V, O, T> {
   /** The outcome when the playhead is after step `i` (-1: before any step). */
   outcomeAt(i: number): O {
     if (i === -1) return this.model.outcome(this.model.thaw(this.initial), 0);
-    return this.model.outcome(this.runAfter(i + 1, false).state, this.ats[i]);
+    return this.model.outcome(this.runAfter(i + 1, false).state, this.columns.atOf(i));
   }
 
   /** Step `i` in the historic `Step` shape; its note is built now by re-running from a checkpoint. */
@@ -340,10 +322,10 @@ export class SeekableTrace<C, S, V, O, T> {
       entry: stepEntry(entry),
       state: this.model.view(run.state),
       effects: this.effectsOf(i),
-      ignored: this.ignoredAt.get(i) ?? NONE,
+      ignored: this.columns.ignoredOf(i),
       why: run.stepWhy,
-      rule: this.rules[i],
-      violations: this.violationsAt.get(i) ?? NONE,
+      rule: this.ruleOf(i),
+      violations: this.columns.violationsOf(i),
     };
   }
 
@@ -374,7 +356,7 @@ export class SeekableTrace<C, S, V, O, T> {
     const run = CoreRun.resume(this.model, this.scripted, this.checkpoints[0], [], 'steps');
     for (let i = 0; i < this.stepCount && run.step(); i++) {
       const entry = run.stepEntry as QueueEntry;
-      out.push({ index: i, at: entry.at, entry: stepEntry(entry), state: this.model.view(run.state), effects: this.effectsOf(i), ignored: this.ignoredAt.get(i) ?? NONE, why: run.stepWhy, rule: this.rules[i], violations: this.violationsAt.get(i) ?? NONE });
+      out.push({ index: i, at: entry.at, entry: stepEntry(entry), state: this.model.view(run.state), effects: this.effectsOf(i), ignored: this.columns.ignoredOf(i), why: run.stepWhy, rule: this.ruleOf(i), violations: this.columns.violationsOf(i) });
     }
     return out;
   }

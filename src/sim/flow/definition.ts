@@ -8,7 +8,7 @@ import { flowConfigSchema, flowEventSchema } from './schema';
 
 /**
  * Steps between checkpoints of the page's seekable flow trace: a drag re-runs at most this many
- * steps before the moved event, a seek fewer than this many (the CLI and bench keep the default 512).
+ * steps before the moved event, a seek fewer than this many (the CLI and bench keep the default, `DEFAULT_CHECKPOINT_EVERY`).
  */
 export const FLOW_PAGE_CHECKPOINT_EVERY = 64;
 
