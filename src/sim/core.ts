@@ -77,6 +77,13 @@ export interface CoreModel<C, S, V, O, T> extends ModelTieRule {
    * where a check would fail (races: `racesInvariantsSurelyHold`).
    */
   surelyHolds?(kind: string, entity: never, at: number): boolean;
+  /**
+   * Optional pre-check of a whole step: true only when `surelyHolds` would clear every entity the
+   * step touched, of every kind the invariants read (say the step touched one entity the model
+   * holds at hand), so the engine skips the per-entity pass after a step at `at` (ms). False means
+   * "take that pass" (races: `racesTouchedSurelyHold`).
+   */
+  touchedSurelyHold?(state: S, at: number): boolean;
   /** An immutable (frozen) view of `state`, sharing unchanged parts with earlier views. */
   view(state: S): V;
   /** A fresh mutable state equal to `view` (the view is not changed). */
@@ -311,9 +318,20 @@ export class CoreRun<C, S, V, O, T> implements CoreContext<T> {
       model.applyTimer(state, entry.payload as T, this);
     }
     this.stepKind = kind;
-    // Invariants: resolve each touched entity once per kind, then run each invariant over the
-    // entities of the kind it reads (in the model's order; first problem per invariant).
-    // Entities the model's `surelyHolds` pre-check clears are skipped (no check could fail on them).
+    if (model.touchedSurelyHold === undefined || !model.touchedSurelyHold(state, at)) this.checkTouched(state, at, kind);
+    this.lastAt = at;
+    this.stepCount++;
+    return true;
+  }
+
+  /**
+   * The invariants after a step at `at` of entry kind `kind`: resolve each touched entity once
+   * per kind, then run each invariant over the entities of the kind it reads (in the model's
+   * order; first problem per invariant). Entities the model's `surelyHolds` pre-check clears are
+   * skipped (no check could fail on them).
+   */
+  private checkTouched(state: S, at: number, kind: string): void {
+    const model = this.model;
     const kinds = this.kinds;
     const counts = this.entityCounts;
     const surelyHolds = model.surelyHolds;
@@ -346,9 +364,6 @@ export class CoreRun<C, S, V, O, T> implements CoreContext<T> {
         break;
       }
     }
-    this.lastAt = at;
-    this.stepCount++;
-    return true;
   }
 
   /** Every invariant's result so far, in the model's order. */

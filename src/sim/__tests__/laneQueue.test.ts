@@ -47,4 +47,41 @@ describe('LaneQueue = EventQueue', () => {
       { numRuns: 2000, seed: 5 },
     );
   });
+  it('peek agrees too when peeks are interleaved with pushes and cancels (the peeked entry is kept while it stays next)', () => {
+    const withPeek = fc.oneof(op, fc.record({ t: fc.constant('peek' as const) }), fc.record({ t: fc.constant('peek' as const) }));
+    fc.assert(
+      fc.property(fc.array(withPeek, { maxLength: 200 }), fc.integer({ min: 1, max: 8 }), (ops, maxLanes) => {
+        let heap = new EventQueue<null>();
+        let lanes = new LaneQueue<null>(maxLanes);
+        let now = 0;
+        let seq = 0;
+        for (const o of ops) {
+          if (o.t === 'push') {
+            const e: QueueEntry<null> = { at: now + o.delay, rank: o.rank, seq, source: 'timer', payload: null, label: '', actor: 'client', handle: seq };
+            seq++;
+            heap.push(e);
+            lanes.push(e, now);
+          } else if (o.t === 'cancel') {
+            heap.cancel(seq - 1 - o.back);
+            lanes.cancel(seq - 1 - o.back);
+          } else if (o.t === 'clone') {
+            heap = heap.clone();
+            lanes = lanes.clone();
+          } else if (o.t === 'peek') {
+            expect(lanes.peek()?.seq).toBe(heap.peek()?.seq);
+          } else {
+            const a = heap.pop();
+            expect(lanes.pop()?.seq).toBe(a?.seq);
+            if (a) now = a.at;
+          }
+        }
+        for (let a = heap.pop(); a !== undefined; a = heap.pop()) {
+          expect(lanes.peek()?.seq).toBe(a.seq);
+          expect(lanes.pop()?.seq).toBe(a.seq);
+        }
+        expect(lanes.peek()).toBeUndefined();
+      }),
+      { numRuns: 2000, seed: 7 },
+    );
+  });
 });

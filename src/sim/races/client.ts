@@ -8,10 +8,11 @@ import {
   newRequest,
   byKey,
   changed,
+  changedAt,
   clearDeadlines,
   describeId,
   findLatest,
-  hotLabels,
+  hotLabelsAt,
   NO_KEYS,
   sendCancelSignal,
   settle,
@@ -216,9 +217,11 @@ export function deadline(state: RacesCore, key: string, which: 'idle' | 'max', c
   changed(state, req);
 }
 
-export function clientProgress(state: RacesCore, key: string, progress: number, ctx: Ctx): void {
-  const req = byKey(state, key);
+/** Progress `progress` for the request at index `index` of `state.requests` reaches the client. */
+export function clientProgress(state: RacesCore, index: number, progress: number, ctx: Ctx): void {
+  const req = state.requests[index];
   if (!req) return touch(state, NO_KEYS);
+  const key = req.key;
   const { config } = state;
   const c = req.client;
   if (c.state !== 'pending') {
@@ -249,7 +252,7 @@ export function clientProgress(state: RacesCore, key: string, progress: number, 
   if (config.progressResetsIdleTimeout && req.idleTimeoutMs !== null && req.wireToken !== null) {
     ctx.cancel(req.idleHandle);
     const idleDeadlineAt = ctx.now + req.idleTimeoutMs;
-    const hot = hotLabels(state, req);
+    const hot = hotLabelsAt(state, index, req);
     req.idleHandle = ctx.schedule(idleDeadlineAt, RANK.idleDeadline, 'client', hot.idleDeadline, hot.idlePayload);
     req.idleDeadlineAt = idleDeadlineAt;
     notes?.push(`the idle deadline moves to ${idleDeadlineAt} ms`);
@@ -269,7 +272,7 @@ export function clientProgress(state: RacesCore, key: string, progress: number, 
     }
   }
   ctx.why(notes === null ? '' : notes.join('; ') + '.', rule);
-  changed(state, req);
+  changedAt(state, index, req);
 }
 
 export function clientResponse(state: RacesCore, key: string, ok: boolean, ctx: Ctx, inputRequired = false): void {

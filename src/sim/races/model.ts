@@ -8,7 +8,7 @@ import { serverCancelNotification, serverReceive, serverStreamClose, serverWorkE
 import { clientHopError, hopDeadline } from './mechanics/hop';
 import { responseWrite } from './mechanics/writeWindow';
 import { clientInputResponse, serverInputRequired } from './retry';
-import { RACES_ENTITY_INVARIANTS, RACES_INVARIANTS, racesInvariantsSurelyHold } from './invariants';
+import { RACES_ENTITY_INVARIANTS, RACES_INVARIANTS, racesInvariantsSurelyHold, racesTouchedSurelyHold } from './invariants';
 import { racesOutcome } from './outcome';
 
 export * from './types';
@@ -51,7 +51,7 @@ const ON_TIMER: { [K in RacesTimer['kind']]: (state: RacesCore, t: Extract<Races
   'arrive.cancel': (state, t, ctx) => serverCancelNotification(state, t.message, t.posted, ctx),
   'arrive.raw': (state, t, ctx) => serverCancelNotification(state, t.message, false, ctx),
   'arrive.stream-close': (state, t, ctx) => serverStreamClose(state, t.key, t.cause, ctx),
-  'arrive.progress': (state, t, ctx) => clientProgress(state, t.key, t.progress, ctx),
+  'arrive.progress': (state, t, ctx) => clientProgress(state, t.i, t.progress, ctx),
   'arrive.keepalive': (state, t, ctx) => clientKeepalive(state, t.key, ctx),
   'arrive.response': (state, t, ctx) => clientResponse(state, t.key, t.ok, ctx, t.inputRequired === true),
   'arrive.server-cancel': (state, t, ctx) => clientServerCancel(state, t.key, ctx),
@@ -79,6 +79,7 @@ export const racesCore: CoreModel<RacesConfig, RacesCore, RacesState, RacesOutco
   entity: (state, _kind, id) => byKey(state, id),
   invariants: RACES_ENTITY_INVARIANTS,
   surelyHolds: (_kind, r: RequestState, at) => racesInvariantsSurelyHold(r, at),
+  touchedSurelyHold: racesTouchedSurelyHold,
   view: viewOf,
   thaw,
   outcome: (state) => racesOutcome(state),
