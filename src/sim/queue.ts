@@ -101,6 +101,15 @@ export class EventQueue<T = unknown> {
   }
 }
 
+/** Drops the entries behind `lane.head` once they are at least 1,024 and half the lane (amortised O(1)). */
+function compactLane<T>(lane: Lane<T>): void {
+  if (lane.head >= 1024 && lane.head * 2 >= lane.items.length) {
+    lane.items = lane.items.slice(lane.head);
+    lane.dead = lane.dead.slice(lane.head);
+    lane.head = 0;
+  }
+}
+
 interface Lane<T> {
   delayMs: number;
   rank: number;
@@ -215,11 +224,7 @@ export class LaneQueue<T = unknown> {
     const lane = where;
     const head = lane.items[lane.head];
     lane.head++;
-    if (lane.head >= 1024 && lane.head * 2 >= lane.items.length) {
-      lane.items = lane.items.slice(lane.head);
-      lane.dead = lane.dead.slice(lane.head);
-      lane.head = 0;
-    }
+    compactLane(lane);
     return head;
   }
 
@@ -238,9 +243,12 @@ export class LaneQueue<T = unknown> {
     let best: Lane<T> | undefined;
     for (let i = 0; i < lanes.length; i++) {
       const lane = lanes[i];
-      const items = lane.items;
       const dead = lane.dead;
-      while (lane.head < items.length && dead[lane.head] === 1) lane.head++;
+      while (lane.head < lane.items.length && dead[lane.head] === 1) lane.head++;
+      // A lane whose entries are mostly cancelled (idle deadlines moved by progress) is passed by
+      // its head but rarely popped: drop what lies behind the head here too, or it keeps them all.
+      compactLane(lane);
+      const items = lane.items;
       if (lane.head >= items.length) {
         if (items.length > 256) {
           lane.items = [];

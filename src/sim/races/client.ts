@@ -12,6 +12,7 @@ import {
   clearDeadlines,
   describeId,
   findLatest,
+  firstPendingIndex,
   hotLabelsAt,
   NO_KEYS,
   sendCancelSignal,
@@ -57,7 +58,9 @@ export function clientStart(state: RacesCore, ev: Extract<RacesEvent, { kind: 's
   if (token !== null) {
     const tokenKey = idKey(token);
     let clash: RequestState | undefined;
-    for (const r of state.requests) {
+    const requests = state.requests;
+    for (let i = firstPendingIndex(state); i < requests.length; i++) {
+      const r = requests[i];
       if (r.client.state === 'pending' && r.progressToken !== null && idKey(r.progressToken) === tokenKey) {
         clash = r;
         break;

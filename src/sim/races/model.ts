@@ -38,9 +38,11 @@ const ON_SCRIPTED: { [K in RacesEvent['kind']]?: (state: RacesCore, ev: Extract<
 
 function applyScripted(state: RacesCore, event: ScriptedEvent, ctx: Ctx): void {
   const ev = event as unknown as RacesEvent;
+  // The server's work events first, without a table lookup (most scripted events are progress).
+  if (ev.kind === 'progress' || ev.kind === 'keepalive' || ev.kind === 'complete' || ev.kind === 'error' || ev.kind === 'server-cancel') return serverWorkEvent(state, ev, ctx);
   const on = ON_SCRIPTED[ev.kind] as ((state: RacesCore, ev: RacesEvent, ctx: Ctx) => void) | undefined;
   if (on !== undefined) return on(state, ev, ctx);
-  serverWorkEvent(state, ev as Parameters<typeof serverWorkEvent>[1], ctx);
+  serverWorkEvent(state, ev as unknown as Parameters<typeof serverWorkEvent>[1], ctx);
 }
 
 /** What each timer or delivery does when it fires, by kind (types.ts `RacesTimer`). */
@@ -61,6 +63,7 @@ const ON_TIMER: { [K in RacesTimer['kind']]: (state: RacesCore, t: Extract<Races
 };
 
 function applyTimer(state: RacesCore, t: RacesTimer, ctx: Ctx): void {
+  if (t.kind === 'arrive.progress') return clientProgress(state, t.i, t.progress, ctx);
   (ON_TIMER[t.kind] as (state: RacesCore, t: RacesTimer, ctx: Ctx) => void)(state, t, ctx);
 }
 

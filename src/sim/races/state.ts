@@ -24,6 +24,11 @@ export interface RacesCore {
    * list, it is the one entity the invariants read (`racesTouchedSurelyHold`), found without a lookup.
    */
   touchedReq: RequestState | undefined;
+  /**
+   * No request before this index in `requests` is pending (a call is pending only from its start
+   * until it settles; nothing sets it pending again), so scans for pending calls start here.
+   */
+  pendingFrom: number;
   /** Frozen view per request, null once the request changed since its view was made. */
   views: (RequestState | null)[];
   latestView: Readonly<Record<string, number>> | null;
@@ -69,7 +74,7 @@ export function serverEnded(s: ServerState): boolean {
 
 /** A fresh state for `config`. */
 export function initialCore(config: RacesConfig): RacesCore {
-  return { config, requests: [], latest: {}, indexOf: {}, touched: [], touchedReq: undefined, views: [], latestView: null, indexOfView: null, hot: [] };
+  return { config, requests: [], latest: {}, indexOf: {}, touched: [], touchedReq: undefined, pendingFrom: 0, views: [], latestView: null, indexOfView: null, hot: [] };
 }
 
 /** The step inspected requests `keys` without changing them. */
@@ -138,6 +143,15 @@ export function newRequest(key: string, id: RequestId, now: number, from: Reques
     },
     server: { state: 'not-received', atMs: null, receivedAt: null, cancelAcceptedAt: null, responseSentAt: null, lastWorkerProgressAt: null, lastProgressValue: null, workEndedAt: null, streamClosed: false },
   };
+}
+
+/** The first index in `state.requests` from which a pending call may be found (advances `pendingFrom`). */
+export function firstPendingIndex(state: RacesCore): number {
+  const requests = state.requests;
+  let i = state.pendingFrom;
+  while (i < requests.length && requests[i].client.state !== 'pending') i++;
+  state.pendingFrom = i;
+  return i;
 }
 
 /** Appends a new request instance `req` (its id's latest) to the state and marks it touched. */
@@ -332,6 +346,7 @@ export function thaw(view: RacesState): RacesCore {
     indexOf: { ...view.indexOf },
     touched: view.touched,
     touchedReq: undefined,
+    pendingFrom: 0,
     views: Object.isFrozen(view.requests[0] ?? {}) ? view.requests.slice() : view.requests.map(() => null),
     latestView: Object.isFrozen(view.latest) ? view.latest : null,
     indexOfView: Object.isFrozen(view.indexOf) ? view.indexOf : null,
