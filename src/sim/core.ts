@@ -1,4 +1,6 @@
 import { LaneQueue, compareEntries } from './queue';
+import { inQueueOrder, scriptedEntry, wireEffectAt } from './coreEntries';
+export { scriptedEntries, wireEffectAt } from './coreEntries';
 import { SeededRandom } from './rng';
 import type { Actor, Ignored, Json, ModelTieRule, QueueEntry, Scenario, ScriptedEvent, Step, Violation, WireEffect } from './types';
 
@@ -31,7 +33,11 @@ export interface CoreContext<T> {
   cancel(handle: number): void;
   /** Emit a wire effect (its `at` is the current time). */
   emit(effect: Omit<WireEffect, 'type' | 'at'>): void;
-  /** `emit` of an effect without headers or `malformed`, its fields as arguments (no object in between): for hot paths. */
+  /**
+   * `emit` of an effect without headers or `malformed`, its fields as arguments (no object in
+   * between): for hot paths. The effect has no `headers`/`malformed` keys at all (two fewer slots
+   * in every kept effect; the JSON is the same, as undefined fields vanish there).
+   */
   emitWire(from: WireEffect['from'], transport: WireEffect['transport'], message: Json | undefined, http: string | undefined, arrivesAt: number | undefined, requestKey: string | undefined): void;
   /** True when ignored items are kept (seekable, steps): models may skip building them otherwise. */
   readonly keepsIgnored: boolean;
@@ -77,6 +83,13 @@ export interface CoreModel<C, S, V, O, T> extends ModelTieRule {
    * where a check would fail (races: `racesInvariantsSurelyHold`).
    */
   surelyHolds?(kind: string, entity: never, at: number): boolean;
+  /**
+   * Optional pre-check of a whole step: true only when `surelyHolds` would clear every entity the
+   * step touched, of every kind the invariants read (say the step touched one entity the model
+   * holds at hand), so the engine skips the per-entity pass after a step at `at` (ms). False means
+   * "take that pass" (races: `racesTouchedSurelyHold`).
+   */
+  touchedSurelyHold?(state: S, at: number): boolean;
   /** An immutable (frozen) view of `state`, sharing unchanged parts with earlier views. */
   view(state: S): V;
   /** A fresh mutable state equal to `view` (the view is not changed). */
@@ -111,24 +124,6 @@ export interface Checkpoint<V> {
 
 /** Per invariant list: the entity kinds read and each invariant's kind index (computed once per model). */
 const LAYOUTS = new WeakMap<readonly unknown[], { kinds: string[]; kindOf: number[] }>();
-
-/** The sorted scripted entries of a scenario (shared, never mutated). */
-export function scriptedEntries(scenario: Scenario, rank: (e: ScriptedEvent) => number): QueueEntry[] {
-  const out: QueueEntry[] = scenario.events.map((event, i) => ({
-    at: event.at,
-    rank: rank(event),
-    seq: i,
-    source: 'script' as const,
-    payload: event,
-    label: event.id,
-    actor: event.actor,
-    handle: -1,
-  }));
-  // Scenarios are usually listed in time order already: one pass instead of a sort (same result,
-  // the sort being stable and `seq` unique).
-  for (let i = 1; i < out.length; i++) if (compareEntries(out[i - 1], out[i]) > 0) return out.sort(compareEntries);
-  return out;
-}
 
 /** The kind of an entry: the scripted event's kind, or the timer payload's `kind` (else 'timer'). */
 export function entryKind(entry: QueueEntry): string {
@@ -166,6 +161,9 @@ export class CoreRun<C, S, V, O, T> implements CoreContext<T> {
   stepViolations: Violation[] = NONE;
   stepEntry: QueueEntry | undefined = undefined;
   stepKind = '';
+  /** Streaming runs (`startStreaming`): the scenario's events, run in list order, and the next one's entry. */
+  private events: readonly ScriptedEvent[] | undefined = undefined;
+  private head: QueueEntry | undefined = undefined;
   /** The entity kinds the invariants read, each invariant's index into it, and reused entity lists. */
   private readonly kinds: string[];
   private readonly kindOf: number[];
@@ -204,6 +202,31 @@ export class CoreRun<C, S, V, O, T> implements CoreContext<T> {
     const run = new CoreRun(model, scripted, scenario.seed, scenario.events.length, new LaneQueue(), [], mode);
     run.state = model.init(scenario.config as C, run);
     return run;
+  }
+
+  /**
+   * A run at time 0 like `start`, whose scripted entries are built one at a time as the run
+   * reaches them (each is garbage after its step: none is kept for the whole run), or undefined
+   * when the scenario's events are not in queue order (`start` with `scriptedEntries` then).
+   */
+  static startStreaming<C, S, V, O, T>(model: CoreModel<C, S, V, O, T>, scenario: Scenario, mode: CoreMode): CoreRun<C, S, V, O, T> | undefined {
+    if (!inQueueOrder(scenario.events, model.scriptedRank)) return undefined;
+    const run = CoreRun.start(model, scenario, NONE, mode);
+    run.events = scenario.events;
+    run.head = run.scriptedAt(0);
+    return run;
+  }
+
+  /** The streaming run's entry of its scripted event `i`, or undefined past the last. */
+  private scriptedAt(i: number): QueueEntry | undefined {
+    const events = this.events as readonly ScriptedEvent[];
+    return i < events.length ? scriptedEntry(events[i], i, this.model.scriptedRank(events[i])) : undefined;
+  }
+
+  /** The next scripted entry not yet run, or undefined. */
+  private nextScripted(): QueueEntry | undefined {
+    if (this.events !== undefined) return this.head;
+    return this.cursor < this.scripted.length ? this.scripted[this.cursor] : undefined;
   }
 
   /** A run resumed from `cp` (copied, so the checkpoint stays valid). `effects` is the list to append to. */
@@ -259,7 +282,7 @@ export class CoreRun<C, S, V, O, T> implements CoreContext<T> {
   }
 
   emitWire(from: WireEffect['from'], transport: WireEffect['transport'], message: Json | undefined, http: string | undefined, arrivesAt: number | undefined, requestKey: string | undefined): void {
-    this.effects.push({ type: 'wire', at: this.now, from, transport, message, http, headers: undefined, malformed: undefined, arrivesAt, requestKey });
+    this.effects.push({ type: 'wire', at: this.now, from, transport, message, http, arrivesAt, requestKey });
   }
 
   ignore(item: Ignored | (() => Ignored)): void {
@@ -276,7 +299,7 @@ export class CoreRun<C, S, V, O, T> implements CoreContext<T> {
   /** The next entry without consuming it, or undefined at the end. */
   peek(): QueueEntry | undefined {
     const timer = this.queue.peek();
-    const script = this.cursor < this.scripted.length ? this.scripted[this.cursor] : undefined;
+    const script = this.nextScripted();
     if (script !== undefined && (timer === undefined || compareEntries(script, timer) < 0)) return script;
     return timer;
   }
@@ -284,10 +307,12 @@ export class CoreRun<C, S, V, O, T> implements CoreContext<T> {
   /** Applies the next entry and checks the invariants on what it touched; false at the end. */
   step(): boolean {
     const timer = this.queue.peek();
-    const scripted = this.scripted;
+    const script = this.nextScripted();
     let entry: QueueEntry;
-    if (this.cursor < scripted.length && (timer === undefined || compareEntries(scripted[this.cursor], timer) < 0)) {
-      entry = scripted[this.cursor++];
+    if (script !== undefined && (timer === undefined || compareEntries(script, timer) < 0)) {
+      entry = script;
+      this.cursor++;
+      if (this.events !== undefined) this.head = this.scriptedAt(this.cursor);
     } else if (timer !== undefined) {
       entry = this.queue.pop() as QueueEntry;
     } else return false;
@@ -311,9 +336,20 @@ export class CoreRun<C, S, V, O, T> implements CoreContext<T> {
       model.applyTimer(state, entry.payload as T, this);
     }
     this.stepKind = kind;
-    // Invariants: resolve each touched entity once per kind, then run each invariant over the
-    // entities of the kind it reads (in the model's order; first problem per invariant).
-    // Entities the model's `surelyHolds` pre-check clears are skipped (no check could fail on them).
+    if (model.touchedSurelyHold === undefined || !model.touchedSurelyHold(state, at)) this.checkTouched(state, at, kind);
+    this.lastAt = at;
+    this.stepCount++;
+    return true;
+  }
+
+  /**
+   * The invariants after a step at `at` of entry kind `kind`: resolve each touched entity once
+   * per kind, then run each invariant over the entities of the kind it reads (in the model's
+   * order; first problem per invariant). Entities the model's `surelyHolds` pre-check clears are
+   * skipped (no check could fail on them).
+   */
+  private checkTouched(state: S, at: number, kind: string): void {
+    const model = this.model;
     const kinds = this.kinds;
     const counts = this.entityCounts;
     const surelyHolds = model.surelyHolds;
@@ -346,34 +382,12 @@ export class CoreRun<C, S, V, O, T> implements CoreContext<T> {
         break;
       }
     }
-    this.lastAt = at;
-    this.stepCount++;
-    return true;
   }
 
   /** Every invariant's result so far, in the model's order. */
   invariantResults(): { name: string; description: string; firstViolation: FirstViolation | null }[] {
     return this.model.invariants.map((inv) => ({ name: inv.name, description: inv.description, firstViolation: this.firstViolation.get(inv.name) ?? null }));
   }
-}
-
-/**
- * The wire effect a model emits at virtual time `at` (ms), in one fixed shape for every effect
- * (absent fields are undefined and vanish in JSON); the one builder of wire effects.
- */
-export function wireEffectAt(at: number, effect: Omit<WireEffect, 'type' | 'at'>): WireEffect {
-  return {
-    type: 'wire',
-    at,
-    from: effect.from,
-    transport: effect.transport,
-    message: effect.message,
-    http: effect.http,
-    headers: effect.headers,
-    malformed: effect.malformed,
-    arrivesAt: effect.arrivesAt,
-    requestKey: effect.requestKey,
-  };
 }
 
 export { asCoreContext, oneStepMethods } from './coreOneStep';

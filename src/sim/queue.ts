@@ -101,6 +101,15 @@ export class EventQueue<T = unknown> {
   }
 }
 
+/** Drops the entries behind `lane.head` once they are at least 1,024 and half the lane (amortised O(1)). */
+function compactLane<T>(lane: Lane<T>): void {
+  if (lane.head >= 1024 && lane.head * 2 >= lane.items.length) {
+    lane.items = lane.items.slice(lane.head);
+    lane.dead = lane.dead.slice(lane.head);
+    lane.head = 0;
+  }
+}
+
 interface Lane<T> {
   delayMs: number;
   rank: number;
@@ -126,14 +135,19 @@ export class LaneQueue<T = unknown> {
   /** One set of cancelled handles, shared by the lanes and the heap (each handle lives in one place). */
   private cancelled = new Set<number>();
   private heap = new EventQueue<T>(this.cancelled);
-  /** What the last `peek` found (a lane, the heap, or nothing), until the next push, cancel or pop. */
+  /**
+   * What the last `peek` found (a lane or the heap) and the entry it returned, until a pop, or a
+   * push or cancel that could change the next entry (a later entry or another handle cannot).
+   */
   private peeked: Lane<T> | 'heap' | null = null;
+  private peekedEntry: QueueEntry<T> | undefined = undefined;
 
   constructor(private readonly maxLanes = 8) {}
 
   /** Adds `entry`, scheduled at virtual time `nowMs` (≤ entry.at). */
   push(entry: QueueEntry<T>, nowMs: number): void {
-    this.peeked = null;
+    // The next entry stays the peeked one unless the new entry comes before it.
+    if (this.peeked !== null && compareEntries(entry, this.peekedEntry as QueueEntry<T>) < 0) this.peeked = null;
     const delayMs = entry.at - nowMs;
     const lanes = this.lanes;
     for (let i = 0; i < lanes.length; i++) {
@@ -157,7 +171,8 @@ export class LaneQueue<T = unknown> {
   /** Marks a timer handle cancelled; it will never be returned. */
   cancel(handle: number): void {
     if (handle < 0) return;
-    this.peeked = null;
+    // Cancelling another entry than the peeked one leaves the next entry as it is.
+    if (this.peeked !== null && (this.peekedEntry as QueueEntry<T>).handle === handle) this.peeked = null;
     const lanes = this.lanes;
     for (let i = 0; i < lanes.length; i++) {
       const lane = lanes[i];
@@ -181,18 +196,22 @@ export class LaneQueue<T = unknown> {
 
   /** The next live entry without removing it, or undefined. */
   peek(): QueueEntry<T> | undefined {
+    if (this.peeked !== null) return this.peekedEntry;
     const lane = this.minLane();
     const top = this.heap.peek();
     if (lane === undefined) {
       this.peeked = top === undefined ? null : 'heap';
+      this.peekedEntry = top;
       return top;
     }
     const head = lane.items[lane.head];
     if (top !== undefined && compareEntries(top, head) < 0) {
       this.peeked = 'heap';
+      this.peekedEntry = top;
       return top;
     }
     this.peeked = lane;
+    this.peekedEntry = head;
     return head;
   }
 
@@ -205,11 +224,7 @@ export class LaneQueue<T = unknown> {
     const lane = where;
     const head = lane.items[lane.head];
     lane.head++;
-    if (lane.head >= 1024 && lane.head * 2 >= lane.items.length) {
-      lane.items = lane.items.slice(lane.head);
-      lane.dead = lane.dead.slice(lane.head);
-      lane.head = 0;
-    }
+    compactLane(lane);
     return head;
   }
 
@@ -228,9 +243,12 @@ export class LaneQueue<T = unknown> {
     let best: Lane<T> | undefined;
     for (let i = 0; i < lanes.length; i++) {
       const lane = lanes[i];
-      const items = lane.items;
       const dead = lane.dead;
-      while (lane.head < items.length && dead[lane.head] === 1) lane.head++;
+      while (lane.head < lane.items.length && dead[lane.head] === 1) lane.head++;
+      // A lane whose entries are mostly cancelled (idle deadlines moved by progress) is passed by
+      // its head but rarely popped: drop what lies behind the head here too, or it keeps them all.
+      compactLane(lane);
+      const items = lane.items;
       if (lane.head >= items.length) {
         if (items.length > 256) {
           lane.items = [];

@@ -1,5 +1,6 @@
 import { coreOfModel } from './modelCore';
 import { replayCore } from './trace';
+import { replayFast } from './fastPath';
 import type { CoreModel } from './core';
 import type { Json, Model, Scenario, Step, Trace, WireEffect } from './types';
 
@@ -49,7 +50,8 @@ export function replay<C, S, O, T>(
   scenario: Scenario,
   options: ReplayOptions = {},
 ): ReplayResult<S, O> {
-  return replayCore(model.core ?? coreOfModel(model), scenario, options);
+  const core = model.core ?? coreOfModel(model);
+  return options.keep === 'effects' ? replayFast(core, scenario, options.maxSteps) : replayCore(core, scenario, options);
 }
 
 /**

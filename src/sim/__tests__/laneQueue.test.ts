@@ -11,40 +11,52 @@ describe('LaneQueue = EventQueue', () => {
     fc.record({ t: fc.constant('cancel' as const), back: fc.integer({ min: 0, max: 6 }) }),
     fc.record({ t: fc.constant('clone' as const) }),
   );
+  type Op = { t: 'push'; delay: number; rank: number } | { t: 'pop' } | { t: 'cancel'; back: number } | { t: 'clone' } | { t: 'peek' };
+  /** Runs `ops` on a binary heap and a lane queue side by side: every pop (and peek) must agree, and so must draining both. */
+  function drive(ops: Op[], maxLanes: number, peekWhileDraining: boolean): void {
+    let heap = new EventQueue<null>();
+    let lanes = new LaneQueue<null>(maxLanes);
+    let now = 0;
+    let seq = 0;
+    for (const o of ops) {
+      if (o.t === 'push') {
+        const e: QueueEntry<null> = { at: now + o.delay, rank: o.rank, seq, source: 'timer', payload: null, label: '', actor: 'client', handle: seq };
+        seq++;
+        heap.push(e);
+        lanes.push(e, now);
+      } else if (o.t === 'cancel') {
+        heap.cancel(seq - 1 - o.back);
+        lanes.cancel(seq - 1 - o.back);
+      } else if (o.t === 'clone') {
+        heap = heap.clone();
+        lanes = lanes.clone();
+      } else if (o.t === 'peek') {
+        expect(lanes.peek()?.seq).toBe(heap.peek()?.seq);
+      } else {
+        const a = heap.pop();
+        expect(lanes.pop()?.seq).toBe(a?.seq);
+        if (a) now = a.at;
+      }
+    }
+    for (let a = heap.pop(); a !== undefined; a = heap.pop()) {
+      if (peekWhileDraining) expect(lanes.peek()?.seq).toBe(a.seq);
+      expect(lanes.pop()?.seq).toBe(a.seq);
+    }
+    expect(lanes.peek()).toBeUndefined();
+    expect(lanes.pop()).toBeUndefined();
+  }
   it('same entries in the same order over random push / cancel / pop / clone sequences (few lanes, so the heap is used too)', () => {
     fc.assert(
-      fc.property(fc.array(op, { maxLength: 200 }), fc.integer({ min: 1, max: 8 }), (ops, maxLanes) => {
-        let heap = new EventQueue<null>();
-        let lanes = new LaneQueue<null>(maxLanes);
-        let now = 0;
-        let seq = 0;
-        const out: [number, number][] = [];
-        for (const o of ops) {
-          if (o.t === 'push') {
-            const e: QueueEntry<null> = { at: now + o.delay, rank: o.rank, seq, source: 'timer', payload: null, label: '', actor: 'client', handle: seq };
-            seq++;
-            heap.push(e);
-            lanes.push(e, now);
-          } else if (o.t === 'cancel') {
-            heap.cancel(seq - 1 - o.back);
-            lanes.cancel(seq - 1 - o.back);
-          } else if (o.t === 'clone') {
-            heap = heap.clone();
-            lanes = lanes.clone();
-          } else {
-            const a = heap.pop();
-            const b = lanes.pop();
-            expect(b?.seq).toBe(a?.seq);
-            if (a) {
-              now = a.at;
-              out.push([a.at, a.seq]);
-            }
-          }
-        }
-        for (let a = heap.pop(); a !== undefined; a = heap.pop()) expect(lanes.pop()?.seq).toBe(a.seq);
-        expect(lanes.pop()).toBeUndefined();
-      }),
+      fc.property(fc.array(op, { maxLength: 200 }), fc.integer({ min: 1, max: 8 }), (ops, maxLanes) => drive(ops, maxLanes, false)),
       { numRuns: 2000, seed: 5 },
+    );
+  });
+
+  it('peek agrees too when peeks are interleaved with pushes and cancels (the peeked entry is kept while it stays next)', () => {
+    const withPeek = fc.oneof(op, fc.record({ t: fc.constant('peek' as const) }), fc.record({ t: fc.constant('peek' as const) }));
+    fc.assert(
+      fc.property(fc.array(withPeek, { maxLength: 200 }), fc.integer({ min: 1, max: 8 }), (ops, maxLanes) => drive(ops, maxLanes, true)),
+      { numRuns: 2000, seed: 7 },
     );
   });
 });

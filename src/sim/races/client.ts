@@ -8,10 +8,12 @@ import {
   newRequest,
   byKey,
   changed,
+  changedAt,
   clearDeadlines,
   describeId,
   findLatest,
-  hotLabels,
+  firstPendingIndex,
+  hotLabelsAt,
   NO_KEYS,
   sendCancelSignal,
   settle,
@@ -56,7 +58,9 @@ export function clientStart(state: RacesCore, ev: Extract<RacesEvent, { kind: 's
   if (token !== null) {
     const tokenKey = idKey(token);
     let clash: RequestState | undefined;
-    for (const r of state.requests) {
+    const requests = state.requests;
+    for (let i = firstPendingIndex(state); i < requests.length; i++) {
+      const r = requests[i];
       if (r.client.state === 'pending' && r.progressToken !== null && idKey(r.progressToken) === tokenKey) {
         clash = r;
         break;
@@ -216,9 +220,11 @@ export function deadline(state: RacesCore, key: string, which: 'idle' | 'max', c
   changed(state, req);
 }
 
-export function clientProgress(state: RacesCore, key: string, progress: number, ctx: Ctx): void {
-  const req = byKey(state, key);
+/** Progress `progress` for the request at index `index` of `state.requests` reaches the client. */
+export function clientProgress(state: RacesCore, index: number, progress: number, ctx: Ctx): void {
+  const req = state.requests[index];
   if (!req) return touch(state, NO_KEYS);
+  const key = req.key;
   const { config } = state;
   const c = req.client;
   if (c.state !== 'pending') {
@@ -249,7 +255,7 @@ export function clientProgress(state: RacesCore, key: string, progress: number, 
   if (config.progressResetsIdleTimeout && req.idleTimeoutMs !== null && req.wireToken !== null) {
     ctx.cancel(req.idleHandle);
     const idleDeadlineAt = ctx.now + req.idleTimeoutMs;
-    const hot = hotLabels(state, req);
+    const hot = hotLabelsAt(state, index, req);
     req.idleHandle = ctx.schedule(idleDeadlineAt, RANK.idleDeadline, 'client', hot.idleDeadline, hot.idlePayload);
     req.idleDeadlineAt = idleDeadlineAt;
     notes?.push(`the idle deadline moves to ${idleDeadlineAt} ms`);
@@ -269,7 +275,7 @@ export function clientProgress(state: RacesCore, key: string, progress: number, 
     }
   }
   ctx.why(notes === null ? '' : notes.join('; ') + '.', rule);
-  changed(state, req);
+  changedAt(state, index, req);
 }
 
 export function clientResponse(state: RacesCore, key: string, ok: boolean, ctx: Ctx, inputRequired = false): void {

@@ -149,6 +149,19 @@ export function racesInvariantsSurelyHold(r: RequestState, at: number): boolean 
   return r.maxDeadlineAt === original && at <= original;
 }
 
+/**
+ * True only when every request the last step touched surely holds (`racesInvariantsSurelyHold`):
+ * the step touched none, or only the request `changed` last named (its own `self` list, so no
+ * lookup), and the pre-check clears it. False means "take the per-request pass" (the core's
+ * `CoreModel.touchedSurelyHold`; proven with `racesInvariantsSurelyHold` in `__tests__/surelyHolds.test.ts`).
+ */
+export function racesTouchedSurelyHold(state: RacesCore, at: number): boolean {
+  const touched = state.touched;
+  if (touched.length === 0) return true;
+  const r = state.touchedReq;
+  return r !== undefined && touched === r.self && racesInvariantsSurelyHold(r, at);
+}
+
 /** The invariants for the checkpointed core: per request, run on touched requests only. */
 export const RACES_ENTITY_INVARIANTS: EntityInvariant<RacesCore>[] = CHECKS.map((c) => ({
   name: c.name,

@@ -8,7 +8,7 @@ import { serverCancelNotification, serverReceive, serverStreamClose, serverWorkE
 import { clientHopError, hopDeadline } from './mechanics/hop';
 import { responseWrite } from './mechanics/writeWindow';
 import { clientInputResponse, serverInputRequired } from './retry';
-import { RACES_ENTITY_INVARIANTS, RACES_INVARIANTS, racesInvariantsSurelyHold } from './invariants';
+import { RACES_ENTITY_INVARIANTS, RACES_INVARIANTS, racesInvariantsSurelyHold, racesTouchedSurelyHold } from './invariants';
 import { racesOutcome } from './outcome';
 
 export * from './types';
@@ -38,9 +38,11 @@ const ON_SCRIPTED: { [K in RacesEvent['kind']]?: (state: RacesCore, ev: Extract<
 
 function applyScripted(state: RacesCore, event: ScriptedEvent, ctx: Ctx): void {
   const ev = event as unknown as RacesEvent;
+  // The server's work events first, without a table lookup (most scripted events are progress).
+  if (ev.kind === 'progress' || ev.kind === 'keepalive' || ev.kind === 'complete' || ev.kind === 'error' || ev.kind === 'server-cancel') return serverWorkEvent(state, ev, ctx);
   const on = ON_SCRIPTED[ev.kind] as ((state: RacesCore, ev: RacesEvent, ctx: Ctx) => void) | undefined;
   if (on !== undefined) return on(state, ev, ctx);
-  serverWorkEvent(state, ev as Parameters<typeof serverWorkEvent>[1], ctx);
+  serverWorkEvent(state, ev as unknown as Parameters<typeof serverWorkEvent>[1], ctx);
 }
 
 /** What each timer or delivery does when it fires, by kind (types.ts `RacesTimer`). */
@@ -51,7 +53,7 @@ const ON_TIMER: { [K in RacesTimer['kind']]: (state: RacesCore, t: Extract<Races
   'arrive.cancel': (state, t, ctx) => serverCancelNotification(state, t.message, t.posted, ctx),
   'arrive.raw': (state, t, ctx) => serverCancelNotification(state, t.message, false, ctx),
   'arrive.stream-close': (state, t, ctx) => serverStreamClose(state, t.key, t.cause, ctx),
-  'arrive.progress': (state, t, ctx) => clientProgress(state, t.key, t.progress, ctx),
+  'arrive.progress': (state, t, ctx) => clientProgress(state, t.i, t.progress, ctx),
   'arrive.keepalive': (state, t, ctx) => clientKeepalive(state, t.key, ctx),
   'arrive.response': (state, t, ctx) => clientResponse(state, t.key, t.ok, ctx, t.inputRequired === true),
   'arrive.server-cancel': (state, t, ctx) => clientServerCancel(state, t.key, ctx),
@@ -61,6 +63,7 @@ const ON_TIMER: { [K in RacesTimer['kind']]: (state: RacesCore, t: Extract<Races
 };
 
 function applyTimer(state: RacesCore, t: RacesTimer, ctx: Ctx): void {
+  if (t.kind === 'arrive.progress') return clientProgress(state, t.i, t.progress, ctx);
   (ON_TIMER[t.kind] as (state: RacesCore, t: RacesTimer, ctx: Ctx) => void)(state, t, ctx);
 }
 
@@ -79,6 +82,7 @@ export const racesCore: CoreModel<RacesConfig, RacesCore, RacesState, RacesOutco
   entity: (state, _kind, id) => byKey(state, id),
   invariants: RACES_ENTITY_INVARIANTS,
   surelyHolds: (_kind, r: RequestState, at) => racesInvariantsSurelyHold(r, at),
+  touchedSurelyHold: racesTouchedSurelyHold,
   view: viewOf,
   thaw,
   outcome: (state) => racesOutcome(state),

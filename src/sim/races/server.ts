@@ -3,7 +3,7 @@ import { cancelledNotification, ERROR_CODES, errorResponse, idProblem, listenRes
 import { answerFromLedger, recordExecution, rejectMissingHeaders } from './retry';
 import type { RacesEvent } from './schema';
 import { RANK, type RequestState, type ServerState } from './types';
-import { byKey, changed, describeId, findLatest, hotLabels, NO_KEYS, TERMINAL_SERVER, touch, type Ctx, type RacesCore } from './state';
+import { byKey, changed, changedAt, describeId, findLatest, hotLabelsAt, latestIndex, NO_KEYS, serverEnded, TERMINAL_SERVER, touch, type Ctx, type RacesCore } from './state';
 import { isSdkV1, sdkServerIgnoresCancel } from './sdkProfile';
 import { ignoredBySdk, sdkAbortsUncancellable } from './sdkClient';
 import { receiveLoopDeadSince, receiveLoopDiesOnCancel, unreadCancel, unreadRequest } from './mechanics/receiveLoop';
@@ -41,7 +41,8 @@ export function serverWorkEvent(
   ev: Extract<RacesEvent, { kind: 'progress' | 'keepalive' | 'complete' | 'error' | 'server-cancel' }>,
   ctx: Ctx,
 ): void {
-  const req = findLatest(state, ev.requestId);
+  const index = latestIndex(state, ev.requestId);
+  const req = index < 0 ? undefined : state.requests[index];
   const { config } = state;
   if (!req || req.server.state === 'not-received') {
     const reason = req ? 'the request has not reached the server yet' : 'the server never received a request with that id';
@@ -51,7 +52,7 @@ export function serverWorkEvent(
   }
   const s = req.server;
   const serverState = s.state;
-  const ended = TERMINAL_SERVER.has(serverState);
+  const ended = serverEnded(serverState);
   const s2cArrives = ctx.now + config.latencyMs.serverToClient;
   const http = config.transport === 'streamable-http';
 
@@ -81,11 +82,11 @@ export function serverWorkEvent(
     }
     const message = progressNotification(req.wireToken, ev.progress, ev.total, ev.message);
     ctx.emitWire('server', config.transport, message, http ? 'SSE event on the request\'s response stream' : undefined, s2cArrives, req.key);
-    ctx.schedule(s2cArrives, RANK.arrival, 'client', hotLabels(state, req).progressArrives, { kind: 'arrive.progress', key: req.key, progress: ev.progress });
+    ctx.schedule(s2cArrives, RANK.arrival, 'client', hotLabelsAt(state, index, req).progressArrives, { kind: 'arrive.progress', key: req.key, i: index, progress: ev.progress });
     const viaHop = req.mech?.hopIdleHandle !== undefined ? hopPassesProgress(state, req, ctx) : '';
     if (ctx.keepsNotes) ctx.why(`The server reports progress ${ev.progress}${ev.total !== null ? `/${ev.total}` : ''} for ${describeId(req.id)}.${viaHop}`, viaHop !== '' ? 'mech.hop' : 'progress.resets-idle');
     else ctx.why('', viaHop !== '' ? 'mech.hop' : 'progress.resets-idle');
-    return changed(state, req);
+    return changedAt(state, index, req);
   }
 
   if (ev.kind === 'keepalive') {

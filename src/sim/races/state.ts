@@ -19,6 +19,16 @@ export interface RacesCore {
   indexOf: Record<string, number>;
   /** The request keys the last step touched (changed or inspected): what the invariants read. */
   touched: readonly string[];
+  /**
+   * The request record the last `changed` call named. When `touched` is that request's own `self`
+   * list, it is the one entity the invariants read (`racesTouchedSurelyHold`), found without a lookup.
+   */
+  touchedReq: RequestState | undefined;
+  /**
+   * No request before this index in `requests` is pending (a call is pending only from its start
+   * until it settles; nothing sets it pending again), so scans for pending calls start here.
+   */
+  pendingFrom: number;
   /** Frozen view per request, null once the request changed since its view was made. */
   views: (RequestState | null)[];
   latestView: Readonly<Record<string, number>> | null;
@@ -39,7 +49,11 @@ export interface HotLabels {
 
 /** The hot-path labels of `req` (made on first use). */
 export function hotLabels(state: RacesCore, req: RequestState): HotLabels {
-  const i = state.indexOf[req.key];
+  return hotLabelsAt(state, state.indexOf[req.key], req);
+}
+
+/** `hotLabels` of `req`, which is `state.requests[i]` (no lookup of its index). */
+export function hotLabelsAt(state: RacesCore, i: number, req: RequestState): HotLabels {
   let h = state.hot[i];
   if (h === undefined) {
     h = state.hot[i] = { idleDeadline: `idle deadline ${req.key}`, progressArrives: `progress ${req.key} arrives`, idlePayload: Object.freeze({ kind: 'deadline.idle', key: req.key }) };
@@ -53,9 +67,14 @@ export const NO_KEYS: readonly string[] = Object.freeze([]);
 
 export const TERMINAL_SERVER: ReadonlySet<ServerState> = new Set(['completed', 'failed', 'cancelled']);
 
+/** `TERMINAL_SERVER.has(s)`, without the set lookup (hot path). */
+export function serverEnded(s: ServerState): boolean {
+  return s === 'completed' || s === 'failed' || s === 'cancelled';
+}
+
 /** A fresh state for `config`. */
 export function initialCore(config: RacesConfig): RacesCore {
-  return { config, requests: [], latest: {}, indexOf: {}, touched: [], views: [], latestView: null, indexOfView: null, hot: [] };
+  return { config, requests: [], latest: {}, indexOf: {}, touched: [], touchedReq: undefined, pendingFrom: 0, views: [], latestView: null, indexOfView: null, hot: [] };
 }
 
 /** The step inspected requests `keys` without changing them. */
@@ -65,8 +84,14 @@ export function touch(state: RacesCore, keys: readonly string[]): void {
 
 /** The step changed `req` (in place): its cached view is dropped and it is marked touched. */
 export function changed(state: RacesCore, req: RequestState): void {
-  state.views[state.indexOf[req.key]] = null;
+  changedAt(state, state.indexOf[req.key], req);
+}
+
+/** `changed` of `req`, which is `state.requests[i]` (no lookup of its index). */
+export function changedAt(state: RacesCore, i: number, req: RequestState): void {
+  state.views[i] = null;
   state.touched = req.self;
+  state.touchedReq = req;
 }
 
 export function byKey(state: RacesCore, key: string): RequestState | undefined {
@@ -75,9 +100,20 @@ export function byKey(state: RacesCore, key: string): RequestState | undefined {
 }
 
 export function findLatest(state: RacesCore, id: unknown): RequestState | undefined {
-  if (idProblem(id) !== null) return undefined;
-  const index = state.latest[idKey(id as RequestId)];
-  return index === undefined ? undefined : state.requests[index];
+  const index = latestIndex(state, id);
+  return index < 0 ? undefined : state.requests[index];
+}
+
+/**
+ * Index in `state.requests` of the latest instance of request id `id`, or -1 when there is none
+ * or `id` is no valid request id (a string or an integer; see `idProblem`).
+ */
+export function latestIndex(state: RacesCore, id: unknown): number {
+  let index: number | undefined;
+  // An integer indexes the record directly: a number property key is its String(), which is `idKey`.
+  if (typeof id === 'number') index = Number.isInteger(id) ? state.latest[id] : undefined;
+  else index = idProblem(id) === null ? state.latest[idKey(id as RequestId)] : undefined;
+  return index === undefined ? -1 : index;
 }
 
 /** What a new request instance takes from its start event (or from the request it re-issues): its shape, token, timeouts and armed deadlines. */
@@ -109,6 +145,15 @@ export function newRequest(key: string, id: RequestId, now: number, from: Reques
   };
 }
 
+/** The first index in `state.requests` from which a pending call may be found (advances `pendingFrom`). */
+export function firstPendingIndex(state: RacesCore): number {
+  const requests = state.requests;
+  let i = state.pendingFrom;
+  while (i < requests.length && requests[i].client.state !== 'pending') i++;
+  state.pendingFrom = i;
+  return i;
+}
+
 /** Appends a new request instance `req` (its id's latest) to the state and marks it touched. */
 export function addRequest(state: RacesCore, req: RequestState): void {
   const index = state.requests.length;
@@ -119,6 +164,7 @@ export function addRequest(state: RacesCore, req: RequestState): void {
   state.latestView = null;
   state.indexOfView = null;
   state.touched = req.self;
+  state.touchedReq = req;
 }
 
 /** Sets the client's terminal state (counting how often, for `one-terminal-state`). */
@@ -299,6 +345,8 @@ export function thaw(view: RacesState): RacesCore {
     latest: { ...view.latest },
     indexOf: { ...view.indexOf },
     touched: view.touched,
+    touchedReq: undefined,
+    pendingFrom: 0,
     views: Object.isFrozen(view.requests[0] ?? {}) ? view.requests.slice() : view.requests.map(() => null),
     latestView: Object.isFrozen(view.latest) ? view.latest : null,
     indexOfView: Object.isFrozen(view.indexOf) ? view.indexOf : null,

@@ -151,7 +151,8 @@ export type RacesTimer =
   | { kind: 'arrive.cancel'; message: Json; posted: boolean }
   | { kind: 'arrive.stream-close'; key: string; cause: 'cancel' | 'network' }
   | { kind: 'arrive.raw'; message: Json }
-  | { kind: 'arrive.progress'; key: string; progress: number }
+  /** `i`: the request's index in `requests` (a lookup saved on the hot path). */
+  | { kind: 'arrive.progress'; key: string; i: number; progress: number }
   | { kind: 'arrive.keepalive'; key: string }
   | { kind: 'arrive.response'; key: string; ok: boolean; inputRequired?: true }
   | { kind: 'arrive.server-cancel'; key: string }

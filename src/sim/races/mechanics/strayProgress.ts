@@ -24,7 +24,7 @@ export function strayProgressSent(state: RacesCore, req: RequestState, ev: { pro
   const arrivesAt = ctx.now + config.latencyMs.serverToClient;
   const message = progressNotification(token, ev.progress, ev.total, ev.message);
   ctx.emit({ from: 'server', transport: config.transport, message, http: config.transport === 'streamable-http' ? 'SSE event after the final response' : undefined, arrivesAt, requestKey: req.key });
-  ctx.schedule(arrivesAt, RANK.arrival, 'client', hotLabels(state, req).progressArrives, { kind: 'arrive.progress', key: req.key, progress: ev.progress });
+  ctx.schedule(arrivesAt, RANK.arrival, 'client', hotLabels(state, req).progressArrives, { kind: 'arrive.progress', key: req.key, i: state.indexOf[req.key], progress: ev.progress });
   if (req.mech?.progressAfterResultAt === undefined) mark(req, { progressAfterResultAt: ctx.now });
   const sentAt = req.server.responseSentAt;
   ctx.why(() => `The worker reports progress ${ev.progress} for ${describeId(req.id)} after its final response went out at ${sentAt} ms, and the server still sends it (bug): progress MUST stop after completion.`, 'mech.stray-progress');
