@@ -123,4 +123,17 @@ test.describe('Walkthrough leftovers (third pass)', () => {
       await expect(races.historyStep).toHaveText(/^Redo: move cancel to \d+ ms$/);
     }
   });
+
+  test('a step named after an event whose id carries bidi controls reads in order (walkthrough: "Undo: move cansm 013 ot lec")', async ({ lab: page }) => {
+    const races = await new LabDriver(page, 'races').open('A-cancel-then-complete');
+    const scenario = scenarioFile('races', 'A-cancel-then-complete') as { events: { id: string }[] };
+    const cancel = scenario.events.find((e) => e.id === 'cancel');
+    if (!cancel) throw new Error('A has a cancel event');
+    cancel.id = 'can\u202Ecel';
+    await races.paste({ ...scenario, id: 'bidi', title: 'Bidi ids' });
+    await races.nudgeEvent('can\u202Ecel', 'ArrowRight');
+    await expect(races.historyStep).toHaveText(/^Undo: move cancel to \d+ ms$/);
+    await expect(races.undoButton).toHaveAttribute('aria-label', /^Undo: move cancel to \d+ ms$/);
+    await expect(races.undoButton).toHaveAttribute('title', /^Undo: move cancel to \d+ ms \(Ctrl\+Z\)$/);
+  });
 });

@@ -21,6 +21,8 @@ export interface PickerGroups {
   names: Readonly<Record<string, string>>;
 }
 
+const neutralised = (text: string | null): string | null => (text === null ? null : neutraliseBidi(text));
+
 /** Scrolls to the page's Import / export panel (`#lab-import`, the kit's ImportPanel) and focuses its text box. */
 function jumpToImport() {
   const panel = document.getElementById(IMPORT_PANEL_ID);
@@ -46,8 +48,9 @@ export function ScenarioBar({ groups, children }: { groups?: PickerGroups; child
   const builtins = useLab(selectBuiltins);
   const canUndo = useLab(selectCanUndo);
   const canRedo = useLab(selectCanRedo);
-  const undoStep = useLab(selectUndoStep);
-  const redoStep = useLab(selectRedoStep);
+  // Step names quote event ids and titles from the scenario file: bidi controls removed, as in every other label.
+  const undoStep = neutralised(useLab(selectUndoStep));
+  const redoStep = neutralised(useLab(selectRedoStep));
   const modified = useLab(selectIsModified);
   const imported = useLab(selectImported);
   const [status, setStatus] = useState<{ text: string; link?: string } | null>(null);

@@ -7,7 +7,6 @@ import type { BuiltinLoad } from '../../store/builtins';
 import { LabPage } from '../common/LabPage';
 import { useRaces } from './context';
 import { ErrorBanner } from './ErrorBanner';
-import { InvariantsPanel } from '../common/InvariantsPanel';
 import { LessonPanel } from './LessonPanel';
 import { NowPanel } from './NowPanel';
 import { OutcomePanel } from './OutcomePanel';
@@ -27,7 +26,11 @@ import { TimelineSection } from '../common/TimelineSection';
  */
 const AllOrdersPanel = lazy(() => import('../common/AllOrdersPanel').then((m) => ({ default: m.AllOrdersPanel })));
 const ChaosPanel = lazy(() => import('../common/ChaosPanel').then((m) => ({ default: m.ChaosPanel })));
-/** The tie rule and Import / export sit last in the side column, below the fold: lazy chunks too (a file dropped on the page is read by `LabPage` at once). */
+/**
+ * The invariants, the tie rule and Import / export sit below the settings in the side column, below
+ * the fold: lazy chunks too (a file dropped on the page is read by `LabPage` at once).
+ */
+const InvariantsPanel = lazy(() => import('../common/InvariantsPanel').then((m) => ({ default: m.InvariantsPanel })));
 const TieRulePanel = lazy(() => import('../common/TieRulePanel').then((m) => ({ default: m.TieRulePanel })));
 const ImportPanel = lazy(() => import('./ImportPanel').then((m) => ({ default: m.ImportPanel })));
 
@@ -76,8 +79,8 @@ function RacesPage() {
         <aside className="races-side" aria-label="Settings, lesson and checks">
           <LessonPanel />
           <SettingsPanel />
-          <InvariantsPanel />
           <Suspense fallback={null}>
+            <InvariantsPanel />
             <TieRulePanel rule={RACES_TIE_RULE} editable />
             <ImportPanel />
           </Suspense>

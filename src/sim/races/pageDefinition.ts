@@ -7,7 +7,7 @@ import { racesNaturalOrderEvents, racesOrderClass } from './explore';
 
 /**
  * Steps between checkpoints of the page's seekable trace: a drag re-runs at most this many steps
- * before the moved event, and a seek fewer than this many (the CLI and bench keep the default 512).
+ * before the moved event, and a seek fewer than this many (the CLI and bench keep `DEFAULT_CHECKPOINT_EVERY`, 2,048).
  */
 export const RACES_PAGE_CHECKPOINT_EVERY = 64;
 
