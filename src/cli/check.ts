@@ -29,7 +29,10 @@ function nonNegativeInt(flag: string, v: string | undefined): number | string {
   return Number(v);
 }
 
-/** The human summary printed with --text. */
+/** Skipped lines named one by one in the --text summary; the rest are counted. */
+const SKIPPED_SHOWN = 10;
+
+/** The human summary printed with --text: the file, its counts, each finding, then the skipped lines (line number and reason, the first 10). */
 export function textSummary(file: string, t: Transcript, report: CheckReport): string {
   const lines = [
     `${file}: ${t.formatName}; ${t.messageIndices.length} messages, ${t.skipped.length} lines skipped${t.outOfOrder.count ? `, ${t.outOfOrder.count} out of order (sorted)` : ''}${t.timeAssumption ? `; ${t.timeAssumption}` : ''}; revision ${report.revisionNote}`,
@@ -38,6 +41,9 @@ export function textSummary(file: string, t: Transcript, report: CheckReport): s
       : `${report.counts.error} error${report.counts.error === 1 ? '' : 's'}, ${report.counts.warning} warning${report.counts.warning === 1 ? '' : 's'}, ${report.counts.info} info`,
   ];
   for (const f of report.findings) lines.push(`  [${f.severity}] ${f.atMs} ms ${f.check} (${f.rule}): ${f.message}  → ${f.teaches.href}`);
+  // Which lines were skipped and why (the walkthrough read "2 lines skipped" and could not find them).
+  for (const k of t.skipped.slice(0, SKIPPED_SHOWN)) lines.push(`  skipped line ${k.line}: ${k.reason}`);
+  if (t.skipped.length > SKIPPED_SHOWN) lines.push(`  … and ${t.skipped.length - SKIPPED_SHOWN} more skipped lines (the JSON output, without --text, lists every one)`);
   return `${lines.join('\n')}\n`;
 }
 

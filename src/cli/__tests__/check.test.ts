@@ -99,4 +99,12 @@ describe('npm run check -- FILE of bare JSON-RPC lines (no ts, no dir)', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^plain\.jsonl: JSON-RPC JSONL \(one message per line\); 2 messages, 0 lines skipped; no timestamps: 1 ms per line — line order is taken as time order/);
   });
+
+  it('names each skipped line and why in the text summary, not only their count (walkthrough)', () => {
+    const text = ['{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{}}}', 'not json at all', '{"jsonrpc":"2.0","id":1,"result":{"content":[]}}', '{oops'].join('\n');
+    const r = runCheck(['plain.jsonl', '--text'], () => text);
+    expect(r.stdout).toMatch(/2 messages, 2 lines skipped/);
+    const skippedLines = r.stdout.split('\n').filter((l) => l.startsWith('  skipped line '));
+    expect(skippedLines.map((l) => l.match(/^ {2}skipped line (\d+): ./)?.[1])).toEqual(['2', '4']);
+  });
 });
