@@ -80,20 +80,25 @@ export function mcpValidator(revision, def, allErrors) {
 }
 
 /** Writes each revision's and mode's precompiled validators as one self-contained CommonJS file next to the chunks. */
+/** Bundles one generated validator module (`contents`, named `sourcefile` in errors) into `chunksDir/file`: CommonJS for Node 20, minified. */
+async function bundleValidator(chunksDir, contents, sourcefile, file) {
+  await build({
+    stdin: { contents, resolveDir: root, loader: 'js', sourcefile },
+    outfile: path.join(chunksDir, file),
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    minify: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+}
+
 async function buildValidatorFiles(chunksDir) {
   for (const rev of REVISIONS) {
     for (const mode of MODES) {
-      await build({
-        stdin: { contents: revision(`${rev}:${mode}`).source, resolveDir: root, loader: 'js', sourcefile: `mcp-${rev}-${mode}.js` },
-        outfile: path.join(chunksDir, validatorFile(rev, mode)),
-        bundle: true,
-        platform: 'node',
-        format: 'cjs',
-        target: 'node20',
-        minify: true,
-        legalComments: 'none',
-        logLevel: 'warning',
-      });
+      await bundleValidator(chunksDir, revision(`${rev}:${mode}`).source, `mcp-${rev}-${mode}.js`, validatorFile(rev, mode));
     }
   }
 }
@@ -160,17 +165,7 @@ async function buildEventValidatorFiles(chunksDir, { options, schemas }) {
     const ajv = new Ajv2020({ ...options, code: { source: true } });
     ajv.opts.unevaluated = false; // as for the quick MCP validators: no keyword that needs the tracking (checked above)
     ajv.opts.dynamicRef = false;
-    await build({
-      stdin: { contents: standaloneCode.default(ajv, ajv.compile(schema)), resolveDir: root, loader: 'js', sourcefile: `scenario-events-${lab}.js` },
-      outfile: path.join(chunksDir, eventValidatorFile(lab)),
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      target: 'node20',
-      minify: true,
-      legalComments: 'none',
-      logLevel: 'warning',
-    });
+    await bundleValidator(chunksDir, standaloneCode.default(ajv, ajv.compile(schema)), `scenario-events-${lab}.js`, eventValidatorFile(lab));
   }
 }
 
