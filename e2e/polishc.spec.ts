@@ -75,6 +75,26 @@ test.describe('Walkthrough leftovers (third pass)', () => {
     }
   });
 
+  test('every import stays in the picker under "Imported": picking a built-in loses none, and picking it brings it back', async ({ lab: page }) => {
+    const copy = { ...scenarioFile('races', 'A-cancel-then-complete'), title: 'My copy of A' };
+    const mine = { ...scenarioFile('races', 'B-complete-then-cancel'), id: 'mine', title: 'Mine' };
+    for (const width of WIDTHS) {
+      await page.setViewportSize({ width, height: 900 });
+      const races = await new LabDriver(page, 'races').open('A-cancel-then-complete');
+      await expect(races.picker.getByTestId('picker-imported')).toHaveCount(0);
+      await races.paste(copy);
+      await races.paste(mine);
+      await expect(races.pickerShown).toHaveText('Mine (imported)');
+      await races.pick('C-progress-idle-maximum');
+      await expect(races.picker.getByTestId('picker-imported').locator('option')).toHaveText(['My copy of A (imported)', 'Mine (imported)']);
+      await races.picker.selectOption({ label: 'My copy of A (imported)' });
+      await expect(races.heading).toHaveText('My copy of A');
+      await expect(races.pickerShown).toHaveText('My copy of A (imported)');
+      await expect(races.historyStep).toHaveText('Undo: switch to My copy of A (imported)');
+      await races.scenarioBar.screenshot({ path: `${SHOTS}/picker-imported-${width}.png` });
+    }
+  });
+
   test('a near-empty scenario file ({"format":1}) reports every problem at once, each "field: what is wrong — what to do"', async ({ lab: page }) => {
     const lines = (lab: string) => [`lab: must be "${lab}" for this lab, got nothing — set "lab" to "${lab}"`, 'id: is missing — add it (a string)', 'title: is missing — add it (a string)', 'config: is missing — add it (an object)', 'events: is missing — add it (an array)'];
     for (const width of WIDTHS) {

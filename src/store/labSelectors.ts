@@ -27,6 +27,17 @@ export const selectLoadCount = (s: LabData<unknown, unknown>) => s.loadCount;
 export const selectIsModified = (s: LabData<unknown, unknown>) => !scenarioEquals(s.scenario, s.original);
 /** The title of the scenario the last import loaded, until the next edit, load or undo (the scenario bar's "Imported … — Undo"). */
 export const selectImported = (s: LabData<unknown, unknown>) => s.imported;
+/** The scenarios imported on this page, oldest first (the picker's "Imported" group). */
+export const selectImportedScenarios = (s: LabData<unknown, unknown>) => s.importedScenarios;
+
+/** The picker's option value of import number `index` (0-based): never a scenario id, which cannot hold ':'. */
+export const importedOptionValue = (index: number): string => `imported:${index}`;
+
+/** The import index an option value names (`importedOptionValue`), or null for a built-in's id. */
+export function importedOptionIndex(value: string): number | null {
+  const m = /^imported:(\d+)$/.exec(value);
+  return m ? Number(m[1]) : null;
+}
 
 
 /** Index of the last trace step at or before the playhead (-1 before the first), for panels that list the steps around it. */

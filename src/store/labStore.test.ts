@@ -5,7 +5,7 @@ import { createFlowStore } from './flowStore';
 import { drive } from './labDriver';
 import { decodeLink, decodeScenarioPayload, encodeLink, encodeScenarioPayload, linkCodecReady } from './labLink';
 import { createRacesStore, racesStoreFromLink, selectOutcomeAt } from './racesStore';
-import { pickerCurrent, selectRedoStep, selectUndoStep } from './labSelectors';
+import { importedOptionIndex, importedOptionValue, pickerCurrent, selectRedoStep, selectUndoStep } from './labSelectors';
 import { createResilienceStore } from './resilienceStore';
 import { toBase64Url } from './url';
 import { racesDefinition } from '../sim/races/definition';
@@ -72,6 +72,42 @@ describe('one lab store for every lab (createLabStore)', () => {
     expect(s.scenario.id).toBe('A-cancel-then-complete');
     expect(pickerCurrent(s.builtins, s.scenario)).toEqual({ builtin: false, value: '(imported) A-cancel-then-complete', label: 'My copy of A (imported)' });
     expect(pickerCurrent(races, { id: 'mine', title: 'Mine' })).toEqual({ builtin: false, value: 'mine', label: 'Mine (imported)' });
+  });
+
+  it('every import stays listed for the picker: picking a built-in loses none, picking it again loads it as imported (walkthrough)', () => {
+    const store = createRacesStore({ builtins: races });
+    const mine = { ...A, id: 'mine', title: 'Mine' };
+    const copy = { ...A, title: 'My copy of A' };
+    expect(store.getState().importText(JSON.stringify(mine))).toBe(true);
+    expect(store.getState().importText(JSON.stringify(copy))).toBe(true);
+    // The lesson's own file, imported as it is: the picker already lists it as a built-in.
+    expect(store.getState().importText(JSON.stringify(A))).toBe(true);
+    expect(store.getState().importedScenarios.map((s) => s.title)).toEqual(['Mine', 'My copy of A']);
+    store.getState().loadBuiltin('B-complete-then-cancel');
+    expect(store.getState().importedScenarios.map((s) => s.title)).toEqual(['Mine', 'My copy of A']);
+    store.getState().loadImported(0);
+    expect(store.getState().scenario.title).toBe('Mine');
+    expect(store.getState().original.title).toBe('Mine');
+    expect(selectUndoStep(store.getState())).toBe('switch to Mine (imported)');
+    // Importing the same (id, title) again replaces the listed copy, and it moves last.
+    const longer = { ...mine, events: mine.events.map((e) => ({ ...e, at: e.at + 5 })) };
+    expect(store.getState().importText(JSON.stringify(longer))).toBe(true);
+    expect(store.getState().importedScenarios.map((s) => s.title)).toEqual(['My copy of A', 'Mine']);
+    expect(store.getState().importedScenarios[1].events[0].at).toBe(mine.events[0].at + 5);
+    // A refused import lists nothing; an index not listed is refused with an error, the scenario kept.
+    expect(store.getState().importText('{"format":1}')).toBe(false);
+    expect(store.getState().importedScenarios).toHaveLength(2);
+    const before = store.getState().scenario;
+    store.getState().loadImported(2);
+    expect(store.getState().scenario).toBe(before);
+    expect(store.getState().error?.errors).toEqual(['imported scenario: there is no import number 3 — 2 scenarios were imported on this page']);
+  });
+
+  it('picker option values of imports never collide with a scenario id', () => {
+    expect(importedOptionValue(0)).toBe('imported:0');
+    expect(importedOptionIndex(importedOptionValue(12))).toBe(12);
+    for (const b of races) expect(importedOptionIndex(b.id)).toBeNull();
+    expect(importedOptionIndex('(imported) A-cancel-then-complete')).toBeNull();
   });
 
   it('a scenario with no events is refused on the races page with a clear reason; the previous one stays', () => {

@@ -178,6 +178,7 @@ export function createLabStore<S, O, T extends ReplayResult<S, O>, X = null>(spe
       error: start.error ?? (spec.builtinErrors?.length ? { title: text.builtinsSkipped, errors: [...spec.builtinErrors] } : null),
       notice: null,
       imported: null,
+      importedScenarios: [],
       history: emptyHistory(),
       dragging: false,
       loadCount: 0,
@@ -191,6 +192,16 @@ export function createLabStore<S, O, T extends ReplayResult<S, O>, X = null>(spe
           return;
         }
         get().loadScenario(builtin, { original: builtin, step: `switch to ${pickerLabel(builtin)}` });
+      },
+
+      loadImported(index) {
+        const list = get().importedScenarios;
+        const scenario = list[index];
+        if (scenario === undefined) {
+          set({ error: { title: text.unknownScenario, errors: [`imported scenario: there is no import number ${index + 1} — ${list.length} scenario${list.length === 1 ? ' was' : 's were'} imported on this page`] } });
+          return;
+        }
+        get().loadScenario(scenario, { step: `switch to ${scenario.title} (imported)` });
       },
 
       loadScenario(scenario, opts = {}) {
@@ -241,7 +252,11 @@ export function createLabStore<S, O, T extends ReplayResult<S, O>, X = null>(spe
         const before = get().scenario;
         get().loadScenario(parsed.scenario, { step: `import ${pickerLabel(parsed.scenario)}` });
         if (get().scenario === before) return false;
-        set({ imported: parsed.scenario.title });
+        // Listed for the picker unless it is a built-in as the lesson has it (the picker has that one).
+        const same = builtinOf(parsed.scenario);
+        const listed = get().importedScenarios.filter((s) => s.id !== parsed.scenario.id || s.title !== parsed.scenario.title);
+        const importedScenarios = same !== undefined && scenarioEquals(same, parsed.scenario) ? get().importedScenarios : [...listed, parsed.scenario];
+        set({ imported: parsed.scenario.title, importedScenarios });
         return true;
       },
 

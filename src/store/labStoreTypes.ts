@@ -44,6 +44,12 @@ export interface LabData<T, X> {
   notice: string | null;
   /** The title of the scenario the last import (file, paste, drop) loaded, until the next edit, load or undo; null otherwise. */
   imported: string | null;
+  /**
+   * Every scenario imported (file, paste, drop) since the page opened, oldest first, as it was
+   * imported — each (id, title) once, a later import replacing the earlier one. The picker lists
+   * them under "Imported", so picking a built-in loses no import (walkthrough). Not part of undo.
+   */
+  importedScenarios: readonly Scenario[];
   history: History<LabSnapshot<X>>;
   /** A pointer drag is in progress (one undo point for the whole gesture). */
   dragging: boolean;
@@ -57,6 +63,8 @@ export interface LabData<T, X> {
 /** The verbs every lab store offers. */
 export interface LabActions<X> extends PlaybackActions {
   loadBuiltin(id: string): void;
+  /** Loads entry `index` of `importedScenarios` again, as imported (undoable); an index not listed is refused with an error. */
+  loadImported(index: number): void;
   /** Loads `scenario` (undoable). `keepView` keeps playhead, speed and selection (a link to the same scenario). */
   loadScenario(scenario: Scenario, options?: { original?: Scenario; cursorMs?: number | null; keepView?: boolean; step?: string }): void;
   /** Loads scenario JSON text (a file or a paste; `source` names it in the error title). False when refused; the scenario is kept. */

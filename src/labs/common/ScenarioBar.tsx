@@ -1,6 +1,6 @@
 import './kit.css';
 import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
-import { pickerCurrent, pickerLabel, selectBuiltins, selectImported, selectCanRedo, selectCanUndo, selectIsModified, selectRedoStep, selectUndoStep, selectScenario } from '../../store/labSelectors';
+import { importedOptionIndex, importedOptionValue, pickerCurrent, pickerLabel, selectBuiltins, selectImported, selectImportedScenarios, selectCanRedo, selectCanUndo, selectIsModified, selectRedoStep, selectUndoStep, selectScenario } from '../../store/labSelectors';
 import type { LabData } from '../../store/labStore';
 import type { Scenario } from '../../sim/types';
 import { IMPORT_PANEL_ID } from './importFile';
@@ -9,6 +9,7 @@ import { neutraliseBidi } from '../../charts/format';
 
 interface StoreSlice extends LabData<unknown, unknown> {
   loadBuiltin(id: string): void;
+  loadImported(index: number): void;
   undo(): void;
   redo(): void;
   reset(): void;
@@ -33,7 +34,8 @@ function jumpToImport() {
 /**
  * The page kit's scenario bar, the same in every lab: the built-in picker (`scenario-picker`; an
  * imported scenario — a retitled copy of a built-in too — shows under its own title as
- * "(imported)", `pickerCurrent`), an "edited" badge while the scenario differs from the
+ * "(imported)", `pickerCurrent`, and every scenario imported on the page stays listed under
+ * "Imported", so picking a built-in loses none), an "edited" badge while the scenario differs from the
  * lesson's (`edited`), the lab's own controls (`children`), then Undo and Redo (each titled with
  * the step it would take back or again: picking another scenario is one such step), Reset (back to the
  * lesson's version; the step Undo — else Redo — would take is also shown as text beside them), Copy share link (the address that reproduces scenario and playhead; when
@@ -53,6 +55,7 @@ export function ScenarioBar({ groups, children }: { groups?: PickerGroups; child
   const redoStep = neutralised(useLab(selectRedoStep));
   const modified = useLab(selectIsModified);
   const imported = useLab(selectImported);
+  const importedList = useLab(selectImportedScenarios);
   const [status, setStatus] = useState<{ text: string; link?: string } | null>(null);
   // A new import replaces an older "Link copied" line, so "Imported … — Undo" shows (walkthrough).
   useEffect(() => {
@@ -60,6 +63,13 @@ export function ScenarioBar({ groups, children }: { groups?: PickerGroups; child
   }, [imported]);
   const pickerId = useId();
   const current = pickerCurrent(builtins, { id: scenarioId, title: scenarioTitle });
+  // The current scenario's entry in the "Imported" group (same id and title), else -1.
+  const listed = current.builtin ? -1 : importedList.findIndex((s) => s.id === scenarioId && s.title === scenarioTitle);
+  const pick = (value: string) => {
+    const index = importedOptionIndex(value);
+    if (index === null) store.getState().loadBuiltin(value);
+    else store.getState().loadImported(index);
+  };
   const grouped = useMemo(() => {
     if (!groups) return null;
     const out = new Map<string, Scenario[]>();
@@ -86,19 +96,32 @@ export function ScenarioBar({ groups, children }: { groups?: PickerGroups; child
     <div className="scenario-bar">
       <div className="field-inline picker">
         <label htmlFor={pickerId}>Scenario</label>
-        <select id={pickerId} data-testid="scenario-picker" value={current.value} onChange={(e) => store.getState().loadBuiltin(e.currentTarget.value)}>
-          {!current.builtin && (
+        <select id={pickerId} data-testid="scenario-picker" value={listed >= 0 ? importedOptionValue(listed) : current.value} onChange={(e) => pick(e.currentTarget.value)}>
+          {!current.builtin && listed < 0 && (
             <option value={current.value} disabled>
               {neutraliseBidi(current.label)}
             </option>
           )}
-          {grouped
-            ? grouped.map(([key, list]) => (
-                <optgroup key={key} label={groups?.names[key] ?? key}>
-                  {list.map(option)}
-                </optgroup>
-              ))
-            : builtins.map(option)}
+          {importedList.length > 0 && (
+            <optgroup label="Imported" data-testid="picker-imported">
+              {importedList.map((s, i) => (
+                <option key={importedOptionValue(i)} value={importedOptionValue(i)}>
+                  {neutraliseBidi(`${s.title} (imported)`)}
+                </option>
+              ))}
+            </optgroup>
+          )}
+          {grouped ? (
+            grouped.map(([key, list]) => (
+              <optgroup key={key} label={groups?.names[key] ?? key}>
+                {list.map(option)}
+              </optgroup>
+            ))
+          ) : importedList.length > 0 ? (
+            <optgroup label="Lesson scenarios">{builtins.map(option)}</optgroup>
+          ) : (
+            builtins.map(option)
+          )}
         </select>
         {modified && (
           <span className="badge badge-info" data-testid="edited">
