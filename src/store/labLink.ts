@@ -71,6 +71,16 @@ export function showInvisible(text: string): string {
   return found ? `${shown} (\\u…: an invisible character, written as its code)` : shown;
 }
 
+/**
+ * `text` quoted as JSON with invisible characters shown (`showInvisible`), its first `max`
+ * characters only when longer, then "… (N characters)" — so a 20,000-character id in a link does
+ * not fill the banner (walkthrough).
+ */
+export function quoteClipped(text: string, max = 80): string {
+  if (text.length <= max) return showInvisible(JSON.stringify(text));
+  return `${showInvisible(JSON.stringify(text.slice(0, max)))}… (${text.length.toLocaleString('en-US')} characters)`;
+}
+
 /** "not valid JSON — <the parser's message, invisible characters shown>". */
 const notJson = (err: unknown) => `scenario (in the link): not valid JSON — ${showInvisible((err as Error).message)}; the link may be cut short or altered — copy it again`;
 
@@ -225,7 +235,7 @@ export function pageLinkWarnings(page: string, hash: string, kept: string | null
     } catch {
       // Shown as written.
     }
-    warnings.push(`scenario id (in the link): the ${page.charAt(0).toUpperCase()}${page.slice(1)} page has no scenarios of its own, got ${showInvisible(JSON.stringify(id))} — ignored; ${kept ? `${kept} is kept` : 'import a transcript or pick a sample'}`);
+    warnings.push(`scenario id (in the link): the ${page.charAt(0).toUpperCase()}${page.slice(1)} page has no scenarios of its own, got ${quoteClipped(id)} — ignored; ${kept ? `${kept} is kept` : 'import a transcript or pick a sample'}`);
   }
   for (const k of new Set(query.keys())) warnings.push(unknownLinkParameter(k, kept ?? false));
   return warnings;
@@ -269,11 +279,11 @@ export function decodeLink(lab: string, hash: string, builtins: readonly Scenari
   try {
     id = decodeURIComponent(rest);
   } catch {
-    return { kind: 'bad', errors: [`scenario id (in the link): not valid percent-encoding: ${showInvisible(JSON.stringify(rest))} — pick a scenario from the list`] };
+    return { kind: 'bad', errors: [`scenario id (in the link): not valid percent-encoding: ${quoteClipped(rest)} — pick a scenario from the list`] };
   }
   const builtin = builtins.find((b) => b.id === id);
   if (!builtin) {
-    const unknownId = `scenario id (in the link): no built-in scenario is called ${showInvisible(JSON.stringify(id))}; known: ${builtins.map((b) => b.id).join(', ')}`;
+    const unknownId = `scenario id (in the link): no built-in scenario is called ${quoteClipped(id)}; known: ${builtins.map((b) => b.id).join(', ')}`;
     const params = options.configParams ? [] : [...new Set(query.keys())].filter((k) => k !== 'scenario' && k !== CHAOS_LINK_PARAM && !(k === 't' && options.playhead)).map((k) => unknownLinkParameter(k, false));
     return { kind: 'bad', errors: [unknownId, ...params] };
   }
@@ -287,6 +297,11 @@ export function decodeLink(lab: string, hash: string, builtins: readonly Scenari
     }
     if (!options.configParams) {
       warnings.push(notAParameter(key));
+      continue;
+    }
+    if (key.startsWith('config.')) {
+      // The page writes settings without the prefix (?transport=…); say so instead of "unknown field config" (walkthrough).
+      warnings.push(ignored(`${key}: a setting in a link goes without "config." — write ${key.slice('config.'.length)}=${raw.length > 40 ? `${raw.slice(0, 40)}…` : raw}`));
       continue;
     }
     if (!/^[A-Za-z][A-Za-z0-9]*(\.[A-Za-z][A-Za-z0-9]*)*$/.test(key)) {

@@ -74,6 +74,17 @@ describe('one lab store for every lab (createLabStore)', () => {
     expect(pickerCurrent(races, { id: 'mine', title: 'Mine' })).toEqual({ builtin: false, value: 'mine', label: 'Mine (imported)' });
   });
 
+  it('a link names a mistyped setting and quotes a huge id in part (walkthrough)', () => {
+    const prefixed = racesStoreFromLink('#/races/C-progress-idle-maximum?config.transport=carrier-pigeon', races).getState();
+    expect(prefixed.scenario.id).toBe('C-progress-idle-maximum');
+    expect(prefixed.error?.errors).toEqual(['config.transport: a setting in a link goes without "config." — write transport=carrier-pigeon (ignored)']);
+    const id = 'x'.repeat(20_000);
+    const huge = racesStoreFromLink(`#/races/${id}`, races).getState();
+    const line = huge.error?.errors[0] ?? '';
+    expect(line).toContain(`no built-in scenario is called "${'x'.repeat(80)}"… (20,000 characters); known: A-cancel-then-complete`);
+    expect(line.length).toBeLessThan(1_000);
+  });
+
   it('every import stays listed for the picker: picking a built-in loses none, picking it again loads it as imported (walkthrough)', () => {
     const store = createRacesStore({ builtins: races });
     const mine = { ...A, id: 'mine', title: 'Mine' };

@@ -140,7 +140,7 @@ export function AllOrdersPanel({ lab, scope }: { lab: LabId; scope?: string }) {
             })}
         </div>
       </details>
-      <RunControls testIdPrefix="all-orders" runLabel="Explore all orders" status={status} progress={progress} message={message} onRun={start} onCancel={cancel} totalPendingAsEllipsis>
+      <RunControls testIdPrefix="all-orders" runLabel="Explore all orders" status={status} progress={status === 'done' && !shown ? null : progress} message={message} onRun={start} onCancel={cancel} totalPendingAsEllipsis>
         <button type="button" className="small-btn" onClick={() => selectedOnTimeline && !picked.includes(selectedOnTimeline) && toggle(selectedOnTimeline)} disabled={!selectedOnTimeline || picked.includes(selectedOnTimeline) || picked.length >= MAX_ORDER_EVENTS} data-testid="all-orders-add-selected">
           Add the selected event{selectedOnTimeline ? ` (${selectedOnTimeline})` : ''}
         </button>

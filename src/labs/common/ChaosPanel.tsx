@@ -10,6 +10,14 @@ import { failOnWorkerError } from './workerFailure';
 
 /** Most seeds one run takes (the CLI, `npm run chaos`, runs more). */
 export const MAX_CHAOS_SEEDS = 2000;
+/** The largest first seed (seeds are unsigned 32-bit integers, as the CLI's `--first-seed`). */
+const MAX_FIRST_SEED = 4294967295;
+/** The whole number `raw` holds when it lies in [min, max], else null ("2.5", "", "-3", "1e3" → null). */
+export function wholeIn(raw: string, min: number, max: number): number | null {
+  if (!/^\d+$/.test(raw.trim())) return null;
+  const v = Number(raw);
+  return v >= min && v <= max ? v : null;
+}
 /** Failing seeds listed (the counts cover them all). */
 const LISTED = 30;
 
@@ -42,6 +50,7 @@ export function ChaosPanel({ lab }: { lab: LabId }) {
   const [seeds, setSeeds] = useState(200);
   const [seedsText, setSeedsText] = useState('200');
   const [firstSeed, setFirstSeed] = useState(0);
+  const [firstSeedText, setFirstSeedText] = useState('0');
   const [status, setStatus] = useState<Status>('idle');
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
   const [result, setResult] = useState<Result | null>(null);
@@ -103,20 +112,40 @@ export function ChaosPanel({ lab }: { lab: LabId }) {
   const current = useLab((s: LabStoreState) => result !== null && (result.of === s.scenario || opened?.scenario === s.scenario));
   const shown = current ? result : null;
 
+  /** The boxes' problems (empty when both hold whole numbers in range): a run never starts with a value the boxes do not show. */
+  const inputProblems = (seedsRaw: string, firstRaw: string): string[] => [
+    ...(wholeIn(seedsRaw, 1, MAX_CHAOS_SEEDS) === null ? [`Seeds: ${JSON.stringify(seedsRaw)} is not a whole number from 1 to ${MAX_CHAOS_SEEDS} — type one (npm run chaos runs more)`] : []),
+    ...(wholeIn(firstRaw, 0, MAX_FIRST_SEED) === null ? [`from seed: ${JSON.stringify(firstRaw)} is not a whole number from 0 to ${MAX_FIRST_SEED.toLocaleString('en-US')} — type one`] : []),
+  ];
+  const showProblems = (problems: string[]) => {
+    if (problems.length) {
+      setStatus('error');
+      setMessage(problems.join('; '));
+    } else if (status === 'error') {
+      setMessage('');
+      setStatus('idle');
+    }
+  };
   const commitSeeds = (raw: string) => {
     setSeedsText(raw);
-    const v = Number(raw);
-    if (/^\d+$/.test(raw.trim()) && v >= 1 && v <= MAX_CHAOS_SEEDS) {
-      setSeeds(v);
-      setMessage('');
-      if (status === 'error') setStatus('idle');
-    } else {
-      setStatus('error');
-      setMessage(`Seeds: ${JSON.stringify(raw)} is not a whole number from 1 to ${MAX_CHAOS_SEEDS} — type one (npm run chaos runs more)`);
-    }
+    const v = wholeIn(raw, 1, MAX_CHAOS_SEEDS);
+    if (v !== null) setSeeds(v);
+    showProblems(inputProblems(raw, firstSeedText));
+  };
+  const commitFirstSeed = (raw: string) => {
+    setFirstSeedText(raw);
+    const v = wholeIn(raw, 0, MAX_FIRST_SEED);
+    if (v !== null) setFirstSeed(v);
+    showProblems(inputProblems(seedsText, raw));
   };
 
   const start = () => {
+    // Run (or Retry) with a box out of range names the problem and runs nothing (walkthrough: it ran 200 seeds silently).
+    const problems = inputProblems(seedsText, firstSeedText);
+    if (problems.length) {
+      showProblems(problems);
+      return;
+    }
     const current = store.getState().scenario;
     const address = store.getState().address();
     setResult(null);
@@ -173,14 +202,14 @@ export function ChaosPanel({ lab }: { lab: LabId }) {
         ledger also duplicate dispatch) — each lab applies the ones that mean something to it. A seed that breaks a <strong>safety</strong> invariant (at most one execution per key, no response after an accepted cancel, …) is a
         failing seed; <strong>liveness</strong> (every call settles) may fail under faults and is counted apart. Same seed, same faults, same trace.
       </p>
-      <RunControls testIdPrefix="chaos" runLabel="Run the swarm" status={status} progress={progress} message={message} onRun={start} onCancel={cancel}>
+      <RunControls testIdPrefix="chaos" runLabel="Run the swarm" status={status} progress={status === 'done' && !current ? null : progress} message={message} onRun={start} onCancel={cancel} retryable={inputProblems(seedsText, firstSeedText).length === 0}>
         <label className="field-inline">
           <span>Seeds</span>
-          <input type="number" min={1} max={MAX_CHAOS_SEEDS} value={seedsText} onChange={(e) => commitSeeds(e.currentTarget.value)} data-testid="chaos-seeds" style={{ width: '6em' }} />
+          <input type="number" min={1} max={MAX_CHAOS_SEEDS} value={seedsText} onChange={(e) => commitSeeds(e.currentTarget.value)} aria-invalid={wholeIn(seedsText, 1, MAX_CHAOS_SEEDS) === null} data-testid="chaos-seeds" style={{ width: '6em' }} />
         </label>
         <label className="field-inline">
           <span>from seed</span>
-          <input type="number" min={0} max={4294967295} value={firstSeed} onChange={(e) => { const v = Number(e.currentTarget.value); if (Number.isInteger(v) && v >= 0 && v <= 4294967295) setFirstSeed(v); }} data-testid="chaos-first-seed" style={{ width: '7em' }} />
+          <input type="number" min={0} max={MAX_FIRST_SEED} value={firstSeedText} onChange={(e) => commitFirstSeed(e.currentTarget.value)} aria-invalid={wholeIn(firstSeedText, 0, MAX_FIRST_SEED) === null} data-testid="chaos-first-seed" style={{ width: '7em' }} />
         </label>
       </RunControls>
       {opened && (

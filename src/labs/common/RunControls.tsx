@@ -22,6 +22,8 @@ export interface RunControlsProps {
   totalPendingAsEllipsis?: boolean;
   /** The panel's own controls, before the run button in the same row. */
   children?: ReactNode;
+  /** False when the message is about the panel's own inputs (fixing them is the way on, not Retry): no Retry button. Default true. */
+  retryable?: boolean;
 }
 
 /**
@@ -29,7 +31,7 @@ export interface RunControlsProps {
  * run and Cancel buttons, a progress bar with "done / total" (and "— cancelled" / "— failed"),
  * and, on a failure, the message with a Retry button (`role="alert"`).
  */
-export function RunControls({ testIdPrefix: id, runLabel, status, progress, message, onRun, onCancel, totalPendingAsEllipsis = false, children }: RunControlsProps) {
+export function RunControls({ testIdPrefix: id, runLabel, status, progress, message, onRun, onCancel, totalPendingAsEllipsis = false, children, retryable = true }: RunControlsProps) {
   return (
     <>
       <div className="button-row">
@@ -52,10 +54,15 @@ export function RunControls({ testIdPrefix: id, runLabel, status, progress, mess
       </div>
       {status === 'error' && (
         <p className="bad-text" role="alert" data-testid={`${id}-error`}>
-          <span>{message}</span>{' '}
-          <button type="button" className="small-btn" onClick={onRun} data-testid={`${id}-retry`}>
-            Retry
-          </button>
+          <span>{message}</span>
+          {retryable && (
+            <>
+              {' '}
+              <button type="button" className="small-btn" onClick={onRun} data-testid={`${id}-retry`}>
+                Retry
+              </button>
+            </>
+          )}
         </p>
       )}
     </>

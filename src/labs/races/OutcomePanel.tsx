@@ -42,9 +42,10 @@ function ignoredUpTo(trace: LabTraceView<RacesState>, uptoIndex: number): Ignore
   return out;
 }
 
-function IgnoredBySide({ items, revision }: { items: IgnoredItem[]; revision: Revision }) {
+function IgnoredBySide({ items, later, revision }: { items: IgnoredItem[]; later: number; revision: Revision }) {
   const sides = ['client', 'server'] as const;
-  if (items.length === 0) return <p className="muted small">Neither side ignored anything.</p>;
+  // Up to the playhead: the summary above counts the whole trace too, so say which (walkthrough).
+  if (items.length === 0) return <p className="muted small">Neither side has ignored anything yet{later > 0 ? `; ${later} later in the trace (move the playhead on to see ${later === 1 ? 'it' : 'them'}).` : '.'}</p>;
   return (
     <div className="ignored-sides">
       {sides.map((side) => {
@@ -239,7 +240,7 @@ export function OutcomePanel() {
         <summary>
           Ignored events: {ignoredNow.length} up to the playhead, {ignoredAll.length} in the whole trace
         </summary>
-        <IgnoredBySide items={ignoredNow} revision={config.revision} />
+        <IgnoredBySide items={ignoredNow} later={ignoredAll.length - ignoredNow.length} revision={config.revision} />
       </details>
     </section>
   );

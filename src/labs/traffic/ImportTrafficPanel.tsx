@@ -54,6 +54,9 @@ export function ImportTrafficPanel() {
   }
   const importFile = useTrafficFileImport();
   const [sample, setSample] = useState('');
+  // Once a file or a paste replaced the sample's transcript, the picker no longer names that sample (walkthrough).
+  const loadedSource = useTraffic((s) => s.source);
+  const shownSample = loadedSource !== null && !loadedSource.startsWith('The sample ') ? '' : sample;
   const taId = useId();
   const sampleId = useId();
   const headId = useId();
@@ -70,14 +73,19 @@ export function ImportTrafficPanel() {
         <select
           id={sampleId}
           data-testid="traffic-sample"
-          value={sample}
+          value={shownSample}
           onChange={async (e) => {
             const file = e.currentTarget.value;
             setSample(file);
             if (!file) return;
             const body = await loadSample(file);
-            if (body === null) store.getState().setError({ title: `The sample ${file} was not loaded`, errors: [`(sample): no such file under public/transcripts/ — pick another sample`] });
-            else runner.importText(body, `The sample ${file.split('/').pop()}`, currentCheckOptions(store.getState()));
+            if (body === null) {
+              store.getState().setError({ title: `The sample ${file} was not loaded`, errors: [`(sample): no such file under public/transcripts/ — pick another sample`] });
+              return;
+            }
+            const maxMs = TRAFFIC_SAMPLES.find((s) => s.file === file)?.maxMs ?? null;
+            if (maxMs !== null) store.getState().setMaxText(String(maxMs));
+            runner.importText(body, `The sample ${file.split('/').pop()}`, currentCheckOptions(store.getState()));
           }}
         >
           <option value="">— pick a sample transcript —</option>

@@ -11,6 +11,9 @@ import { entryLabel, entryMarkId, TRAFFIC_LANES, trafficDomain, trafficMarks } f
 
 const EMPTY: number[] = [];
 
+/** "1 line", "100,000 lines": a count with its noun in the right number. */
+const counted = (n: number, noun: string): string => `${n.toLocaleString('en')} ${noun}${n === 1 ? '' : 's'}`;
+
 /** The entries the filter shows (memoised on transcript and filter). */
 export function useShown(): number[] {
   const { transcript, filter, spans } = useTrafficFields('transcript', 'filter', 'spans');
@@ -48,7 +51,7 @@ export function SummaryPanel() {
         </dd>
         <dt>Read</dt>
         <dd data-testid="traffic-counts">
-          {t.lineCount.toLocaleString('en')} lines · {t.messageIndices.length.toLocaleString('en')} messages · {report?.checked.requests ?? 0} request{report?.checked.requests === 1 ? '' : 's'} · {t.entries.length - t.messageIndices.length} other
+          {counted(t.lineCount, 'line')} · {counted(t.messageIndices.length, 'message')} · {counted(report?.checked.requests ?? 0, 'request')} · {(t.entries.length - t.messageIndices.length).toLocaleString('en')} other
           entries
         </dd>
         {t.timeAssumption && (

@@ -1,5 +1,6 @@
 import type { Json } from '../../sim/types';
 import { REVISIONS, type RequestId, type Revision } from '../../sim/mcp';
+import { isLabId, labName, type LabId } from '../../sim/labIds';
 import {
   TRANSCRIPT_FORMAT_NAMES,
   type Direction,
@@ -542,6 +543,19 @@ export function detectFormat(text: string): { format: TranscriptFormat } | { for
     if ('ts' in v || 'timestamp' in v || 'time' in v) return { format: 'jsonrpc-jsonl' };
     // A bare JSON-RPC message per line (no ts, no dir): JSON Lines of messages.
     if ('jsonrpc' in v || messageKind(v) !== 'invalid' || (isObject(v.message) && messageKind(v.message) !== 'invalid')) return { format: 'jsonrpc-jsonl' };
+  }
+  // A lab's scenario file pasted or dropped here by mistake: say what it is and where it opens (walkthrough).
+  if (trimmed.startsWith('{') && /"lab"\s*:/.test(trimmed.slice(0, 4096))) {
+    let whole: unknown = null;
+    try {
+      whole = JSON.parse(body);
+    } catch {
+      whole = null;
+    }
+    if (isObject(whole as Json) && isLabId((whole as { lab?: unknown }).lab) && Array.isArray((whole as { events?: unknown }).events)) {
+      const lab = (whole as { lab: LabId }).lab;
+      return { format: null, reason: `this is a "${lab}" scenario file, not a transcript — open it in the ${labName(lab)} lab (#/${lab}, Import / export…) or replay it with npm run replay` };
+    }
   }
   const first = excerpt(sample[0] ?? '').slice(0, 80);
   return {

@@ -216,6 +216,16 @@ describe('detection and unusable input', () => {
     expect(detectFormat('{"ts":1,"direction":"c2s","transport":"stdio","raw":"{}"}')).toEqual({ format: 'capture-jsonl' });
   });
 
+  it('a lab scenario file pasted as a transcript is named, with the lab it opens in (walkthrough)', () => {
+    const scenario = { format: 1, lab: 'races', id: 'A', title: 'A', config: {}, events: [{ id: 's', at: 0, actor: 'client', kind: 'start', requestId: 1 }] };
+    const expected = { format: null, reason: 'this is a "races" scenario file, not a transcript — open it in the Races lab (#/races, Import / export…) or replay it with npm run replay' };
+    expect(detectFormat(JSON.stringify(scenario, null, 2))).toEqual(expected);
+    expect(detectFormat(JSON.stringify(scenario))).toEqual(expected);
+    // Not a lab, or no events: the generic line stays.
+    expect((detectFormat(JSON.stringify({ ...scenario, lab: 'nope' })) as { reason: string }).reason).toMatch(/^not a transcript format/);
+    expect((detectFormat('{"lab":"races"}') as { reason: string }).reason).toMatch(/^not a transcript format/);
+  });
+
   it('a file with nothing usable says why in one line', () => {
     const cases = ['', 'hello\nworld', '[]', '{"ts":1,"dir":"meta","event":"connect"}', 'Starting server\n2025-04-18T11:26:18.805Z [x] [info] Initializing server...'];
     for (const text of cases) {
