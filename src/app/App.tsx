@@ -28,6 +28,34 @@ function ComingSoon({ name }: { name: string }) {
   );
 }
 
+/**
+ * The lab navigation. Each link carries its lab's current address (a nav link returns to the lab as
+ * it was left), so this part, not the shell, subscribes to the addresses: a write of the address
+ * (after each edit, a drag's end, a paused seek) re-renders these links only, not the lab page below.
+ */
+function LabNav({ currentId }: { currentId: string | undefined }) {
+  const addresses = useStore(labAddresses);
+  return (
+    <nav aria-label="Labs">
+      <ul>
+        {LABS.map((l) => (
+          <li key={l.id}>
+            {l.ready ? (
+              <a href={addresses[l.id] ?? `#/${l.id}`} data-testid={`nav-${l.id}`} aria-current={currentId === l.id ? 'page' : undefined} title={l.blurb}>
+                {l.name}
+              </a>
+            ) : (
+              <span className="nav-soon" title={`${l.blurb} — coming soon`}>
+                {l.name} <span className="soon">soon</span>
+              </span>
+            )}
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
 /** The site shell: header, lab navigation, hash routing and theme. */
 export function App() {
   const lab = useLabRoute();
@@ -43,8 +71,6 @@ export function App() {
   const [attempts, setAttempts] = useState<Record<string, number>>({});
   // pageOf caches one component per (lab, attempt) in a module map, so its identity is stable across renders.
   const Page = current?.ready ? pageOf(current.id, attempts[current.id] ?? 0) : undefined;
-  // Each lab's current address: a nav link returns to the lab as it was left.
-  const addresses = useStore(labAddresses);
 
   return (
     <>
@@ -61,23 +87,7 @@ export function App() {
           </span>
           <span className="brand-name">MCP Reliability Lab</span>
         </div>
-        <nav aria-label="Labs">
-          <ul>
-            {LABS.map((l) => (
-              <li key={l.id}>
-                {l.ready ? (
-                  <a href={addresses[l.id] ?? `#/${l.id}`} data-testid={`nav-${l.id}`} aria-current={current?.id === l.id ? 'page' : undefined} title={l.blurb}>
-                    {l.name}
-                  </a>
-                ) : (
-                  <span className="nav-soon" title={`${l.blurb} — coming soon`}>
-                    {l.name} <span className="soon">soon</span>
-                  </span>
-                )}
-              </li>
-            ))}
-          </ul>
-        </nav>
+        <LabNav currentId={current?.id} />
         <div className="theme-pick">
           <label htmlFor={themeId}>Theme</label>
           <select id={themeId} value={theme} onChange={(e) => setTheme(e.currentTarget.value as ThemeChoice)}>

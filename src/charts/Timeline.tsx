@@ -6,7 +6,7 @@ import { XYScrub, type ScrubState } from './behaviours/scrub';
 import { neutraliseBidi } from './format';
 import { tickCount, useAxis, useBehaviour, useElementWidth } from './hooks';
 import { arrowLabelPlacer, handlePlacer, placeMarkers, spanLabelObstacles } from './labels';
-import { AXIS_H, BOTTOM_H, clampView, GUTTER, layoutCache, RIGHT_PAD, splitMarks } from './layout';
+import { AXIS_H, BOTTOM_H, clampView, GUTTER, layoutCache, marksSplitter, RIGHT_PAD } from './layout';
 import { ArrowLabelLayer, ArrowLayer } from './marks/ArrowMarks';
 import { BandLayer } from './marks/BandMarks';
 import { TimelineDefs } from './marks/Defs';
@@ -112,8 +112,9 @@ export function Timeline(props: TimelineProps) {
   );
 
   // ───── place marks ─────
-  const { bands, spans, markers, arrows, points, handles, steps } = useMemo(() => splitMarks(marks), [marks]);
-  // Placers that remember their last answer: a drag move re-places only what it changed.
+  // A splitter and placers that remember their last answer: a drag move re-places only what it changed.
+  const split = useMemo(() => marksSplitter(), []);
+  const { bands, spans, markers, arrows, points, handles, steps } = useMemo(() => split(marks), [split, marks]);
   const placeHandles = useMemo(() => handlePlacer(), []);
   const placeArrowLabels = useMemo(() => arrowLabelPlacer(), []);
   const handleViews = useMemo(() => placeHandles(handles, x, plotRight, layout), [placeHandles, handles, x, plotRight, layout]);

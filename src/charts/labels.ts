@@ -86,13 +86,15 @@ function crossX(a: ArrowMark, g: ArrowLabelGeometry, r: number, box: { y: number
  * Arrow labels in their `labelLane`'s rows, greedily left to right: identical labels at (almost) the
  * same place merge into "label ×n"; each label goes into the first row where it clears the previous
  * one, at the x where the arrow crosses that row's middle; arrows not in view there are skipped.
- * `geometryOf` (default: computed afresh) gives each arrow's `ArrowLabelGeometry` for `x` and `layout`.
+ * `geometryOf` (default: computed afresh) gives the `ArrowLabelGeometry` for `x` and `layout` of
+ * each arrow (and its index in `arrows`).
  */
-export function placeArrowLabels(arrows: readonly ArrowMark[], x: LinearScale, layout: Layout, plotLeft: number, plotRight: number, geometryOf: (a: ArrowMark) => ArrowLabelGeometry | null = (a) => arrowLabelGeometry(a, x)): ArrowLabel[] {
+export function placeArrowLabels(arrows: readonly ArrowMark[], x: LinearScale, layout: Layout, plotLeft: number, plotRight: number, geometryOf: (a: ArrowMark, i: number) => ArrowLabelGeometry | null = (a) => arrowLabelGeometry(a, x)): ArrowLabel[] {
   // Group identical labels at (almost) the same place: "notifications/cancelled ×50".
   const groups = new Map<string, { arrow: ArrowMark; geometry: ArrowLabelGeometry; count: number }>();
-  for (const a of arrows) {
-    const geometry = geometryOf(a);
+  for (let i = 0; i < arrows.length; i++) {
+    const a = arrows[i];
+    const geometry = geometryOf(a, i);
     if (geometry === null) continue;
     const g = groups.get(geometry.key);
     if (g) g.count++;
@@ -127,23 +129,28 @@ export function placeArrowLabels(arrows: readonly ArrowMark[], x: LinearScale, l
 
 /**
  * `placeArrowLabels`, remembering what it computed: each arrow's geometry is kept (by arrow
- * object) while the scale and layout stay the same, and the last answer comes back as it was when
- * the arrows are the same objects in the same order. The same answer as `placeArrowLabels` every time.
+ * object) while the scale and layout stay the same — an arrow that is the same object at the same
+ * index as in the last call takes it from there without a lookup (a drag move keeps most of
+ * thousands of arrows) — and the last answer comes back as it was when the arrows are the same
+ * objects in the same order. The same answer as `placeArrowLabels` every time.
  */
 export function arrowLabelPlacer(): (arrows: readonly ArrowMark[], x: LinearScale, layout: Layout, plotLeft: number, plotRight: number) => ArrowLabel[] {
   let geometry: { x: LinearScale; layout: Layout; of: WeakMap<ArrowMark, ArrowLabelGeometry | null> } | null = null;
-  let last: { arrows: readonly ArrowMark[]; x: LinearScale; layout: Layout; plotLeft: number; plotRight: number; out: ArrowLabel[] } | null = null;
+  let last: { arrows: readonly ArrowMark[]; geometries: (ArrowLabelGeometry | null)[]; x: LinearScale; layout: Layout; plotLeft: number; plotRight: number; out: ArrowLabel[] } | null = null;
   const same = (a: readonly ArrowMark[], b: readonly ArrowMark[]) => a.length === b.length && a.every((m, i) => m === b[i]);
   return (arrows, x, layout, plotLeft, plotRight) => {
     if (last !== null && last.x === x && last.layout === layout && last.plotLeft === plotLeft && last.plotRight === plotRight && same(last.arrows, arrows)) return last.out;
-    if (geometry === null || geometry.x !== x || geometry.layout !== layout) geometry = { x, layout, of: new WeakMap() };
-    const of = geometry.of;
-    const out = placeArrowLabels(arrows, x, layout, plotLeft, plotRight, (a) => {
-      let g = of.get(a);
+    const kept = geometry !== null && geometry.x === x && geometry.layout === layout && last !== null ? last : null;
+    if (kept === null) geometry = { x, layout, of: new WeakMap() };
+    const of = geometry!.of;
+    const geometries: (ArrowLabelGeometry | null)[] = new Array(arrows.length);
+    const out = placeArrowLabels(arrows, x, layout, plotLeft, plotRight, (a, i) => {
+      let g: ArrowLabelGeometry | null | undefined = kept !== null && i < kept.arrows.length && kept.arrows[i] === a ? kept.geometries[i] : of.get(a);
       if (g === undefined) of.set(a, (g = arrowLabelGeometry(a, x)));
+      geometries[i] = g;
       return g;
     });
-    last = { arrows, x, layout, plotLeft, plotRight, out };
+    last = { arrows, geometries, x, layout, plotLeft, plotRight, out };
     return out;
   };
 }

@@ -165,18 +165,61 @@ const BUCKET: Record<TimelineMark['kind'], keyof MarksByKind> = { band: 'bands',
 /** Each mark's cleaned self and list, read once (marks of many shapes make `mark.kind` a slow read when done for thousands per render). */
 const sorted = new WeakMap<TimelineMark, { mark: TimelineMark; bucket: keyof MarksByKind }>();
 
+/** `raw`'s cleaned self and list (looked up once per mark object). */
+function sortedOf(raw: TimelineMark): { mark: TimelineMark; bucket: keyof MarksByKind } {
+  let e = sorted.get(raw);
+  if (e === undefined) {
+    const mark = cleanMarkText(raw);
+    sorted.set(raw, (e = { mark, bucket: BUCKET[mark.kind] }));
+  }
+  return e;
+}
+
+const emptyMarksByKind = (): MarksByKind => ({ bands: [], spans: [], markers: [], arrows: [], points: [], handles: [], steps: [] });
+
 /** Splits `marks` by kind, their text neutralised. */
 export function splitMarks(marks: readonly TimelineMark[]): MarksByKind {
-  const out: MarksByKind = { bands: [], spans: [], markers: [], arrows: [], points: [], handles: [], steps: [] };
+  const out = emptyMarksByKind();
   for (const raw of marks) {
-    let e = sorted.get(raw);
-    if (e === undefined) {
-      const mark = cleanMarkText(raw);
-      sorted.set(raw, (e = { mark, bucket: BUCKET[mark.kind] }));
-    }
+    const e = sortedOf(raw);
     (out[e.bucket] as TimelineMark[]).push(e.mark);
   }
   return out;
+}
+
+/**
+ * `splitMarks`, remembering its last call (what the timeline holds between renders): a mark that is
+ * the same object at the same index as last time takes its entry from there without a lookup (a
+ * drag move keeps most of thousands of marks), and a list whose marks are all the same as last
+ * time, in the same order, comes back as the same array, so what is placed from it (handles,
+ * arrow labels, obstacles) is not placed again. The same answer as `splitMarks` every time.
+ */
+export function marksSplitter(): (marks: readonly TimelineMark[]) => MarksByKind {
+  let last: { marks: readonly TimelineMark[]; entries: { mark: TimelineMark; bucket: keyof MarksByKind }[]; out: MarksByKind } | null = null;
+  return (marks) => {
+    if (last !== null && last.marks === marks) return last.out;
+    const out = emptyMarksByKind();
+    const entries: { mark: TimelineMark; bucket: keyof MarksByKind }[] = new Array(marks.length);
+    const prevMarks = last?.marks ?? [];
+    const prevEntries = last?.entries ?? [];
+    for (let i = 0; i < marks.length; i++) {
+      const raw = marks[i];
+      const e = i < prevMarks.length && prevMarks[i] === raw ? prevEntries[i] : sortedOf(raw);
+      entries[i] = e;
+      (out[e.bucket] as TimelineMark[]).push(e.mark);
+    }
+    if (last !== null) {
+      const prev = last.out as unknown as Record<string, TimelineMark[]>;
+      const next = out as unknown as Record<string, TimelineMark[]>;
+      for (const key of Object.keys(next)) {
+        const a = prev[key];
+        const b = next[key];
+        if (a.length === b.length && a.every((m, i) => m === b[i])) next[key] = a;
+      }
+    }
+    last = { marks, entries, out };
+    return out;
+  };
 }
 
 /** Whether time `t` lies in the window [v0, v1] widened by 2% on each side (marks just outside are still drawn). */

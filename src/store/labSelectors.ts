@@ -23,8 +23,20 @@ export const selectRedoStep = (s: LabData<unknown, unknown>) => s.history.future
 export const selectBuiltins = (s: LabData<unknown, unknown>) => s.builtins;
 export const selectOriginal = (s: LabData<unknown, unknown>) => s.original;
 export const selectLoadCount = (s: LabData<unknown, unknown>) => s.loadCount;
-/** Whether the scenario differs from the lesson's original. */
-export const selectIsModified = (s: LabData<unknown, unknown>) => !scenarioEquals(s.scenario, s.original);
+/** The last answer of `selectIsModified` per scenario object (with the original it was compared to). */
+const modifiedOf = new WeakMap<object, { original: object; modified: boolean }>();
+/**
+ * Whether the scenario differs from the lesson's original. Remembered per (scenario, original)
+ * pair: the scenario bar's subscription reads it on every store change (each playhead step, and
+ * two or three times per drag move), and comparing a 2,000-event scenario costs a pass over it.
+ */
+export const selectIsModified = (s: LabData<unknown, unknown>): boolean => {
+  const known = modifiedOf.get(s.scenario);
+  if (known !== undefined && known.original === s.original) return known.modified;
+  const modified = !scenarioEquals(s.scenario, s.original);
+  modifiedOf.set(s.scenario, { original: s.original, modified });
+  return modified;
+};
 /** The title of the scenario the last import loaded, until the next edit, load or undo (the scenario bar's "Imported … — Undo"). */
 export const selectImported = (s: LabData<unknown, unknown>) => s.imported;
 /** The scenarios imported on this page, oldest first (the picker's "Imported" group). */

@@ -36,6 +36,17 @@ describe('races store', () => {
     expect(scenarioEquals(a, { ...a, title: 'other' })).toBe(false);
   });
 
+  it('remembers whether a scenario is modified per (scenario, original): the same scenario against another original is compared again', () => {
+    const store = make();
+    store.getState().moveEvent('cancel', 310);
+    const s = store.getState();
+    expect(selectIsModified(s)).toBe(true);
+    expect(selectIsModified(s)).toBe(true);
+    // The same scenario object, now the original itself (an import or a load makes it the lesson's).
+    expect(selectIsModified({ ...s, original: s.scenario })).toBe(false);
+    expect(selectIsModified(s)).toBe(true);
+  });
+
   it('records one undo point per drag gesture', () => {
     const store = make();
     const before = store.getState().history.past.length;

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { arrowLabelPlacer, handlePlacer, placeArrowLabels, placeHandles } from '../labels';
-import { computeLayout, layoutCache } from '../layout';
+import { computeLayout, layoutCache, marksSplitter, splitMarks } from '../layout';
 import { linearScale } from '../scale';
-import type { ArrowMark, HandleMark, TimelineLane } from '../timelineTypes';
+import type { ArrowMark, HandleMark, TimelineLane, TimelineMark } from '../timelineTypes';
 
 const lanes: TimelineLane[] = [
   { id: 'client', label: 'Client', rows: [{ id: 'r1', height: 40 }, { id: 'r2', height: 40 }] },
@@ -77,6 +77,37 @@ describe('placers that remember their last answer', () => {
           const scale = rescale ? linearScale([0, 500], [118, 884]) : x;
           expect(place(next, scale, layout, 118, 884)).toEqual(placeArrowLabels(next, scale, layout, 118, 884));
           list = next;
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('marksSplitter gives what splitMarks gives after every edit, and keeps a kind\'s list when none of its marks changed', () => {
+    // Handles and arrows mixed, some with a bidi control in their text (cleaned into a new object).
+    const markArb = (id: string): fc.Arbitrary<TimelineMark> =>
+      fc.tuple(fc.boolean(), fc.boolean()).chain(([handle, bidi]) =>
+        (handle ? handleArb(id) : arrowArb(id)).map((m) => (bidi ? { ...m, ariaLabel: `${id}\u202E`, label: `l\u202E${id}` } : m) as TimelineMark),
+      );
+    fc.assert(
+      fc.property(editsOf(markArb), fc.nat({ max: 3 }), ([first, edits], cut) => {
+        const split = marksSplitter();
+        let list: TimelineMark[] = first;
+        let before = split(list);
+        expect(before).toEqual(splitMarks(list));
+        expect(split(list)).toBe(before);
+        for (const [n, edit] of edits.entries()) {
+          let next = list.slice();
+          for (const [i, m] of edit) next[i] = m;
+          if (n === edits.length - 1 && cut > 0) next = next.slice(0, Math.max(1, next.length - cut)); // a shorter list too
+          const got = split(next);
+          expect(got).toEqual(splitMarks(next));
+          for (const kind of ['handles', 'arrows'] as const) {
+            const same = got[kind].length === before[kind].length && got[kind].every((m, i) => m === before[kind][i]);
+            expect(got[kind] === before[kind]).toBe(same);
+          }
+          list = next;
+          before = got;
         }
       }),
       { numRuns: 300 },

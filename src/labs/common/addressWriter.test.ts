@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createAddressWriter, NUDGE_IDLE_MS, type WriterClock } from './addressWriter';
+import { addressStep, createAddressWriter, NUDGE_IDLE_MS, type AddressFields, type WriterClock } from './addressWriter';
 
 /** A hand-driven clock: time moves only when the test says (`advance`), timers fire in order. */
 function fakeClock() {
@@ -77,5 +77,32 @@ describe('createAddressWriter', () => {
     expect(writes).toBe(1);
     advance(30);
     expect(writes).toBe(2);
+  });
+
+  it("a drag's end is written on a timer, never inside the release (its own task, after the release is drawn)", () => {
+    const { clock, advance } = fakeClock();
+    let writes = 0;
+    const writer = createAddressWriter(() => writes++, clock);
+    advance(10_000); // long after any write: an edit now would write at once
+    const during: AddressFields = { scenario: { v: 2 }, cursorMs: 0, playing: false, dragging: true };
+    const ended: AddressFields = { ...during, dragging: false };
+    const step = addressStep(ended, during);
+    expect(step).toEqual({ kind: 'schedule', defer: true });
+    writer.schedule(step!.kind === 'schedule' && step!.defer);
+    expect(writes).toBe(0);
+    advance(30);
+    expect(writes).toBe(1);
+  });
+});
+
+describe('addressStep', () => {
+  const base: AddressFields = { scenario: { v: 1 }, cursorMs: 0, playing: false, dragging: false };
+  it('an edit writes at once, a drag move waits for the end, a nudge waits for the keys to rest, a paused seek writes', () => {
+    expect(addressStep({ ...base, scenario: { v: 2 } }, base)).toEqual({ kind: 'schedule', defer: false });
+    expect(addressStep({ ...base, scenario: { v: 2 }, dragging: true }, { ...base, dragging: true })).toBeNull();
+    expect(addressStep({ ...base, scenario: { v: 2 }, lastNudge: { id: 'a' } }, base)).toEqual({ kind: 'nudged' });
+    expect(addressStep({ ...base, cursorMs: 5 }, base)).toEqual({ kind: 'schedule', defer: false });
+    expect(addressStep({ ...base, cursorMs: 5, playing: true }, { ...base, playing: true })).toBeNull();
+    expect(addressStep(base, base)).toBeNull();
   });
 });

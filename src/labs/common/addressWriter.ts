@@ -15,10 +15,10 @@ export interface AddressWriter {
   write(): void;
   /**
    * An edit, a drag's end or a paused playhead move: writes now, or once `interval` has passed
-   * since the last write (60–300 ms, 20× what the last write cost), or later if `dragging`. A
-   * write already pending covers it.
+   * since the last write (60–300 ms, 20× what the last write cost); with `defer` (a drag going on,
+   * or the drag's end) never now but on a timer, at least 30 ms on. A write already pending covers it.
    */
-  schedule(dragging: boolean): void;
+  schedule(defer: boolean): void;
   /**
    * A keyboard nudge (arrow keys on a handle, repeating while held): restarts a trailing write
    * `NUDGE_IDLE_MS` after the last nudge, so a run of nudges encodes the scenario once, not once
@@ -44,10 +44,10 @@ export function createAddressWriter(run: () => void, clock: WriterClock): Addres
   };
   return {
     write,
-    schedule(dragging) {
+    schedule(defer) {
       if (timer !== undefined) return;
       const wait = interval - (clock.now() - lastWriteAt);
-      if (wait <= 0 && !dragging) write();
+      if (wait <= 0 && !defer) write();
       else timer = clock.setTimeout(write, Math.max(wait, 30));
     },
     nudged() {
@@ -58,4 +58,29 @@ export function createAddressWriter(run: () => void, clock: WriterClock): Addres
       if (timer !== undefined) write();
     },
   };
+}
+
+/** The lab store fields `addressStep` reads. */
+export interface AddressFields {
+  scenario: unknown;
+  cursorMs: number;
+  playing: boolean;
+  dragging: boolean;
+  lastNudge?: unknown;
+}
+
+/**
+ * What a store change asks of the address writer (`useHashSync`): `nudged` for a keyboard nudge
+ * (a trailing write once the keys rest), `schedule` with `defer` for an edit, a drag's end or a
+ * paused playhead move, or null for nothing. A scenario changed by a drag move waits for the drag's
+ * end, and the drag's end is deferred too: the write (encoding a big scenario costs tens of ms) then
+ * runs in a task of its own after the release has been drawn, not inside the release's event.
+ */
+export function addressStep(s: AddressFields, prev: AddressFields): { kind: 'nudged' } | { kind: 'schedule'; defer: boolean } | null {
+  const scenarioChanged = s.scenario !== prev.scenario && !s.dragging;
+  const cursorChanged = s.cursorMs !== prev.cursorMs || s.playing !== prev.playing;
+  const dragEnded = prev.dragging && !s.dragging;
+  if (scenarioChanged && s.lastNudge && s.lastNudge !== prev.lastNudge) return { kind: 'nudged' };
+  if (scenarioChanged || dragEnded || (cursorChanged && !s.playing)) return { kind: 'schedule', defer: s.dragging || dragEnded };
+  return null;
 }

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { rememberAddress, takeFresh } from '../../store/labStores';
-import { createAddressWriter } from './addressWriter';
+import { addressStep, createAddressWriter } from './addressWriter';
 import { chaosAddress } from './chaosAddress';
 
 /** What `useHashSync` watches: a lab store (see `createLabStore`). */
@@ -11,8 +11,8 @@ interface SyncedStore {
 
 /**
  * Keeps the address (`#/<lab>…`) in step with a lab's store, both ways, the same in every lab:
- * after each edit, at the end of a drag and when the paused playhead moves, the store's
- * `address()` replaces the address (no history entry per edit), throttled so a big scenario (whose
+ * after each edit, at the end of a drag (on a timer, after the release is drawn) and when the
+ * paused playhead moves, the store's `address()` replaces the address (no history entry per edit), throttled so a big scenario (whose
  * encoding costs milliseconds) writes at most every 300 ms and never more than ~16 times a second
  * (keyboard nudges: once, 300 ms after the last; see `createAddressWriter`);
  * a pending write is flushed when the page is hidden, so a reload right after an edit keeps it. A
@@ -50,12 +50,10 @@ export function useHashSync(store: SyncedStore): void {
     follow();
     if (ours(window.location.hash)) write();
     const unsub = store.subscribe((s, prev) => {
-      const scenarioChanged = s.scenario !== prev.scenario && !s.dragging;
-      const cursorChanged = s.cursorMs !== prev.cursorMs || s.playing !== prev.playing;
-      const dragEnded = prev.dragging && !s.dragging;
-      // A keyboard nudge waits until the keys rest (a pointer drag waits for its end the same way).
-      if (scenarioChanged && s.lastNudge && s.lastNudge !== prev.lastNudge) writer.nudged();
-      else if (scenarioChanged || dragEnded || (cursorChanged && !s.playing)) writer.schedule(s.dragging);
+      // A keyboard nudge waits until the keys rest; a pointer drag waits for its end, then writes in a task of its own.
+      const step = addressStep(s, prev);
+      if (step?.kind === 'nudged') writer.nudged();
+      else if (step) writer.schedule(step.defer);
     });
     const flush = writer.flush;
     window.addEventListener('hashchange', follow);
