@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useState, useSyncExternalStore, use } from 'react';
-import { neutraliseBidi } from '../../charts/format';
+import { formatTime, neutraliseBidi } from '../../charts/format';
 import { Timeline } from '../../charts/Timeline';
 import type { FlowConfig, FlowOutcome } from '../../sim/flow';
 import type { Json } from '../../sim/types';
@@ -110,7 +110,7 @@ function Counters({ store }: { store: FlowStore }) {
   );
   return (
     <section className="panel" aria-labelledby="flow-counters-h">
-      <h2 id="flow-counters-h">At {cursorMs.toLocaleString('en-US')} ms</h2>
+      <h2 id="flow-counters-h">At {formatTime(cursorMs)}</h2>
       {cursorMs === 0 && endAt > 0 && (
         <p className="small muted" data-testid="counters-hint">The counts follow the playhead: press Play (Space) or jump to the end (End) to see the run&apos;s outcome.</p>
       )}
