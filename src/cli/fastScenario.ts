@@ -42,8 +42,11 @@ interface FieldPlan {
   absent: 'omit' | 'required' | Internals['def'];
 }
 
-/** Per event kind, its fields in the schema's order; null for a kind that is not quick (zod parses those events). */
-type EventPlan = Map<unknown, FieldPlan[] | null>;
+/** One event rebuilt as zod would parse it, or undefined when a required field is absent (`compileRebuild`). */
+type Rebuild = (event: Record<string, unknown>) => Record<string, unknown> | undefined;
+
+/** Per event kind, its rebuild (its fields in the schema's order); null for a kind that is not quick (zod parses those events). */
+type EventPlan = Map<unknown, Rebuild | null>;
 
 /** Check kinds that zod's JSON Schema export states exactly (lengths, a flagless regex, integer and range bounds). */
 const PLAIN_CHECKS = new Set(['min_length', 'max_length', 'length_equals', 'number_format', 'greater_than', 'less_than']);
@@ -108,26 +111,35 @@ function eventPlan(event: z.ZodType): EventPlan | null {
         break;
       }
       const fields = objectPlan(o.shape!);
-      for (const k of kinds) plan.set(k, fields);
+      const rebuildKind = fields && compileRebuild(fields);
+      for (const k of kinds) plan.set(k, rebuildKind);
     }
   }
   plans.set(event, plan);
   return plan;
 }
 
-/** `event` rebuilt as zod would parse it (its `fields` in order, defaults filled), or undefined when a required field is absent. */
-function rebuild(event: Record<string, unknown>, fields: FieldPlan[]): Record<string, unknown> | undefined {
-  const out: Record<string, unknown> = {};
-  for (const { key, absent } of fields) {
-    if (key in event) out[key] = event[key];
-    else if (absent === 'required') return undefined;
-    else if (absent !== 'omit') {
-      const value = absent.defaultValue; // zod reads it afresh for every parse (a getter that copies an object default)
-      if (value === undefined) return undefined;
-      out[key] = value;
-    }
-  }
-  return out;
+/**
+ * The rebuild of one event kind: `event` rebuilt as zod would parse it (its `fields` in order,
+ * defaults filled), or undefined when a required field is absent. Compiled to one function of
+ * plain property reads and writes per kind: the generic loop over `fields` (`out[key] =
+ * event[key]` with the key in a variable) made every read and write a megamorphic keyed access
+ * (on the 10k-event file: the quick parse's CPU 45 -> 39 ms, the whole command 5 % fewer
+ * instructions). Keys are quoted with
+ * `JSON.stringify` (a JSON string is a JavaScript string literal); `objectPlan` never gives `__proto__`.
+ */
+function compileRebuild(fields: FieldPlan[]): Rebuild {
+  const defaults: Internals['def'][] = [];
+  const lines = fields.map(({ key, absent }) => {
+    const k = JSON.stringify(key);
+    if (absent === 'required') return `if (${k} in e) o[${k}] = e[${k}]; else return undefined;`;
+    if (absent === 'omit') return `if (${k} in e) o[${k}] = e[${k}];`;
+    defaults.push(absent);
+    // zod reads the default afresh for every parse (a getter that copies an object default)
+    return `if (${k} in e) o[${k}] = e[${k}]; else { const v = d[${defaults.length - 1}].defaultValue; if (v === undefined) return undefined; o[${k}] = v; }`;
+  });
+  const body = `return (e) => { const o = {}; ${lines.join(' ')} return o; };`;
+  return new Function('d', body)(defaults) as Rebuild;
 }
 
 /**
@@ -149,15 +161,15 @@ export function parseScenarioQuick(value: unknown, lab: LabId, schemas: LabSchem
     if (event === null || typeof event !== 'object' || !valid(event)) return undefined;
     if (seen.has(event.id)) return undefined; // a duplicate id: zod's superRefine words it
     seen.add(event.id);
-    const fields = plan.get(event.kind);
-    if (fields === undefined) return undefined;
+    const rebuild = plan.get(event.kind);
+    if (rebuild === undefined) return undefined;
     let out: unknown;
-    if (fields === null) {
+    if (rebuild === null) {
       const r = schemas.event.safeParse(event);
       if (!r.success) return undefined;
       out = r.data;
     } else {
-      out = rebuild(event, fields);
+      out = rebuild(event);
       if (out === undefined) return undefined;
     }
     parsed[i] = out;

@@ -143,6 +143,23 @@ describe('bundled CLI (dist-cli/mcp-lab.mjs)', () => {
       expect(execFileSync('node', ['dist-cli/mcp-lab.mjs', 'replay', path.join(dir, f)], { cwd: root, encoding: 'utf8' }), f).toBe(outputs[i]);
     });
   }, 300_000);
+
+  it('exits as soon as its output is written, with every byte through a pipe and the same code and stderr as main(): a document larger than the pipe (0), a missing file (1), a bad command line (2), an unmet expectation (3)', () => {
+    execFileSync('node', ['scripts/ensure.mjs', '--cli'], { cwd: root, stdio: 'ignore' });
+    const dir = mkdtempSync(path.join(tmpdir(), 'lab-exit-'));
+    const big = path.join(dir, 'big.json');
+    writeFileSync(big, JSON.stringify(bigRacesScenario(2000, 20))); // about 800 KB of output: more than a pipe holds
+    const unmet = JSON.parse(readFileSync(scenario('A-cancel-then-complete'), 'utf8'));
+    unmet.expect[0].requests['1'].atMs = 301;
+    writeFileSync(path.join(dir, 'unmet.json'), JSON.stringify(unmet));
+    const cases = [[big], [path.join(dir, 'missing.json')], [big, '--nope'], [path.join(dir, 'unmet.json'), '--expect']];
+    for (const [i, argv] of cases.entries()) {
+      const expected = main(argv);
+      expect(expected.code).toBe(i);
+      const r = spawnSync('node', ['dist-cli/mcp-lab.mjs', 'replay', ...argv], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 26 });
+      expect({ code: r.status, stdout: r.stdout, stderr: r.stderr }, argv.join(' ')).toEqual({ code: expected.code, stdout: expected.stdout, stderr: expected.stderr });
+    }
+  }, 300_000);
 });
 
 describe('published scenario JSON Schema', () => {
