@@ -60,7 +60,9 @@ export function replayWith(
   const unknown = argv.filter((a) => a.startsWith('--') && !VALUE_OPTIONS.has(a) && a !== '--expect');
   const missingValue = [configIndex, traceIndex].some((i) => i >= 0 && (argv[i + 1] === undefined || argv[i + 1].startsWith('--')));
   if (files.length !== 1 || unknown.length > 0 || missingValue) {
-    return { code: 2, stdout: '', stderr: `${unknown.length ? `unknown option ${unknown[0]}\n` : ''}${USAGE}\n` };
+    // Say what is missing before the usage line (walkthrough: "--trace" with no file printed the usage alone).
+    const missing = [configIndex, traceIndex].filter((i) => i >= 0 && (argv[i + 1] === undefined || argv[i + 1].startsWith('--'))).map((i) => `${argv[i]} needs a value: ${argv[i] === '--trace' ? 'the file to write the trace to (--trace OUT.json)' : 'a JSON object of settings (--config \'{"transport":"stdio"}\')'}\n`);
+    return { code: 2, stdout: '', stderr: `${unknown.length ? `unknown option ${unknown[0]}\n` : ''}${missing.join('')}${USAGE}\n` };
   }
   let text: string;
   try {
@@ -93,10 +95,12 @@ export function replayWith(
   const definition = kit.definition({ open: ledgerOpen });
   const doc = kit.report.build(definition, scenario);
   let code = 0;
+  let notMet = '';
   if (wantExpect) {
     const { allMet, results } = expectationResults(definition, scenario, kit.report.expectKeep);
     doc.expectations = results;
     if (!allMet) code = 3;
+    notMet = unmetLines(results);
   }
   if (traceIndex >= 0) {
     const full = definition.replay(scenario, { keep: 'steps' }) as { steps: { state?: unknown }[] };
@@ -107,8 +111,25 @@ export function replayWith(
       return { code: 1, stdout: '', stderr: `error: --trace: cannot write ${argv[traceIndex + 1]}: ${(err as Error).message}\n` };
     }
   }
-  if (returnDocument) return { code, stdout: '', stderr: '', document: doc };
-  return { code, stdout: JSON.stringify(doc, null, 2) + '\n', stderr: '' };
+  if (returnDocument) return { code, stdout: '', stderr: notMet, document: doc };
+  return { code, stdout: JSON.stringify(doc, null, 2) + '\n', stderr: notMet };
+}
+
+/**
+ * One stderr line per expectation of `--expect` that is not met, naming what differs, e.g.
+ * `expectation not met: "call 1 completes" — requests[1].atMs is 300, expected 301`; '' when
+ * all are met (the whole comparison stays in the stdout document's `expectations`).
+ */
+function unmetLines(results: Json[]): string {
+  const shown = (v: Json | undefined) => JSON.stringify(v ?? null);
+  return results
+    .map((r) => r as { label?: Json; met?: Json; mismatches?: Json })
+    .filter((r) => r.met === false)
+    .map((r) => {
+      const diffs = (Array.isArray(r.mismatches) ? r.mismatches : []) as { field?: Json; expected?: Json; actual?: Json }[];
+      return `expectation not met: ${shown(r.label)} — ${diffs.map((d) => `${String(d.field)} is ${shown(d.actual)}, expected ${shown(d.expected)}`).join('; ')}\n`;
+    })
+    .join('');
 }
 
 /** The file's `lab` when the text is JSON with a known lab id there; undefined otherwise (the parse then words the problem). */

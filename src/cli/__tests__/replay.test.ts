@@ -44,6 +44,17 @@ describe('replay CLI', () => {
     const r = main(['a.json', '--expect'], () => JSON.stringify(a));
     expect(r.code).toBe(3);
     expect(JSON.parse(r.stdout).expectations[0]).toMatchObject({ met: false, mismatches: [{ field: 'requests[1].atMs', expected: 301, actual: 300 }] });
+    // The reason is on stderr too, one line per unmet expectation (walkthrough: exit 3 said nothing).
+    expect(r.stderr).toBe(`expectation not met: ${JSON.stringify(a.expect[0].label)} — requests[1].atMs is 300, expected 301\n`);
+  });
+
+  it('names an option given without its value before the usage line (exit 2)', () => {
+    const trace = main([scenario('A-cancel-then-complete'), '--trace']);
+    expect(trace.code).toBe(2);
+    expect(trace.stderr.split('\n')[0]).toBe('--trace needs a value: the file to write the trace to (--trace OUT.json)');
+    const config = main([scenario('A-cancel-then-complete'), '--config', '--expect']);
+    expect(config.code).toBe(2);
+    expect(config.stderr.split('\n')[0]).toBe('--config needs a value: a JSON object of settings (--config \'{"transport":"stdio"}\')');
   });
 
   it('exits 1 naming the field for an invalid scenario, the JSON error for bad syntax, and a missing file', () => {
