@@ -42,13 +42,21 @@ export const selectImported = (s: LabData<unknown, unknown>) => s.imported;
 /** The scenarios imported on this page, oldest first (the picker's "Imported" group). */
 export const selectImportedScenarios = (s: LabData<unknown, unknown>) => s.importedScenarios;
 
-/** The picker's option value of import number `index` (0-based): never a scenario id, which cannot hold ':'. */
-export const importedOptionValue = (index: number): string => `imported:${index}`;
-
-/** The import index an option value names (`importedOptionValue`), or null for a built-in's id. */
-export function importedOptionIndex(value: string): number | null {
-  const m = /^imported:(\d+)$/.exec(value);
-  return m ? Number(m[1]) : null;
+/**
+ * The picker's option value of each imported scenario (`importedScenarios`, same order): the value
+ * `pickerCurrent` gives it (its id, or "(imported) <id>" for a copy of a built-in), so the
+ * select reads as before for the one shown; where that value is taken — by a built-in's own
+ * option or by an earlier entry — `imported:<index>`, which no scenario id can be (ids hold no
+ * ':'). Every value is distinct from every other option's.
+ */
+export function importedOptionValues(builtins: readonly { id: string; title: string }[], imported: readonly { id: string; title: string }[]): string[] {
+  const taken = new Set(builtins.map((b) => b.id));
+  return imported.map((scenario, i) => {
+    const current = pickerCurrent(builtins, scenario);
+    const value = current.builtin || taken.has(current.value) ? `imported:${i}` : current.value;
+    taken.add(value);
+    return value;
+  });
 }
 
 

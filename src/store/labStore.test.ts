@@ -5,7 +5,7 @@ import { createFlowStore } from './flowStore';
 import { drive } from './labDriver';
 import { decodeLink, decodeScenarioPayload, encodeLink, encodeScenarioPayload, linkCodecReady } from './labLink';
 import { createRacesStore, racesStoreFromLink, selectOutcomeAt } from './racesStore';
-import { importedOptionIndex, importedOptionValue, pickerCurrent, selectRedoStep, selectUndoStep } from './labSelectors';
+import { importedOptionValues, pickerCurrent, selectRedoStep, selectUndoStep } from './labSelectors';
 import { createResilienceStore } from './resilienceStore';
 import { toBase64Url } from './url';
 import { racesDefinition } from '../sim/races/definition';
@@ -114,11 +114,13 @@ describe('one lab store for every lab (createLabStore)', () => {
     expect(store.getState().error?.errors).toEqual(['imported scenario: there is no import number 3 — 2 scenarios were imported on this page']);
   });
 
-  it('picker option values of imports never collide with a scenario id', () => {
-    expect(importedOptionValue(0)).toBe('imported:0');
-    expect(importedOptionIndex(importedOptionValue(12))).toBe(12);
-    for (const b of races) expect(importedOptionIndex(b.id)).toBeNull();
-    expect(importedOptionIndex('(imported) A-cancel-then-complete')).toBeNull();
+  it('picker option values of imports: the value pickerCurrent gives, unless a built-in or an earlier import has it', () => {
+    const mine = { id: 'mine', title: 'Mine' };
+    const copyOfA = { id: 'A-cancel-then-complete', title: 'My copy of A' };
+    const editedA = { id: 'A-cancel-then-complete', title: A.title };
+    const values = importedOptionValues(races, [mine, copyOfA, editedA, { id: 'mine', title: 'Mine again' }]);
+    expect(values).toEqual(['mine', '(imported) A-cancel-then-complete', 'imported:2', 'imported:3']);
+    expect(new Set([...values, ...races.map((b) => b.id)]).size).toBe(values.length + races.length);
   });
 
   it('a scenario with no events is refused on the races page with a clear reason; the previous one stays', () => {

@@ -1,6 +1,6 @@
 import './kit.css';
 import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
-import { importedOptionIndex, importedOptionValue, pickerCurrent, pickerLabel, selectBuiltins, selectImported, selectImportedScenarios, selectCanRedo, selectCanUndo, selectIsModified, selectRedoStep, selectUndoStep, selectScenario } from '../../store/labSelectors';
+import { importedOptionValues, pickerCurrent, pickerLabel, selectBuiltins, selectImported, selectImportedScenarios, selectCanRedo, selectCanUndo, selectIsModified, selectRedoStep, selectUndoStep, selectScenario } from '../../store/labSelectors';
 import type { LabData } from '../../store/labStore';
 import type { Scenario } from '../../sim/types';
 import { IMPORT_PANEL_ID } from './importFile';
@@ -65,9 +65,10 @@ export function ScenarioBar({ groups, children }: { groups?: PickerGroups; child
   const current = pickerCurrent(builtins, { id: scenarioId, title: scenarioTitle });
   // The current scenario's entry in the "Imported" group (same id and title), else -1.
   const listed = current.builtin ? -1 : importedList.findIndex((s) => s.id === scenarioId && s.title === scenarioTitle);
+  const importedValues = useMemo(() => importedOptionValues(builtins, importedList), [builtins, importedList]);
   const pick = (value: string) => {
-    const index = importedOptionIndex(value);
-    if (index === null) store.getState().loadBuiltin(value);
+    const index = importedValues.indexOf(value);
+    if (index < 0) store.getState().loadBuiltin(value);
     else store.getState().loadImported(index);
   };
   const grouped = useMemo(() => {
@@ -96,7 +97,7 @@ export function ScenarioBar({ groups, children }: { groups?: PickerGroups; child
     <div className="scenario-bar">
       <div className="field-inline picker">
         <label htmlFor={pickerId}>Scenario</label>
-        <select id={pickerId} data-testid="scenario-picker" value={listed >= 0 ? importedOptionValue(listed) : current.value} onChange={(e) => pick(e.currentTarget.value)}>
+        <select id={pickerId} data-testid="scenario-picker" value={listed >= 0 ? importedValues[listed] : current.value} onChange={(e) => pick(e.currentTarget.value)}>
           {!current.builtin && listed < 0 && (
             <option value={current.value} disabled>
               {neutraliseBidi(current.label)}
@@ -105,7 +106,7 @@ export function ScenarioBar({ groups, children }: { groups?: PickerGroups; child
           {importedList.length > 0 && (
             <optgroup label="Imported" data-testid="picker-imported">
               {importedList.map((s, i) => (
-                <option key={importedOptionValue(i)} value={importedOptionValue(i)}>
+                <option key={importedValues[i]} value={importedValues[i]}>
                   {neutraliseBidi(`${s.title} (imported)`)}
                 </option>
               ))}
