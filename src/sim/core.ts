@@ -318,15 +318,13 @@ export class CoreRun<C, S, V, O, T> implements CoreContext<T> {
       entry = this.scripted[i];
       event = entry.payload as ScriptedEvent;
     }
-    if (event !== undefined) {
-      this.cursor = i + 1;
-      this.stepScripted = i;
-    } else if (timer !== undefined) {
-      entry = this.queue.pop() as QueueEntry;
-      this.stepScripted = -1;
-    } else return false;
+    if (event !== undefined) this.cursor = i + 1;
+    else if (timer !== undefined) entry = this.queue.pop() as QueueEntry;
+    else return false;
+    this.stepScripted = event !== undefined ? i : -1;
     this.stepQueued = entry;
-    const at = event !== undefined ? event.at : (entry as QueueEntry).at;
+    // An entry's time is its own (the explorer's slot entries carry the slot's); a streaming event's is its `at`.
+    const at = entry !== undefined ? entry.at : (event as ScriptedEvent).at;
     this.now = at;
     this.stepIgnored = NONE;
     this.stepWhy = '';
