@@ -1,8 +1,8 @@
 import { LaneQueue, compareEntries } from './queue';
-import { inQueueOrder, scriptedEntry, wireEffectAt } from './coreEntries';
-export { scriptedEntries, wireEffectAt } from './coreEntries';
+import { entryKind, inQueueOrder, scriptedEntry, wireEffectAt } from './coreEntries';
+export { entryKind, scriptedEntries, stepEntry, wireEffectAt } from './coreEntries';
 import { SeededRandom } from './rng';
-import type { Actor, Ignored, Json, ModelTieRule, QueueEntry, Scenario, ScriptedEvent, Step, Violation, WireEffect } from './types';
+import type { Actor, Ignored, Json, ModelTieRule, QueueEntry, Scenario, ScriptedEvent, Violation, WireEffect } from './types';
 
 /**
  * The checkpointed core (issue 10): models mutate per-entity records in place, and the engine
@@ -125,17 +125,6 @@ export interface Checkpoint<V> {
 /** Per invariant list: the entity kinds read and each invariant's kind index (computed once per model). */
 const LAYOUTS = new WeakMap<readonly unknown[], { kinds: string[]; kindOf: number[] }>();
 
-/** The kind of an entry: the scripted event's kind, or the timer payload's `kind` (else 'timer'). */
-export function entryKind(entry: QueueEntry): string {
-  const p = entry.payload as { kind?: unknown } | null;
-  return p !== null && typeof p === 'object' && typeof p.kind === 'string' ? p.kind : 'timer';
-}
-
-/** The step-level entry record (without the payload), as `Step.entry` holds it. */
-export function stepEntry(entry: QueueEntry): Step<unknown>['entry'] {
-  return { at: entry.at, rank: entry.rank, seq: entry.seq, source: entry.source, label: entry.label, actor: entry.actor, handle: entry.handle, kind: entryKind(entry) };
-}
-
 /**
  * One run of the core over one scenario. Create it with `CoreRun.start` or `CoreRun.resume`, then
  * call `step()` until it returns false. Public fields are read by the recorders in `trace.ts`.
@@ -159,11 +148,11 @@ export class CoreRun<C, S, V, O, T> implements CoreContext<T> {
   stepWhy = '';
   stepRule: string | undefined = undefined;
   stepViolations: Violation[] = NONE;
-  stepEntry: QueueEntry | undefined = undefined;
-  stepKind = '';
-  /** Streaming runs (`startStreaming`): the scenario's events, run in list order, and the next one's entry. */
+  /** The current step's queue entry (a timer's, or a scripted one from `scripted`), and its scripted event's index (-1: a timer). */
+  private stepQueued: QueueEntry | undefined = undefined;
+  private stepScripted = -1;
+  /** Streaming runs (`startStreaming`): the scenario's events, run in list order without an entry each. */
   private events: readonly ScriptedEvent[] | undefined = undefined;
-  private head: QueueEntry | undefined = undefined;
   /** The entity kinds the invariants read, each invariant's index into it, and reused entity lists. */
   private readonly kinds: string[];
   private readonly kindOf: number[];
@@ -213,20 +202,25 @@ export class CoreRun<C, S, V, O, T> implements CoreContext<T> {
     if (!inQueueOrder(scenario.events, model.scriptedRank)) return undefined;
     const run = CoreRun.start(model, scenario, NONE, mode);
     run.events = scenario.events;
-    run.head = run.scriptedAt(0);
     return run;
   }
 
-  /** The streaming run's entry of its scripted event `i`, or undefined past the last. */
+  /** The entry of scripted event `i` (in a streaming run, built now), or undefined past the last. */
   private scriptedAt(i: number): QueueEntry | undefined {
-    const events = this.events as readonly ScriptedEvent[];
+    const events = this.events;
+    if (events === undefined) return i < this.scripted.length ? this.scripted[i] : undefined;
     return i < events.length ? scriptedEntry(events[i], i, this.model.scriptedRank(events[i])) : undefined;
   }
 
-  /** The next scripted entry not yet run, or undefined. */
-  private nextScripted(): QueueEntry | undefined {
-    if (this.events !== undefined) return this.head;
-    return this.cursor < this.scripted.length ? this.scripted[this.cursor] : undefined;
+  /** The current step's entry (a streaming run builds a scripted one on demand; none is kept). */
+  get stepEntry(): QueueEntry | undefined {
+    return this.stepScripted >= 0 && this.events !== undefined ? this.scriptedAt(this.stepScripted) : this.stepQueued;
+  }
+
+  /** The kind of the current step's entry (`entryKind`), '' before the first step. */
+  get stepKind(): string {
+    const entry = this.stepEntry;
+    return entry === undefined ? '' : entryKind(entry);
   }
 
   /** A run resumed from `cp` (copied, so the checkpoint stays valid). `effects` is the list to append to. */
@@ -299,44 +293,48 @@ export class CoreRun<C, S, V, O, T> implements CoreContext<T> {
   /** The next entry without consuming it, or undefined at the end. */
   peek(): QueueEntry | undefined {
     const timer = this.queue.peek();
-    const script = this.nextScripted();
+    const script = this.scriptedAt(this.cursor);
     if (script !== undefined && (timer === undefined || compareEntries(script, timer) < 0)) return script;
     return timer;
   }
 
-  /** Applies the next entry and checks the invariants on what it touched; false at the end. */
+  /**
+   * Applies the next entry and checks the invariants on what it touched; false at the end. The next
+   * scripted event is compared with the next timer by `compareEntries`' rule, spelled out on its
+   * fields, so a streaming run builds no entry for it.
+   */
   step(): boolean {
     const timer = this.queue.peek();
-    const script = this.nextScripted();
-    let entry: QueueEntry;
-    if (script !== undefined && (timer === undefined || compareEntries(script, timer) < 0)) {
-      entry = script;
-      this.cursor++;
-      if (this.events !== undefined) this.head = this.scriptedAt(this.cursor);
-    } else if (timer !== undefined) {
-      entry = this.queue.pop() as QueueEntry;
-    } else return false;
-    const at = entry.at;
+    const events = this.events;
+    const i = this.cursor;
+    let entry: QueueEntry | undefined;
+    let event: ScriptedEvent | undefined;
+    if (events !== undefined) {
+      if (i < events.length) {
+        const ev = events[i];
+        if (timer === undefined || ev.at < timer.at || (ev.at === timer.at && (this.model.scriptedRank(ev) - timer.rank || i - timer.seq) < 0)) event = ev;
+      }
+    } else if (i < this.scripted.length && (timer === undefined || compareEntries(this.scripted[i], timer) < 0)) {
+      entry = this.scripted[i];
+      event = entry.payload as ScriptedEvent;
+    }
+    if (event !== undefined) this.cursor = i + 1;
+    else if (timer !== undefined) entry = this.queue.pop() as QueueEntry;
+    else return false;
+    this.stepScripted = event !== undefined ? i : -1;
+    this.stepQueued = entry;
+    // An entry's time is its own (the explorer's slot entries carry the slot's); a streaming event's is its `at`.
+    const at = entry !== undefined ? entry.at : (event as ScriptedEvent).at;
     this.now = at;
     this.stepIgnored = NONE;
     this.stepWhy = '';
     this.stepRule = undefined;
     this.stepViolations = NONE;
-    this.stepEntry = entry;
-    const model = this.model;
-    const state = this.state;
-    let kind: string;
-    if (entry.source === 'script') {
-      const event = entry.payload as ScriptedEvent;
-      kind = event.kind;
-      model.applyScripted(state, event, this);
-    } else {
-      const p = entry.payload as { kind?: unknown } | null;
-      kind = p !== null && typeof p === 'object' && typeof p.kind === 'string' ? p.kind : 'timer';
-      model.applyTimer(state, entry.payload as T, this);
-    }
-    this.stepKind = kind;
-    if (model.touchedSurelyHold === undefined || !model.touchedSurelyHold(state, at)) this.checkTouched(state, at, kind);
+    const { model, state } = this;
+    if (event !== undefined) model.applyScripted(state, event, this);
+    else model.applyTimer(state, (entry as QueueEntry).payload as T, this);
+    // The kind is read only when the invariants run (a timer payload's `kind` is a load over many shapes).
+    if (model.touchedSurelyHold === undefined || !model.touchedSurelyHold(state, at)) this.checkTouched(state, at, event !== undefined ? event.kind : entryKind(entry as QueueEntry));
     this.lastAt = at;
     this.stepCount++;
     return true;

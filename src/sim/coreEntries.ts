@@ -1,9 +1,9 @@
 import { compareEntries } from './queue';
-import type { QueueEntry, Scenario, ScriptedEvent, WireEffect } from './types';
+import type { QueueEntry, Scenario, ScriptedEvent, Step, WireEffect } from './types';
 
 /**
  * The entries and effects the checkpointed core (`core.ts`) builds, each by one builder here:
- * scripted queue entries and wire effects.
+ * scripted queue entries, step entry records and wire effects.
  */
 
 /**
@@ -12,6 +12,17 @@ import type { QueueEntry, Scenario, ScriptedEvent, WireEffect } from './types';
  */
 export function scriptedEntry(event: ScriptedEvent, seq: number, rank: number): QueueEntry {
   return { at: event.at, rank, seq, source: 'script', payload: event, label: event.id, actor: event.actor, handle: -1 };
+}
+
+/** The kind of an entry: the scripted event's kind, or the timer payload's `kind` (else 'timer'). */
+export function entryKind(entry: QueueEntry): string {
+  const p = entry.payload as { kind?: unknown } | null;
+  return p !== null && typeof p === 'object' && typeof p.kind === 'string' ? p.kind : 'timer';
+}
+
+/** The step-level entry record (without the payload), as `Step.entry` holds it. */
+export function stepEntry(entry: QueueEntry): Step<unknown>['entry'] {
+  return { at: entry.at, rank: entry.rank, seq: entry.seq, source: entry.source, label: entry.label, actor: entry.actor, handle: entry.handle, kind: entryKind(entry) };
 }
 
 /** The sorted scripted entries of a scenario (shared, never mutated). */

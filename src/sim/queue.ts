@@ -101,23 +101,67 @@ export class EventQueue<T = unknown> {
   }
 }
 
-/** Drops the entries behind `lane.head` once they are at least 1,024 and half the lane (amortised O(1)). */
-function compactLane<T>(lane: Lane<T>): void {
-  if (lane.head >= 1024 && lane.head * 2 >= lane.items.length) {
-    lane.items = lane.items.slice(lane.head);
-    lane.dead = lane.dead.slice(lane.head);
-    lane.head = 0;
-  }
-}
-
+/**
+ * One FIFO lane of `LaneQueue`: a ring buffer of pending entries, slots `head … head + size - 1`
+ * (modulo the capacity, a power of two; `mask` is capacity - 1), in queue order and so in handle
+ * order. A slot is cleared when its entry leaves, so the lane holds no entry it no longer needs, and
+ * a lane that has grown to its largest backlog pushes and pops without allocating.
+ */
 interface Lane<T> {
   delayMs: number;
   rank: number;
-  /** Pending entries from `head` on, in queue order and so in handle order. */
-  items: QueueEntry<T>[];
+  items: (QueueEntry<T> | undefined)[];
   /** Parallel to `items`: 1 once the entry was cancelled. */
-  dead: number[];
+  dead: Uint8Array;
   head: number;
+  size: number;
+  mask: number;
+}
+
+/** An empty lane of `delayMs` and `rank` with room for `capacity` entries (a power of two). */
+function newLane<T>(delayMs: number, rank: number, capacity: number): Lane<T> {
+  return { delayMs, rank, items: new Array<QueueEntry<T> | undefined>(capacity).fill(undefined), dead: new Uint8Array(capacity), head: 0, size: 0, mask: capacity - 1 };
+}
+
+/** A copy of `lane` (its entries and dead marks, oldest first from slot 0) with room for at least `room` entries. */
+function copyLane<T>(lane: Lane<T>, room: number): Lane<T> {
+  let capacity = 16;
+  while (capacity < room) capacity *= 2;
+  const copy = newLane<T>(lane.delayMs, lane.rank, capacity);
+  for (let k = 0; k < lane.size; k++) {
+    const slot = (lane.head + k) & lane.mask;
+    copy.items[k] = lane.items[slot];
+    copy.dead[k] = lane.dead[slot];
+  }
+  copy.size = lane.size;
+  return copy;
+}
+
+/** Appends `entry` to `lane`, doubling the ring when it is full. */
+function laneAppend<T>(lane: Lane<T>, entry: QueueEntry<T>): void {
+  if (lane.size > lane.mask) {
+    const grown = copyLane(lane, 2 * (lane.mask + 1));
+    lane.items = grown.items;
+    lane.dead = grown.dead;
+    lane.head = 0;
+    lane.mask = grown.mask;
+  }
+  const slot = (lane.head + lane.size) & lane.mask;
+  lane.items[slot] = entry;
+  lane.dead[slot] = 0;
+  lane.size++;
+}
+
+/** Removes the lane's oldest entry (clearing its slot). */
+function laneShift<T>(lane: Lane<T>): void {
+  lane.items[lane.head] = undefined;
+  lane.head = (lane.head + 1) & lane.mask;
+  lane.size--;
+}
+
+/** The entry `k` places behind the lane's oldest (0 ≤ k < size). */
+function laneAt<T>(lane: Lane<T>, k: number): QueueEntry<T> {
+  return lane.items[(lane.head + k) & lane.mask] as QueueEntry<T>;
 }
 
 /**
@@ -153,16 +197,16 @@ export class LaneQueue<T = unknown> {
     for (let i = 0; i < lanes.length; i++) {
       const lane = lanes[i];
       if (lane.delayMs !== delayMs || lane.rank !== entry.rank) continue;
-      const items = lane.items;
-      if (items.length === 0 || compareEntries(items[items.length - 1], entry) <= 0) {
-        items.push(entry);
-        lane.dead.push(0);
+      if (lane.size === 0 || compareEntries(laneAt(lane, lane.size - 1), entry) <= 0) {
+        laneAppend(lane, entry);
         return;
       }
       break;
     }
     if (lanes.length < this.maxLanes && !lanes.some((l) => l.delayMs === delayMs && l.rank === entry.rank)) {
-      lanes.push({ delayMs, rank: entry.rank, items: [entry], dead: [0], head: 0 });
+      const lane = newLane<T>(delayMs, entry.rank, 16);
+      laneAppend(lane, entry);
+      lanes.push(lane);
       return;
     }
     this.heap.push(entry);
@@ -176,15 +220,14 @@ export class LaneQueue<T = unknown> {
     const lanes = this.lanes;
     for (let i = 0; i < lanes.length; i++) {
       const lane = lanes[i];
-      const items = lane.items;
-      let lo = lane.head;
-      let hi = items.length - 1;
-      if (lo > hi || items[hi].handle < handle || items[lo].handle > handle) continue;
+      let lo = 0;
+      let hi = lane.size - 1;
+      if (hi < 0 || laneAt(lane, hi).handle < handle || laneAt(lane, 0).handle > handle) continue;
       while (lo <= hi) {
         const mid = (lo + hi) >> 1;
-        const h = items[mid].handle;
+        const h = laneAt(lane, mid).handle;
         if (h === handle) {
-          lane.dead[mid] = 1;
+          lane.dead[(lane.head + mid) & lane.mask] = 1;
           return;
         }
         if (h < handle) lo = mid + 1;
@@ -204,7 +247,7 @@ export class LaneQueue<T = unknown> {
       this.peekedEntry = top;
       return top;
     }
-    const head = lane.items[lane.head];
+    const head = lane.items[lane.head] as QueueEntry<T>;
     if (top !== undefined && compareEntries(top, head) < 0) {
       this.peeked = 'heap';
       this.peekedEntry = top;
@@ -223,15 +266,14 @@ export class LaneQueue<T = unknown> {
     if (where === 'heap') return this.heap.pop();
     const lane = where;
     const head = lane.items[lane.head];
-    lane.head++;
-    compactLane(lane);
+    laneShift(lane);
     return head;
   }
 
   /** A copy for a checkpoint. O(pending timers + pending cancellations). */
   clone(): LaneQueue<T> {
     const copy = new LaneQueue<T>(this.maxLanes);
-    copy.lanes = this.lanes.map((l) => ({ delayMs: l.delayMs, rank: l.rank, items: l.items.slice(l.head), dead: l.dead.slice(l.head), head: 0 }));
+    copy.lanes = this.lanes.map((l) => copyLane(l, l.size));
     copy.cancelled = new Set(this.cancelled);
     copy.heap = this.heap.clone(copy.cancelled);
     return copy;
@@ -243,21 +285,11 @@ export class LaneQueue<T = unknown> {
     let best: Lane<T> | undefined;
     for (let i = 0; i < lanes.length; i++) {
       const lane = lanes[i];
-      const dead = lane.dead;
-      while (lane.head < lane.items.length && dead[lane.head] === 1) lane.head++;
-      // A lane whose entries are mostly cancelled (idle deadlines moved by progress) is passed by
-      // its head but rarely popped: drop what lies behind the head here too, or it keeps them all.
-      compactLane(lane);
-      const items = lane.items;
-      if (lane.head >= items.length) {
-        if (items.length > 256) {
-          lane.items = [];
-          lane.dead = [];
-          lane.head = 0;
-        }
-        continue;
-      }
-      if (best === undefined || compareEntries(items[lane.head], best.items[best.head]) < 0) best = lane;
+      // Cancelled heads leave here (an idle-deadline lane, whose entries progress cancels, is
+      // passed by its head but rarely popped): their slots are cleared, so the lane keeps none.
+      while (lane.size > 0 && lane.dead[lane.head] === 1) laneShift(lane);
+      if (lane.size === 0) continue;
+      if (best === undefined || compareEntries(lane.items[lane.head] as QueueEntry<T>, best.items[best.head] as QueueEntry<T>) < 0) best = lane;
     }
     return best;
   }

@@ -52,6 +52,20 @@ describe('LaneQueue = EventQueue', () => {
     );
   });
 
+  it('lane ring buffers wrap around and grow without losing order (long runs, cancels across the wrap)', () => {
+    // Bursts of pushes on two lanes (delays 5 and 200) larger than a ring's first capacity (16),
+    // pops that move the ring's head around it, and cancels of entries on either side of the wrap.
+    const ops: Op[] = [];
+    for (let round = 0; round < 60; round++) {
+      const burst = 5 + ((round * 7) % 40);
+      for (let k = 0; k < burst; k++) ops.push({ t: 'push', delay: k % 3 === 0 ? 200 : 5, rank: k % 3 === 0 ? 1 : 2 });
+      for (let k = 0; k < burst; k += 4) ops.push({ t: 'cancel', back: k % 7 });
+      if (round % 9 === 4) ops.push({ t: 'clone' });
+      for (let k = 0; k < burst - 3; k++) ops.push({ t: 'pop' });
+    }
+    drive(ops, 8, true);
+  });
+
   it('peek agrees too when peeks are interleaved with pushes and cancels (the peeked entry is kept while it stays next)', () => {
     const withPeek = fc.oneof(op, fc.record({ t: fc.constant('peek' as const) }), fc.record({ t: fc.constant('peek' as const) }));
     fc.assert(
