@@ -4,7 +4,9 @@
  * new client count: every herd recomputed in the worker and the canvas redrawn). Figures: the
  * canvas redraw per frame (target ≤ 16 ms), every main-thread long task (> 50 ms) meanwhile
  * (target: none), and the time from the input to the frame showing the new herd (worker compute
- * included; intermediate counts are skipped while the worker is busy).
+ * included; intermediate counts are skipped while the worker is busy). The slider moves once the
+ * service worker's first install (precaching the site) has finished: every later visit has it, and
+ * its seconds of CPU beside the gesture made long tasks that are not the plot's (one of 56 ms).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
@@ -51,6 +53,11 @@ export async function benchHerdRedraw(dist = path.resolve(import.meta.dirname ??
     await slider.fill('5');
     // The plot exists once the worker has answered; wait for it to be drawn for 100,000 clients.
     await page.locator('[data-testid="herd-canvas"][data-clients="100000"]').waitFor({ timeout: 120_000 });
+    // The first visit installs the offline cache (the service worker precaches ~115 files on its own
+    // thread, seconds of CPU on a 2-core machine, beside the herd's worker): the slider moves once it
+    // is active, as on every later visit (as the drag bench does). Bounded, in case the browser gives
+    // the page no service worker.
+    await page.evaluate(() => Promise.race([navigator.serviceWorker?.ready, new Promise((resolve) => setTimeout(resolve, 15_000))]));
     await page.waitForTimeout(500);
     await page.evaluate(() => {
       const w = window as unknown as { __lat: number[]; __t0: number; __long: number[] };

@@ -187,6 +187,18 @@ test.describe('Flow lab: herd plot', () => {
     await expect(kit(lab).herd.cell('full-jitter', 'attempts')).not.toHaveText('');
   });
 
+  test('one keyboard step of the client slider is one change: one Ctrl+Z takes it back', async ({ lab }) => {
+    // The range snaps the value written back to its step, and its change event used to apply the same count again: a second undo step that changed nothing.
+    await lab.goto('./#/flow');
+    await expect(kit(lab).herd.table).toBeVisible({ timeout: 20_000 });
+    await expect(kit(lab).herd.clientsValue).toHaveText('10,000');
+    await kit(lab).herd.clients.focus();
+    await kit(lab).press('ArrowLeft');
+    await expect(kit(lab).herd.clientsValue).toHaveText('9,772');
+    await kit(lab).undoKey();
+    await expect(kit(lab).herd.clientsValue).toHaveText('10,000');
+  });
+
   test('the SDK default gives up after its maxRetries of 2: the default 5000 ms outage outlasts both tries (1000 and 2500 ms), so all 10,000 clients give up', async ({ lab }) => {
     await lab.goto('./#/flow');
     await expect(kit(lab).herd.strategy('sdk-default')).toBeVisible({ timeout: 20_000 });

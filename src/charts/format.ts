@@ -8,6 +8,18 @@ export function formatMs(ms: number): string {
   return sign + String(Math.abs(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
 }
 
+/** The one en-US number formatter (`formatCount`). */
+const EN_US = new Intl.NumberFormat('en-US');
+
+/**
+ * `n` as `n.toLocaleString('en-US')` writes it ("100,000"; "1,234.5"; up to three decimals), from
+ * one shared `Intl.NumberFormat`: `toLocaleString` builds a new formatter on every call, and the
+ * herd plot formats hundreds of numbers per step of its client slider (ECMA-402: the same result).
+ */
+export function formatCount(n: number): string {
+  return EN_US.format(n);
+}
+
 /** "1 500 ms" */
 export function formatTime(ms: number): string {
   return `${formatMs(ms)} ms`;

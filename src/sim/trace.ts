@@ -106,7 +106,8 @@ export class SeekableTrace<C, S, V, O, T> {
   readonly checkpointEvery: number;
   /** How many steps this trace took over from the trace it was forked from (0 when replayed whole). */
   readonly reusedSteps: number;
-  private readonly scripted: readonly QueueEntry[];
+  /** The scenario's scripted entries in queue order; undefined until first needed when the replay streamed them (`scripted`). */
+  private scriptedList: readonly QueueEntry[] | undefined;
   /** Per-step time, effects end, rule, ignored events and violations (`stepColumns.ts`); entries are rebuilt by re-running from a checkpoint (unless `keepEntries`). */
   private readonly columns: StepColumns;
   private readonly checkpoints: Checkpoint<V>[];
@@ -136,7 +137,7 @@ export class SeekableTrace<C, S, V, O, T> {
       const from = base.from;
       const cp = from.checkpoints[base.checkpoint];
       const n = cp.step;
-      this.scripted = base.scripted;
+      this.scriptedList = base.scripted;
       this.columns = new StepColumns({ from: from.columns, steps: n });
       this.checkpoints = from.checkpoints.slice(0, base.checkpoint + 1);
       this.entries = keepEntries ? (from.entries?.slice(0, n) ?? undefined) : undefined;
@@ -146,14 +147,17 @@ export class SeekableTrace<C, S, V, O, T> {
       this.reusedSteps = n;
       run = CoreRun.resume(this.model, this.scripted, cp, from.effects.slice(0, cp.effects), 'seekable');
     } else {
-      this.scripted = scriptedEntries(scenario, this.model.scriptedRank);
       this.columns = new StepColumns();
       this.checkpoints = [];
       this.entries = keepEntries ? [] : undefined;
       this.keys = keepEntries ? [] : undefined;
       this.notePrefix = undefined;
       this.reusedSteps = 0;
-      run = CoreRun.start(this.model, scenario, this.scripted, 'seekable');
+      // Events listed in queue order are streamed: their entries are built as the run reaches them,
+      // not 100,000 kept alive (and copied by the scavenger) for the whole replay.
+      const streamed = CoreRun.startStreaming(this.model, scenario, 'seekable');
+      this.scriptedList = streamed === undefined ? scriptedEntries(scenario, this.model.scriptedRank) : undefined;
+      run = streamed ?? CoreRun.start(this.model, scenario, this.scriptedList as readonly QueueEntry[], 'seekable');
       this.initial = this.model.view(run.state);
       this.checkpoints.push(run.checkpoint());
       options.onCheckpoint?.(0);
@@ -183,6 +187,11 @@ export class SeekableTrace<C, S, V, O, T> {
     this.effects = run.effects;
     this.outcome = this.model.outcome(run.state, run.lastAt);
     this.invariants = run.invariantResults();
+  }
+
+  /** The scenario's scripted entries in queue order (`scriptedEntries`), built on first use after a streamed replay: what a resumed run or a fork reads. */
+  private get scripted(): readonly QueueEntry[] {
+    return (this.scriptedList ??= scriptedEntries(this.scenario, this.model.scriptedRank));
   }
 
   /** Replays `scenario` keeping a seekable trace. Throws only for model bugs (a timer in the past). */

@@ -1,10 +1,11 @@
-import { useMemo, useState } from 'react';
+import { memo, useMemo, useState } from 'react';
 import type { BackoffStrategy } from '../../sim/retry/backoff';
 import { BACKOFF_STRATEGIES, HERD_LIMITS, occExperiment, type HerdSettings } from '../../store/flowStore';
 import { ErrorBanner } from '../common/ErrorBanner';
 import { STRATEGY_TEXT } from './strategyText';
+import { formatCount } from '../../charts/format';
 
-const fmt = (n: number) => n.toLocaleString('en-US');
+const fmt = formatCount;
 
 type HerdNumberKey = Exclude<keyof HerdSettings, 'strategies'>;
 
@@ -73,12 +74,17 @@ export function HerdControls({ settings, onChange }: { settings: HerdSettings; o
     </label>
   );
   const lines = Object.values(errors);
+  // The range snaps the value React writes back (log10 of the rounded count) to its 0.01 step, so
+  // its `change` event after each `input` reports the count just set: no second update, undo step or herd run for it.
+  const setClients = (clients: number) => {
+    if (clients !== settings.clients) onChange({ clients });
+  };
   return (
     <>
       <div className="herd-controls">
         <label className="flow-field herd-clients">
-          <span>clients: <strong data-testid="herd-clients-value">{settings.clients.toLocaleString('en-US')}</strong></span>
-          <input type="range" min={1} max={5} step={0.01} value={clientsLog} aria-valuetext={`${settings.clients} clients`} data-testid="herd-clients" onChange={(e) => onChange({ clients: Math.round(10 ** Number(e.target.value)) })} />
+          <span>clients: <strong data-testid="herd-clients-value">{fmt(settings.clients)}</strong></span>
+          <input type="range" min={1} max={5} step={0.01} value={clientsLog} aria-valuetext={`${settings.clients} clients`} data-testid="herd-clients" onChange={(e) => setClients(Math.round(10 ** Number(e.target.value)))} />
         </label>
         {num('outageMs', 'outage (ms)', 500)}
         {num('acceptPerSecond', 'accepts / s', 100)}
@@ -113,8 +119,11 @@ export function HerdControls({ settings, onChange }: { settings: HerdSettings; o
 const OCC_CLIENTS = [10, 50, 100, 150, 190];
 const OCC_STRATEGIES: BackoffStrategy[] = ['exponential', 'full-jitter', 'equal-jitter', 'decorrelated-jitter'];
 
-/** The optimistic-concurrency experiment: calls and completion time per strategy (base 5 ms, cap 2000 ms, network 10 ms). */
-export function OccTable() {
+/**
+ * The optimistic-concurrency experiment: calls and completion time per strategy (base 5 ms, cap
+ * 2000 ms, network 10 ms). Fixed figures, so it renders once (memo: no props), not on every herd change.
+ */
+export const OccTable = memo(function OccTable() {
   const rows = useMemo(() => OCC_STRATEGIES.map((s) => ({ s, cells: OCC_CLIENTS.map((n) => occExperiment(s, n, { baseMs: 5, capMs: 2000, seed: 1 })) })), []);
   return (
     <div className="flow-table-wrap">
@@ -134,7 +143,7 @@ export function OccTable() {
             <th scope="row">{STRATEGY_TEXT[s]}</th>
             {cells.map((c, i) => (
               <td key={i}>
-                {c.calls.toLocaleString('en-US')} / {(c.completionMs / 1000).toFixed(1)} s
+                {fmt(c.calls)} / {(c.completionMs / 1000).toFixed(1)} s
               </td>
             ))}
           </tr>
@@ -143,4 +152,4 @@ export function OccTable() {
     </table>
     </div>
   );
-}
+});

@@ -4,6 +4,7 @@ import type { HerdResult } from '../../sim/flow/herd';
 import { LESSON_JITTER, type HerdSettings } from '../../store/flowStore';
 import { herdVerdict, lessonRankNote, STRATEGY_TEXT } from './strategyText';
 import { ColumnHeads } from '../common/ColumnHeads';
+import { formatCount } from '../../charts/format';
 import './herdPlot.css';
 
 /**
@@ -153,7 +154,7 @@ function cssVar(el: Element, name: string, fallback: string): string {
   return getComputedStyle(el).getPropertyValue(name).trim() || fallback;
 }
 
-const fmt = (n: number) => n.toLocaleString('en-US');
+const fmt = formatCount;
 
 /**
  * The herd as small multiples: one panel per strategy, side by side (wrapping on narrow screens),
@@ -354,17 +355,17 @@ export function HerdTable({ results, settings }: { results: HerdResult[]; settin
       </p>
     )}
     <table className="flow-table" data-testid="herd-table">
-      <caption>Herd summary: {settings.clients.toLocaleString('en-US')} clients, capacity {settings.acceptPerSecond.toLocaleString('en-US')} connections per second after a {settings.outageMs} ms outage</caption>
+      <caption>Herd summary: {fmt(settings.clients)} clients, capacity {fmt(settings.acceptPerSecond)} connections per second after a {settings.outageMs} ms outage</caption>
       <ColumnHeads columns={['strategy', 'peak arrivals / s', 'peak ÷ capacity', 'everyone back at', 'total attempts', 'gave up']} />
       <tbody>
         {results.map((r) => (
           <tr key={r.strategy} data-testid={`herd-row-${r.strategy}`}>
             <th scope="row">{STRATEGY_TEXT[r.strategy]}</th>
-            <td data-testid="herd-peak">{r.peakArrivalsPerSecond.toLocaleString('en-US')}</td>
+            <td data-testid="herd-peak">{fmt(r.peakArrivalsPerSecond)}</td>
             <td>{(r.peakArrivalsPerSecond / r.acceptPerSecond).toFixed(1)}×</td>
-            <td data-testid="herd-back">{r.allBackAtMs === null ? `never (within ${r.attemptLimit} attempt${r.attemptLimit === 1 ? '' : 's'})` : `${r.allBackAtMs.toLocaleString('en-US')} ms`}</td>
-            <td data-testid="herd-attempts">{r.totalAttempts.toLocaleString('en-US')}</td>
-            <td data-testid="herd-gave-up">{r.gaveUp.toLocaleString('en-US')}</td>
+            <td data-testid="herd-back">{r.allBackAtMs === null ? `never (within ${r.attemptLimit} attempt${r.attemptLimit === 1 ? '' : 's'})` : `${fmt(r.allBackAtMs)} ms`}</td>
+            <td data-testid="herd-attempts">{fmt(r.totalAttempts)}</td>
+            <td data-testid="herd-gave-up">{fmt(r.gaveUp)}</td>
           </tr>
         ))}
       </tbody>

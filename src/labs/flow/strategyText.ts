@@ -1,4 +1,5 @@
 import type { BackoffStrategy } from '../../sim/retry/backoff';
+import { formatCount } from '../../charts/format';
 
 /** Each backoff strategy's name as the herd plot and its tables show it. */
 export const STRATEGY_TEXT: Record<BackoffStrategy, string> = {
@@ -20,7 +21,7 @@ export interface HerdFigures {
   allBackAtMs: number | null;
 }
 
-const n = (v: number) => v.toLocaleString('en-US');
+const n = formatCount;
 
 /**
  * One sentence saying which strategy is better in this run, from its own figures: the lowest peak

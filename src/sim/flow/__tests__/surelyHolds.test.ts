@@ -1,6 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import fc from 'fast-check';
-import { CoreRun, scriptedEntries } from '../../core';
 import { replay } from '../../replay';
 import type { Scenario } from '../../types';
 import { flowCore, flowModel, withFlowOverrides } from '..';
@@ -9,6 +8,7 @@ import type { FlowConfig } from '../schema';
 import type { FlowCore } from '../state';
 import { loadFlowScenarios } from './helpers';
 import { flowScenarioArb } from './flowArb';
+import { preCheckSuite } from '../../__tests__/preCheckSuite';
 
 /**
  * Two shortcuts of the flow model on the core (issue 10), proven here:
@@ -21,32 +21,6 @@ import { flowScenarioArb } from './flowArb';
 
 const KINDS = ['buffer', 'operation', 'request'] as const;
 const entityOf = (s: FlowCore, kind: (typeof KINDS)[number]) => (kind === 'buffer' ? s.buffer : kind === 'operation' ? s.op : s.reissue);
-
-interface Scan {
-  cleared: number;
-  notCleared: number;
-  /** Entities cleared although a check failed (must stay empty). */
-  wrong: string[];
-}
-
-function scan(scenario: Scenario, holds: (kind: string, entity: never) => boolean, into: Scan): void {
-  const run = CoreRun.start(flowCore, scenario, scriptedEntries(scenario, flowCore.scriptedRank), 'seekable');
-  for (let n = 0; n < 20_000 && run.step(); n++) {
-    for (const kind of KINDS) {
-      const entity = entityOf(run.state, kind) as never;
-      if (!holds(kind, entity)) {
-        into.notCleared++;
-        continue;
-      }
-      into.cleared++;
-      for (const inv of FLOW_ENTITY_INVARIANTS) {
-        if (inv.reads !== kind) continue;
-        const message = inv.check(entity, run.state, run.lastAt, run.stepKind);
-        if (message !== null) into.wrong.push(`${scenario.id} at ${run.lastAt} ms: ${inv.name}: ${message}`);
-      }
-    }
-  }
-}
 
 /** The built-ins, each expectation's overrides too. */
 const variants = (): Scenario[] => loadFlowScenarios().flatMap(({ scenario }) => [scenario, ...(scenario.expect ?? []).map((e) => withFlowOverrides(scenario, e.overrides))]);
@@ -68,49 +42,30 @@ function fastAgrees(scenario: Scenario): string[] {
   return full.invariants.filter((i) => i.firstViolation !== null).map((i) => i.name);
 }
 
-describe('flow invariants pre-check (surelyHolds) and the fast path without the broken watch', () => {
-  it('never clears an entity an invariant fails on, over every built-in variant', () => {
-    const s: Scan = { cleared: 0, notCleared: 0, wrong: [] };
-    for (const scenario of variants()) scan(scenario, flowInvariantsSurelyHold, s);
-    expect(s.wrong).toEqual([]);
-    expect(s.cleared).toBeGreaterThan(1000);
-    expect(s.notCleared).toBeGreaterThan(100);
-  });
-
-  it('never clears an entity an invariant fails on, over 1,000 generated scenarios', () => {
-    const s: Scan = { cleared: 0, notCleared: 0, wrong: [] };
-    fc.assert(
-      fc.property(scenarioArb, (scenario) => {
-        scan(scenario, flowInvariantsSurelyHold, s);
-        expect(s.wrong).toEqual([]);
-      }),
-      { numRuns: 1000, seed: 20261202 },
-    );
-    expect(s.cleared).toBeGreaterThan(1000);
-    expect(s.notCleared).toBeGreaterThan(100);
-  }, 300_000);
-
-  it('the scan finds the failures a pre-check that clears everything would hide: every flow invariant', () => {
-    const s: Scan = { cleared: 0, notCleared: 0, wrong: [] };
-    for (const scenario of variants()) scan(scenario, () => true, s);
-    fc.assert(
-      fc.property(scenarioArb, (scenario) => scan(scenario, () => true, s)),
-      { numRuns: 300, seed: 7 },
-    );
-    const names = new Set(s.wrong.map((w) => w.split(': ')[1]));
-    expect(FLOW_ENTITY_INVARIANTS.map((i) => i.name).filter((n) => !names.has(n))).toEqual([]);
-  }, 300_000);
-
-  it('the fast path reports the same first violations, outcome and effects as the full trace (built-ins and 1,000 generated)', () => {
-    const broken = new Set<string>();
-    for (const scenario of variants()) for (const n of fastAgrees(scenario)) broken.add(n);
-    fc.assert(
-      fc.property(scenarioArb, (scenario) => {
-        for (const n of fastAgrees(scenario)) broken.add(n);
-      }),
-      { numRuns: 1000, seed: 20261203 },
-    );
-    // Not vacuous: every invariant is broken somewhere, so its first violation is compared.
-    expect([...broken].sort()).toEqual(FLOW_ENTITY_INVARIANTS.map((i) => i.name).sort());
-  }, 300_000);
-});
+preCheckSuite<FlowCore>(
+  {
+    title: 'flow invariants pre-check (surelyHolds) and the fast path without the broken watch',
+    subject: 'an entity an invariant fails on',
+    lab: { core: flowCore, mode: 'seekable', maxSteps: 20_000, entities: (state) => KINDS.map((kind) => [kind, entityOf(state, kind)] as const), invariants: FLOW_ENTITY_INVARIANTS },
+    holds: flowInvariantsSurelyHold,
+    variants,
+    variantsName: 'every built-in variant',
+    builtins: { cleared: 1000, notCleared: 100 },
+    generated: { arb: scenarioArb, runs: 1000, seed: 20261202, name: '1,000 generated scenarios', cleared: 1000, notCleared: 100 },
+    clearAll: { title: 'the scan finds the failures a pre-check that clears everything would hide: every flow invariant', generated: { runs: 300, seed: 7 } },
+  },
+  () => {
+    it('the fast path reports the same first violations, outcome and effects as the full trace (built-ins and 1,000 generated)', () => {
+      const broken = new Set<string>();
+      for (const scenario of variants()) for (const n of fastAgrees(scenario)) broken.add(n);
+      fc.assert(
+        fc.property(scenarioArb, (scenario) => {
+          for (const n of fastAgrees(scenario)) broken.add(n);
+        }),
+        { numRuns: 1000, seed: 20261203 },
+      );
+      // Not vacuous: every invariant is broken somewhere, so its first violation is compared.
+      expect([...broken].sort()).toEqual(FLOW_ENTITY_INVARIANTS.map((i) => i.name).sort());
+    }, 300_000);
+  },
+);

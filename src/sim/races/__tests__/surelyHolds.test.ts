@@ -3,11 +3,12 @@ import fc from 'fast-check';
 import { CoreRun, scriptedEntries } from '../../core';
 import { racesCore, withOverrides } from '..';
 import { RACES_ENTITY_INVARIANTS, racesInvariantsSurelyHold, racesTouchedSurelyHold } from '../invariants';
-import { byKey } from '../state';
+import { byKey, type RacesCore } from '../state';
 import type { RequestState } from '../types';
 import type { Scenario } from '../../types';
 import { loadBuiltinScenarios } from '../../__tests__/builtinScenarios';
 import { racesScenarioArb } from '../../__tests__/racesArb';
+import { emptyScan, preCheckSuite, type PreCheckScan } from '../../__tests__/preCheckSuite';
 
 /**
  * The core skips a request's invariant checks when `racesInvariantsSurelyHold` says none can fail
@@ -16,73 +17,35 @@ import { racesScenarioArb } from '../../__tests__/racesArb';
  * pre-check clears it, every invariant check returns null — whatever the entry kind.
  */
 
-interface Scan {
-  cleared: number;
-  notCleared: number;
-  /** Requests cleared although a check failed (must stay empty). */
-  wrong: string[];
-}
-
-function scan(scenario: Scenario, holds: (r: RequestState, at: number) => boolean, into: Scan): void {
-  const run = CoreRun.start(racesCore, scenario, scriptedEntries(scenario, racesCore.scriptedRank), 'effects');
-  while (run.step()) {
-    const at = run.lastAt;
-    for (const r of run.state.requests) {
-      if (!holds(r, at)) {
-        into.notCleared++;
-        continue;
-      }
-      into.cleared++;
-      for (const inv of RACES_ENTITY_INVARIANTS) {
-        const message = inv.check(r as never, run.state, at, run.stepKind);
-        if (message !== null) into.wrong.push(`${scenario.id} at ${at} ms: ${inv.name}: ${message}`);
-      }
-    }
-  }
-}
-
 const variants = (): Scenario[] =>
   loadBuiltinScenarios('races').flatMap(({ scenario }) => [scenario, ...(scenario.expect ?? []).map((e) => withOverrides(scenario, e.overrides))]);
 
-describe('races invariants pre-check (surelyHolds)', () => {
-  it('never clears a request an invariant fails on, over every built-in variant', () => {
-    const s: Scan = { cleared: 0, notCleared: 0, wrong: [] };
-    for (const scenario of variants()) scan(scenario, racesInvariantsSurelyHold, s);
-    expect(s.wrong).toEqual([]);
-    // Not vacuous: it clears most healthy steps and keeps the rest for the checks.
-    expect(s.cleared).toBeGreaterThan(100);
-    expect(s.notCleared).toBeGreaterThan(100);
-  });
-
-  it('never clears a request an invariant fails on, over 2,000 generated scenarios (every broken policy)', () => {
-    const s: Scan = { cleared: 0, notCleared: 0, wrong: [] };
-    fc.assert(
-      fc.property(racesScenarioArb, (scenario) => {
-        scan(scenario, racesInvariantsSurelyHold, s);
-        expect(s.wrong).toEqual([]);
-      }),
-      { numRuns: 2000, seed: 20261202 },
-    );
-    expect(s.cleared).toBeGreaterThan(1000);
-  }, 300_000);
-
-  it('the scan finds the failing requests a pre-check that clears everything would hide', () => {
-    const s: Scan = { cleared: 0, notCleared: 0, wrong: [] };
-    for (const scenario of variants()) scan(scenario, () => true, s);
-    const names = new Set(s.wrong.map((w) => w.split(': ')[1]));
-    // Every invariant but two (no built-in settles a call twice or accepts progress after its
-    // end) is broken somewhere in the built-ins, so each of those would be wrongly hidden.
-    const missing = RACES_ENTITY_INVARIANTS.map((i) => i.name).filter((n) => !names.has(n));
-    expect(missing.filter((n) => n !== 'one-terminal-state' && n !== 'progress-increasing')).toEqual([]);
-    expect(RACES_ENTITY_INVARIANTS.length - missing.length).toBeGreaterThanOrEqual(19);
-  });
+preCheckSuite<RacesCore>({
+  title: 'races invariants pre-check (surelyHolds)',
+  subject: 'a request an invariant fails on',
+  lab: { core: racesCore, mode: 'effects', maxSteps: Infinity, entities: (state) => state.requests.map((r) => ['request', r] as const), invariants: RACES_ENTITY_INVARIANTS },
+  holds: (_kind, r, at) => racesInvariantsSurelyHold(r as RequestState, at),
+  variants,
+  variantsName: 'every built-in variant',
+  builtins: { cleared: 100, notCleared: 100 },
+  generated: { arb: racesScenarioArb, runs: 2000, seed: 20261202, name: '2,000 generated scenarios (every broken policy)', cleared: 1000 },
+  clearAll: {
+    title: 'the scan finds the failing requests a pre-check that clears everything would hide',
+    expectHidden: (names) => {
+      // Every invariant but two (no built-in settles a call twice or accepts progress after its
+      // end) is broken somewhere in the built-ins, so each of those would be wrongly hidden.
+      const missing = RACES_ENTITY_INVARIANTS.map((i) => i.name).filter((n) => !names.has(n));
+      expect(missing.filter((n) => n !== 'one-terminal-state' && n !== 'progress-increasing')).toEqual([]);
+      expect(RACES_ENTITY_INVARIANTS.length - missing.length).toBeGreaterThanOrEqual(19);
+    },
+  },
 });
 
 /**
  * The whole-step pre-check (`CoreModel.touchedSurelyHold`): whenever it says true after a step,
  * every request the step touched is cleared by `racesInvariantsSurelyHold` and no check fails on it.
  */
-function scanSteps(scenario: Scenario, into: Scan): void {
+function scanSteps(scenario: Scenario, into: PreCheckScan): void {
   const run = CoreRun.start(racesCore, scenario, scriptedEntries(scenario, racesCore.scriptedRank), 'effects');
   while (run.step()) {
     const at = run.lastAt;
@@ -105,7 +68,7 @@ function scanSteps(scenario: Scenario, into: Scan): void {
 
 describe('races whole-step pre-check (touchedSurelyHold)', () => {
   it('clears a step only when every request it touched surely holds, over every built-in variant and 2,000 generated scenarios', () => {
-    const s: Scan = { cleared: 0, notCleared: 0, wrong: [] };
+    const s = emptyScan();
     for (const scenario of variants()) scanSteps(scenario, s);
     fc.assert(
       fc.property(racesScenarioArb, (scenario) => {
