@@ -9,12 +9,10 @@ import { useRaces } from './context';
 import { ErrorBanner } from './ErrorBanner';
 import { LessonPanel } from './LessonPanel';
 import { NowPanel } from './NowPanel';
-import { OutcomePanel } from './OutcomePanel';
 import { PlaybackBar } from './PlaybackBar';
 import { RacesTimeline } from './RacesTimeline';
 import { ScenarioBar } from '../common/ScenarioBar';
 import { SettingsPanel } from './SettingsPanel';
-import { WirePanel } from './WirePanel';
 import { selectScenario } from '../../store/racesStore';
 import './races.css';
 import { neutraliseBidi } from '../../charts/format';
@@ -24,6 +22,10 @@ import { TimelineSection } from '../common/TimelineSection';
  * "All orders" is not part of the first paint: its panel (and the worker it starts) is a lazy chunk
  * fetched once the page is up, so the initial JavaScript stays within its budget.
  */
+// The outcome and wire panels sit below the timeline and the "What happened" panel (under the fold at
+// 1280×800): a lazy chunk, fetched with the page's first paint, keeps the initial JavaScript in budget.
+const OutcomePanel = lazy(() => import('./OutcomePanel').then((m) => ({ default: m.OutcomePanel })));
+const WirePanel = lazy(() => import('./WirePanel').then((m) => ({ default: m.WirePanel })));
 const AllOrdersPanel = lazy(() => import('../common/AllOrdersPanel').then((m) => ({ default: m.AllOrdersPanel })));
 const ChaosPanel = lazy(() => import('../common/ChaosPanel').then((m) => ({ default: m.ChaosPanel })));
 /**
@@ -69,8 +71,10 @@ function RacesPage() {
             <RacesTimeline />
           </TimelineSection>
           <NowPanel />
-          <OutcomePanel />
-          <WirePanel />
+          <Suspense fallback={<section className="panel outcome-pending" aria-busy="true" aria-label="Outcome (loading)" />}>
+            <OutcomePanel />
+            <WirePanel />
+          </Suspense>
           <Suspense fallback={null}>
             <AllOrdersPanel lab="races" />
             <ChaosPanel lab="races" />
