@@ -81,13 +81,13 @@ test.describe('Walkthrough leftovers (third pass)', () => {
     for (const width of WIDTHS) {
       await page.setViewportSize({ width, height: 900 });
       const races = await new LabDriver(page, 'races').open('A-cancel-then-complete');
-      await expect(races.picker.getByTestId('picker-imported')).toHaveCount(0);
+      await expect(races.pickerImported).toHaveCount(0);
       await races.paste(copy);
       await races.paste(mine);
       await expect(races.pickerShown).toHaveText('Mine (imported)');
       await races.pick('C-progress-idle-maximum');
-      await expect(races.picker.getByTestId('picker-imported').locator('option')).toHaveText(['My copy of A (imported)', 'Mine (imported)']);
-      await races.picker.selectOption({ label: 'My copy of A (imported)' });
+      await expect(races.pickerImportedOptions).toHaveText(['My copy of A (imported)', 'Mine (imported)']);
+      await races.pickLabel('My copy of A (imported)');
       await expect(races.heading).toHaveText('My copy of A');
       await expect(races.pickerShown).toHaveText('My copy of A (imported)');
       await expect(races.historyStep).toHaveText('Undo: switch to My copy of A (imported)');

@@ -113,6 +113,20 @@ export class ChaosPanel extends Part {
     return this;
   }
 
+  /** The "from seed" box (the first seed of a run). */
+  get firstSeedBox(): Locator {
+    return this.id('chaos-first-seed');
+  }
+  /** Types `seed` into the "from seed" box without running. */
+  async setFirstSeed(seed: string): Promise<this> {
+    await this.firstSeedBox.fill(seed);
+    return this;
+  }
+  /** The Retry button beside a failure (absent for a problem of the boxes). */
+  get retryButton(): Locator {
+    return this.id('chaos-retry');
+  }
+
   /** Presses "Open the smallest failing seed". */
   async openSmallest(): Promise<this> {
     await this.id('chaos-open-smallest').click();
@@ -210,6 +224,19 @@ export class LabDriver {
   /** The option the picker shows now (a built-in, or the "(imported)" entry). */
   get pickerShown(): Locator {
     return this.picker.locator('option:checked');
+  }
+  /** The picker's "Imported" group (every scenario imported on the page). */
+  get pickerImported(): Locator {
+    return this.picker.getByTestId('picker-imported');
+  }
+  /** The options of the "Imported" group, oldest import first. */
+  get pickerImportedOptions(): Locator {
+    return this.pickerImported.locator('option');
+  }
+  /** Picks the picker's option labelled `label` (an imported scenario: "<title> (imported)"). */
+  async pickLabel(label: string): Promise<this> {
+    await this.picker.selectOption({ label });
+    return this;
   }
   /** The step Undo (else Redo) would take, shown as text beside the buttons. */
   get historyStep(): Locator {
@@ -552,6 +579,11 @@ export class LabDriver {
   /** The outcome cell of class `index`. */
   orderClassOutcome(index: number): Locator {
     return this.orderClasses.nth(index).locator('td').nth(1);
+  }
+
+  /** The All orders progress text ("6 / 6"); absent before a run and once its result has left. */
+  get allOrdersStatus(): Locator {
+    return this.allOrders.getByTestId('all-orders-status');
   }
 
   /** Ticks `events` (none: the lab's own set), runs "Explore all orders" and waits for its classes. */

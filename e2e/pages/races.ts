@@ -7,6 +7,15 @@ export class RacesPage extends LabDriver {
     super(page, 'races');
   }
 
+  /** The outcome panel's "Ignored events" section (a <details>: its summary counts them). */
+  get ignoredDetails(): Locator {
+    return this.page.locator('.ignored-details');
+  }
+  /** Opens the "Ignored events" section. */
+  async openIgnored(): Promise<this> {
+    await this.ignoredDetails.locator('summary').click();
+    return this;
+  }
   /** The terminal state of call 1 ("cancelled", "completed", "timeout-max", …). */
   get outcomeState(): Locator {
     return this.id('outcome-state');

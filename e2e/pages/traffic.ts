@@ -221,6 +221,19 @@ export class TrafficDriver {
     return this;
   }
 
+  /** The sample picker ("Or try a sample"); its value is the picked sample's file, '' when none. */
+  get samplePicker(): Locator {
+    return this.id('traffic-sample');
+  }
+  /** The sample picker's option whose label contains `text`. */
+  sampleOption(text: string): Locator {
+    return this.samplePicker.locator('option', { hasText: text });
+  }
+  /** The check option "maximum call time (ms)" box. */
+  get maxBox(): Locator {
+    return this.id('option-max');
+  }
+
   /** Picks sample `file` (a path under public/transcripts/) and waits for it to load. */
   async pickSample(file: string): Promise<this> {
     await this.id('traffic-sample').selectOption(file);
