@@ -47,9 +47,8 @@ export { withChaosSeed } from './chaosAddress';
  */
 export function ChaosPanel({ lab }: { lab: LabId }) {
   const store = useLabStore<LabStoreState>();
-  const [seeds, setSeeds] = useState(200);
+  // The boxes' text is the state; a run reads its numbers from it (and starts only when both are valid).
   const [seedsText, setSeedsText] = useState('200');
-  const [firstSeed, setFirstSeed] = useState(0);
   const [firstSeedText, setFirstSeedText] = useState('0');
   const [status, setStatus] = useState<Status>('idle');
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
@@ -128,21 +127,19 @@ export function ChaosPanel({ lab }: { lab: LabId }) {
   };
   const commitSeeds = (raw: string) => {
     setSeedsText(raw);
-    const v = wholeIn(raw, 1, MAX_CHAOS_SEEDS);
-    if (v !== null) setSeeds(v);
     showProblems(inputProblems(raw, firstSeedText));
   };
   const commitFirstSeed = (raw: string) => {
     setFirstSeedText(raw);
-    const v = wholeIn(raw, 0, MAX_FIRST_SEED);
-    if (v !== null) setFirstSeed(v);
     showProblems(inputProblems(seedsText, raw));
   };
 
   const start = () => {
     // Run (or Retry) with a box out of range names the problem and runs nothing (walkthrough: it ran 200 seeds silently).
     const problems = inputProblems(seedsText, firstSeedText);
-    if (problems.length) {
+    const seeds = wholeIn(seedsText, 1, MAX_CHAOS_SEEDS);
+    const firstSeed = wholeIn(firstSeedText, 0, MAX_FIRST_SEED);
+    if (problems.length || seeds === null || firstSeed === null) {
       showProblems(problems);
       return;
     }
