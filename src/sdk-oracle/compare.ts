@@ -49,10 +49,11 @@ function describe(m: Msg, keyOf: (id: Json | undefined) => string, opts: FactOpt
 function sdkState(o: SdkObservation['calls'][number]['outcome'], cancelReasons: Set<string>): string {
   if (o.kind === 'pending') return 'pending';
   if (o.kind === 'result') return 'completed';
-  if (o.code === -32001) {
+  // v1: McpError -32001 "MCP error -32001: …"; v2: SdkError code REQUEST_TIMEOUT, the bare text
+  if (o.code === -32001 || o.code === 'REQUEST_TIMEOUT') {
     if (o.message.endsWith('Maximum total timeout exceeded')) return 'timeout-max';
     if (o.message.endsWith('Request timed out')) return 'timeout-idle';
-    for (const r of cancelReasons) if (o.message === `MCP error -32001: ${r}`) return 'cancelled';
+    for (const r of cancelReasons) if (o.message === `MCP error -32001: ${r}` || o.message === r) return 'cancelled';
   }
   return 'failed';
 }

@@ -1,5 +1,6 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { SdkSession, type CallRecord, type WireRecord } from './harness';
+import { SdkV2Session, type V2Link } from './harnessV2';
 
 /**
  * Turns a races scenario into SDK actions at the scenario's virtual times and records what the
@@ -80,7 +81,57 @@ export async function observe(s: RacesScenarioFile, advance: (ms: number) => Pro
   const why = notExpressible(s, { http: link !== undefined });
   if (why) throw new Error(`${s.id}: not expressible with the SDK — ${why}`);
   const session = new SdkSession();
-  await session.start({ clientToServer: s.config.latencyMs?.clientToServer ?? 0, serverToClient: s.config.latencyMs?.serverToClient ?? 0 }, advance, link);
+  await session.start(latencyOf(s), advance, link);
+  return drive(session, s, advance, tailMs);
+}
+
+/**
+ * Runs one scenario against the real SDK v2 (`harnessV2.ts`) on `link`, speaking 2026-07-28;
+ * `negotiated` is the revision the client reports (the suites assert it). Throws when the
+ * scenario is not expressible (`notExpressibleV2`).
+ */
+export async function observeV2(s: RacesScenarioFile, advance: (ms: number) => Promise<unknown>, link: V2Link = 'stdio', tailMs = 250_000): Promise<SdkObservation & { negotiated: string | undefined; requests: string[] }> {
+  const why = notExpressibleV2(s, link);
+  if (why) throw new Error(`${s.id}: not expressible with the SDK v2 — ${why}`);
+  const session = new SdkV2Session(link);
+  await session.start(latencyOf(s), advance);
+  const o = await drive(session, s, advance, tailMs);
+  return { ...o, negotiated: session.negotiated, requests: session.requests };
+}
+
+/**
+ * Why the SDK v2 pair cannot express a scenario on `link`, or null when it can. The v1 reasons
+ * (`notExpressible`) less two: the transport (the v2 pair runs stdio and Streamable HTTP) and
+ * request id 0 (the v2 client's first call under 2026-07-28 has id 0 — its handshake is
+ * `server/discover` with a string id — and the comparison maps ids to the scenario's keys anyway).
+ * A scenario is driven over HTTP only on the HTTP link and over stdio only on the stdio link.
+ */
+export function notExpressibleV2(s: RacesScenarioFile, link: V2Link): string | null {
+  const transport = s.config.transport ?? 'stdio';
+  if ((transport === 'stdio') !== (link === 'stdio')) return `transport ${transport}: driven on the ${transport === 'stdio' ? 'stdio-like' : 'Streamable HTTP'} link only`;
+  const zeroFree = { ...s, config: { ...s.config, transport: 'stdio' }, events: s.events.map((e) => (e.requestId === 0 ? { ...e, requestId: 'id-0' } : e)) };
+  const why = notExpressible(zeroFree);
+  return why?.replace(/SDK v1/g, 'SDK v2').replace(/"id-0"/g, '0') ?? null;
+}
+
+const latencyOf = (s: RacesScenarioFile) => ({ clientToServer: s.config.latencyMs?.clientToServer ?? 0, serverToClient: s.config.latencyMs?.serverToClient ?? 0 });
+
+/** The part of a session `drive` uses: both SDK harnesses (`SdkSession`, `SdkV2Session`) have it. */
+interface DrivenSession {
+  wire: WireRecord[];
+  calls: Map<string, CallRecord>;
+  clientErrors: { atMs: number; message: string }[];
+  now(): number;
+  call(key: string, options: { timeout?: number; maxTotalTimeout?: number; resetTimeoutOnProgress?: boolean; onprogress: boolean }): void;
+  progress(key: string, progress: number, total?: number, message?: string): void;
+  cancel(key: string, reason: string): void;
+  complete(key: string, text: string): void;
+  injectFromClient(message: unknown): void;
+  messagesSince(index: number): WireRecord[];
+}
+
+/** Plays the scenario's events on a started session at their virtual times (see the module note). */
+async function drive(session: DrivenSession, s: RacesScenarioFile, advance: (ms: number) => Promise<unknown>, tailMs: number): Promise<SdkObservation> {
   const handshake = session.wire.length;
   const options: Record<string, SdkCallOptions> = {};
   const events = s.events.map((e, i) => ({ e, i })).sort((a, b) => a.e.at - b.e.at || a.i - b.i);

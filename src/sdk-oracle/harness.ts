@@ -25,8 +25,8 @@ export interface WireRecord {
   message: JSONRPCMessage;
 }
 
-/** What the client saw for one call: the result text, an error (code + message), both with the time (ms). */
-export type ClientOutcome = { kind: 'result'; text: string; atMs: number } | { kind: 'error'; code: number | null; message: string; atMs: number } | { kind: 'pending' };
+/** What the client saw for one call: the result text, an error (code + message; v2: the SdkError code, e.g. `REQUEST_TIMEOUT`), both with the time (ms). */
+export type ClientOutcome = { kind: 'result'; text: string; atMs: number } | { kind: 'error'; code: number | string | null; message: string; atMs: number } | { kind: 'pending' };
 
 /** Per call: what the client saw and whether/when the server handler's abort signal fired. */
 export interface CallRecord {

@@ -33,6 +33,8 @@ export interface LinkOptions {
   configParams?: boolean;
   /** The paused playhead as `t=<ms>` (races). */
   playhead?: boolean;
+  /** Short values a link may use for a setting, by setting path: `{ 'client.profile': { 'sdk-v2': 'typescript-sdk-v2' } }` (races). Encoding writes the full value. */
+  valueAliases?: Readonly<Record<string, Readonly<Record<string, string>>>>;
 }
 
 /** What an address resolves to. */
@@ -308,7 +310,8 @@ export function decodeLink(lab: string, hash: string, builtins: readonly Scenari
       warnings.push(ignored(`config.${key}: not a setting name`));
       continue;
     }
-    const candidate = parse({ ...scenario, config: setConfigPath(scenario.config as Record<string, Json>, key, parseQueryValue(raw)) });
+    const value = options.valueAliases?.[key]?.[raw] ?? raw;
+    const candidate = parse({ ...scenario, config: setConfigPath(scenario.config as Record<string, Json>, key, parseQueryValue(value)) });
     if (candidate.ok) scenario = candidate.scenario;
     else if (namesUnknownKey(candidate.errors, key)) warnings.push(unknownLinkParameter(key));
     else warnings.push(...candidate.errors.map(ignored));

@@ -13,10 +13,11 @@ const profile = (store: ReturnType<typeof make>) => racesClientProfile(selectCon
 const first = (store: ReturnType<typeof make>) => store.getState().trace.outcome.requests[0];
 
 describe('races client profile setting (issue 11: the SDK v1 profile gets a picker)', () => {
-  it('offers the lab policy and the TypeScript SDK v1, in that order', () => {
+  it('offers the lab policy, the TypeScript SDK v1 and the TypeScript SDK v2, in that order', () => {
     expect(RACES_CLIENT_PROFILE_OPTIONS).toEqual([
       { value: 'lab', label: 'lab policy (spec)' },
       { value: 'typescript-sdk-v1', label: 'TypeScript SDK v1' },
+      { value: 'typescript-sdk-v2', label: 'TypeScript SDK v2' },
     ]);
     expect(profile(make('A-cancel-then-complete'))).toBe('lab'); // client omitted: the lab
   });
@@ -62,6 +63,23 @@ describe('races client profile setting (issue 11: the SDK v1 profile gets a pick
     const store = make('S1-sdk-v1-maximum-late');
     store.getState().setConfig({ client: { profile: 'python-sdk' } });
     expect(profile(store)).toBe('typescript-sdk-v1');
-    expect(JSON.stringify(store.getState().error)).toMatch(/client\.profile: must be one of lab, typescript-sdk-v1/);
+    expect(JSON.stringify(store.getState().error)).toMatch(/client\.profile: must be one of lab, typescript-sdk-v1, typescript-sdk-v2/);
+  });
+  it('S1 under the TypeScript SDK v2 (2026-07-28): rejected at 180 000 ms by the maximum and no cancel is ever sent (sdk.v2-no-cancel-after-maximum); the link keeps the profile and accepts client.profile=sdk-v2', () => {
+    const store = make('S1-sdk-v1-maximum-late');
+    store.getState().setConfig({ revision: '2026-07-28', client: { profile: 'typescript-sdk-v2' } });
+    expect(profile(store)).toBe('typescript-sdk-v2');
+    expect(first(store)).toMatchObject({ state: 'timeout-max', atMs: 180_000, rule: 'sdk.v2-no-cancel-after-maximum' });
+    const cancels = () => store.getState().trace.effects.filter((e) => (e.message as { method?: string }).method === 'notifications/cancelled');
+    expect(cancels()).toEqual([]);
+    expect(sdkBehavioursIn(store.getState().trace).map((b) => [b.id, b.atMs])).toEqual([['sdk.v2-no-cancel-after-maximum', [180_000]]]);
+    const address = store.getState().address();
+    expect(address).toContain('client.profile=typescript-sdk-v2');
+    expect(racesClientProfile(selectConfig(racesStoreFromLink(address, builtins).getState()))).toBe('typescript-sdk-v2');
+    // the short form a person types in a link
+    const short = racesStoreFromLink('#/races/S1-sdk-v1-maximum-late?revision=2026-07-28&client.profile=sdk-v2', builtins);
+    expect(racesClientProfile(selectConfig(short.getState()))).toBe('typescript-sdk-v2');
+    expect(short.getState().trace.outcome.requests[0]).toMatchObject({ state: 'timeout-max', rule: 'sdk.v2-no-cancel-after-maximum' });
+    expect(racesClientProfile(selectConfig(racesStoreFromLink('#/races/F2-progress-forever?client.profile=sdk-v1', builtins).getState()))).toBe('typescript-sdk-v1');
   });
 });

@@ -6,20 +6,20 @@ export type { RacesClientProfile, SdkBehaviour };
 
 /**
  * The races settings' client-profile control: which implementation the client (and its server)
- * behaves like (`config.client.profile`, src/sim/races/sdkProfile.ts), and the named SDK v1
- * behaviours a run under the TypeScript SDK v1 profile went through.
+ * behaves like (`config.client.profile`, src/sim/races/sdkProfile.ts), and the named SDK
+ * behaviours a run under a TypeScript SDK profile (v1 or v2) went through.
  */
 
-/** The choices of the control, in order, with their labels ("Client: lab policy (spec) / TypeScript SDK v1"). */
+/** The choices of the control, in order, with their labels ("Client: lab policy (spec) / TypeScript SDK v1 / TypeScript SDK v2"). */
 export const RACES_CLIENT_PROFILE_OPTIONS: readonly { value: RacesClientProfile; label: string }[] = RACES_CLIENT_PROFILES.map((value) => ({
   value,
-  label: value === 'lab' ? 'lab policy (spec)' : 'TypeScript SDK v1',
+  label: value === 'lab' ? 'lab policy (spec)' : value === 'typescript-sdk-v1' ? 'TypeScript SDK v1' : 'TypeScript SDK v2',
 }));
 
 /** The profile `config` runs ('lab' when `client` or its `profile` is omitted). */
 export function racesClientProfile(config: RacesConfig): RacesClientProfile {
   const p = (config as { client?: { profile?: string } }).client?.profile;
-  return p === 'typescript-sdk-v1' ? 'typescript-sdk-v1' : 'lab';
+  return p === 'typescript-sdk-v1' || p === 'typescript-sdk-v2' ? p : 'lab';
 }
 
 /** One SDK behaviour where it changed this run: every time (ms) a step, an ignored event or a settled request cites it. */

@@ -1,4 +1,5 @@
 import { racesPageCore } from '../sim/races/pageDefinition';
+import { RACES_LINK_VALUE_ALIASES } from '../sim/races/sdkProfile';
 import { labTraceView, type LabPageDefinition, type LabTraceView } from '../sim/lab';
 import { racesParse, racesParserReady } from './racesParser';
 import type { RacesConfig, RacesState, RacesTrace } from '../sim/races';
@@ -27,7 +28,7 @@ const racesDefinition: LabPageDefinition<RacesState, RacesTrace['outcome'], Race
 
 /** The races lab's store spec over `builtins`. */
 export function racesSpec(builtins: readonly Scenario[], builtinErrors: readonly string[] = []): LabStoreSpec<RacesTrace['initial'], RacesTrace['outcome'], RacesTrace, null> {
-  return { definition: racesDefinition, builtins, builtinErrors, link: { configParams: true, playhead: true }, extra: null };
+  return { definition: racesDefinition, builtins, builtinErrors, link: { configParams: true, playhead: true, valueAliases: RACES_LINK_VALUE_ALIASES }, extra: null };
 }
 
 /** Options of `createRacesStore`. */

@@ -1,5 +1,6 @@
 import type { ParseResult } from '../sim/scenario';
 import { racesPageCore } from '../sim/races/pageDefinition';
+import { RACES_LINK_VALUE_ALIASES } from '../sim/races/sdkProfile';
 import { racesParse } from './racesParser';
 import { decodeLink, encodeLink } from './labLink';
 import type { Json, Scenario } from '../sim/types';
@@ -129,7 +130,7 @@ export function splitHash(hash: string): { path: string; query: URLSearchParams 
 export function decodeRacesHash(hash: string, builtins: readonly Scenario[]): DecodedRacesHash {
   const { path, query } = splitHash(hash);
   const bare = !query.has('scenario') && (path === '' || path === '/' || path === RACES_PATH || path === `${RACES_PATH}/`);
-  const d = decodeLink('races', bare ? hash.replace(/^#?\/?(races\/?)?/, '#/races/' + encodeURIComponent(builtins[0]?.id ?? '')) : hash, builtins, parseForRacesPage, { configParams: true, playhead: true });
+  const d = decodeLink('races', bare ? hash.replace(/^#?\/?(races\/?)?/, '#/races/' + encodeURIComponent(builtins[0]?.id ?? '')) : hash, builtins, parseForRacesPage, { configParams: true, playhead: true, valueAliases: RACES_LINK_VALUE_ALIASES });
   if (d.kind === 'none') return { ok: false, errors: [`(link): not a races lab address: ${JSON.stringify(path)}`] };
   if (d.kind === 'bad') return { ok: false, errors: d.errors };
   return { ok: true, scenario: d.scenario, original: d.original, cursorMs: d.cursorMs, builtinId: d.builtinId, warnings: d.warnings };

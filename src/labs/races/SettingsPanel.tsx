@@ -74,8 +74,8 @@ function LatencyInput({ name, label, value }: { name: 'clientToServer' | 'server
 }
 
 /**
- * The client profile (`config.client.profile`): the lab's spec policy or the TypeScript SDK v1, as
- * the differential oracle observes it; under the SDK, the named SDK behaviours this run went
+ * The client profile (`config.client.profile`): the lab's spec policy or the TypeScript SDK v1 or
+ * v2, as the differential oracles observe them; under the SDK, the named SDK behaviours this run went
  * through, each where it first changed the run. Undoable and kept in the share link like every setting.
  */
 function ClientProfileField() {
@@ -83,7 +83,8 @@ function ClientProfileField() {
   const config = useRaces(selectConfig);
   const profile = racesClientProfile(config);
   // The trace only under the SDK profile (the lab's own profile lists nothing): a drag re-renders this field only there.
-  const trace = useRaces((s) => (profile === 'typescript-sdk-v1' ? s.trace : null));
+  const sdk = profile === 'lab' ? null : profile === 'typescript-sdk-v1' ? 'SDK v1' : 'SDK v2';
+  const trace = useRaces((s) => (sdk !== null ? s.trace : null));
   const id = useId();
   const seen = useMemo(() => (trace !== null ? sdkBehavioursIn(trace) : []), [trace]);
   return (
@@ -96,10 +97,10 @@ function ClientProfileField() {
           </option>
         ))}
       </select>
-      {profile === 'typescript-sdk-v1' && (
+      {sdk !== null && (
         <div className="sdk-behaviours" data-testid="sdk-behaviours">
           {seen.length === 0 ? (
-            <p className="muted small">No SDK v1 behaviour departs from the lab's policy in this run as it stands: the outcome is the same under both.</p>
+            <p className="muted small">No {sdk} behaviour departs from the lab's policy in this run as it stands: the outcome is the same under both.</p>
           ) : (
             <ul className="small">
               {seen.map((b) => (

@@ -23,7 +23,7 @@ import {
   type Ctx,
   type RacesCore,
 } from './state';
-import { isSdkV1, SDK_TIMEOUT_CANCEL_REASON, sdkIdleTimeoutMs, sdkIdleTimeoutRules, sdkStaleIdleTimer } from './sdkProfile';
+import { isSdk, isSdkV1, sdkIdleTimeoutMs, sdkMajor, sdkIdleTimeoutRules, sdkStaleIdleTimer, sdkTimeoutCancelReason } from './sdkProfile';
 import { sdkAbortAfterEnd, sdkClientProgress, sdkStaleIdleFires } from './sdkClient';
 import { clientReconnectsOnLateResponse, hostTearsDown } from './mechanics/strayProgress';
 import { silentResend } from './mechanics/silentRetry';
@@ -72,7 +72,7 @@ export function clientStart(state: RacesCore, ev: Extract<RacesEvent, { kind: 's
     return reject('subscriptions/listen does not exist in 2025-11-25 (the GET stream does that job)', 'listen.2026-only');
   }
   const isListen = ev.method === 'subscriptions/listen';
-  const sdk = isSdkV1(config);
+  const sdk = isSdk(config);
   const idle = isListen ? null : sdk ? sdkIdleTimeoutMs(ev.idleTimeoutMs) : ev.idleTimeoutMs;
   const max = isListen ? null : ev.maxTimeoutMs;
   if (idle !== null && max === null && !sdk) {
@@ -210,9 +210,9 @@ export function deadline(state: RacesCore, key: string, which: 'idle' | 'max', c
   const timeoutMs = which === 'idle' ? req.idleTimeoutMs : req.maxTimeoutMs;
   const since = which === 'idle' && req.client.lastProgress !== null ? 'since the last accepted progress' : 'since the request was sent';
   const label = which === 'idle' ? 'idle timeout' : 'maximum timeout';
-  if (!config.policy.timeoutWithoutCancel && !abandoned) sendCancelSignal(state, req, isSdkV1(config) ? SDK_TIMEOUT_CANCEL_REASON : `Request timed out (${label})`, ctx);
+  if (!config.policy.timeoutWithoutCancel && !abandoned) sendCancelSignal(state, req, isSdk(config) ? sdkTimeoutCancelReason(config) : `Request timed out (${label})`, ctx);
   const signal = config.policy.timeoutWithoutCancel ? 'sends no cancellation (bug), so the server keeps working' : signalText(config);
-  const sdk = which === 'idle' && isSdkV1(config) ? sdkIdleTimeoutRules(req, ctx.now) : null;
+  const sdk = which === 'idle' && isSdk(config) ? sdkIdleTimeoutRules(req, ctx.now, sdkMajor(config) ?? 1) : null;
   const rule = sdk ? sdk.settleRule : which === 'idle' ? 'timeout.idle' : 'timeout.max';
   settle(req, ctx.now, which === 'idle' ? 'timeout-idle' : 'timeout-max', `${label} of ${timeoutMs} ms ${since}: error ${ERROR_CODES.requestTimeout} (request timeout); the client ${signal}${sdk ? sdk.text : ''}`, rule);
   const now = ctx.now;
@@ -233,7 +233,7 @@ export function clientProgress(state: RacesCore, index: number, progress: number
     ctx.why(() => `Progress ${progress} for ${describeId(req.id)} arrives after the call ended (${c.state}); the client drops it.`, 'progress.after-end');
     return touch(state, req.self);
   }
-  if (isSdkV1(config)) return sdkClientProgress(state, req, progress, ctx);
+  if (isSdk(config)) return sdkClientProgress(state, req, progress, ctx);
   const last = c.lastProgress;
   if (last !== null && !(progress > last)) {
     ctx.ignore(() => ({ by: 'client', what: `progress ${progress} for ${req.key}`, reason: `not greater than the last progress ${last}`, rule: 'progress.increase' }));

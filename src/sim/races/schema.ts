@@ -42,7 +42,7 @@ export const racesConfigSchema = z
         profile: z
           .enum(RACES_CLIENT_PROFILES, { error: `must be one of ${RACES_CLIENT_PROFILES.join(', ')}` })
           .default('lab')
-          .describe("'lab': the spec-correct client and server. 'typescript-sdk-v1': the official TypeScript SDK v1 Client and McpServer, as the differential oracle observes them (sdkProfile.ts)."),
+          .describe("'lab': the spec-correct client and server. 'typescript-sdk-v1': the official TypeScript SDK v1 Client and McpServer, as the differential oracle observes them (sdkProfile.ts). 'typescript-sdk-v2': the official TypeScript SDK v2 pair pinned to 2026-07-28, likewise."),
       })
       .strict()
       .optional()

@@ -1,12 +1,13 @@
 import { ERROR_CODES } from '../mcp';
 import { RANK, type RequestState } from './types';
 import { changed, describeId, hotLabels, NO_KEYS, sendCancelSignal, settle, touch, type Ctx, type RacesCore } from './state';
-import { sdkMaximumTripsOnProgress, SDK_TIMEOUT_CANCEL_REASON } from './sdkProfile';
+import { sdkMajor, sdkMaximumTripsOnProgress, sdkTimeoutCancelReason } from './sdkProfile';
 
 /**
  * The steps of the races model that differ under the "TypeScript SDK v1" profile (`sdkProfile.ts`
  * says what and why). Each is called by the lab's own rule (`client.ts`, `server.ts`) when
- * `isSdkV1(config)` holds; nothing here runs for the lab's default profile.
+ * `isSdk(config)` holds (either SDK profile; `sdkMajor` picks where v1 and v2 part); nothing here
+ * runs for the lab's default profile.
  */
 
 /**
@@ -22,6 +23,7 @@ export function sdkClientProgress(state: RacesCore, req: RequestState, progress:
   const now = ctx.now;
   if (config.progressResetsIdleTimeout && req.wireToken !== null && req.idleTimeoutMs !== null) {
     if (sdkMaximumTripsOnProgress(config, req, now)) {
+      if (sdkMajor(config) === 2) return sdkV2MaximumTrips(state, req, progress, ctx);
       settle(req, now, 'timeout-max', `maximum total timeout of ${req.maxTimeoutMs} ms noticed only when progress arrived at ${now} ms: error ${ERROR_CODES.requestTimeout} "Maximum total timeout exceeded"; the SDK sends no cancellation and leaves the idle timer (deadline ${req.idleDeadlineAt} ms) armed`, 'sdk.no-cancel-at-maximum');
       ctx.why(() => `Progress ${progress} reaches the SDK client at ${now} ms; only now does the SDK's timer reset compare the elapsed ${now - req.startAt} ms with maxTotalTimeout ${req.maxTimeoutMs} ms (deadline was ${req.maxDeadlineAt} ms): the call is rejected, but no notifications/cancelled is sent — the cancel waits for the old idle timer at ${req.idleDeadlineAt} ms.`, 'sdk.no-cancel-at-maximum');
       return changed(state, req);
@@ -42,12 +44,28 @@ export function sdkClientProgress(state: RacesCore, req: RequestState, progress:
 }
 
 /**
+ * SDK v2: progress reaches the client past the maximum; `_resetTimeout` throws and the call is
+ * rejected ("Maximum total timeout exceeded"), and the response handler marks the request answered
+ * first, so the idle timer left armed will find nothing to cancel: the lab cancels that timer here
+ * (what it would do when it fires is nothing) and no `notifications/cancelled` is ever sent
+ * (`sdk.v2-no-cancel-after-maximum`). The server works on.
+ */
+function sdkV2MaximumTrips(state: RacesCore, req: RequestState, progress: number, ctx: Ctx): void {
+  const now = ctx.now;
+  ctx.cancel(req.idleHandle);
+  req.idleHandle = -1;
+  settle(req, now, 'timeout-max', `maximum total timeout of ${req.maxTimeoutMs} ms noticed only when progress arrived at ${now} ms: "Maximum total timeout exceeded"; the SDK v2 client marks the request answered, so it never sends a cancellation`, 'sdk.v2-no-cancel-after-maximum');
+  ctx.why(() => `Progress ${progress} reaches the SDK v2 client at ${now} ms; only now does its timer reset compare the elapsed ${now - req.startAt} ms with maxTotalTimeout ${req.maxTimeoutMs} ms: the call is rejected and counted as answered, so no notifications/cancelled will ever be sent — the server keeps working.`, 'sdk.v2-no-cancel-after-maximum');
+  changed(state, req);
+}
+
+/**
  * The SDK client's old idle timer fires for a call its maximum check already rejected: `cancel()`
  * runs now and sends `notifications/cancelled` (reason `String(McpError)`), late.
  */
 export function sdkStaleIdleFires(state: RacesCore, req: RequestState, ctx: Ctx): void {
   req.idleHandle = -1;
-  sendCancelSignal(state, req, SDK_TIMEOUT_CANCEL_REASON, ctx);
+  sendCancelSignal(state, req, sdkTimeoutCancelReason(state.config), ctx);
   const now = ctx.now;
   const late = req.maxDeadlineAt === null ? 0 : now - req.maxDeadlineAt;
   ctx.why(() => `The idle timer the SDK left armed fires at ${now} ms: only now is notifications/cancelled sent for ${describeId(req.id)}, ${late} ms after its maximum deadline (the call was rejected at ${req.client.atMs} ms).`, 'sdk.no-cancel-at-maximum');
@@ -64,10 +82,10 @@ export function sdkAbortAfterEnd(state: RacesCore, req: RequestState, reason: st
   changed(state, req);
 }
 
-/** The SDK v1 server drops a cancellation the lab's server would act on (see `sdkServerIgnoresCancel`). */
+/** The SDK server drops a cancellation the lab's server would act on (see `sdkServerIgnoresCancel`). */
 export function ignoredBySdk(state: RacesCore, why: { reason: string; rule: string }, ctx: Ctx): void {
   ctx.ignore({ by: 'server', what: 'notifications/cancelled', reason: why.reason, rule: why.rule });
-  ctx.why(() => `The TypeScript SDK v1 server does not act on this cancellation: ${why.reason}.`, why.rule);
+  ctx.why(() => `The TypeScript SDK v${sdkMajor(state.config) ?? 1} server does not act on this cancellation: ${why.reason}.`, why.rule);
   touch(state, NO_KEYS);
 }
 

@@ -4,7 +4,7 @@ import { answerFromLedger, recordExecution, rejectMissingHeaders } from './retry
 import type { RacesEvent } from './schema';
 import { RANK, type RequestState, type ServerState } from './types';
 import { byKey, changed, changedAt, describeId, findLatest, hotLabelsAt, latestIndex, NO_KEYS, serverEnded, TERMINAL_SERVER, touch, type Ctx, type RacesCore } from './state';
-import { isSdkV1, sdkServerIgnoresCancel } from './sdkProfile';
+import { isSdk, sdkMajor, sdkServerIgnoresCancel } from './sdkProfile';
 import { ignoredBySdk, sdkAbortsUncancellable } from './sdkClient';
 import { receiveLoopDeadSince, receiveLoopDiesOnCancel, unreadCancel, unreadRequest } from './mechanics/receiveLoop';
 import { strayProgressSent } from './mechanics/strayProgress';
@@ -216,7 +216,8 @@ export function serverCancelNotification(state: RacesCore, message: Json, posted
   if (message === null || typeof message !== 'object' || Array.isArray(message)) return malformed('the message is not a JSON object');
   const dead = receiveLoopDeadSince(state);
   if (dead !== null) return unreadCancel(state, dead, ctx);
-  const sdkIgnores = isSdkV1(config) ? sdkServerIgnoresCancel(message) : null;
+  const major = sdkMajor(config);
+  const sdkIgnores = major !== null ? sdkServerIgnoresCancel(message, major) : null;
   if (sdkIgnores !== null) return ignoredBySdk(state, sdkIgnores, ctx);
   if ('id' in message && message.method === 'notifications/cancelled') return answerMethodNotFound(state, message, ctx);
   if (message.jsonrpc !== '2.0') return malformed(message.jsonrpc === undefined ? 'jsonrpc is missing (it must be "2.0")' : `jsonrpc is ${JSON.stringify(message.jsonrpc)}, not "2.0"`);
@@ -249,7 +250,7 @@ export function serverCancelNotification(state: RacesCore, message: Json, posted
     rule);
     return touch(state, req.self);
   }
-  if (!req.cancellable && !isSdkV1(config)) {
+  if (!req.cancellable && !isSdk(config)) {
     ctx.ignore({ by: 'server', what: `${what} ${req.key}`, reason: 'this work cannot be stopped; the receiver MAY ignore the cancellation', rule: 'cancel.ignore-invalid' });
     ctx.why(() => `The server cannot stop ${describeId(req.id)} (uncancellable work) and ignores the cancellation: its response will still come, and the client must drop it.`, 'cancel.ignore-invalid');
     return touch(state, req.self);
@@ -313,7 +314,7 @@ export function serverStreamClose(state: RacesCore, key: string, cause: 'cancel'
     ctx.why(() => `The client's stream close for ${describeId(req.id)} reaches the server after it already ${serverState === 'cancelled' ? 'cancelled' : 'finished'}; nothing changes.`, 'cancel.complete-first');
     return changed(state, req);
   }
-  if (config.revision === '2026-07-28' && !req.cancellable) {
+  if (config.revision === '2026-07-28' && !req.cancellable && !isSdk(config)) {
     ctx.ignore({ by: 'server', what: `stream close ${req.key}`, reason: 'this work cannot be stopped', rule: 'cancel.ignore-invalid' });
     ctx.why(() => `The stream of ${describeId(req.id)} closed; the server cannot stop the work, and has nowhere left to send its result.`, 'cancel.http-2026');
     return changed(state, req);
@@ -324,6 +325,7 @@ export function serverStreamClose(state: RacesCore, key: string, cause: 'cancel'
     s.cancelAcceptedAt = ctx.now;
     s.workEndedAt = ctx.now;
     ctx.why(() => `The server sees ${describeId(req.id)}'s response stream close${cause === 'network' ? ' (a network drop)' : ''} and, under 2026-07-28, treats it as cancellation: the work stops, no further messages.`, 'cancel.http-2026');
+    if (!req.cancellable) return sdkAbortsUncancellable(state, req, ctx); // only under an SDK profile (checked above)
     return changed(state, req);
   }
   ctx.ignore({ by: 'server', what: `stream close ${req.key}`, reason: 'under 2025-11-25 a disconnect is not a cancellation', rule: 'disconnect.2025' });

@@ -101,7 +101,7 @@ describe('TypeScript SDK v1 profile', () => {
     expect(racesConfigSchema.parse({}).client).toBeUndefined();
     const bad = racesConfigSchema.safeParse({ client: { profile: 'python-sdk' } });
     expect(bad.success).toBe(false);
-    expect(bad.error?.issues[0]).toMatchObject({ path: ['client', 'profile'], message: 'must be one of lab, typescript-sdk-v1' });
+    expect(bad.error?.issues[0]).toMatchObject({ path: ['client', 'profile'], message: 'must be one of lab, typescript-sdk-v1, typescript-sdk-v2' });
     const f2 = loadScenario('F2-progress-forever');
     expect(beyondOracle({ ...f2, config: { ...f2.config, client: { profile: 'lab' } } })).toBeNull();
     expect(beyondOracle({ ...f2, config: { ...f2.config, client: { profile: 'typescript-sdk-v1' } } })).toBe('config.client');

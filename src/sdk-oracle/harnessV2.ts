@@ -1,0 +1,262 @@
+import { Client, InMemoryTransport, SdkError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import type { CallOptions, CallRecord, WireRecord } from './harness';
+
+/**
+ * A real SDK v2 session for the differential oracle: the official TypeScript SDK v2 `Client`
+ * (`@modelcontextprotocol/client`) and `McpServer` (`@modelcontextprotocol/server`) speaking the
+ * 2026-07-28 ("modern era", stateless `_meta` envelope) wire, on the test's fake timers.
+ *
+ * How the pair is made to speak 2026-07-28 (read in the SDK source, `client/src/client/client.ts`
+ * `ClientOptions.versionNegotiation` and `server/src/server/serveStdio.ts`): the client is pinned
+ * with `versionNegotiation: { mode: { pin: '2026-07-28' } }` (the default, `'legacy'`, runs the
+ * 2025 `initialize` handshake — which is why a plain stdio pair negotiates 2025-11-25), and the
+ * server is served through an era-deciding entry with legacy serving off: on the stdio-like link
+ * `serveStdio(factory, { transport, legacy: 'reject' })`, over Streamable HTTP
+ * `createMcpHandler(factory, { legacy: 'reject', responseMode: 'sse' })` whose `fetch` the client
+ * transport's `fetch` option calls in process. The handshake is the client's `server/discover`
+ * probe (string id `server-discover-probe-1`), so the first `tools/call` has JSON-RPC id 0 and
+ * progress token 0. `negotiated` is what `Client.getNegotiatedProtocolVersion()` reports.
+ *
+ * Same shape as the v1 `SdkSession` (`harness.ts`): one tool `work` whose handler waits on the
+ * driver's commands (`progress` → `notifications/progress` with the request's token through
+ * `ctx.mcpReq.notify`; `complete` → a `CallToolResult`); one-way latency by delaying each message
+ * with `setTimeout`; times are virtual ms from `start()`.
+ */
+
+type Msg = Record<string, unknown>;
+type Command = { kind: 'progress'; progress: number; total?: number; message?: string } | { kind: 'complete'; text: string };
+
+/** The link the v2 pair runs on: the stdio-like in-memory pair, or Streamable HTTP in process. */
+export type V2Link = 'stdio' | 'http';
+
+/** The transport surface the harness wraps (the SDK v2 `Transport` interface, the parts used). */
+interface LinkTransport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: Msg, extra?: unknown) => void;
+  start(): Promise<void>;
+  close(): Promise<void>;
+  send(message: Msg, options?: Record<string, unknown>): Promise<void>;
+  [k: string]: unknown;
+}
+
+/**
+ * Wraps a transport: `send` is recorded and delayed by the outgoing latency; on the HTTP link
+ * (where the server side is a handler, not a transport) each message the client receives is
+ * recorded as server-sent at its arrival in process and delivered after the incoming latency.
+ * Every other member (e.g. `hasPerRequestStream`, which makes the v2 client cancel by closing the
+ * request's stream) is forwarded unchanged.
+ */
+function latencyWrap(inner: LinkTransport, out: { ms: () => number; record: (m: Msg) => void }, incoming?: { ms: () => number; record: (m: Msg) => void }): LinkTransport {
+  const wrapper: LinkTransport = Object.create(inner) as LinkTransport;
+  // own callback slots: a lookup must never fall through to the inner transport's (which call back here)
+  wrapper.onmessage = undefined;
+  wrapper.onclose = undefined;
+  wrapper.onerror = undefined;
+  inner.onmessage = (m, extra) => {
+    if (!incoming) return wrapper.onmessage?.(m, extra);
+    incoming.record(m);
+    const ms = incoming.ms();
+    if (ms === 0) return wrapper.onmessage?.(m, extra);
+    setTimeout(() => wrapper.onmessage?.(m, extra), ms);
+  };
+  inner.onclose = () => wrapper.onclose?.();
+  inner.onerror = (e) => wrapper.onerror?.(e);
+  wrapper.start = () => inner.start();
+  wrapper.close = () => inner.close();
+  wrapper.send = (message, options) => {
+    out.record(message);
+    const ms = out.ms();
+    if (ms === 0) return inner.send(message, options);
+    setTimeout(() => void inner.send(message, options).catch(() => undefined), ms);
+    return Promise.resolve();
+  };
+  return wrapper;
+}
+
+/** One SDK v2 client + server pair on fake timers, speaking 2026-07-28. */
+export class SdkV2Session {
+  readonly wire: WireRecord[] = [];
+  readonly calls = new Map<string, CallRecord>();
+  /** Errors the SDK client reported through `onerror` (e.g. a response for an unknown id). */
+  readonly clientErrors: { atMs: number; message: string }[] = [];
+  /** Every HTTP request of the HTTP link, `"<METHOD> <status>"`. */
+  readonly requests: string[] = [];
+  /** The revision the client negotiated (`getNegotiatedProtocolVersion()`), after `start()`. */
+  negotiated: string | undefined;
+  private base = 0;
+  private latency = { c2s: 0, s2c: 0 };
+  private queues = new Map<number, Command[]>();
+  private waiting = new Map<number, (cmd: Command) => void>();
+  private handlerOf = new Map<number, string>();
+  private aborts = new Map<string, AbortController>();
+  private clientTransport!: LinkTransport;
+  readonly client = new Client({ name: 'lab-sdk-oracle', version: '2.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  private started = false;
+  /** Calls whose tools/call has not gone out yet, in call order. */
+  private unsent: CallRecord[] = [];
+
+  constructor(readonly link: V2Link = 'stdio') {
+    this.client.onerror = (e) => this.clientErrors.push({ atMs: this.now(), message: e.message });
+  }
+
+  /** Virtual time since `start()` (ms). */
+  now(): number {
+    return Date.now() - this.base;
+  }
+
+  /** A fresh McpServer with the `work` tool (the entries call it per connection or per request). */
+  private makeServer(): McpServer {
+    const server = new McpServer({ name: 'lab-sdk-oracle-server', version: '2.0.0' });
+    server.registerTool('work', { description: 'waits on the test driver' }, async (ctx) => {
+      const id = Number(ctx.mcpReq.id);
+      const key = this.handlerOf.get(id) ?? `sdk-${id}`;
+      const call = this.calls.get(key);
+      if (call) call.handlerStartedAtMs = this.now();
+      let returned = false;
+      ctx.mcpReq.signal.addEventListener('abort', () => {
+        const c = this.calls.get(key);
+        // Over HTTP the per-request instance is closed once its response is written, which aborts the
+        // signal of a handler that already returned ("Connection closed"): not a cancel, not recorded.
+        if (c && c.abortFiredAtMs === null && !returned) {
+          c.abortFiredAtMs = this.now();
+          c.abortReason = String(ctx.mcpReq.signal.reason);
+        }
+      });
+      const token = (ctx.mcpReq._meta as { progressToken?: string | number } | undefined)?.progressToken;
+      for (;;) {
+        const cmd = await this.next(id);
+        if (cmd.kind === 'complete') {
+          returned = true;
+          return { content: [{ type: 'text' as const, text: cmd.text }] };
+        }
+        if (token !== undefined) await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, progress: cmd.progress, total: cmd.total, message: cmd.message } });
+      }
+    });
+    return server;
+  }
+
+  /**
+   * Connects (the `server/discover` handshake at latency 0, recorded at 0 ms), checks nothing
+   * itself — the caller asserts `negotiated` — then sets the one-way latencies. Call with fake
+   * timers installed; `advance` is `vi.advanceTimersByTimeAsync`.
+   */
+  async start(latencyMs: { clientToServer: number; serverToClient: number }, advance: (ms: number) => Promise<unknown>): Promise<void> {
+    this.base = Date.now();
+    const c2s = {
+      ms: () => this.latency.c2s,
+      record: (m: Msg) => {
+        this.wire.push({ atMs: this.now(), direction: 'c2s', message: m as never });
+        // callTool has async hops before it sends: a call learns its JSON-RPC id when its tools/call goes out (in call order)
+        if (m.method === 'tools/call' && m.id !== undefined && this.unsent.length) {
+          const record = this.unsent.shift()!;
+          record.sdkRequestId = Number(m.id);
+          this.handlerOf.set(record.sdkRequestId, record.key);
+        }
+      },
+    };
+    const s2c = { ms: () => this.latency.s2c, record: (m: Msg) => this.wire.push({ atMs: this.now(), direction: 's2c', message: m as never }) };
+    if (this.link === 'stdio') {
+      const [c, s] = InMemoryTransport.createLinkedPair();
+      this.clientTransport = latencyWrap(c as unknown as LinkTransport, c2s);
+      const serverTransport = latencyWrap(s as unknown as LinkTransport, s2c);
+      serveStdio(() => this.makeServer(), { transport: serverTransport as never, legacy: 'reject' });
+    } else {
+      const handler = createMcpHandler(() => this.makeServer(), { legacy: 'reject', responseMode: 'sse' });
+      const fetchInProcess = async (url: string | URL, init?: RequestInit): Promise<Response> => {
+        // The client's abort of a request's stream reaches the server after the client-to-server latency.
+        const serverAbort = new AbortController();
+        init?.signal?.addEventListener('abort', () => {
+          const ms = this.latency.c2s;
+          if (ms === 0) serverAbort.abort();
+          else setTimeout(() => serverAbort.abort(), ms);
+        });
+        const res = await handler.fetch(new Request(url, { ...init, signal: serverAbort.signal }));
+        this.requests.push(`${init?.method ?? 'GET'} ${res.status}`);
+        return res;
+      };
+      const t = new StreamableHTTPClientTransport(new URL('http://lab-oracle.invalid/mcp'), { fetch: fetchInProcess });
+      this.clientTransport = latencyWrap(t as unknown as LinkTransport, c2s, s2c);
+    }
+    const connecting = this.client.connect(this.clientTransport as never);
+    await advance(0);
+    await connecting;
+    this.negotiated = this.client.getNegotiatedProtocolVersion();
+    this.latency = { c2s: latencyMs.clientToServer, s2c: latencyMs.serverToClient };
+    this.started = true;
+  }
+
+  private next(id: number): Promise<Command> {
+    const q = this.queues.get(id);
+    if (q?.length) return Promise.resolve(q.shift()!);
+    return new Promise((resolve) => this.waiting.set(id, resolve));
+  }
+
+  private push(id: number, cmd: Command) {
+    const w = this.waiting.get(id);
+    if (w) {
+      this.waiting.delete(id);
+      w(cmd);
+      return;
+    }
+    this.queues.set(id, [...(this.queues.get(id) ?? []), cmd]);
+  }
+
+  /** Starts a `tools/call` of `work` under the driver's `key`, with the SDK request options. */
+  call(key: string, options: CallOptions): void {
+    if (!this.started) throw new Error('SdkV2Session.call: start() first');
+    const abort = new AbortController();
+    this.aborts.set(key, abort);
+    const record: CallRecord = { key, sdkRequestId: null, outcome: { kind: 'pending' }, handlerStartedAtMs: null, abortFiredAtMs: null, abortReason: null };
+    this.calls.set(key, record);
+    const p = this.client.callTool({ name: 'work', arguments: {} }, {
+      timeout: options.timeout,
+      maxTotalTimeout: options.maxTotalTimeout,
+      resetTimeoutOnProgress: options.resetTimeoutOnProgress,
+      onprogress: options.onprogress ? () => undefined : undefined,
+      signal: abort.signal,
+    });
+    this.unsent.push(record);
+    p.then(
+      (r) => {
+        const text = (r.content as { type: string; text?: string }[] | undefined)?.[0]?.text ?? '';
+        record.outcome = { kind: 'result', text, atMs: this.now() };
+      },
+      (e: unknown) => {
+        const code: string | number | null = e instanceof SdkError ? e.code : typeof (e as { code?: unknown })?.code === 'number' ? (e as { code: number }).code : null;
+        record.outcome = { kind: 'error', code, message: e instanceof Error ? e.message : String(e), atMs: this.now() };
+      },
+    );
+  }
+
+  /** The user aborts call `key` (stdio: `notifications/cancelled`; HTTP: the request's stream is closed). */
+  cancel(key: string, reason: string): void {
+    this.aborts.get(key)?.abort(reason);
+  }
+
+  /** The tool handler of call `key` reports progress. */
+  progress(key: string, progress: number, total?: number, message?: string): void {
+    const id = this.calls.get(key)?.sdkRequestId;
+    if (id === null || id === undefined) throw new Error(`SdkV2Session.progress: no call ${key}`);
+    this.push(id, { kind: 'progress', progress, total, message });
+  }
+
+  /** The tool handler of call `key` returns its result. */
+  complete(key: string, text: string): void {
+    const id = this.calls.get(key)?.sdkRequestId;
+    if (id === null || id === undefined) throw new Error(`SdkV2Session.complete: no call ${key}`);
+    this.push(id, { kind: 'complete', text });
+  }
+
+  /** Sends a raw message from the client side (bypasses the SDK client). */
+  injectFromClient(message: unknown): void {
+    void this.clientTransport.send(message as Msg);
+  }
+
+  /** Messages recorded from index `index` on. */
+  messagesSince(index: number): WireRecord[] {
+    return this.wire.slice(index);
+  }
+}
