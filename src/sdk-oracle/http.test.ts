@@ -1,9 +1,12 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { replayRaces, withOverrides, type RacesTrace } from '../sim/races';
 import type { Json, Scenario } from '../sim/types';
 import { citedBehaviours, factDifferences, labFacts, sdkFacts } from './compare';
 import { notExpressible, observe, overStreamableHttp } from './driver';
 import { httpLink } from './httpLink';
+import { SdkSession } from './harness';
 import { expectCoverage, oracleCases, onFakeTimers, type OracleCase } from './cases';
 
 // The differential suite over Streamable HTTP (issue 11: "checked on stdio only"): the SDK's own
@@ -17,6 +20,8 @@ import { expectCoverage, oracleCases, onFakeTimers, type OracleCase } from './ca
 // "lab vs TypeScript SDK v1" section.
 
 const advance = (ms: number) => vi.advanceTimersByTimeAsync(ms);
+const OBSERVATIONS = join(__dirname, 'sdk-http-observations.json');
+const WRITE = process.env.SDK_ORACLE_WRITE === '1';
 const HTTP_PROFILE = { revision: '2025-11-25', transport: 'streamable-http', client: { profile: 'typescript-sdk-v1' } } as const;
 /** Built-ins the SDK cannot express even over HTTP (see `notExpressible`), in file order. */
 const NOT_EXPRESSIBLE_OVER_HTTP = ['E2-malformed-cancel', 'I3-timeout-silent-resend', 'I5-hop-idle-timer', 'I6-cancel-in-write-window', 'L-listen-teardown', 'M1-mrtr-confirm-transfer', 'R1-broken-stream-reissue', 'S2-sdk-v1-cancel-id-zero'];
@@ -62,4 +67,28 @@ describe('the "TypeScript SDK v1" profile over Streamable HTTP agrees with the S
       expect({ differs, named: citedBehaviours(profile).length > 0 }).toEqual({ differs, named: differs });
     });
   }
+});
+
+describe('freshness: the SDK v1 handshake (both links) and every HTTP run, recorded', () => {
+  it('sdk-http-observations.json is what the installed SDK v1 does now over HTTP and in its handshake (run `npm run sdk-oracle` after an SDK or scenario change)', async () => {
+    const runs: Record<string, unknown> = {};
+    for (const link of ['stdio', 'http'] as const) {
+      vi.setSystemTime(0);
+      const requests: string[] = [];
+      const s = new SdkSession();
+      await s.start({ clientToServer: 0, serverToClient: 0 }, advance, link === 'http' ? httpLink(requests) : undefined);
+      const init = s.wire.find((w) => 'method' in w.message && w.message.method === 'initialize')?.message as { params?: { protocolVersion?: string } } | undefined;
+      expect(init?.params?.protocolVersion).toBe('2025-11-25');
+      runs[`handshake ${link}`] = { wire: s.wire, requests };
+    }
+    for (const c of cases()) {
+      vi.setSystemTime(0);
+      const requests: string[] = [];
+      const o = await observe(overStreamableHttp(c.raw), advance, 250_000, httpLink(requests));
+      runs[`${c.scenario.id} http`] = { requests, facts: sdkFacts(c.scenario, o, { reasons: true }) };
+    }
+    const text = JSON.stringify({ generatedBy: 'npm run sdk-oracle (src/sdk-oracle/http.test.ts)', runs }, null, 2) + '\n';
+    if (WRITE) writeFileSync(OBSERVATIONS, text);
+    expect(JSON.parse(readFileSync(OBSERVATIONS, 'utf8'))).toEqual(JSON.parse(text));
+  }, 60_000);
 });
