@@ -202,7 +202,7 @@ test.describe('Races lab: the client profile', () => {
     const why = races.outcomeWhy;
     const server = races.workStopped;
     await expect(picker).toHaveValue('typescript-sdk-v1');
-    await expect(races.clientProfileOptions).toHaveText(['lab policy (spec)', 'TypeScript SDK v1']);
+    await expect(races.clientProfileOptions).toHaveText(['lab policy (spec)', 'TypeScript SDK v1', 'TypeScript SDK v2']);
     await expect(races.clientProfileByLabel, 'the select is labelled "Client"').toHaveValue('typescript-sdk-v1');
     const named = races.sdkBehaviour;
     await expect(named).toHaveCount(1);
@@ -224,6 +224,26 @@ test.describe('Races lab: the client profile', () => {
     await expect(named).toHaveAttribute('data-rule', 'sdk.no-cancel-at-maximum');
     await expect(server).toContainText('work stopped at 220 000 ms');
     await expect(lab).not.toHaveURL(/client\.profile/);
+  });
+
+  test('S1 from a link with client.profile=sdk-v2: the TypeScript SDK v2 is picked and names its own behaviour (no cancel ever after the maximum); v1 names the late cancel; the link writes the full name', async ({ lab }) => {
+    const races = await kit(lab).openLink('#/races/S1-sdk-v1-maximum-late?revision=2026-07-28&client.profile=sdk-v2');
+    const named = races.sdkBehaviour;
+    await expect(races.clientProfile).toHaveValue('typescript-sdk-v2');
+    await expect(named).toHaveCount(1);
+    await expect(named).toHaveAttribute('data-rule', 'sdk.v2-no-cancel-after-maximum');
+    await expect(named).toContainText('SDK v2: when the maximum trips, no cancel is ever sent');
+    await expect(named).toContainText('at 180 000 ms');
+    await expect(races.outcomeWhy).toContainText('sdk.v2-no-cancel-after-maximum');
+
+    await races.clientProfile.selectOption('typescript-sdk-v1');
+    await expect(named).toHaveAttribute('data-rule', 'sdk.no-cancel-at-maximum');
+    await expect(races.workStopped).toContainText('work stopped at 220 000 ms');
+    await expect(lab).not.toHaveURL(/client\.profile/); // the built-in's own profile
+
+    await races.clientProfile.selectOption('typescript-sdk-v2');
+    await expect(named).toHaveAttribute('data-rule', 'sdk.v2-no-cancel-after-maximum');
+    await expect(lab).toHaveURL(/client\.profile=typescript-sdk-v2/);
   });
 });
 

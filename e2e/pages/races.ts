@@ -65,11 +65,16 @@ export class RacesPage extends LabDriver {
     await this.page.goto('./#/races');
     return this.pick(id);
   }
+  /** Opens a share link (`#/races/<id>?…`) as a fresh document. */
+  async openLink(hash: string): Promise<this> {
+    await this.page.goto(`./${hash}`);
+    return this;
+  }
   /** Images with `src="x"` (what an HTML injection in a label would create). */
   get injectedImages(): Locator {
     return this.page.locator('img[src="x"]');
   }
-  /** The client-profile select ("lab" = the lab policy per the spec, "typescript-sdk-v1"). */
+  /** The client-profile select ("lab" = the lab policy per the spec, "typescript-sdk-v1", "typescript-sdk-v2"). */
   get clientProfile(): Locator {
     return this.id('client-profile');
   }
