@@ -140,6 +140,28 @@ describe('SDK v2 behaviours, asserted as the SDK really behaves (each read in it
   });
 });
 
+describe('SDK v2 over Streamable HTTP when the network cuts a call\'s response stream (R1\'s broken stream; sdk.broken-stream-pending, typescript-sdk#2739: not yet in the lab\'s v2 profile)', () => {
+  it('the call is neither failed nor re-issued: it stays pending until its idle timeout (5000 ms), though the server saw the close as cancellation at once and its work stopped; the transport reports "SSE stream disconnected" — the lab\'s spec client fails the call at the cut (-32000) and re-issues it under a new id', async () => {
+    const s = new SdkV2Session('http');
+    await s.start({ clientToServer: 0, serverToClient: 0 }, advance);
+    expect(s.negotiated).toBe('2026-07-28');
+    s.call('1', { timeout: 5000, maxTotalTimeout: 10_000, onprogress: false });
+    await advance(300);
+    s.disconnect('1');
+    await advance(200);
+    s.complete('1', 'invoice 42 sent');
+    await advance(10_000);
+    const call = s.calls.get('1')!;
+    expect(call.outcome).toEqual({ kind: 'error', code: 'REQUEST_TIMEOUT', message: 'Request timed out', atMs: 5000 });
+    expect(call.abortFiredAtMs).toBe(300);
+    expect(s.wire.filter((w) => w.direction === 'c2s').map((w) => (w.message as { method?: string }).method)).toEqual(['server/discover', 'tools/call']); // no re-issue
+    expect(s.wire.filter((w) => w.direction === 's2c' && (w.message as { id?: Json }).id === 0)).toEqual([]); // aborted: no response
+    expect(s.clientErrors.map((e) => `${e.atMs} ${e.message.split(':')[0]}`)).toEqual(['300 SSE stream disconnected']);
+    expect(s.requests).toEqual(['POST 200', 'POST 200']);
+    expect(SDK_BEHAVIOURS['sdk.broken-stream-pending'].v2.status).toBe('not-modelled');
+  });
+});
+
 describe('lab vs SDK v1 vs SDK v2: the README table and the freshness file', () => {
   it('every row names the behaviours behind its differences; README.md and lab-vs-sdk-v2.md hold the generated table; sdk-v2-observations.json is what the installed SDK v2 does now', async () => {
     const rows: V1V2Row[] = [];

@@ -95,6 +95,8 @@ export class SdkV2Session {
   private clientTransport!: LinkTransport;
   readonly client = new Client({ name: 'lab-sdk-oracle', version: '2.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
   private started = false;
+  /** Per JSON-RPC id of a tools/call over HTTP: breaks its response stream (`disconnect`). */
+  private droppers = new Map<number, () => void>();
   /** Calls whose tools/call has not gone out yet, in call order. */
   private unsent: CallRecord[] = [];
 
@@ -175,7 +177,31 @@ export class SdkV2Session {
         });
         const res = await handler.fetch(new Request(url, { ...init, signal: serverAbort.signal }));
         this.requests.push(`${init?.method ?? 'GET'} ${res.status}`);
-        return res;
+        const sent = typeof init?.body === 'string' ? (JSON.parse(init.body) as Msg) : null;
+        if (!res.body || sent?.method !== 'tools/call' || typeof sent.id !== 'number') return res;
+        // A tools/call's SSE stream, through a pass-through whose readable side `drop` can break (a network cut).
+        const cut = new TransformStream<Uint8Array, Uint8Array>();
+        void res.body.pipeTo(cut.writable).catch(() => undefined);
+        const id = sent.id;
+        let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+        const body = new ReadableStream<Uint8Array>({
+          start: () => {
+            reader = cut.readable.getReader();
+            this.droppers.set(id, () => {
+              void reader?.cancel().catch(() => undefined);
+              bodyController?.error(new TypeError('network connection lost'));
+              setTimeout(() => serverAbort.abort(), this.latency.c2s);
+            });
+          },
+          pull: async (controller) => {
+            bodyController = controller;
+            const { value, done } = await reader!.read();
+            if (done) controller.close();
+            else controller.enqueue(value);
+          },
+        });
+        let bodyController: ReadableStreamDefaultController<Uint8Array> | undefined;
+        return new Response(body, { status: res.status, headers: res.headers });
       };
       const t = new StreamableHTTPClientTransport(new URL('http://lab-oracle.invalid/mcp'), { fetch: fetchInProcess });
       this.clientTransport = latencyWrap(t as unknown as LinkTransport, c2s, s2c);
@@ -248,6 +274,18 @@ export class SdkV2Session {
     const id = this.calls.get(key)?.sdkRequestId;
     if (id === null || id === undefined) throw new Error(`SdkV2Session.complete: no call ${key}`);
     this.push(id, { kind: 'complete', text });
+  }
+
+  /**
+   * HTTP only: the network cuts call `key`'s response stream now. The client's reader fails (the
+   * bytes still in flight are lost with it) and the server sees its request aborted after the
+   * client-to-server latency, as a closed connection.
+   */
+  disconnect(key: string): void {
+    const id = this.calls.get(key)?.sdkRequestId;
+    const drop = id === null || id === undefined ? undefined : this.droppers.get(id);
+    if (!drop) throw new Error(`SdkV2Session.disconnect: no open HTTP stream for call ${key}`);
+    drop();
   }
 
   /** Sends a raw message from the client side (bypasses the SDK client). */

@@ -107,7 +107,8 @@ export function labVsSdkV1V2Markdown(rows: readonly V1V2Row[], v1Version: string
   out.push('');
   out.push('Where SDK v2 stands on each named SDK behaviour (read in the package\'s bundled source, `@modelcontextprotocol/core-internal`):');
   out.push('');
-  for (const b of Object.values(SDK_BEHAVIOURS)) out.push(`- \`${b.id}\` — ${b.v2.status === 'same' ? 'same in v2' : b.v2.status === 'fixed' ? 'fixed in v2' : 'v2 only'}: ${b.v2.status === 'v2-only' ? `${b.title}. ${b.text} ` : ''}${b.v2.evidence}.`);
+  const status = { same: 'same in v2', fixed: 'fixed in v2', 'v2-only': 'v2 only', 'not-modelled': 'seen in v2, asserted on the real SDK, not in the lab\'s profiles yet' } as const;
+  for (const b of Object.values(SDK_BEHAVIOURS)) out.push(`- \`${b.id}\` — ${status[b.v2.status]}: ${b.v2.status === 'v2-only' || b.v2.status === 'not-modelled' ? `${b.title}. ${b.text} ` : ''}${b.v2.evidence}${b.thread && b.v2.status === 'not-modelled' ? `; ${b.thread}` : ''}.`);
   return out.join('\n') + '\n';
 }
 

@@ -95,8 +95,8 @@ export interface SdkBehaviour {
   text: string;
   /** The upstream thread that explains it, when there is one. */
   thread?: string;
-  /** What SDK v2 (2.4, 2026-07-28) does here: the same, fixed (with the evidence), or a v2-only behaviour. */
-  v2: { status: 'same' | 'fixed' | 'v2-only'; evidence: string };
+  /** What SDK v2 (2.4, 2026-07-28) does here: the same, fixed (with the evidence), a v2-only behaviour, or one the oracle asserts on the real SDK that no lab profile models yet. */
+  v2: { status: 'same' | 'fixed' | 'v2-only' | 'not-modelled'; evidence: string };
 }
 
 /** The SDK v1 behaviours, by rule id. */
@@ -158,11 +158,18 @@ export const SDK_BEHAVIOURS: Record<string, SdkBehaviour> = {
     text: 'As in v1 the maximum is noticed only when progress arrives and the call is rejected there; v2 marks the request answered (responseReceived) on that error, so the idle timer left armed later calls cancel(), which returns at once: no notifications/cancelled at all, and the server works on (F2: progress keeps arriving after 220 000 ms). The spec (basic/lifecycle, Timeouts): when no response arrives within the timeout, "the sender SHOULD issue a cancellation notification for that request and stop waiting for a response".',
     v2: { status: 'v2-only', evidence: 'core-internal/src/shared/protocol.ts: Protocol._requestWithSchemaViaCodec, the response handler sets responseReceived = true before it rejects an Error; cancel() returns when responseReceived; Protocol._resetTimeout deletes the timeout info without clearTimeout; no upstream thread found for it (searched the typescript-sdk issues; the root, the maximum checked only on progress, is typescript-sdk#2695)' },
   },
+  'sdk.broken-stream-pending': {
+    id: 'sdk.broken-stream-pending',
+    title: 'SDK: a broken response stream leaves the call pending until its timeout',
+    text: 'Over Streamable HTTP, when the network cuts a call\'s SSE response stream before its result, the SDK client reports "SSE stream disconnected" through onerror but neither fails the call nor re-issues it: the call waits for its idle timeout (R1: the lab\'s client fails it with -32000 at the cut and, under 2026-07-28, re-issues it under a new id). The server side sees the close as cancellation at once. Not in the lab\'s profiles yet: the oracle asserts it on the real SDK v2.',
+    thread: 'modelcontextprotocol/typescript-sdk#2739',
+    v2: { status: 'not-modelled', evidence: 'client/src/client/streamableHttp.ts: StreamableHTTPClientTransport._handleSseStream, on a stream error without a priming event, calls onerror and options.onRequestStreamEnd, which Protocol._requestWithSchemaViaCodec never passes to transport.send for an ordinary request (only subscriptions/listen does); open fix: typescript-sdk#2830' },
+  },
 };
 
 /** The SDK behaviours as races rules (for `RULES`, so notes citing them resolve). Section: the SDK source. */
 export const SDK_RULES: Record<string, Rule> = Object.fromEntries(
-  Object.values(SDK_BEHAVIOURS).map((b) => [b.id, { id: b.id, text: `${b.title}. ${b.text}`, section: `${b.v2.status === 'v2-only' ? 'TypeScript SDK v2 (@modelcontextprotocol/core-internal 2.x, shared/protocol.ts)' : 'TypeScript SDK v1 (@modelcontextprotocol/sdk 1.x, shared/protocol.ts)'}${b.thread ? `; ${b.thread}` : ''}` }]),
+  Object.values(SDK_BEHAVIOURS).map((b) => [b.id, { id: b.id, text: `${b.title}. ${b.text}`, section: `${b.v2.status === 'v2-only' || b.v2.status === 'not-modelled' ? 'TypeScript SDK v2 (@modelcontextprotocol/core-internal 2.x, shared/protocol.ts)' : 'TypeScript SDK v1 (@modelcontextprotocol/sdk 1.x, shared/protocol.ts)'}${b.thread ? `; ${b.thread}` : ''}` }]),
 );
 
 /** The idle timeout the SDK client arms for a `tools/call` started with `idleTimeoutMs` (ms). */
