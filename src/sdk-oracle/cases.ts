@@ -19,16 +19,16 @@ export interface OracleCase {
 }
 
 /**
- * Every races built-in (from public/scenarios/races) and every SDK probe (`probes.ts`), parsed,
- * kept when `expressible(raw)` says so. Throws when a probe does not parse (names the probe).
+ * Every races built-in (from public/scenarios/races) and every SDK probe (`probes.ts`; plus
+ * `extraProbes`, e.g. the SDK v2 ones), parsed, kept when `expressible(raw)` says so. Throws when a probe does not parse (names the probe).
  */
-export function oracleCases(expressible: (raw: RacesScenarioFile) => boolean): OracleCase[] {
+export function oracleCases(expressible: (raw: RacesScenarioFile) => boolean, extraProbes: readonly RacesScenarioFile[] = []): OracleCase[] {
   const builtins = loadBuiltinScenarios('races').map(({ file, scenario }) => ({
     raw: JSON.parse(readFileSync(join(ROOT, 'public', 'scenarios', 'races', file), 'utf8')) as RacesScenarioFile,
     scenario,
     source: 'built-in' as const,
   }));
-  const probes = SDK_PROBES.map((raw) => {
+  const probes = [...SDK_PROBES, ...extraProbes].map((raw) => {
     const r = parseScenario(raw, 'races', RACES_SCHEMAS);
     if (!r.ok) throw new Error(`${raw.id}: ${r.errors.join('; ')}`);
     return { raw: raw as RacesScenarioFile, scenario: r.scenario, source: 'probe' as const };

@@ -73,6 +73,8 @@ export function sdkFacts(scenario: Scenario, o: SdkObservation, opts: FactOption
     .map((w) => line(w.atMs, w.direction, injected.has(JSON.stringify(w.message)) ? `raw ${JSON.stringify(w.message)}` : describe(w.message as Msg, keyOf, opts)))
     .sort();
   const drops = o.clientErrors
+    // the transport's report of a cut stream is not a dropped message: the lab has the cut as its own event
+    .filter((e) => !e.message.startsWith('SSE stream disconnected'))
     .map((e) => {
       const m = /^Received a (progress notification for an unknown token|response for an unknown message ID): (.*)$/s.exec(e.message);
       if (!m) return line(e.atMs, 'error', e.message);

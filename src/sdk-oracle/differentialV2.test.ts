@@ -10,6 +10,7 @@ import { notExpressible, notExpressibleV2, observe, observeV2, overStreamableHtt
 import { SdkV2Session, type V2Link } from './harnessV2';
 import { httpLink } from './httpLink';
 import { oracleCases, onFakeTimers, ROOT, type OracleCase } from './cases';
+import { SDK_V2_PROBES } from './probes';
 import { labVsSdkV1V2Markdown, README_V2_END, README_V2_START, withSection, type V1V2Row } from './table';
 
 // The SDK v2 differential suite (issue 23 item 1): every races scenario the official TypeScript
@@ -33,7 +34,7 @@ const V1_VERSION = `@modelcontextprotocol/sdk ${version('sdk')}`;
 
 /** The scenario as the v2 pair drives it on `link` (HTTP: transport streamable-http, keep-alives left out). */
 const onLink = (raw: RacesScenarioFile, link: V2Link): RacesScenarioFile => (link === 'http' ? overStreamableHttp(raw) : raw);
-const casesOn = (link: V2Link): OracleCase[] => oracleCases((raw) => notExpressibleV2(onLink(raw, link), link) === null);
+const casesOn = (link: V2Link): OracleCase[] => oracleCases((raw) => notExpressibleV2(onLink(raw, link), link) === null, SDK_V2_PROBES);
 const transportOf = (link: V2Link) => (link === 'http' ? 'streamable-http' : 'stdio');
 const profile = (link: V2Link) => ({ revision: '2026-07-28', transport: transportOf(link), client: { profile: 'typescript-sdk-v2' } });
 const spec = (link: V2Link) => ({ revision: '2026-07-28', transport: transportOf(link), client: { profile: 'lab' } });
@@ -158,7 +159,7 @@ describe('SDK v2 over Streamable HTTP when the network cuts a call\'s response s
     expect(s.wire.filter((w) => w.direction === 's2c' && (w.message as { id?: Json }).id === 0)).toEqual([]); // aborted: no response
     expect(s.clientErrors.map((e) => `${e.atMs} ${e.message.split(':')[0]}`)).toEqual(['300 SSE stream disconnected']);
     expect(s.requests).toEqual(['POST 200', 'POST 200']);
-    expect(SDK_BEHAVIOURS['sdk.broken-stream-pending'].v2.status).toBe('not-modelled');
+    expect(SDK_BEHAVIOURS['sdk.broken-stream-pending'].v2.status).toBe('v2-only');
   });
 });
 
@@ -174,7 +175,7 @@ describe('lab vs SDK v1 vs SDK v2: the README table and the freshness file', () 
       fresh[`handshake ${link}`] = { negotiated: s.negotiated, wire: s.wire, requests: s.requests };
     }
     const stdio = new Set(casesOn('stdio').map((c) => c.scenario.id));
-    const all = oracleCases(() => true);
+    const all = oracleCases(() => true, SDK_V2_PROBES);
     for (const c of all) {
       const link: V2Link | null = stdio.has(c.scenario.id) ? 'stdio' : notExpressibleV2(onLink(c.raw, 'http'), 'http') === null ? 'http' : null;
       if (link === null) continue;

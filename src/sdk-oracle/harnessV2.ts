@@ -49,7 +49,7 @@ interface LinkTransport {
  * Every other member (e.g. `hasPerRequestStream`, which makes the v2 client cancel by closing the
  * request's stream) is forwarded unchanged.
  */
-function latencyWrap(inner: LinkTransport, out: { ms: () => number; record: (m: Msg) => void }, incoming?: { ms: () => number; record: (m: Msg) => void }): LinkTransport {
+function latencyWrap(inner: LinkTransport, out: { ms: () => number; record: (m: Msg) => void }, incoming?: { ms: () => number; record: (m: Msg) => void; lost: (m: Msg) => boolean }): LinkTransport {
   const wrapper: LinkTransport = Object.create(inner) as LinkTransport;
   // own callback slots: a lookup must never fall through to the inner transport's (which call back here)
   wrapper.onmessage = undefined;
@@ -60,7 +60,10 @@ function latencyWrap(inner: LinkTransport, out: { ms: () => number; record: (m: 
     incoming.record(m);
     const ms = incoming.ms();
     if (ms === 0) return wrapper.onmessage?.(m, extra);
-    setTimeout(() => wrapper.onmessage?.(m, extra), ms);
+    // still on the wire: lost when the network cuts its stream before it arrives
+    setTimeout(() => {
+      if (!incoming.lost(m)) wrapper.onmessage?.(m, extra);
+    }, ms);
   };
   inner.onclose = () => wrapper.onclose?.();
   inner.onerror = (e) => wrapper.onerror?.(e);
@@ -97,6 +100,8 @@ export class SdkV2Session {
   private started = false;
   /** Per JSON-RPC id of a tools/call over HTTP: breaks its response stream (`disconnect`). */
   private droppers = new Map<number, () => void>();
+  /** JSON-RPC ids whose response stream was cut (messages for them still in flight are lost). */
+  private cut = new Set<number>();
   /** Calls whose tools/call has not gone out yet, in call order. */
   private unsent: CallRecord[] = [];
 
@@ -188,9 +193,13 @@ export class SdkV2Session {
           start: () => {
             reader = cut.readable.getReader();
             this.droppers.set(id, () => {
-              void reader?.cancel().catch(() => undefined);
+              this.cut.add(id);
               bodyController?.error(new TypeError('network connection lost'));
-              setTimeout(() => serverAbort.abort(), this.latency.c2s);
+              // the server learns of the cut one client-to-server latency later
+              setTimeout(() => {
+                void reader?.cancel().catch(() => undefined);
+                serverAbort.abort();
+              }, this.latency.c2s);
             });
           },
           pull: async (controller) => {
@@ -204,7 +213,11 @@ export class SdkV2Session {
         return new Response(body, { status: res.status, headers: res.headers });
       };
       const t = new StreamableHTTPClientTransport(new URL('http://lab-oracle.invalid/mcp'), { fetch: fetchInProcess });
-      this.clientTransport = latencyWrap(t as unknown as LinkTransport, c2s, s2c);
+      const lost = (m: Msg) => {
+        const id = m.method === 'notifications/progress' ? (m.params as { progressToken?: unknown } | undefined)?.progressToken : m.id;
+        return typeof id === 'number' && this.cut.has(id);
+      };
+      this.clientTransport = latencyWrap(t as unknown as LinkTransport, c2s, { ...s2c, lost });
     }
     const connecting = this.client.connect(this.clientTransport as never);
     await advance(0);

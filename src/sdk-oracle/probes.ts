@@ -48,3 +48,22 @@ export const SDK_PROBES: Probe[] = [
     { id: 'p1', at: 200, actor: 'server', kind: 'progress', requestId: 1, progress: 1 },
   ]),
 ];
+
+/**
+ * Probes only the SDK v2 oracle drives (Streamable HTTP under 2026-07-28, which SDK v1 cannot
+ * speak): the network cuts a call's response stream (`sdk.broken-stream-pending`).
+ */
+export const SDK_V2_PROBES: Probe[] = [
+  probe('probe-v2-cut-result-in-flight', 'A cut stream loses the result in flight', 'Streamable HTTP, 20 ms each way: the result leaves at 500 ms, the network cuts the stream at 510 ms while it is on the wire.', { revision: '2026-07-28', transport: 'streamable-http', latencyMs: { clientToServer: 20, serverToClient: 20 } } as RacesScenarioFile['config'], [
+    start({ idleTimeoutMs: 5000, maxTimeoutMs: 10_000 }),
+    { id: 'done', at: 500, actor: 'server', kind: 'complete', requestId: 1, text: 'invoice 42 sent' },
+    { id: 'cut', at: 510, actor: 'client', kind: 'disconnect', requestId: 1, label: 'proxy cuts the stream' },
+  ]),
+  probe('probe-v2-cut-mid-work', 'A cut stream while the work runs', 'Streamable HTTP, 20 ms each way, progress at 100 ms: the network cuts the stream at 300 ms; the work would finish at 500 ms.', { revision: '2026-07-28', transport: 'streamable-http', latencyMs: { clientToServer: 20, serverToClient: 20 } } as RacesScenarioFile['config'], [
+    start({ progressToken: 't', idleTimeoutMs: 2000, maxTimeoutMs: 10_000 }),
+    { id: 'p1', at: 100, actor: 'server', kind: 'progress', requestId: 1, progress: 1 },
+    { id: 'cut', at: 300, actor: 'client', kind: 'disconnect', requestId: 1, label: 'proxy cuts the stream' },
+    { id: 'done', at: 500, actor: 'server', kind: 'complete', requestId: 1, text: 'report ready' },
+  ]),
+];
+

@@ -24,7 +24,7 @@ import {
   type RacesCore,
 } from './state';
 import { isSdk, isSdkV1, sdkIdleTimeoutMs, sdkMajor, sdkIdleTimeoutRules, sdkStaleIdleTimer, sdkTimeoutCancelReason } from './sdkProfile';
-import { sdkAbortAfterEnd, sdkClientProgress, sdkStaleIdleFires } from './sdkClient';
+import { sdkAbortAfterEnd, sdkClientProgress, sdkLostOnCutStream, sdkStaleIdleFires, sdkV2StreamCut } from './sdkClient';
 import { clientReconnectsOnLateResponse, hostTearsDown } from './mechanics/strayProgress';
 import { silentResend } from './mechanics/silentRetry';
 import { countArrival, ignoreDuplicate } from './mechanics/writeWindow';
@@ -175,6 +175,7 @@ export function clientDisconnect(state: RacesCore, ev: Extract<RacesEvent, { kin
   const arrivesAt = ctx.now + config.latencyMs.clientToServer;
   ctx.emit({ from: 'client', transport: config.transport, http: `network drops the SSE response stream of request ${describeId(req.id)}`, arrivesAt, requestKey: req.key });
   ctx.schedule(arrivesAt, RANK.arrival, 'server', `stream drop ${req.key} arrives`, { kind: 'arrive.stream-close', key: req.key, cause: 'network' });
+  if (sdkMajor(config) === 2) return sdkV2StreamCut(state, req, ctx);
   clearDeadlines(req, ctx);
   const rule = config.revision === '2026-07-28' ? 'disconnect.2026' : 'disconnect.2025';
   settle(req, ctx.now, 'connection-closed', `stream dropped at ${ctx.now} ms: error ${ERROR_CODES.connectionClosed} (connection closed), outcome unknown`, rule);
@@ -227,6 +228,7 @@ export function clientProgress(state: RacesCore, index: number, progress: number
   const key = req.key;
   const { config } = state;
   const c = req.client;
+  if (req.sdkStreamCutAt !== undefined) return sdkLostOnCutStream(state, req, `progress ${progress}`, ctx);
   if (c.state !== 'pending') {
     if (config.policy.strayProgressKillsConnection) return hostTearsDown(state, req, progress, ctx);
     ctx.ignore(() => ({ by: 'client', what: `progress ${progress} for ${req.key}`, reason: `the call already ended ${c.state}`, rule: 'progress.after-end' }));
@@ -282,6 +284,7 @@ export function clientResponse(state: RacesCore, key: string, ok: boolean, ctx: 
   const req = byKey(state, key);
   if (!req) return touch(state, NO_KEYS);
   const c = req.client;
+  if (req.sdkStreamCutAt !== undefined) return sdkLostOnCutStream(state, req, 'the response', ctx);
   if (countArrival(req) && !state.config.policy.lateResponseReconnects) return ignoreDuplicate(state, req, ctx);
   if (inputRequired && c.state === 'pending') return clientInputRequired(state, req, ctx);
   if (c.state !== 'pending') {

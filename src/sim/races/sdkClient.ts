@@ -100,3 +100,25 @@ export function sdkAbortsUncancellable(state: RacesCore, req: RequestState, ctx:
   ctx.why(() => `The SDK server aborts the handler's signal for ${describeId(req.id)}: this work cannot stop and runs on, but its result will be dropped (an aborted request gets no response) — the lab's server would ignore the cancel and answer.`, 'sdk.aborts-any-handler');
   changed(state, req);
 }
+
+/**
+ * SDK v2, Streamable HTTP: the network cuts the response stream of a pending call. The transport
+ * only reports "SSE stream disconnected" (onerror); the call is neither failed nor re-issued and
+ * keeps its timers, so it ends when its idle (or, on progress, maximum) timeout fires — whatever
+ * was still in flight on the stream is lost (`sdk.broken-stream-pending`, typescript-sdk#2739).
+ * The server's side of the cut (arrive.stream-close) is scheduled by the caller.
+ */
+export function sdkV2StreamCut(state: RacesCore, req: RequestState, ctx: Ctx): void {
+  req.sdkStreamCutAt = ctx.now;
+  const now = ctx.now;
+  ctx.why(() => `The response stream of ${describeId(req.id)} drops at ${now} ms. The SDK v2 client reports "SSE stream disconnected" but neither fails the call nor re-issues it: the call stays pending until its timeout${req.idleDeadlineAt !== null ? ` (idle deadline ${req.idleDeadlineAt} ms)` : ''}, and anything still on the stream is lost.`, 'sdk.broken-stream-pending');
+  changed(state, req);
+}
+
+/** SDK v2: a message for a call whose response stream was cut never reaches the client (it was on the broken stream). */
+export function sdkLostOnCutStream(state: RacesCore, req: RequestState, what: string, ctx: Ctx): void {
+  ctx.ignore({ by: 'client', what: `${what} for ${req.key}`, reason: `it was on the response stream the network cut at ${req.sdkStreamCutAt} ms: lost`, rule: 'sdk.broken-stream-pending' });
+  ctx.why(() => `${what[0].toUpperCase()}${what.slice(1)} for ${describeId(req.id)} was on the response stream cut at ${req.sdkStreamCutAt} ms: it never reaches the SDK client.`, 'sdk.broken-stream-pending');
+  touch(state, req.self);
+}
+

@@ -48,6 +48,9 @@ export type RacesClientProfile = (typeof RACES_CLIENT_PROFILES)[number];
  *   called with the error and sets `responseReceived = true` before it rejects, so the idle timer
  *   left armed later runs `cancel()`, which returns at once: no `notifications/cancelled` is ever sent.
  * - the cancel a timeout sends has the reason `String(SdkError)`: "SdkError: Request timed out".
+ * - `sdk.broken-stream-pending`: over Streamable HTTP a cut response stream neither fails nor
+ *   re-issues the call; it waits for its timeout (v1 has the same transport code, typescript-sdk#2739,
+ *   but the v1 profile does not model it).
  */
 export type SdkMajor = 1 | 2;
 
@@ -161,9 +164,9 @@ export const SDK_BEHAVIOURS: Record<string, SdkBehaviour> = {
   'sdk.broken-stream-pending': {
     id: 'sdk.broken-stream-pending',
     title: 'SDK: a broken response stream leaves the call pending until its timeout',
-    text: 'Over Streamable HTTP, when the network cuts a call\'s SSE response stream before its result, the SDK client reports "SSE stream disconnected" through onerror but neither fails the call nor re-issues it: the call waits for its idle timeout (R1: the lab\'s client fails it with -32000 at the cut and, under 2026-07-28, re-issues it under a new id). The server side sees the close as cancellation at once. Not in the lab\'s profiles yet: the oracle asserts it on the real SDK v2.',
+    text: 'Over Streamable HTTP, when the network cuts a call\'s SSE response stream before its result, the SDK client reports "SSE stream disconnected" through onerror but neither fails the call nor re-issues it: the call waits for its idle timeout (R1: the lab\'s client fails it with -32000 at the cut and, under 2026-07-28, re-issues it under a new id). The server side sees the close as cancellation at once. The lab\'s "TypeScript SDK v2" profile reproduces it (the v1 profile, under 2025-11-25, does not).',
     thread: 'modelcontextprotocol/typescript-sdk#2739',
-    v2: { status: 'not-modelled', evidence: 'client/src/client/streamableHttp.ts: StreamableHTTPClientTransport._handleSseStream, on a stream error without a priming event, calls onerror and options.onRequestStreamEnd, which Protocol._requestWithSchemaViaCodec never passes to transport.send for an ordinary request (only subscriptions/listen does); open fix: typescript-sdk#2830' },
+    v2: { status: 'v2-only', evidence: 'client/src/client/streamableHttp.ts: StreamableHTTPClientTransport._handleSseStream, on a stream error without a priming event, calls onerror and options.onRequestStreamEnd, which Protocol._requestWithSchemaViaCodec never passes to transport.send for an ordinary request (only subscriptions/listen does); open fix: typescript-sdk#2830' },
   },
 };
 

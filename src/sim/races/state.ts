@@ -285,6 +285,7 @@ function copyBase(r: RequestState): RequestState {
     },
   };
   if (r.sdkDefaultIdle) copy.sdkDefaultIdle = true;
+  if (r.sdkStreamCutAt !== undefined) copy.sdkStreamCutAt = r.sdkStreamCutAt;
   if (r.mech) copy.mech = r.mech;
   return copy;
 }

@@ -97,6 +97,8 @@ export interface RequestState {
   mech?: MechanicsMarks;
   /** TypeScript SDK v1 profile only: the idle timeout is the SDK's 60 s default (absent otherwise, so other traces keep their shape). */
   sdkDefaultIdle?: true;
+  /** TypeScript SDK v2 profile only: when the network cut this call's response stream (ms); the call stays pending and what was in flight on the stream is lost (`sdk.broken-stream-pending`). */
+  sdkStreamCutAt?: number;
   server: {
     state: ServerState;
     atMs: number | null;
