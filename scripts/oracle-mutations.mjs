@@ -6,7 +6,7 @@
 // things on purpose, one at a time, in a temporary copy of the project, and runs the oracle suites
 // on each break:
 //   - the lab's SDK profiles (src/sim/races): the default timeout, request id 0, when the maximum
-//     is noticed;
+//     is noticed, the v2 broken stream;
 //   - the installed SDKs' protocol code (a patched copy of the package, never node_modules itself):
 //     a maximum with its own timer, a cancel sent when the maximum trips, the id-0 cancel.
 // The unbroken copy must be green first; then every break must turn at least one point-by-point
@@ -25,7 +25,7 @@ const args = process.argv.slice(2);
 const keep = args.includes('--keep');
 const only = args.includes('--only') ? new Set(args[args.indexOf('--only') + 1].split(',')) : null;
 
-const V1 = ['src/sdk-oracle/differential.test.ts', 'src/sdk-oracle/http.test.ts'];
+const V1 = ['src/sdk-oracle/differential.test.ts', 'src/sdk-oracle/http.test.ts', 'src/sdk-oracle/sdk-oracle.test.ts'];
 const V2 = ['src/sdk-oracle/differentialV2.test.ts'];
 /** Freshness tests compare with a recorded file: they go red on any change, so they do not count as the oracle catching a break. */
 const FRESHNESS = /is what the installed SDK|README\.md holds the generated table|README\.md and lab-vs-sdk-v2\.md hold/;
@@ -37,6 +37,7 @@ const BREAKS = [
   { id: 'lab-v2-id-zero', what: 'lab v2 profile: the server ignores a cancel for request id 0 (as v1 does)', file: 'src/sim/races/sdkProfile.ts', from: 'if (major === 1 && isRequestId(p.requestId) && !p.requestId)', to: 'if (major >= 1 && isRequestId(p.requestId) && !p.requestId)', suites: V2 },
   { id: 'lab-maximum-late', what: 'lab profiles: the maximum is noticed one progress later (>= becomes >)', file: 'src/sim/races/sdkProfile.ts', from: 'now - req.startAt >= req.maxTimeoutMs', to: 'now - req.startAt > req.maxTimeoutMs', suites: [...V1, ...V2] },
   { id: 'lab-maximum-timer', what: 'lab profiles: the maximum gets its own timer (as the lab\'s own client has)', file: 'src/sim/races/client.ts', from: '!config.policy.maximumCheckedOnProgress && !sdk;', to: '!config.policy.maximumCheckedOnProgress;', suites: [...V1, ...V2] },
+  { id: 'lab-v2-broken-stream', what: 'lab v2 profile: a cut stream fails the call and re-issues it (the lab\'s own policy)', file: 'src/sim/races/client.ts', from: '  if (sdkMajor(config) === 2) return sdkV2StreamCut(state, req, ctx);\n', to: '', suites: V2 },
   { id: 'sdk-v1-maximum-timer', what: 'SDK v1 Protocol._setupTimeout: the maximum gets its own timer', file: 'pkg:sdk/dist/esm/shared/protocol.js', from: '            timeoutId: setTimeout(onTimeout, timeout),', to: '            timeoutId: (maxTotalTimeout && setTimeout(onTimeout, maxTotalTimeout), setTimeout(onTimeout, timeout)),', suites: V1 },
   { id: 'sdk-v1-cancel-at-maximum', what: 'SDK v1 Protocol._onprogress: a cancel is sent when the maximum trips', file: 'pkg:sdk/dist/esm/shared/protocol.js', from: '                // Clean up if maxTotalTimeout was exceeded\n', to: "                // Clean up if maxTotalTimeout was exceeded\n                this._transport?.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: messageId, reason: String(error) } }).catch(() => undefined);\n", suites: V1 },
   { id: 'sdk-v2-maximum-timer', what: 'SDK v2 client Protocol._setupTimeout: the maximum gets its own timer', file: 'pkg:client/dist/src-*.mjs', from: '\t\t\ttimeoutId: setTimeout(onTimeout, timeout),', to: '\t\t\ttimeoutId: (maxTotalTimeout && setTimeout(onTimeout, maxTotalTimeout), setTimeout(onTimeout, timeout)),', suites: V2 },
