@@ -50,10 +50,37 @@ export interface CallOptions {
   onprogress: boolean;
 }
 
-interface Pending {
-  resolve: (cmd: Command) => void;
+/** What the driver tells a `work` handler: report progress, or return its result. */
+export type Command = { kind: 'progress'; progress: number; total?: number; message?: string } | { kind: 'complete'; text: string };
+
+/**
+ * The driver's commands to the `work` tool's handlers, by the call's JSON-RPC id (shared by both
+ * SDK harnesses): a handler awaits `next(id)`; `give` queues a command for the call `key` names.
+ */
+export class HandlerCommands {
+  private queues = new Map<number, Command[]>();
+  private waiting = new Map<number, (cmd: Command) => void>();
+
+  /** The handler of request `id` waits for its next command. */
+  next(id: number): Promise<Command> {
+    const q = this.queues.get(id);
+    if (q?.length) return Promise.resolve(q.shift()!);
+    return new Promise((resolve) => this.waiting.set(id, resolve));
+  }
+
+  /** Hands `cmd` to the handler of call `key` (its id from `calls`); `who` names the caller in the error when the call has no id yet. */
+  give(calls: ReadonlyMap<string, CallRecord>, key: string, cmd: Command, who: string): void {
+    const id = calls.get(key)?.sdkRequestId;
+    if (id === null || id === undefined) throw new Error(`${who}: no call ${key}`);
+    const w = this.waiting.get(id);
+    if (w) {
+      this.waiting.delete(id);
+      w(cmd);
+      return;
+    }
+    this.queues.set(id, [...(this.queues.get(id) ?? []), cmd]);
+  }
 }
-type Command = { kind: 'progress'; progress: number; total?: number; message?: string } | { kind: 'complete'; text: string };
 
 /** Delays every `send` of a transport (in memory, or the Streamable HTTP pair of `httpLink.ts`) by `latencyMs` (fake timers), recording it. */
 class LatencyTransport implements Transport {
@@ -92,8 +119,7 @@ export class SdkSession {
   readonly clientErrors: { atMs: number; message: string }[] = [];
   private base = 0;
   private latency = { c2s: 0, s2c: 0 };
-  private queues = new Map<number, Command[]>();
-  private waiting = new Map<number, Pending>();
+  private commands = new HandlerCommands();
   private handlerOf = new Map<number, string>();
   private aborts = new Map<string, AbortController>();
   private clientTransport!: LatencyTransport;
@@ -116,7 +142,7 @@ export class SdkSession {
       });
       const token = extra._meta?.progressToken;
       for (;;) {
-        const cmd = await this.next(id);
+        const cmd = await this.commands.next(id);
         if (cmd.kind === 'complete') return { content: [{ type: 'text' as const, text: cmd.text }] };
         if (token !== undefined) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: cmd.progress, total: cmd.total, message: cmd.message } });
       }
@@ -146,24 +172,6 @@ export class SdkSession {
     await connecting;
     this.latency = { c2s: latencyMs.clientToServer, s2c: latencyMs.serverToClient };
     this.started = true;
-  }
-
-  private next(id: number): Promise<Command> {
-    const q = this.queues.get(id);
-    if (q?.length) return Promise.resolve(q.shift()!);
-    return new Promise((resolve) => this.waiting.set(id, { resolve }));
-  }
-
-  private push(id: number, cmd: Command) {
-    const w = this.waiting.get(id);
-    if (w) {
-      this.waiting.delete(id);
-      w.resolve(cmd);
-      return;
-    }
-    const q = this.queues.get(id) ?? [];
-    q.push(cmd);
-    this.queues.set(id, q);
   }
 
   /** Starts a `tools/call` of `work` under the driver's `key`, with the SDK request options. */
@@ -204,16 +212,12 @@ export class SdkSession {
 
   /** The tool handler of call `key` reports progress. */
   progress(key: string, progress: number, total?: number, message?: string): void {
-    const id = this.calls.get(key)?.sdkRequestId;
-    if (id === null || id === undefined) throw new Error(`SdkSession.progress: no call ${key}`);
-    this.push(id, { kind: 'progress', progress, total, message });
+    this.commands.give(this.calls, key, { kind: 'progress', progress, total, message }, 'SdkSession.progress');
   }
 
   /** The tool handler of call `key` returns its result. */
   complete(key: string, text: string): void {
-    const id = this.calls.get(key)?.sdkRequestId;
-    if (id === null || id === undefined) throw new Error(`SdkSession.complete: no call ${key}`);
-    this.push(id, { kind: 'complete', text });
+    this.commands.give(this.calls, key, { kind: 'complete', text }, 'SdkSession.complete');
   }
 
   /** Sends a raw message from the client side (what a buggy peer might send; bypasses the SDK client). */

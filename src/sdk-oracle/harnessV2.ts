@@ -1,7 +1,7 @@
 import { Client, InMemoryTransport, SdkError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import type { CallOptions, CallRecord, WireRecord } from './harness';
+import { HandlerCommands, type CallOptions, type CallRecord, type WireRecord } from './harness';
 
 /**
  * A real SDK v2 session for the differential oracle: the official TypeScript SDK v2 `Client`
@@ -26,7 +26,6 @@ import type { CallOptions, CallRecord, WireRecord } from './harness';
  */
 
 type Msg = Record<string, unknown>;
-type Command = { kind: 'progress'; progress: number; total?: number; message?: string } | { kind: 'complete'; text: string };
 
 /** The link the v2 pair runs on: the stdio-like in-memory pair, or Streamable HTTP in process. */
 export type V2Link = 'stdio' | 'http';
@@ -91,8 +90,7 @@ export class SdkV2Session {
   negotiated: string | undefined;
   private base = 0;
   private latency = { c2s: 0, s2c: 0 };
-  private queues = new Map<number, Command[]>();
-  private waiting = new Map<number, (cmd: Command) => void>();
+  private commands = new HandlerCommands();
   private handlerOf = new Map<number, string>();
   private aborts = new Map<string, AbortController>();
   private clientTransport!: LinkTransport;
@@ -134,7 +132,7 @@ export class SdkV2Session {
       });
       const token = (ctx.mcpReq._meta as { progressToken?: string | number } | undefined)?.progressToken;
       for (;;) {
-        const cmd = await this.next(id);
+        const cmd = await this.commands.next(id);
         if (cmd.kind === 'complete') {
           returned = true;
           return { content: [{ type: 'text' as const, text: cmd.text }] };
@@ -227,22 +225,6 @@ export class SdkV2Session {
     this.started = true;
   }
 
-  private next(id: number): Promise<Command> {
-    const q = this.queues.get(id);
-    if (q?.length) return Promise.resolve(q.shift()!);
-    return new Promise((resolve) => this.waiting.set(id, resolve));
-  }
-
-  private push(id: number, cmd: Command) {
-    const w = this.waiting.get(id);
-    if (w) {
-      this.waiting.delete(id);
-      w(cmd);
-      return;
-    }
-    this.queues.set(id, [...(this.queues.get(id) ?? []), cmd]);
-  }
-
   /** Starts a `tools/call` of `work` under the driver's `key`, with the SDK request options. */
   call(key: string, options: CallOptions): void {
     if (!this.started) throw new Error('SdkV2Session.call: start() first');
@@ -277,16 +259,12 @@ export class SdkV2Session {
 
   /** The tool handler of call `key` reports progress. */
   progress(key: string, progress: number, total?: number, message?: string): void {
-    const id = this.calls.get(key)?.sdkRequestId;
-    if (id === null || id === undefined) throw new Error(`SdkV2Session.progress: no call ${key}`);
-    this.push(id, { kind: 'progress', progress, total, message });
+    this.commands.give(this.calls, key, { kind: 'progress', progress, total, message }, 'SdkV2Session.progress');
   }
 
   /** The tool handler of call `key` returns its result. */
   complete(key: string, text: string): void {
-    const id = this.calls.get(key)?.sdkRequestId;
-    if (id === null || id === undefined) throw new Error(`SdkV2Session.complete: no call ${key}`);
-    this.push(id, { kind: 'complete', text });
+    this.commands.give(this.calls, key, { kind: 'complete', text }, 'SdkV2Session.complete');
   }
 
   /**
