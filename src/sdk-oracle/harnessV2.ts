@@ -86,6 +86,8 @@ export class SdkV2Session {
   readonly clientErrors: { atMs: number; message: string }[] = [];
   /** Every HTTP request of the HTTP link, `"<METHOD> <status>"`. */
   readonly requests: string[] = [];
+  /** The HTTP link's server entry (`createMcpHandler`), e.g. to `close()` it or `notify` through its event bus. */
+  httpHandler: ReturnType<typeof createMcpHandler> | undefined;
   /** The revision the client negotiated (`getNegotiatedProtocolVersion()`), after `start()`. */
   negotiated: string | undefined;
   private base = 0;
@@ -170,6 +172,7 @@ export class SdkV2Session {
       serveStdio(() => this.makeServer(), { transport: serverTransport as never, legacy: 'reject' });
     } else {
       const handler = createMcpHandler(() => this.makeServer(), { legacy: 'reject', responseMode: 'sse' });
+      this.httpHandler = handler;
       const fetchInProcess = async (url: string | URL, init?: RequestInit): Promise<Response> => {
         // The client's abort of a request's stream reaches the server after the client-to-server latency.
         const serverAbort = new AbortController();
