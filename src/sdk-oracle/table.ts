@@ -105,6 +105,8 @@ export function labVsSdkV1V2Markdown(rows: readonly V1V2Row[], v1Version: string
   out.push('');
   out.push(`Not driven on SDK v2: ${notDriven.map((n) => `${n.id} — ${n.why}`).join('; ')}.`);
   out.push('');
+  out.push('Asserted on the real SDK v2 only, not compared with the lab (its MRTR and listen rules are changing with issue 23 item 2): MRTR (`mrtrV2.test.ts`) — a client that declares elicitation gets `input_required` (inputRequests + requestState) and retries under a new id with `inputResponses` and the requestState echoed; a client that declares none gets -32021 naming `elicitation.form`, so the SDK server never sends an input request the client did not declare (`Server._invokeInputRequiredCapableHandler`). `subscriptions/listen` (`listenV2.test.ts`) — the acknowledgement is the first message on the stream; the client\'s `close()` sends `notifications/cancelled` on both links (over HTTP as a POST, beside closing the stream); the server\'s own teardown over HTTP ends the stream with the empty listen result and no cancel (the subscriptions page\'s side of modelcontextprotocol#3348).');
+  out.push('');
   out.push('Where SDK v2 stands on each named SDK behaviour (read in the package\'s bundled source, `@modelcontextprotocol/core-internal`):');
   out.push('');
   const status = { same: 'same in v2', fixed: 'fixed in v2', 'v2-only': 'v2 only', 'not-modelled': 'seen in v2, asserted on the real SDK, not in the lab\'s profiles yet' } as const;
