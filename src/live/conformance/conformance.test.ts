@@ -1,0 +1,155 @@
+/**
+ * The official MCP conformance suite (`@modelcontextprotocol/conformance` 0.2.0-alpha.12) as the
+ * judge of the conformance fixture set: a real Streamable HTTP server on 127.0.0.1:0, the suite
+ * as a child process (Node 22, through `scripts/conformance.mjs`, the same path as
+ * `npm run conformance`), once per requirement set. Then the judge is shown able to fail: one
+ * fixture turned wrong on purpose fails the scenario that checks it.
+ *
+ * Time on the 2-core dev machine (shared): about 3–5 s per requirement set, plus the same
+ * for each of the two break runs; the whole file stays under half a minute.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ConformanceFixtureOptions } from './fixtures';
+import { startConformanceHost } from './testHost';
+
+const root = join(__dirname, '..', '..', '..');
+const suiteRoot = join(root, 'node_modules', '@modelcontextprotocol', 'conformance');
+const EXPECTED_FAILURES = join(root, 'conformance', 'expected-failures.yaml');
+/** Bound of one whole suite run, in ms (the suite's own per-scenario bound is 30 s). */
+const RUN_TIMEOUT_MS = 240_000;
+
+type Revision = '2026-07-28' | '2025-11-25';
+
+/**
+ * The URL of a running conformance server carrying the fixtures, and how to stop it. The one
+ * place the server comes from: at merge this becomes `mcp-lab serve --http 127.0.0.1:0
+ * --tools conformance` as a child process (its URL read from its start-up line).
+ */
+async function conformanceServerUrl(fixtures: ConformanceFixtureOptions = {}): Promise<{ url: string; close: () => Promise<void> }> {
+  return startConformanceHost(fixtures);
+}
+
+/** One check as the suite writes it to `<out>/server-<scenario>-<timestamp>/checks.json`. */
+interface Check {
+  id: string;
+  status: 'SUCCESS' | 'FAILURE' | 'WARNING' | 'SKIPPED' | 'INFO';
+  errorMessage?: string;
+}
+
+/** Runs `scripts/conformance.mjs ARGS…` (the npm script) with Node 20; resolves its exit code and output. */
+function runScript(args: string[]): Promise<{ code: number; output: string; ms: number }> {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['scripts/conformance.mjs', '--run-timeout', String(RUN_TIMEOUT_MS - 5_000), ...args],
+      { cwd: root, timeout: RUN_TIMEOUT_MS, maxBuffer: 32 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
+        resolve({ code, output: `${stdout}\n${stderr}`, ms: Date.now() - started });
+      },
+    );
+  });
+}
+
+/** Scenario name → its checks, read from the suite's output directory. */
+function readResults(outDir: string): Map<string, Check[]> {
+  const results = new Map<string, Check[]>();
+  for (const dir of readdirSync(outDir)) {
+    const m = /^server-(.+)-\d{4}-\d{2}-\d{2}T[\d-]+Z$/.exec(dir);
+    if (!m) continue;
+    results.set(m[1], JSON.parse(readFileSync(join(outDir, dir, 'checks.json'), 'utf8')) as Check[]);
+  }
+  return results;
+}
+
+/**
+ * The names listed under a top-level YAML key as `  - name` lines (the flat lists of the suite's
+ * `requirements/<revision>.yaml` and of our expected-failures file; `key: []` is an empty list).
+ */
+function yamlList(file: string, key: string): string[] {
+  const names: string[] = [];
+  let inside = false;
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (/^\S/.test(line) && !line.startsWith('#')) inside = line.startsWith(`${key}:`);
+    else if (inside) {
+      const m = /^ {2}- ([\w./:-]+)\s*$/.exec(line);
+      if (m) names.push(m[1]);
+    }
+  }
+  return names;
+}
+
+/** A scenario fails, in the baseline's sense, when any check is a FAILURE or a WARNING. */
+const failed = (checks: Check[]): boolean => checks.some((c) => c.status === 'FAILURE' || c.status === 'WARNING');
+
+describe('the official conformance suite judges the fixtures', () => {
+  let host: { url: string; close: () => Promise<void> };
+  const tmp = mkdtempSync(join(tmpdir(), 'mcp-lab-conformance-'));
+  beforeAll(async () => {
+    host = await conformanceServerUrl();
+  });
+  afterAll(async () => {
+    await host?.close();
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it.each<Revision>(['2026-07-28', '2025-11-25'])('--requirements %s: every scored scenario passes but the expected failures', async (revision) => {
+    const out = join(tmp, revision);
+    const run = await runScript(['--url', host.url, '--requirements', revision, '--expected-failures', EXPECTED_FAILURES, '-o', out]);
+    const scored = yamlList(join(suiteRoot, 'requirements', `${revision}.yaml`), 'server');
+    const expectedFailures = yamlList(EXPECTED_FAILURES, 'server');
+    const results = readResults(out);
+    console.info(`conformance ${revision}: ${scored.length} scored scenarios, ${results.size} run, ${(run.ms / 1000).toFixed(1)} s`);
+
+    expect(scored.length).toBeGreaterThan(25); // the requirement file was read
+    const missing = scored.filter((s) => !results.has(s));
+    expect(missing, 'scored scenarios the suite did not run').toEqual([]);
+    const unexpected = scored.filter((s) => failed(results.get(s) ?? []) && !expectedFailures.includes(s));
+    const report = unexpected.map((s) => `${s}: ${(results.get(s) ?? []).filter((c) => c.status !== 'SUCCESS').map((c) => `${c.id} ${c.status} ${c.errorMessage ?? ''}`).join('; ')}`);
+    expect(report, 'scored scenarios that failed').toEqual([]);
+    // An expected failure of this revision that passes is stale: the suite exits 1, and so do we.
+    const stale = expectedFailures.filter((s) => results.has(s) && !failed(results.get(s) ?? []));
+    expect(stale, 'expected failures that now pass').toEqual([]);
+    expect(run.code, run.output.slice(-3000)).toBe(0);
+    expect(run.output).toContain(`Running requirements ${revision}`);
+  });
+
+  it('the judge can fail: an empty text result fails tools-call-simple-text (2026-07-28)', async () => {
+    const broken = await conformanceServerUrl({ break: 'test_simple_text' });
+    try {
+      const out = join(tmp, 'break-simple-text');
+      const run = await runScript(['--url', broken.url, '--requirements', '2026-07-28', '--expected-failures', EXPECTED_FAILURES, '-o', out]);
+      const results = readResults(out);
+      const failing = [...results].filter(([, checks]) => failed(checks)).map(([s]) => s);
+      // Exactly the scenario that checks the broken fixture fails among the scored ones.
+      const scored = new Set(yamlList(join(suiteRoot, 'requirements', '2026-07-28.yaml'), 'server'));
+      expect(failing.filter((s) => scored.has(s))).toEqual(['tools-call-simple-text']);
+      expect(results.get('tools-call-simple-text')?.find((c) => c.status === 'FAILURE')?.errorMessage).toMatch(/content/i);
+      expect(run.code).toBe(1);
+      expect(run.output).toMatch(/tools-call-simple-text/);
+    } finally {
+      await broken.close();
+    }
+  });
+
+  it('the judge can fail: one progress notification instead of three fails tools-call-with-progress (2025-11-25)', async () => {
+    const broken = await conformanceServerUrl({ break: 'test_tool_with_progress' });
+    try {
+      const out = join(tmp, 'break-progress');
+      const run = await runScript(['--url', broken.url, '--requirements', '2025-11-25', '--expected-failures', EXPECTED_FAILURES, '-o', out]);
+      const results = readResults(out);
+      const scored = new Set(yamlList(join(suiteRoot, 'requirements', '2025-11-25.yaml'), 'server'));
+      const failing = [...results].filter(([s, checks]) => scored.has(s) && failed(checks)).map(([s]) => s);
+      expect(failing).toEqual(['tools-call-with-progress']);
+      expect(results.get('tools-call-with-progress')?.find((c) => c.status === 'FAILURE')?.errorMessage).toMatch(/at least 3 progress/i);
+      expect(run.code).toBe(1);
+    } finally {
+      await broken.close();
+    }
+  });
+});
