@@ -96,7 +96,7 @@ async function main(argv) {
     console.log('usage: npm run conformance -- --url http://127.0.0.1:PORT/mcp [--requirements 2026-07-28|2025-11-25] [--expected-failures FILE] [-o DIR] [--run-timeout MS] [other `conformance server` options]');
     return 0;
   }
-  if (!args.includes('--url')) {
+  if (!args.some((a) => a === '--url' || a.startsWith('--url='))) {
     console.error('conformance: --url http://127.0.0.1:PORT/mcp is required (start `mcp-lab serve --http 127.0.0.1:PORT --tools conformance` first)');
     return 2;
   }
