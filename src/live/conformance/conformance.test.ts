@@ -87,6 +87,24 @@ function yamlList(file: string, key: string): string[] {
 /** A scenario fails, in the baseline's sense, when any check is a FAILURE or a WARNING. */
 const failed = (checks: Check[]): boolean => checks.some((c) => c.status === 'FAILURE' || c.status === 'WARNING');
 
+describe('npm run conformance (scripts/conformance.mjs)', () => {
+  it('without --url: exit 2 and one line saying what to pass', async () => {
+    const run = await runScript([]);
+    expect(run.code).toBe(2);
+    expect(run.output.trim().split('\n')).toEqual([expect.stringMatching(/^conformance: --url http:\/\/127\.0\.0\.1:PORT\/mcp is required/)]);
+  });
+
+  it('against a port nothing listens on: the suite reports failures and the exit is 1, not a hang', async () => {
+    // Reserve an ephemeral port and release it, so the URL points at a closed port.
+    const probe = await conformanceServerUrl();
+    const url = probe.url;
+    await probe.close();
+    const run = await runScript(['--url', url, '--scenario', 'tools-call-simple-text']);
+    expect(run.code).toBe(1);
+    expect(run.output).toMatch(/tools-call-simple-text/);
+  });
+});
+
 describe('the official conformance suite judges the fixtures', () => {
   let host: { url: string; close: () => Promise<void> };
   const tmp = mkdtempSync(join(tmpdir(), 'mcp-lab-conformance-'));
