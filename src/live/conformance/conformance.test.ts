@@ -24,6 +24,19 @@ const RUN_TIMEOUT_MS = 240_000;
 
 type Revision = '2026-07-28' | '2025-11-25';
 
+/** The tasks-extension scenarios (SEP-2663): not scored, not implemented by SDK v2 2.4. */
+const TASKS_EXTENSION = [
+  'tasks-lifecycle',
+  'tasks-capability-negotiation',
+  'tasks-wire-fields',
+  'tasks-request-state-removal',
+  'tasks-mrtr-input',
+  'tasks-request-headers',
+  'tasks-dispatch-and-envelope',
+  'tasks-required-task-error',
+  'tasks-mrtr-composition',
+];
+
 /**
  * The URL of a running conformance server carrying the fixtures, and how to stop it. The one
  * place the server comes from: at merge this becomes `mcp-lab serve --http 127.0.0.1:0
@@ -135,6 +148,11 @@ describe('the official conformance suite judges the fixtures', () => {
     expect(stale, 'expected failures that now pass').toEqual([]);
     expect(run.code, run.output.slice(-3000)).toBe(0);
     expect(run.output).toContain(`Running requirements ${revision}`);
+    // Not scored (outside the baseline by the suite's rule), but run for visibility: what fails
+    // there is exactly the tasks extension (SEP-2663, 2026-07-28 only), listed in the comments of
+    // conformance/expected-failures.yaml. A change here means that comment needs updating.
+    const notScoredFailing = [...results].filter(([s, checks]) => !scored.includes(s) && failed(checks)).map(([s]) => s).sort();
+    expect(notScoredFailing).toEqual(revision === '2026-07-28' ? [...TASKS_EXTENSION].sort() : []);
   });
 
   it('the judge can fail: an empty text result fails tools-call-simple-text (2026-07-28)', async () => {

@@ -313,6 +313,18 @@ function registerSessionTools(server: McpServer, options: ConformanceFixtureOpti
     },
   );
   server.registerTool(
+    'test_reconnection',
+    {
+      description: 'Closes its own SSE stream mid-call (when the host keeps an event store), then answers; a resuming client gets the result by reconnecting with Last-Event-ID (SEP-1699).',
+      inputSchema: z.object({}),
+    },
+    async (_args, ctx) => {
+      ctx.http?.closeSSE?.();
+      await sleep(100);
+      return text('answered after the stream was closed');
+    },
+  );
+  server.registerTool(
     'test_sampling',
     { description: 'Asks the client for an LLM completion of `prompt` (sampling/createMessage).', inputSchema: z.object({ prompt: z.string() }) },
     async ({ prompt }, ctx) => {

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'node:http';
-import { isLoopbackHost, startConformanceHost } from './testHost';
+import { createMemoryEventStore, isLoopbackHost, startConformanceHost } from './testHost';
 import type { ConformanceHost } from './testHost';
 
 /** One HTTP exchange with explicit headers (fetch cannot set Host); resolves status and body. */
@@ -21,6 +21,21 @@ function send(url: string, init: { method?: string; headers?: Record<string, str
     req.on('error', reject);
     req.end(init.body);
   });
+}
+
+/**
+ * The JSON-RPC response in an HTTP body: the body itself when it is JSON, else the SSE `data:`
+ * event carrying a `result` or an `error` (a resumable stream opens with an empty priming event).
+ */
+function response(body: string): { id: unknown; result?: Record<string, unknown>; error?: unknown } {
+  if (body.trimStart().startsWith('{')) return JSON.parse(body);
+  const events = [...body.matchAll(/^data:(.*)$/gm)]
+    .map((m) => m[1].trim())
+    .filter((data) => data !== '')
+    .map((data) => JSON.parse(data) as Record<string, unknown>);
+  const found = events.find((e) => 'result' in e || 'error' in e);
+  if (!found) throw new Error(`no JSON-RPC response in: ${body.slice(0, 200)}`);
+  return found as { id: unknown; result?: Record<string, unknown> };
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
@@ -84,9 +99,8 @@ describe('the conformance test host', () => {
     await send(host.url, { headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
     const list = await send(host.url, { headers, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) });
     expect(list.status).toBe(200);
-    // The body is JSON or one SSE event, depending on the transport's choice.
-    const json = JSON.parse(list.body.startsWith('{') ? list.body : (/^data: (.*)$/m.exec(list.body)?.[1] ?? 'null'));
-    const names = (json.result.tools as { name: string }[]).map((t) => t.name);
+    const json = response(list.body);
+    const names = (json.result?.tools as { name: string }[]).map((t) => t.name);
     expect(names).toEqual(expect.arrayContaining(['test_simple_text', 'test_tool_with_progress', 'test_sampling', 'test_input_required_result_elicitation']));
     const unknown = await send(host.url, { headers: { ...headers, 'mcp-session-id': 'no-such-session' }, body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }) });
     expect(unknown.status).toBe(404);
@@ -102,9 +116,36 @@ describe('the conformance test host', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'server/discover', params: { _meta: meta } }),
     });
     expect(res.status).toBe(200);
-    const json = JSON.parse(res.body.startsWith('{') ? res.body : (/^data: (.*)$/m.exec(res.body)?.[1] ?? 'null'));
+    const json = response(res.body);
     expect(json.id).toBe(7);
-    expect(json.result.supportedVersions).toContain('2026-07-28');
+    expect(json.result?.supportedVersions).toContain('2026-07-28');
     expect(JSON.stringify(json.result)).toContain('mcp-lab-conformance');
+  });
+});
+
+describe('createMemoryEventStore', () => {
+  it('replays the same stream after an event id, in order, and nothing of other streams', async () => {
+    const store = createMemoryEventStore();
+    const msg = (n: number) => ({ jsonrpc: '2.0' as const, method: 'notifications/message', params: { n } });
+    const a1 = await store.storeEvent('a', msg(1));
+    await store.storeEvent('b', msg(2));
+    const a3 = await store.storeEvent('a', msg(3));
+    await store.storeEvent('a', msg(4));
+    const sent: [string, unknown][] = [];
+    const stream = await store.replayEventsAfter(a1, { send: async (id, m) => void sent.push([id, (m as unknown as { params: { n: number } }).params.n]) });
+    expect(stream).toBe('a');
+    expect(sent.map(([, n]) => n)).toEqual([3, 4]);
+    expect(sent[0][0]).toBe(a3);
+    expect(await store.getStreamIdForEventId?.(a3)).toBe('a');
+    await expect(store.replayEventsAfter('garbage', { send: async () => {} })).rejects.toThrow(/unknown event id/);
+  });
+
+  it('keeps at most `cap` events, dropping the oldest', async () => {
+    const store = createMemoryEventStore(2);
+    const ids = [];
+    for (let n = 1; n <= 4; n += 1) ids.push(await store.storeEvent('s', { jsonrpc: '2.0', method: 'notifications/message', params: { n } }));
+    const sent: number[] = [];
+    await store.replayEventsAfter(ids[0], { send: async (_id, m) => void sent.push((m as unknown as { params: { n: number } }).params.n) });
+    expect(sent).toEqual([3, 4]); // event 2 was dropped
   });
 });

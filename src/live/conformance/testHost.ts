@@ -7,7 +7,8 @@
  *   malformed claim of it) goes to `createMcpHandler`: a fresh server per request, the SDK's
  *   validation ladder, `server/discover`, `subscriptions/listen`.
  * - 2025-era traffic (`initialize`, then `Mcp-Session-Id`) gets a stateful session with its own
- *   `NodeStreamableHTTPServerTransport`, so sampling and elicitation can go back to the client.
+ *   `NodeStreamableHTTPServerTransport`, so sampling and elicitation can go back to the client;
+ *   its SSE streams are resumable (an event store, a `retry:` hint; SEP-1699).
  * - DNS-rebinding protection (spec basic/transports, "Servers MUST validate the Origin header …
  *   When running locally, servers SHOULD bind only to localhost"): a Host or Origin that is not a
  *   loopback name is refused with 403 before any MCP processing.
@@ -21,7 +22,7 @@ import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node
 import type { AddressInfo } from 'node:net';
 import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
 import { classifyInboundRequest, createMcpHandler, isInitializeRequest, McpServer } from '@modelcontextprotocol/server';
-import type { McpHttpHandler } from '@modelcontextprotocol/server';
+import type { EventId, EventStore, JSONRPCMessage, McpHttpHandler, StreamId } from '@modelcontextprotocol/server';
 import {
   CONFORMANCE_SERVER_INFO,
   conformanceServerOptions,
@@ -81,6 +82,44 @@ async function readJson(req: IncomingMessage): Promise<{ tooLarge: true } | { to
   }
 }
 
+/**
+ * An in-memory SSE event store for one 2025-era session (SEP-1699 resumability): every message
+ * sent on a stream is kept under an event id `<streamId>#<seq>`; a client reconnecting with
+ * `Last-Event-ID` gets the same stream's later events, in order. Bounded: at most `cap` events
+ * (oldest dropped first), so a long session cannot grow it without limit.
+ * @param cap most events kept (default 1000)
+ */
+export function createMemoryEventStore(cap = 1000): EventStore {
+  const events: { id: EventId; streamId: StreamId; seq: number; message: JSONRPCMessage }[] = [];
+  let seq = 0;
+  const streamOf = (id: EventId): StreamId | undefined => {
+    const cut = id.lastIndexOf('#');
+    return cut > 0 ? id.slice(0, cut) : undefined;
+  };
+  return {
+    async storeEvent(streamId, message) {
+      seq += 1;
+      const id = `${streamId}#${seq}`;
+      events.push({ id, streamId, seq, message });
+      if (events.length > cap) events.splice(0, events.length - cap);
+      return id;
+    },
+    async getStreamIdForEventId(id) {
+      return streamOf(id);
+    },
+    async replayEventsAfter(lastEventId, { send }) {
+      const streamId = streamOf(lastEventId);
+      const after = Number(lastEventId.slice(lastEventId.lastIndexOf('#') + 1));
+      if (streamId === undefined || !Number.isInteger(after)) throw new Error(`unknown event id ${lastEventId}`);
+      for (const e of events) if (e.streamId === streamId && e.seq > after) await send(e.id, e.message);
+      return streamId;
+    },
+  };
+}
+
+/** The SSE `retry:` the host advises clients to wait before reconnecting, in ms. */
+const RETRY_MS = 1000;
+
 /** Writes a JSON-RPC error with no id and the given HTTP status. */
 function jsonRpcError(res: ServerResponse, status: number, code: number, message: string): void {
   res.writeHead(status, { 'content-type': 'application/json' });
@@ -115,6 +154,8 @@ export async function startConformanceHost(fixtures: ConformanceFixtureOptions =
     const server = newServer();
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
+      eventStore: createMemoryEventStore(),
+      retryInterval: RETRY_MS,
       onsessioninitialized: (id) => {
         sessions.set(id, { transport, server });
       },
