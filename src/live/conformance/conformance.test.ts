@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConformanceFixtureOptions } from './fixtures';
 import { startConformanceHost } from './testHost';
+import type { HostOptions } from './testHost';
 
 const root = join(__dirname, '..', '..', '..');
 const suiteRoot = join(root, 'node_modules', '@modelcontextprotocol', 'conformance');
@@ -42,8 +43,11 @@ const TASKS_EXTENSION = [
  * place the server comes from: at merge this becomes `mcp-lab serve --http 127.0.0.1:0
  * --tools conformance` as a child process (its URL read from its start-up line).
  */
-async function conformanceServerUrl(fixtures: ConformanceFixtureOptions = {}): Promise<{ url: string; close: () => Promise<void> }> {
-  return startConformanceHost(fixtures);
+async function conformanceServerUrl(
+  fixtures: ConformanceFixtureOptions = {},
+  host: HostOptions = {},
+): Promise<{ url: string; close: () => Promise<void> }> {
+  return startConformanceHost(fixtures, host);
 }
 
 /** One check as the suite writes it to `<out>/server-<scenario>-<timestamp>/checks.json`. */
@@ -153,6 +157,26 @@ describe('the official conformance suite judges the fixtures', () => {
     // conformance/expected-failures.yaml. A change here means that comment needs updating.
     const notScoredFailing = [...results].filter(([s, checks]) => !scored.includes(s) && failed(checks)).map(([s]) => s).sort();
     expect(notScoredFailing).toEqual(revision === '2026-07-28' ? [...TASKS_EXTENSION].sort() : []);
+  });
+
+  it('without conformanceServerOptions() (a plain McpServer): only input-required-result-tampered-state fails', async () => {
+    // A tool handler cannot answer a JSON-RPC error (McpServer turns a throw into an isError
+    // result), so refusing tampered requestState with -32602 needs the SDK's seam hook, which
+    // only server options install. This is why serve must build its conformance servers with them.
+    const plain = await conformanceServerUrl({}, { plainServer: true });
+    try {
+      const out = join(tmp, 'plain-2026');
+      const run = await runScript(['--url', plain.url, '--requirements', '2026-07-28', '--expected-failures', EXPECTED_FAILURES, '-o', out]);
+      const results = readResults(out);
+      const scored = yamlList(join(suiteRoot, 'requirements', '2026-07-28.yaml'), 'server');
+      expect(scored.filter((s) => !results.has(s) || failed(results.get(s) ?? []))).toEqual(['input-required-result-tampered-state']);
+      const check = results.get('input-required-result-tampered-state')?.find((c) => c.id === 'sep-2322-reject-tampered-state');
+      expect(check?.status).toBe('FAILURE');
+      expect(check?.errorMessage).toMatch(/accepted tampered requestState/);
+      expect(run.code).toBe(1);
+    } finally {
+      await plain.close();
+    }
   });
 
   it('the judge can fail: an empty text result fails tools-call-simple-text (2026-07-28)', async () => {

@@ -135,9 +135,12 @@ const stateCodec = createRequestStateCodec<Record<string, unknown>>({
 });
 
 /**
- * Options to merge into `new McpServer(info, options)`: the fixtures' capabilities and the
- * seam-level `requestState` check (the SDK verifies sealed state before a handler runs). The
- * fixtures also verify raw state themselves, so a host that omits this still rejects tampering.
+ * Options to merge into `new McpServer(info, options)` for a server carrying the fixtures: their
+ * capabilities and the seam-level `requestState` check (the SDK verifies sealed state before a
+ * handler runs and answers a JSON-RPC `-32602` when it fails). REQUIRED for the
+ * `input-required-result-tampered-state` scenario: without it the fixtures still refuse tampered
+ * state, but only as an `isError` tool result (McpServer turns a handler's throw into one), which
+ * the suite counts as accepting it (shown in `conformance.test.ts`).
  */
 export function conformanceServerOptions(): {
   capabilities: ServerCapabilities;
@@ -149,8 +152,9 @@ export function conformanceServerOptions(): {
 /**
  * The verified `requestState` payload of this round, or `undefined` when it carried none.
  * Accepts both host set-ups: with the seam hook the SDK hands over the decoded payload; without
- * it the raw wire string arrives and is verified here.
- * @throws ProtocolError `-32602` when the state fails verification (bad MAC, expired, malformed).
+ * it the raw wire string arrives and is verified here (fail-closed: never acted on unverified).
+ * @throws ProtocolError `-32602` when the state fails verification (bad MAC, expired, malformed);
+ *   from a tool handler McpServer delivers it as an `isError` result, not a JSON-RPC error.
  */
 async function verifiedState(ctx: ServerContext): Promise<Record<string, unknown> | undefined> {
   const state = ctx.mcpReq.requestState<unknown>();

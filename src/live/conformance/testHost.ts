@@ -128,14 +128,27 @@ function jsonRpcError(res: ServerResponse, status: number, code: number, message
 
 const first = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
 
+/** How the host builds its servers. */
+export interface HostOptions {
+  /**
+   * Build each server as `new McpServer(info)` with no options, the fixtures alone declaring
+   * capabilities and verifying `requestState` in their handlers — the way a host that only calls
+   * `registerConformanceFixtures(server)` (serve's tool-set registry) runs them; the suite then
+   * fails `input-required-result-tampered-state`. Default: with `conformanceServerOptions()` (the
+   * SDK's seam-level state check).
+   */
+  plainServer?: boolean;
+}
+
 /**
  * Starts the host on `127.0.0.1:0` (an ephemeral port) and resolves once it listens.
  * @param fixtures options passed to every `registerConformanceFixtures` call (e.g. `{ break }`).
+ * @param host how servers are built (see {@link HostOptions}).
  * @throws Error when the socket cannot be bound.
  */
-export async function startConformanceHost(fixtures: ConformanceFixtureOptions = {}): Promise<ConformanceHost> {
+export async function startConformanceHost(fixtures: ConformanceFixtureOptions = {}, host: HostOptions = {}): Promise<ConformanceHost> {
   const newServer = (handler?: McpHttpHandler): McpServer => {
-    const server = new McpServer(CONFORMANCE_SERVER_INFO, conformanceServerOptions());
+    const server = host.plainServer ? new McpServer(CONFORMANCE_SERVER_INFO) : new McpServer(CONFORMANCE_SERVER_INFO, conformanceServerOptions());
     registerConformanceFixtures(server, { ...fixtures, notifier: handler?.notify ?? fixtures.notifier });
     return server;
   };
