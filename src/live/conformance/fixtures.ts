@@ -38,6 +38,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type {
   CallToolResult,
+  ElicitRequestFormParams,
   GetPromptResult,
   InputRequests,
   InputRequiredResult,
@@ -352,9 +353,9 @@ function registerSessionTools(server: McpServer, options: ConformanceFixtureOpti
 }
 
 /** Sends one `elicitation/create` and answers with what came back. */
-async function elicitAndReport(ctx: ServerContext, params: { message: string; requestedSchema: Record<string, unknown> }): Promise<CallToolResult> {
+async function elicitAndReport(ctx: ServerContext, params: ElicitRequestFormParams): Promise<CallToolResult> {
   try {
-    const reply = (await ctx.mcpReq.send({ method: 'elicitation/create', params } as never)) as { action?: string; content?: unknown };
+    const reply = (await ctx.mcpReq.send({ method: 'elicitation/create', params })) as { action?: string; content?: unknown };
     return text(`elicitation: action=${String(reply.action)} content=${JSON.stringify(reply.content ?? {})}`);
   } catch (error) {
     return { ...text(`elicitation failed: ${error instanceof Error ? error.message : String(error)}`), isError: true };
