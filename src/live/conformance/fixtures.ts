@@ -203,6 +203,19 @@ export function registerConformanceFixtures(server: McpServer, options: Conforma
   registerPrompts(server);
 }
 
+/**
+ * A server carrying only the fixtures, built the way the suite needs: `new McpServer` with
+ * {@link conformanceServerOptions} (the seam-level `requestState` check), then
+ * {@link registerConformanceFixtures}. The factory for `serve --tools conformance`: pass the
+ * 2026-07-28 handler's `notify` as `options.notifier`, or the `server-stateless` list-changed
+ * checks end in WARNINGs (which the baseline counts as failures).
+ */
+export function createConformanceServer(options: ConformanceFixtureOptions = {}): McpServer {
+  const server = new McpServer(CONFORMANCE_SERVER_INFO, conformanceServerOptions());
+  registerConformanceFixtures(server, options);
+  return server;
+}
+
 /** Content tools: text, image, audio, embedded resource, mixed, error; scenarios `tools-call-*`. */
 function registerContentTools(server: McpServer, options: ConformanceFixtureOptions): void {
   server.registerTool('test_simple_text', { description: 'Answers with one text item.' }, async () =>

@@ -23,11 +23,7 @@ import type { AddressInfo } from 'node:net';
 import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
 import { classifyInboundRequest, createMcpHandler, isInitializeRequest, McpServer } from '@modelcontextprotocol/server';
 import type { EventId, EventStore, JSONRPCMessage, McpHttpHandler, StreamId } from '@modelcontextprotocol/server';
-import {
-  CONFORMANCE_SERVER_INFO,
-  conformanceServerOptions,
-  registerConformanceFixtures,
-} from './fixtures';
+import { CONFORMANCE_SERVER_INFO, createConformanceServer, registerConformanceFixtures } from './fixtures';
 import type { ConformanceFixtureOptions } from './fixtures';
 
 /** A running host: its endpoint URL and how to stop it. */
@@ -148,8 +144,10 @@ export interface HostOptions {
  */
 export async function startConformanceHost(fixtures: ConformanceFixtureOptions = {}, host: HostOptions = {}): Promise<ConformanceHost> {
   const newServer = (handler?: McpHttpHandler): McpServer => {
-    const server = host.plainServer ? new McpServer(CONFORMANCE_SERVER_INFO) : new McpServer(CONFORMANCE_SERVER_INFO, conformanceServerOptions());
-    registerConformanceFixtures(server, { ...fixtures, notifier: handler?.notify ?? fixtures.notifier });
+    const options = { ...fixtures, notifier: handler?.notify ?? fixtures.notifier };
+    if (!host.plainServer) return createConformanceServer(options);
+    const server = new McpServer(CONFORMANCE_SERVER_INFO);
+    registerConformanceFixtures(server, options);
     return server;
   };
   // The 2026-07-28 entry: one fresh server per request; its trigger tools publish on the
