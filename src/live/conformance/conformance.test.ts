@@ -11,6 +11,8 @@
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,14 +42,20 @@ const TASKS_EXTENSION = [
 ];
 
 /**
- * The URL of a running conformance server carrying the fixtures, and how to stop it. The one
- * place the server comes from: at merge this becomes `mcp-lab serve --http 127.0.0.1:0
- * --tools conformance` as a child process (its URL read from its start-up line).
+ * The URL of the running server under judgement, and how to stop it. The one place that server
+ * comes from: at merge this becomes `mcp-lab serve --http 127.0.0.1:0 --tools conformance` as a
+ * child process (its URL read from its start-up line, stopped by its pid).
  */
-async function conformanceServerUrl(
-  fixtures: ConformanceFixtureOptions = {},
-  host: HostOptions = {},
-): Promise<{ url: string; close: () => Promise<void> }> {
+async function conformanceServerUrl(): Promise<{ url: string; close: () => Promise<void> }> {
+  return startConformanceHost();
+}
+
+/**
+ * An in-process host with fixtures deliberately changed, for the tests of the judge itself
+ * (a broken fixture, a server built without the fixtures' options). These stay on the test
+ * host after the merge: they test the suite and the fixtures, not serve.
+ */
+async function variantServer(fixtures: ConformanceFixtureOptions, host: HostOptions = {}): Promise<{ url: string; close: () => Promise<void> }> {
   return startConformanceHost(fixtures, host);
 }
 
@@ -114,9 +122,10 @@ describe('npm run conformance (scripts/conformance.mjs)', () => {
 
   it('against a port nothing listens on: the suite reports failures and the exit is 1, not a hang', async () => {
     // Reserve an ephemeral port and release it, so the URL points at a closed port.
-    const probe = await conformanceServerUrl();
-    const url = probe.url;
-    await probe.close();
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(probe.address() as AddressInfo).port}/mcp`;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
     const run = await runScript(['--url', url, '--scenario', 'tools-call-simple-text']);
     expect(run.code).toBe(1);
     expect(run.output).toMatch(/tools-call-simple-text/);
@@ -164,7 +173,7 @@ describe('the official conformance suite judges the fixtures', () => {
     // A tool handler cannot answer a JSON-RPC error (McpServer turns a throw into an isError
     // result), so refusing tampered requestState with -32602 needs the SDK's seam hook, which
     // only server options install. This is why serve must build its conformance servers with them.
-    const plain = await conformanceServerUrl({}, { plainServer: true });
+    const plain = await variantServer({}, { plainServer: true });
     try {
       const out = join(tmp, 'plain-2026');
       const run = await runScript(['--url', plain.url, '--requirements', '2026-07-28', '--expected-failures', EXPECTED_FAILURES, '-o', out]);
@@ -181,7 +190,7 @@ describe('the official conformance suite judges the fixtures', () => {
   });
 
   it('the judge can fail: an empty text result fails tools-call-simple-text (2026-07-28)', async () => {
-    const broken = await conformanceServerUrl({ break: 'test_simple_text' });
+    const broken = await variantServer({ break: 'test_simple_text' });
     try {
       const out = join(tmp, 'break-simple-text');
       const run = await runScript(['--url', broken.url, '--requirements', '2026-07-28', '--expected-failures', EXPECTED_FAILURES, '-o', out]);
@@ -199,7 +208,7 @@ describe('the official conformance suite judges the fixtures', () => {
   });
 
   it('the judge can fail: one progress notification instead of three fails tools-call-with-progress (2025-11-25)', async () => {
-    const broken = await conformanceServerUrl({ break: 'test_tool_with_progress' });
+    const broken = await variantServer({ break: 'test_tool_with_progress' });
     try {
       const out = join(tmp, 'break-progress');
       const run = await runScript(['--url', broken.url, '--requirements', '2025-11-25', '--expected-failures', EXPECTED_FAILURES, '-o', out]);
