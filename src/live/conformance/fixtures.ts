@@ -592,6 +592,8 @@ function registerMultiRoundTools(server: McpServer): void {
 /**
  * Resources: a static text, a static binary, a template `test://template/{id}/data`, a resource
  * to subscribe to (`resources-*` scenarios), and the 2025-era subscribe/unsubscribe handlers.
+ * (`logging/setLevel` is the SDK's own: declaring the `logging` capability installs it, keeping
+ * the level per session.)
  */
 function registerResources(server: McpServer): void {
   const fixed = (name: string, uri: string, mimeType: string, description: string, body: { text: string } | { blob: string }) =>
@@ -620,7 +622,6 @@ function registerResources(server: McpServer): void {
     subscribed.delete(request.params.uri);
     return {};
   });
-  server.server.setRequestHandler('logging/setLevel', async () => ({}));
 }
 
 /** Prompts of the `prompts-*` and `completion-complete` scenarios, and the MRTR prompt. */
