@@ -54,6 +54,25 @@ export const LAB_DEFINITIONS: Record<LabId, (env: LabEnv) => AnyLabDefinition> =
   },
 };
 
+const hostFree = new Map<LabId, AnyLabDefinition>();
+
+/** An opener for the ledger's host-free definition: a replay that asks for SQLite is a host's mistake. */
+function noDatabase(): never {
+  throw new Error('ledger: needs SQLite (sql.js) — pass a database opener (env.open)');
+}
+
+/**
+ * The definition of `lab` for the parts of its contract that need no host — `chaos`, `review`,
+ * `link`, `needsDatabase`, its invariants and tie rule — built once per lab (the ledger's over an
+ * opener that throws if a replay asks for SQLite: pass `LAB_DEFINITIONS.ledger({ open })` to replay).
+ * Everything per lab above `src/sim` reads these parts through here, never through its own map.
+ */
+export function labContract(lab: LabId): AnyLabDefinition {
+  let d = hostFree.get(lab);
+  if (!d) hostFree.set(lab, (d = LAB_DEFINITIONS[lab]({ open: noDatabase })));
+  return d;
+}
+
 /**
  * Parses a scenario of any known lab from JSON text, picking the lab from its `lab` field.
  * Errors name the field and the problem; never throws.

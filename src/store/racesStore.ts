@@ -27,7 +27,7 @@ const racesDefinition: LabPageDefinition<RacesState, RacesTrace['outcome'], Race
 
 /** The races lab's store spec over `builtins`. */
 export function racesSpec(builtins: readonly Scenario[], builtinErrors: readonly string[] = []): LabStoreSpec<RacesTrace['initial'], RacesTrace['outcome'], RacesTrace, null> {
-  return { definition: racesDefinition, builtins, builtinErrors, link: { configParams: true, playhead: true }, extra: null };
+  return { definition: racesDefinition, builtins, builtinErrors, link: racesDefinition.link, extra: null };
 }
 
 /** Options of `createRacesStore`. */

@@ -6,15 +6,14 @@
  * seed give the same faults, the same trace and the same verdict in Node and every browser.
  */
 import { replay } from '../replay';
-import { LAB_SCHEMAS, MODELS } from '../labs';
-import { isLabId, type LabId } from '../labIds';
+import { LAB_SCHEMAS, MODELS, labContract } from '../labs';
+import { LAB_IDS, isLabId, type LabId } from '../labIds';
 import type { OpenDatabase } from '../ledger/sql';
-import type { LedgerModel } from '../ledger/model';
 import { mulberry32 } from '../rng';
 import { parseScenario } from '../scenario';
 import type { Model, Scenario } from '../types';
 import type { Fault } from './faults';
-import { LAB_FAULTS } from './labFaults';
+import { labChaos } from './labFaults';
 
 /**
  * Safety and liveness. Every named invariant of a lab is checked on every step as a "nothing bad
@@ -22,25 +21,20 @@ import { LAB_FAULTS } from './labFaults';
  * final never dropped, …): the swarm counts each as SAFETY, and a seed that breaks one is a failing
  * seed. LIVENESS — "something good eventually happens" — may fail under faults although the policy
  * is correct (a forged cancel nobody settles, a partition that outlasts the run), so it is reported
- * apart and never fails a seed. The liveness checks read the outcome at the end of the trace:
- * - races `every-call-settles`: no call is still pending when the trace ends;
- * - ledger `every-call-answered`: no client is still waiting for its response when the trace ends.
- * The other labs' outcomes carry no pending-forever state (flow streams and resilience calls end by
- * their horizon, timeouts and deadlines), so they have no liveness check.
+ * apart and never fails a seed. The liveness checks read the outcome at the end of the trace; each
+ * lab names its own (`LabChaos.liveness`: races `every-call-settles`, ledger `every-call-answered`;
+ * flow streams and resilience calls end by their horizon, timeouts and deadlines, so they have none).
  */
-export const LIVENESS_CHECKS: Record<LabId, readonly { name: string; description: string }[]> = {
-  races: [{ name: 'every-call-settles', description: 'No call is still pending when the trace ends.' }],
-  ledger: [{ name: 'every-call-answered', description: 'No client is still waiting for a response when the trace ends.' }],
-  flow: [],
-  resilience: [],
-};
+export function livenessChecks(lab: LabId): readonly { name: string; description: string }[] {
+  return labChaos(lab).liveness.map(({ name, description }) => ({ name, description }));
+}
 
 /** The liveness checks of `lab` that fail on `outcome` (names, sorted). */
 export function livenessFailures(lab: LabId, outcome: unknown): string[] {
-  const o = outcome as { summary?: { states?: Record<string, number> }; calls?: { client?: string }[] } | null;
-  if (lab === 'races') return (o?.summary?.states?.pending ?? 0) > 0 ? ['every-call-settles'] : [];
-  if (lab === 'ledger') return (o?.calls ?? []).some((c) => c.client === 'waiting') ? ['every-call-answered'] : [];
-  return [];
+  return labChaos(lab)
+    .liveness.filter((check) => check.fails(outcome))
+    .map((check) => check.name)
+    .sort();
 }
 
 /** A scenario under one seed's faults. */
@@ -57,13 +51,13 @@ function checkSeed(seed: number): number {
 }
 
 function labOf(scenario: Scenario): LabId {
-  if (!isLabId(scenario.lab)) throw new Error(`lab: must be one of races, ledger, flow, resilience, got ${JSON.stringify(scenario.lab)}`);
+  if (!isLabId(scenario.lab)) throw new Error(`lab: must be one of ${LAB_IDS.join(', ')}, got ${JSON.stringify(scenario.lab)}`);
   return scenario.lab;
 }
 
 /**
  * The scenario under the faults of `seed` (an integer in [0, 2³²)): the faults are drawn from
- * `mulberry32(seed)` by the lab's fault function (src/sim/chaos/labFaults.ts) and applied to the
+ * `mulberry32(seed)` by the lab's fault function (`LabDefinition.chaos`, src/sim/<lab>/chaos.ts) and applied to the
  * scripted events and config. `scenario` must be a validated scenario (see `parseScenario`). The
  * result validates with the lab's own parser; this throws `Error` only if a fault function produced
  * an invalid scenario (a bug), and `RangeError` for a bad seed.
@@ -71,7 +65,7 @@ function labOf(scenario: Scenario): LabId {
 export function faultedScenario(scenario: Scenario, seed: number): FaultedScenario {
   const lab = labOf(scenario);
   const random = mulberry32(checkSeed(seed));
-  const { events, config, faults } = LAB_FAULTS[lab](scenario, random);
+  const { events, config, faults } = labChaos(lab).faults(scenario, random);
   const candidate = { ...scenario, config, events };
   delete candidate.expect;
   const parsed = parseScenario(JSON.parse(JSON.stringify(candidate)), lab, LAB_SCHEMAS[lab]);
@@ -85,7 +79,7 @@ export interface SeedResult {
   faults: Fault[];
   /** Safety invariants that failed (names, sorted). Non-empty = a failing seed. */
   violated: string[];
-  /** Liveness checks that failed (names, sorted; see `LIVENESS_CHECKS`). */
+  /** Liveness checks that failed (names, sorted; see `livenessChecks`). */
   liveness: string[];
   /** True when the replay hit the step limit (reported, never a failure by itself). */
   truncated: boolean;
@@ -106,11 +100,12 @@ export interface SwarmOptions {
 type AnyModel = Model<unknown, unknown, unknown, unknown>;
 
 function modelFor(lab: LabId, open: OpenDatabase | undefined): AnyModel {
-  if (lab === 'ledger') {
-    if (!open) throw new Error('open: a ledger swarm needs an opener of fresh sql.js databases (options.open)');
-    return MODELS.ledger(open) as LedgerModel as unknown as AnyModel;
+  const model: unknown = MODELS[lab];
+  if (labContract(lab).needsDatabase) {
+    if (!open) throw new Error(`open: a ${lab} swarm needs an opener of fresh sql.js databases (options.open)`);
+    return (model as (open: OpenDatabase) => AnyModel)(open);
   }
-  return MODELS[lab] as unknown as AnyModel;
+  return model as AnyModel;
 }
 
 function runWith(model: AnyModel, lab: LabId, scenario: Scenario, seed: number, maxSteps: number): SeedResult {

@@ -36,6 +36,7 @@ export const racesPageCore = {
       natural: racesNaturalOrderEvents,
     },
   }),
+  link: { configParams: true, playhead: true },
   stateAt: (trace: RacesTrace, atMs: number) => racesStateAt(trace, atMs),
   seekable: (scenario: Scenario) => {
     const trace: LabTrace<RacesState, RacesOutcome> = replayRacesSeekable(scenario, { checkpointEvery: RACES_PAGE_CHECKPOINT_EVERY, keepEntries: true, keyKind: 'request' });
