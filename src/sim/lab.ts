@@ -62,8 +62,6 @@ export interface LabDefinition<S = unknown, O = unknown, T extends ReplayResult<
    * writes a built-in's changed config as query parameters, `playhead` adds `t=<ms>`.
    */
   link?: { configParams?: boolean; playhead?: boolean };
-  /** True when a replay runs real SQL (sql.js): hosts pass a database opener (`LabEnv.open`). */
-  needsDatabase?: boolean;
 }
 
 /**

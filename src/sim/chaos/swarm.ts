@@ -5,13 +5,13 @@
  * Deterministic: the only randomness is `mulberry32(seed)` (src/sim/rng.ts); the same scenario and
  * seed give the same faults, the same trace and the same verdict in Node and every browser.
  */
-import { replay } from '../replay';
-import { LAB_SCHEMAS, MODELS, labContract } from '../labs';
-import { LAB_IDS, isLabId, type LabId } from '../labIds';
+import { LAB_DEFINITIONS, LAB_SCHEMAS } from '../labs';
+import type { AnyLabDefinition } from '../lab';
+import { LAB_IDS, isLabId, labNeedsDatabase, type LabId } from '../labIds';
 import type { OpenDatabase } from '../ledger/sql';
 import { mulberry32 } from '../rng';
 import { parseScenario } from '../scenario';
-import type { Model, Scenario } from '../types';
+import type { Scenario } from '../types';
 import type { Fault } from './faults';
 import { labChaos } from './labFaults';
 
@@ -97,28 +97,23 @@ export interface SwarmOptions {
   maxSteps?: number;
 }
 
-type AnyModel = Model<unknown, unknown, unknown, unknown>;
-
-function modelFor(lab: LabId, open: OpenDatabase | undefined): AnyModel {
-  const model: unknown = MODELS[lab];
-  if (labContract(lab).needsDatabase) {
-    if (!open) throw new Error(`open: a ${lab} swarm needs an opener of fresh sql.js databases (options.open)`);
-    return (model as (open: OpenDatabase) => AnyModel)(open);
-  }
-  return model as AnyModel;
+/** The lab's definition for a swarm: a lab whose replays run SQL needs `open`. */
+function definitionFor(lab: LabId, open: OpenDatabase | undefined): AnyLabDefinition {
+  if (labNeedsDatabase(lab) && !open) throw new Error(`open: a ${lab} swarm needs an opener of fresh sql.js databases (options.open)`);
+  return LAB_DEFINITIONS[lab]({ open });
 }
 
-function runWith(model: AnyModel, lab: LabId, scenario: Scenario, seed: number, maxSteps: number): SeedResult {
+function runWith(definition: AnyLabDefinition, lab: LabId, scenario: Scenario, seed: number, maxSteps: number): SeedResult {
   const f = faultedScenario(scenario, seed);
-  const trace = replay(model, f.scenario, { keep: 'effects', maxSteps });
-  const violated = trace.invariants.filter((inv) => inv.firstViolation !== null).map((inv) => inv.name);
+  const trace = definition.replay(f.scenario, { keep: 'effects', maxSteps });
+  const violated: string[] = trace.invariants.filter((inv: { firstViolation: unknown }) => inv.firstViolation !== null).map((inv: { name: string }) => inv.name);
   return { seed, faults: f.faults, violated: violated.sort(), liveness: livenessFailures(lab, trace.outcome), truncated: trace.truncated };
 }
 
 /** Replays `scenario` under the faults of one seed: the safety invariants it broke and the liveness checks that failed. */
 export function runSeed(scenario: Scenario, seed: number, options: Pick<SwarmOptions, 'open' | 'maxSteps'> = {}): SeedResult {
   const lab = labOf(scenario);
-  return runWith(modelFor(lab, options.open), lab, scenario, seed, options.maxSteps ?? 200_000);
+  return runWith(definitionFor(lab, options.open), lab, scenario, seed, options.maxSteps ?? 200_000);
 }
 
 /** The result of a swarm. */
@@ -161,7 +156,7 @@ export function swarm(scenario: Scenario, options: SwarmOptions = {}): SwarmResu
   const seeds = options.seeds ?? 1000;
   if (!Number.isInteger(seeds) || seeds < 1 || seeds > 1_000_000) throw new RangeError(`seeds: must be an integer in [1, 1000000], got ${seeds}`);
   const firstSeed = checkSeed(options.firstSeed ?? 0);
-  const model = modelFor(lab, options.open);
+  const definition = definitionFor(lab, options.open);
   const maxSteps = options.maxSteps ?? 200_000;
   const result: SwarmResult = {
     lab,
@@ -176,7 +171,7 @@ export function swarm(scenario: Scenario, options: SwarmOptions = {}): SwarmResu
   };
   for (let i = 0; i < seeds; i++) {
     const seed = (firstSeed + i) >>> 0;
-    const r = runWith(model, lab, scenario, seed, maxSteps);
+    const r = runWith(definition, lab, scenario, seed, maxSteps);
     result.seedsRun++;
     if (r.truncated) result.truncatedSeeds.push(seed);
     if (r.violated.length > 0) {

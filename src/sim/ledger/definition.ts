@@ -29,7 +29,6 @@ export function createLedgerDefinition(open: OpenDatabase): LabDefinition<Ledger
     id: 'ledger',
     title: 'Ledger',
     open,
-    needsDatabase: true,
     chaos: ledgerChaos,
     review: ledgerReview,
     schemas,
