@@ -7,7 +7,7 @@ import { decodeLink, decodeScenarioPayload, encodeLink, encodeScenarioPayload, l
 import { createRacesStore, racesStoreFromLink, selectOutcomeAt } from './racesStore';
 import { importedOptionValues, pickerCurrent, selectRedoStep, selectUndoStep } from './labSelectors';
 import { createResilienceStore } from './resilienceStore';
-import { toBase64Url } from './url';
+import { toBase64Url } from './linkText';
 import { racesDefinition } from '../sim/races/definition';
 
 const { scenarios: races } = builtinRaces();
