@@ -87,7 +87,7 @@ describe('the registry is the only place that lists the labs', () => {
       for (const m of text.matchAll(new RegExp(`case\\s+['"](${ids})['"]\\s*:`, 'g'))) found.push(`${file}: switch on the lab (${m[0]})`);
       for (const m of text.matchAll(new RegExp(`\\b(lab|\\w+\\.lab)\\s*[!=]==?\\s*['"](${ids})['"]|['"](${ids})['"]\\s*[!=]==?\\s*(lab|\\w+\\.lab)\\b`, 'g'))) found.push(`${file}: compares the lab with an id (${m[0]})`);
       for (const m of text.matchAll(/Record<LabId,[^>]*>\s*=\s*\{/g)) found.push(`${file}: a hand-written table keyed by lab (${m[0]})`);
-      const keys = new Set([...text.matchAll(new RegExp(`^\\s*(${ids})\\s*:`, 'gm'))].map((m) => m[1]));
+      const keys = new Set([...text.matchAll(new RegExp(`(?:^|[{,])\\s*(${ids})\\s*:`, 'gm'))].map((m) => m[1]));
       if (keys.size >= 2) found.push(`${file}: an object keyed by lab ids (${[...keys].join(', ')})`);
     }
     expect(found).toEqual([]);
