@@ -20,7 +20,7 @@ import path from 'node:path';
 import { chromium, type Page } from '@playwright/test';
 import { chromiumLaunch } from '../playwright.config';
 import { dragScenario } from './scenarios';
-import { toBase64Url } from '../src/store/url';
+import { toBase64Url } from '../src/store/linkText';
 import { loadBuiltinScenario } from '../src/sim/__tests__/builtinScenarios';
 import { performance } from 'node:perf_hooks';
 import { createLabStore } from '../src/store/labStore';

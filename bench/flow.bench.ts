@@ -15,7 +15,7 @@ import { SeekableTrace } from '../src/sim/trace';
 import { parseScenario } from '../src/sim/scenario';
 import { LAB_SCHEMAS } from '../src/sim/labs';
 import type { Scenario } from '../src/sim/types';
-import { BACKOFF_STRATEGIES, type BackoffStrategy } from '../src/sim/flow/backoff';
+import { BACKOFF_STRATEGIES, type BackoffStrategy } from '../src/sim/retry/backoff';
 import { lessonDelayTable, simulateHerd, type HerdParams } from '../src/sim/flow/herd';
 
 export interface HerdFigures {

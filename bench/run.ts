@@ -63,6 +63,11 @@ if (existsSync(path.join(dist, 'index.html'))) {
 }
 
 {
+  const { benchChaos, printChaos } = await import('./chaos.bench');
+  printChaos(await benchChaos());
+}
+
+{
   const { benchLedger } = await import('./ledger.bench');
   const l = await benchLedger();
   console.log(`ledger (Node; the lab's charge() on the same schema, statements prepared once on both sides; ${l.rounds} interleaved rounds of ${fmt(l.mutations)} new keys after a warm-up; medians)`);

@@ -1,10 +1,10 @@
 // TEST-ONLY ORACLE: verbatim copy of src/sim/resilience/breaker.ts at 377217e (import paths adjusted). Never import from app code.
 import type { ApplyContext, Invariant, Json } from '../../src/sim/types';
 import { callToolRequest, errorResponse, toolResultResponse, ERROR_CODES } from '../../src/sim/mcp';
-import { backoffDelayMs } from '../../src/sim/flow/backoff';
+import { backoffDelayMs } from '../../src/sim/retry/backoff';
 import type { BreakerConfig, ResilienceEvent } from '../../src/sim/resilience/schema';
-import { classifyRetry, type ErrorOrigin } from '../../src/sim/resilience/classify';
-import { bucketAfter, bucketAllowsRetry, ratioAllowsRetry, ratioBudget, tokenBucket, type RatioBudget, type TokenBucket } from '../../src/sim/resilience/budget';
+import { classifyRetry, type ErrorOrigin } from '../../src/sim/retry/classify';
+import { bucketAfter, bucketAllowsRetry, ratioAllowsRetry, ratioBudget, tokenBucket, type RatioBudget, type TokenBucket } from '../../src/sim/retry/budget';
 
 /**
  * A circuit breaker with a retry policy in front of a flaky downstream (issue 5 items 2–3).

@@ -13,6 +13,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { mergeConfig } from '../sim/replay';
+import { labNeedsDatabase } from '../sim/labIds';
 import { parseAnyScenarioText } from '../sim/labs';
 import type { OpenDatabase } from '../sim/ledger/sql';
 import type { Scenario } from '../sim/types';
@@ -99,7 +100,7 @@ export async function chaosCommand(argv: string[], io: ChaosIo = processIo): Pro
   }
   let open: OpenDatabase | undefined;
   try {
-    if (parsed.lab === 'ledger') open = await (io.open ?? nodeOpener)();
+    if (labNeedsDatabase(parsed.lab!)) open = await (io.open ?? nodeOpener)();
   } catch (err) {
     io.err(`error: cannot load SQLite (sql.js) for a ledger scenario — ${(err as Error).message}\n`);
     return 1;

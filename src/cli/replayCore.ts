@@ -4,7 +4,7 @@
  * and its exit codes.
  */
 import { withOverrides } from '../sim/expectation';
-import { isLabId, type LabId } from '../sim/labIds';
+import { isLabId, labNeedsDatabase, type LabId } from '../sim/labIds';
 import type { OpenDatabase } from '../sim/ledger/sql';
 import { parseAnyScenarioTextWith } from '../sim/scenario';
 import { parseAnyScenarioTextQuick } from './fastScenario';
@@ -91,7 +91,7 @@ export function replayWith(
     scenario = merged.scenario;
   }
   // The ledger runs real SQL: the entry point loads sql.js (async) and passes an opener in.
-  if (parsed.lab === 'ledger' && !ledgerOpen) return { code: 1, stdout: '', stderr: LEDGER_NEEDS_SQLITE };
+  if (labNeedsDatabase(parsed.lab!) && !ledgerOpen) return { code: 1, stdout: '', stderr: LEDGER_NEEDS_SQLITE };
   const definition = kit.definition({ open: ledgerOpen });
   const doc = kit.report.build(definition, scenario);
   let code = 0;

@@ -19,7 +19,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LAB_IDS, isLabId, type LabId } from '../sim/labIds';
+import { LAB_IDS, isLabId, labNeedsDatabase, type LabId } from '../sim/labIds';
 import { LAB_SCHEMAS, parseScenario } from '../sim/labs';
 import { withOverrides } from '../sim/races';
 import type { Json, Scenario } from '../sim/types';
@@ -211,7 +211,7 @@ export async function reviewCommand(argv: string[], io: ReviewIo = {}): Promise<
       transcript = imported.transcript;
     }
     evidence ??= transcript ? { runs: [], practice: [] } : lessonRuns(builtins);
-    const needsSql = evidence.runs.some((r) => r.lab === 'ledger') || evidence.practice.length > 0;
+    const needsSql = evidence.runs.some((r) => labNeedsDatabase(r.lab)) || evidence.practice.length > 0;
     const open = io.open ?? (needsSql ? await defaultOpener() : undefined);
     let replayed;
     try {

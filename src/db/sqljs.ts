@@ -1,5 +1,6 @@
 import type { Database, SqlJsStatic, Statement } from 'sql.js';
 import type { SqlDatabase, SqlRow, SqlValue } from '../sim/ledger/sql';
+import { labNeedsDatabase } from '../sim/labIds';
 
 /** A `SqlDatabase` over a sql.js `Database`, plus `close` and `export` (the file's bytes). */
 export interface SqlJsDatabase extends SqlDatabase {
@@ -80,7 +81,7 @@ export function memoryOpener(SQL: SqlJsStatic): () => SqlJsDatabase {
  * worker); `undefined` for every other lab, so sql.js is never loaded for them.
  */
 export async function labOpener(lab: string, loadSqlJs: () => Promise<SqlJsStatic>): Promise<(() => SqlJsDatabase) | undefined> {
-  return lab === 'ledger' ? memoryOpener(await loadSqlJs()) : undefined;
+  return labNeedsDatabase(lab) ? memoryOpener(await loadSqlJs()) : undefined;
 }
 
 /**

@@ -62,6 +62,9 @@ export const RACE_CASES = [
 export const REFUSALS = ['retry-on-timeout-only', 'process-local-ledger', 'effect-outside-boundary', 'results-alias-storage', 'queue-capacity-unspecified'] as const;
 export type RefusalId = (typeof REFUSALS)[number];
 
+/** The runs of one lab, in order (a section of the report cites the lesson's runs of its lab). */
+const runsOf = (runs: readonly ReplayedRun[], lab: LabId) => runs.filter((r) => r.lab === lab);
+
 const lastRun = (runs: readonly ReplayedRun[], lab: LabId, id?: string, pred?: (r: ReplayedRun) => boolean) =>
   [...runs].reverse().find((r) => r.lab === lab && (id === undefined || r.scenario.id === id) && (!pred || pred(r)));
 
@@ -164,7 +167,7 @@ function flowSection(inputs: ReviewInputs, runs: readonly ReplayedRun[], builtin
     p('Buffer bound: ', b(s.queueCapacityEvents === undefined || s.queueCapacityEvents === null ? 'unspecified — ask' : `${s.queueCapacityEvents} events`), '; policy at capacity: ', c(ask(s.queuePolicy)), '; progress rate: ', fmtPerSecond(inputs.progress?.maxPerSecond), '.'),
     p('The rule: coalesce adjacent progress of one token, drop the oldest progress at capacity, mark the stream for an authoritative refetch, never drop the final response — ', link('R1 under the lesson policy', hrefOf('flow', 'R1-coalesce-one-token')), ', ', link('the unbounded bug', hrefOf('flow', 'R1-coalesce-one-token', { policy: 'unbounded' })), '.'),
   ];
-  const flowRuns = runs.filter((r) => r.lab === 'flow');
+  const flowRuns = runsOf(runs, 'flow');
   if (flowRuns.length) {
     blocks.push(
       table(
@@ -212,7 +215,7 @@ function tasksSection(inputs: ReviewInputs, runs: readonly ReplayedRun[], hrefOf
     p('Tasks used: ', ask(t.used, t.used ? 'yes' : 'no'), '; cancelled with ', c(ask(t.cancelWith)), '; polls until terminal after the ack: ', ask(t.pollUntilTerminal, t.pollUntilTerminal ? 'yes' : 'NO'), '.'),
     p('A tasks/cancel ack is intent, not the end: the task stays working until the worker\'s checkpoint observes it — ', link('T1', hrefOf('resilience', 'T1-abort-before-task-id')), ', ', link('T3 (finishes before the checkpoint)', hrefOf('resilience', 'T3-finish-before-checkpoint')), '. Closing the HTTP connection never deletes a durable task.'),
   ];
-  const taskRuns = runs.filter((r) => r.lab === 'resilience' && (r.scenario.config as Record<string, Json>).mechanism === 'tasks');
+  const taskRuns = runsOf(runs, 'resilience').filter((r) => (r.scenario.config as Record<string, Json>).mechanism === 'tasks');
   if (taskRuns.length) {
     blocks.push(
       table(
@@ -319,7 +322,7 @@ export function buildReview(options: BuildReviewOptions): ReviewReport {
       blocks: [
         p('Ledger storage: ', b(ask(r.ledger)), '; external effect: ', b(ask(r.externalEffect)), '; replays return copies: ', ask(r.resultsAliasStorage, r.resultsAliasStorage ? 'NO — the stored object is returned' : 'yes'), '.'),
         p('Key claim, effect record and result commit as one unit — ', link('B naive: both execute', hrefOf('ledger', 'B-race-interleaved')), ', ', link('BEGIN IMMEDIATE: B replays', hrefOf('ledger', 'B-race-interleaved', { policy: 'immediate', busy: 'wait' })), '. A real payment or external API is not made atomic by a local table: it needs a shared transaction, a transactional outbox, or an upstream idempotency key.'),
-        ...runs.filter((x) => x.lab === 'ledger').map((x) => p(link(x.scenario.id, x.href), `: policy ${String((x.scenario.config as Record<string, Json>).policy ?? '—')}, dedupe ${String((x.scenario.config as Record<string, Json>).dedupe ?? '—')}, executions ${String((x.trace.outcome as { summary: Record<string, Json> }).summary.executions)}${x.violated.length ? `, violates ${x.violated.join(', ')}` : ''}`)),
+        ...runsOf(runs, 'ledger').map((x) => p(link(x.scenario.id, x.href), `: policy ${String((x.scenario.config as Record<string, Json>).policy ?? '—')}, dedupe ${String((x.scenario.config as Record<string, Json>).dedupe ?? '—')}, executions ${String((x.trace.outcome as { summary: Record<string, Json> }).summary.executions)}${x.violated.length ? `, violates ${x.violated.join(', ')}` : ''}`)),
       ],
     },
     { id: 'flow-control', title: 'Flow control', blocks: flowSection(inputs, runs, builtins, hrefOf) },

@@ -1,7 +1,8 @@
 import type { Json } from '../sim/types';
 import type { Revision } from '../sim/mcp';
 import { transcriptMessages, hasIdempotencyKey, type Transcript } from '../wire/transcript';
-import type { PracticeResult, ReplayedRun, ReviewInputs, ToolInput } from './types';
+import { labContract } from '../sim/labs';
+import type { PracticeResult, ReplayedRun, ReviewInputs } from './types';
 
 /** One input filled from the evidence, with where it came from (a share link, or `transcript`). */
 export interface InferredInput {
@@ -84,38 +85,10 @@ export function inferInputs(evidence: { runs?: readonly ReplayedRun[]; practice?
   const runs = [...(evidence.runs ?? [])].reverse();
   for (const run of runs) {
     source = runSource(run);
-    const config = run.scenario.config as Record<string, Json>;
-    if (run.lab === 'races') {
-      note('transport', 'kind', config.transport as Json, run.href);
-      note('transport', 'revision', config.revision as Json, run.href);
-      note('progress', 'resetsIdle', config.progressResetsIdleTimeout as Json, run.href);
-      const start = run.scenario.events.find((e) => e.kind === 'start');
-      if (start) {
-        if (start.idleTimeoutMs !== undefined) note('timeouts', 'idleTimeoutMs', start.idleTimeoutMs ?? null, run.href);
-        if (start.maxTimeoutMs !== undefined) note('timeouts', 'maxTimeoutMs', start.maxTimeoutMs ?? null, run.href);
-        note('timeouts', 'enforcedBy', 'client (the lab\'s client enforces both deadlines)', run.href);
-        const starts = run.scenario.events.filter((e) => e.kind === 'start');
-        const withToken = starts.filter((e) => e.progressToken !== undefined && e.progressToken !== null).length;
-        note('progress', 'token', withToken === starts.length ? 'always' : withToken === 0 ? 'never' : 'sometimes', run.href);
-      }
-    } else if (run.lab === 'flow') {
-      if (typeof config.capacityEvents === 'number') note('sse', 'queueCapacityEvents', config.capacityEvents, run.href);
-      if (typeof config.policy === 'string') note('sse', 'queuePolicy', config.policy, run.href);
-      if (config.keepAliveIntervalMs !== undefined) note('sse', 'keepAliveIntervalMs', config.keepAliveIntervalMs, run.href);
-      if (isObj(config.proxy) && typeof config.proxy.readTimeoutMs === 'number') note('sse', 'proxyIdleTimeoutMs', config.proxy.readTimeoutMs, run.href);
-      if (isObj(config.proxy) && config.proxy.honoursAccelBuffering === true) note('sse', 'proxyHeaders', !(isObj(config.bugs) && config.bugs.omitAccelBufferingHeader === true), run.href);
-    } else if (run.lab === 'resilience' && config.mechanism === 'tasks') {
-      note('tasks', 'used', true, run.href);
-      note('tasks', 'cancelWith', isObj(config.policy) && config.policy.cancelWithNotification === true ? 'notifications/cancelled' : 'tasks/cancel', run.href);
-      note('transport', 'revision', config.revision as Json, run.href);
-    } else if (run.lab === 'ledger') {
-      const calls = run.scenario.events.filter((e) => e.kind === 'call');
-      if (calls.length > 0 && !(out.operation?.tools)) {
-        const keyed = calls.filter((e) => typeof e.key === 'string' && e.key !== '').length;
-        const tool: ToolInput = { name: 'charge', sideEffect: true, idempotencyKey: keyed === calls.length ? 'required' : keyed === 0 ? 'none' : 'optional' };
-        note('operation', 'tools', [tool as unknown as Json], run.href);
-      }
-    }
+    labContract(run.lab).review?.infer(run.scenario, (field, value) => {
+      const [section, key] = field.split('.') as [keyof Sections, string];
+      note(section, key as never, value, run.href);
+    });
   }
   for (const pr of [...(evidence.practice ?? [])].reverse()) {
     source = `ledger practice check ${pr.check}`;

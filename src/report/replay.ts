@@ -1,13 +1,10 @@
-import type { LabId } from '../sim/labIds';
-import { replayRaces, checkExpectation as checkRaces, withOverrides, type RacesTrace } from '../sim/races';
-import { replayLedger, checkLedgerExpectation, type LedgerTrace } from '../sim/ledger';
-import { replayFlow, checkFlowExpectation, type FlowTrace } from '../sim/flow';
-import { replayResilience, checkExpectation as checkResilience, type ResilienceTrace } from '../sim/resilience';
+import { labNeedsDatabase, type LabId } from '../sim/labIds';
+import { withOverrides } from '../sim/expectation';
+import { LAB_DEFINITIONS, labContract } from '../sim/labs';
 import { PRACTICE_CHECKS, type InventoryVariant } from '../sim/ledger/practice';
 import type { OpenDatabase, SqlDatabase } from '../sim/ledger/sql';
 import type { Expectation, Json, Scenario } from '../sim/types';
-import { encodeRacesHash } from '../store/url';
-import { encodeLabHash } from '../store/labUrl';
+import { encodeLink } from '../store/labLink';
 import type { Builtins, PracticeResult, ReplayedRun, ReviewEvidence } from './types';
 
 /**
@@ -19,12 +16,13 @@ import type { Builtins, PracticeResult, ReplayedRun, ReviewEvidence } from './ty
 export type ReviewOpener = OpenDatabase & ((bytes?: Uint8Array) => SqlDatabase);
 
 /**
- * The share link that reproduces `scenario` in `lab`: `#/<lab>/<id>` for an unmodified built-in; a
- * races built-in with a changed config carries the changes as query parameters (src/store/url.ts);
- * anything else travels whole as `#/<lab>?scenario=…` (src/store/labUrl.ts).
+ * The share link that reproduces `scenario` in `lab` (the one codec, src/store/labLink.ts, with the
+ * lab's own link options): `#/<lab>/<id>` for an unmodified built-in; a built-in with a changed
+ * config carries the changes as query parameters when the lab's links do (races); anything else
+ * travels whole as `#/<lab>?scenario=…`.
  */
 export function shareHref(lab: LabId, scenario: Scenario, builtins: Builtins): string {
-  return lab === 'races' ? encodeRacesHash(scenario, builtins.races) : encodeLabHash(lab, scenario, builtins[lab]);
+  return encodeLink(lab, scenario, builtins[lab], labContract(lab).link);
 }
 
 /** The built-in `id` of `lab` with config overrides applied (`withOverrides`). Throws naming the id when there is no such built-in. */
@@ -35,23 +33,18 @@ export function builtinWith(builtins: Builtins, lab: LabId, id: string, override
 }
 
 /**
- * Replays one scenario of `lab`. Ledger runs need `open` (sql.js); without it this throws
+ * Replays one scenario of `lab` through its definition (the full trace). A lab whose replays run
+ * SQL (the ledger) needs `open` (sql.js); without it this throws
  * `runs[].lab: ledger runs need SQLite (sql.js) — pass options.open`.
  */
 export function replayRun(lab: LabId, scenario: Scenario, builtins: Builtins, open?: ReviewOpener): ReplayedRun {
-  let trace: RacesTrace | LedgerTrace | FlowTrace | ResilienceTrace;
-  if (lab === 'races') trace = replayRaces(scenario);
-  else if (lab === 'flow') trace = replayFlow(scenario);
-  else if (lab === 'resilience') trace = replayResilience(scenario);
-  else {
-    if (!open) throw new Error('runs[].lab: ledger runs need SQLite (sql.js) — pass options.open');
-    trace = replayLedger(scenario, open);
-  }
+  if (labNeedsDatabase(lab) && !open) throw new Error(`runs[].lab: ${lab} runs need SQLite (sql.js) — pass options.open`);
+  const trace: ReplayedRun['trace'] = LAB_DEFINITIONS[lab]({ open }).replay(scenario);
   return {
     lab,
     scenario,
     href: shareHref(lab, scenario, builtins),
-    trace: trace as unknown as ReplayedRun['trace'],
+    trace,
     violated: trace.invariants.filter((i) => i.firstViolation !== null).map((i) => i.name),
   };
 }
@@ -63,16 +56,7 @@ export function replayRun(lab: LabId, scenario: Scenario, builtins: Builtins, op
  */
 export function runMismatches(run: ReplayedRun, expectation: Expectation): { field: string; expected: Json; actual: Json }[] {
   const e: Expectation = { ...expectation, overrides: undefined };
-  switch (run.lab) {
-    case 'races':
-      return checkRaces(run.trace as unknown as RacesTrace, e);
-    case 'ledger':
-      return checkLedgerExpectation(run.trace as unknown as LedgerTrace, e);
-    case 'flow':
-      return checkFlowExpectation(run.trace as unknown as FlowTrace, e);
-    case 'resilience':
-      return checkResilience(run.trace as unknown as ResilienceTrace, e);
-  }
+  return labContract(run.lab).checkExpectation(run.trace, e);
 }
 
 /** Runs one ledger practice check (`PRACTICE_CHECKS`). Throws naming the field for an unknown check id or a missing opener. */

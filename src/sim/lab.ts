@@ -4,7 +4,8 @@ import { explore, type ExploreResult } from './explore';
 import type { OrdersResult } from './orders';
 import type { LabId } from './labIds';
 import type { LabSchemas, ParseResult } from './scenario';
-import type { Expectation, Ignored, Model, Scenario, ScriptedEvent, Step, Violation, WireEffect } from './types';
+import type { Expectation, Ignored, Json, Model, Scenario, ScriptedEvent, Step, Violation, WireEffect } from './types';
+import type { FaultKind, Faulted } from './chaos/faults';
 
 /**
  * The lab contract: everything the floors above `src/sim` (store, CLI, pages) need to know about a
@@ -52,6 +53,48 @@ export interface LabDefinition<S = unknown, O = unknown, T extends ReplayResult<
    * store keeps `replay(scenario)` as before.
    */
   seekable?(scenario: Scenario): T & LabTrace<S, O>;
+  /** Optional: the lab's part of the chaos swarm (`src/sim/chaos`); a lab without it has no Chaos panel runs. */
+  chaos?: LabChaos;
+  /** Optional: what the review report (`src/report`) reads off a run of this lab. */
+  review?: LabReview;
+  /**
+   * Optional: how the lab's share links carry a scenario (`src/store/labLink.ts`): `configParams`
+   * writes a built-in's changed config as query parameters, `playhead` adds `t=<ms>`,
+   * `valueAliases` maps a parameter's short value in a link to its config value
+   * (`client.profile=sdk-v2` → `typescript-sdk-v2`).
+   */
+  link?: { configParams?: boolean; playhead?: boolean; valueAliases?: Readonly<Record<string, Readonly<Record<string, string>>>> };
+}
+
+/**
+ * A lab's part of the chaos swarm: the faults that mean something to it, drawn from one seeded
+ * generator and applied to the scenario's events and config (the model is not touched, so a faulted
+ * scenario is an ordinary scenario); its liveness checks; the config fields that choose its policy.
+ */
+export interface LabChaos {
+  /** The fault kinds the lab applies (the page and the docs list them). */
+  faultKinds: readonly FaultKind[];
+  /** Draws the faults from `random` (consumed in a fixed order) and applies them. Pure. */
+  faults(scenario: Scenario, random: () => number): Faulted;
+  /**
+   * "Something good eventually happens" checks on the outcome at the end of the trace; reported
+   * apart, never failing a seed (a forged cancel nobody settles is not a broken policy).
+   */
+  liveness: readonly { name: string; description: string; fails(outcome: unknown): boolean }[];
+  /**
+   * The config fields that choose the policy, as one JSON string: two expectations with the same
+   * signature are the same policy (`src/sim/chaos/policies.ts` classifies the built-ins with it).
+   */
+  policySignature(scenario: Scenario): string;
+}
+
+/**
+ * What the review report reads off one run of a lab: `infer` notes the review inputs the run shows
+ * (`note('transport.kind', value)`: the first note of a field wins; the report walks the runs newest
+ * first). Pure; never throws.
+ */
+export interface LabReview {
+  infer(scenario: Scenario, note: (field: `${string}.${string}`, value: Json) => void): void;
 }
 
 /**

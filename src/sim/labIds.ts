@@ -8,6 +8,18 @@ export const LAB_IDS = ['races', 'ledger', 'flow', 'resilience'] as const;
 /** A lab id. */
 export type LabId = (typeof LAB_IDS)[number];
 
+/**
+ * The labs whose replays run real SQL (sql.js): a host loads sql.js and passes a database opener
+ * (`LabEnv.open`) before it replays one of their scenarios. Kept here, beside the ids, because the
+ * hosts that must know it (the CLI's `replay`, the workers' `labOpener`) load no lab definition first.
+ */
+const DATABASE_LABS: readonly LabId[] = ['ledger'];
+
+/** True when replays of `lab` run real SQL and so need a database opener (see `DATABASE_LABS`). */
+export function labNeedsDatabase(lab: string): boolean {
+  return (DATABASE_LABS as readonly string[]).includes(lab);
+}
+
 /** True when `value` is the id of one of the labs. */
 export function isLabId(value: unknown): value is LabId {
   return typeof value === 'string' && (LAB_IDS as readonly string[]).includes(value);

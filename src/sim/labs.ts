@@ -1,12 +1,4 @@
-import { racesModel } from './races/model';
-import { createLedgerModel } from './ledger/model';
-import { ledgerConfigSchema, ledgerEventSchema } from './ledger/schema';
-import { flowModel } from './flow/model';
-import { flowConfigSchema, flowEventSchema } from './flow/schema';
-import { RACES_SCHEMAS } from './races/schema';
-import { resilienceModel } from './resilience/model';
-import { resilienceConfigSchema, resilienceEventSchema } from './resilience/schema';
-import type { LabId } from './labIds';
+import { LAB_IDS, labNeedsDatabase, type LabId } from './labIds';
 import type { AnyLabDefinition } from './lab';
 import type { OpenDatabase } from './ledger/sql';
 import { racesDefinition } from './races/definition';
@@ -14,23 +6,6 @@ import { flowDefinition } from './flow/definition';
 import { resilienceDefinition } from './resilience/definition';
 import { createLedgerDefinition } from './ledger/definition';
 import { parseAnyScenarioTextWith, parseScenario, parseScenarioText, type LabSchemas, type ParseResult } from './scenario';
-
-/** Scenario schemas per lab id. Later labs register here. */
-export const LAB_SCHEMAS: Record<LabId, LabSchemas> = {
-  races: RACES_SCHEMAS,
-  ledger: { config: ledgerConfigSchema, event: ledgerEventSchema },
-  flow: { config: flowConfigSchema, event: flowEventSchema },
-  resilience: { config: resilienceConfigSchema, event: resilienceEventSchema },
-};
-
-/** Models per lab id. */
-export const MODELS = {
-  races: racesModel,
-  flow: flowModel,
-  resilience: resilienceModel,
-  /** A factory, not an instance: the ledger runs real SQL, so pass an opener of fresh sql.js databases. */
-  ledger: createLedgerModel,
-} as const;
 
 export type { LabId } from './labIds';
 
@@ -46,13 +21,38 @@ export interface LabEnv {
  */
 export const LAB_DEFINITIONS: Record<LabId, (env: LabEnv) => AnyLabDefinition> = {
   races: () => racesDefinition,
+  ledger: (env) => createLedgerDefinition(requireOpen('ledger', env)),
   flow: () => flowDefinition,
   resilience: () => resilienceDefinition,
-  ledger: (env) => {
-    if (!env.open) throw new Error('ledger: needs SQLite (sql.js) — pass a database opener (env.open)');
-    return createLedgerDefinition(env.open);
-  },
 };
+
+/** `env.open`, for a lab whose replays run SQL; throws `Error` naming the lab without it. */
+function requireOpen(lab: LabId, env: LabEnv): OpenDatabase {
+  if (!env.open) throw new Error(`${lab}: needs SQLite (sql.js) — pass a database opener (env.open)`);
+  return env.open;
+}
+
+const hostFree = new Map<LabId, AnyLabDefinition>();
+
+/** An opener for a host-free definition: a replay that asks it for SQLite is a host's mistake. */
+function noDatabase(): never {
+  throw new Error('needs SQLite (sql.js) — pass a database opener (env.open)');
+}
+
+/**
+ * The definition of `lab` for the parts of its contract that need no host — `chaos`, `review`,
+ * `link`, its invariants and tie rule — built once per lab (the ledger's over an
+ * opener that throws if a replay asks for SQLite: pass `LAB_DEFINITIONS.ledger({ open })` to replay).
+ * Everything per lab above `src/sim` reads these parts through here, never through its own map.
+ */
+export function labContract(lab: LabId): AnyLabDefinition {
+  let d = hostFree.get(lab);
+  if (!d) hostFree.set(lab, (d = LAB_DEFINITIONS[lab](labNeedsDatabase(lab) ? { open: noDatabase } : {})));
+  return d;
+}
+
+/** Scenario schemas per lab id (each definition's `schemas`; the JSON Schema generator and the parsers read them). */
+export const LAB_SCHEMAS = Object.fromEntries(LAB_IDS.map((lab) => [lab, labContract(lab).schemas])) as { readonly [L in LabId]: LabSchemas };
 
 /**
  * Parses a scenario of any known lab from JSON text, picking the lab from its `lab` field.

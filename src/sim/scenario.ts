@@ -25,8 +25,22 @@ const expectationSchema = z
   })
   .strict();
 
-/** The envelope every scenario shares; `config` and `events` are checked by the lab's schemas. */
-export function scenarioSchema(lab: string, schemas: LabSchemas) {
+const envelopes = new WeakMap<LabSchemas, Map<string, ReturnType<typeof buildScenarioSchema>>>();
+
+/**
+ * The envelope every scenario shares; `config` and `events` are checked by the lab's schemas. Built
+ * once per (lab, schemas) and kept: zod compiles an object schema on its first parse, which cost
+ * the chaos swarm most of each seed's time when the schema was rebuilt for every parse.
+ */
+export function scenarioSchema(lab: string, schemas: LabSchemas): ReturnType<typeof buildScenarioSchema> {
+  let byLab = envelopes.get(schemas);
+  if (!byLab) envelopes.set(schemas, (byLab = new Map()));
+  let schema = byLab.get(lab);
+  if (!schema) byLab.set(lab, (schema = buildScenarioSchema(lab, schemas)));
+  return schema;
+}
+
+function buildScenarioSchema(lab: string, schemas: LabSchemas) {
   return z
     .object({
       $schema: z.string().optional(),

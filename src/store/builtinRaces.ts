@@ -10,7 +10,7 @@ export { RACES_SETTING_TEXTS } from './racesFirstPaint';
 
 /**
  * The races lab's built-in scenarios (`public/scenarios/races/*.json`), validated: parsed at build
- * time by the lab's schema (`src/store/generated/racesPage.json`, see `racesPageData.ts`), so the
+ * time by the lab's schema (`src/store/generated/racesPage.json`, see `scripts/gen-races-page.ts`), so the
  * page shows them without loading zod. Invalid files are listed in `errors`, never shown.
  */
 export function builtinRaces(): BuiltinLoad {

@@ -1,7 +1,7 @@
 import type { ParseResult } from '../sim/scenario';
 import type { Json, Scenario, ScriptedEvent } from '../sim/types';
 import { jsonEqual } from './stableJson';
-import { base64UrlToBytes, bytesToBase64Url, configDiff, fromBase64Url, parseQueryValue, sameExceptConfig, setConfigPath, splitHash, toBase64Url } from './url';
+import { base64UrlToBytes, bytesToBase64Url, configDiff, fromBase64Url, parseQueryValue, sameExceptConfig, setConfigPath, splitHash, toBase64Url } from './linkText';
 
 /**
  * A lab's address (hash routing), the same codec for every lab:

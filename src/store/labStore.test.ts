@@ -2,12 +2,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { builtinRaces } from './builtinRaces';
 import { builtinResilience } from './builtinResilience';
 import { createFlowStore } from './flowStore';
-import { drive } from './labDriver';
+import { drive } from './__tests__/labDriver';
 import { decodeLink, decodeScenarioPayload, encodeLink, encodeScenarioPayload, linkCodecReady } from './labLink';
 import { createRacesStore, racesStoreFromLink, selectOutcomeAt } from './racesStore';
 import { importedOptionValues, pickerCurrent, selectRedoStep, selectUndoStep } from './labSelectors';
 import { createResilienceStore } from './resilienceStore';
-import { toBase64Url } from './url';
+import { toBase64Url } from './linkText';
 import { racesDefinition } from '../sim/races/definition';
 
 const { scenarios: races } = builtinRaces();

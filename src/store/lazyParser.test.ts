@@ -3,7 +3,7 @@ import type { Scenario } from '../sim/types';
 import { builtinRaces } from './builtinRaces';
 import { createLabStore, linkParses, storeFromLink } from './labStore';
 import { racesSpec } from './racesStore';
-import { encodeRacesHash } from './url';
+import { encodeLink } from './labLink';
 
 const { scenarios: builtins } = builtinRaces();
 
@@ -72,11 +72,11 @@ describe('a page store whose parser loads lazily', () => {
     expect(linkParses(spec, `#/races/${builtins[1].id}`)).toBe(false);
     expect(linkParses(spec, `#/races/${builtins[1].id}?t=20`)).toBe(false);
     expect(linkParses(spec, `#/races/${builtins[1].id}?transport=streamable-http`)).toBe(true);
-    expect(linkParses(spec, encodeRacesHash(edited, builtins))).toBe(true);
+    expect(linkParses(spec, encodeLink('races', edited, builtins, racesSpec(builtins).link))).toBe(true);
 
     // Opened before the parser loaded, the link is followed once it has.
     const { spec: lazy, release } = lazySpec();
-    const store = storeFromLink(lazy, encodeRacesHash(edited, builtins));
+    const store = storeFromLink(lazy, encodeLink('races', edited, builtins, racesSpec(builtins).link));
     await release();
     expect(store.getState().scenario.title).toBe('Edited');
   });

@@ -7,7 +7,7 @@ import type { Scenario } from '../sim/types';
 
 /**
  * What the races page paints from before its other built-ins arrive (generated at build time,
- * `src/store/generated/racesFirstPaint.json`, see `racesPageData.ts`): the first built-in as parse
+ * `src/store/generated/racesFirstPaint.json`, see `scripts/gen-races-page.ts`): the first built-in as parse
  * gives it, the invalid built-in files' errors, and the settings panel's texts. The whole list
  * (`builtinRaces.ts`, about 10 KB gzip) is a lazy chunk: `loadRacesBuiltins`.
  */

@@ -1,5 +1,4 @@
 import { racesPageCore } from '../sim/races/pageDefinition';
-import { RACES_LINK_VALUE_ALIASES } from '../sim/races/sdkProfile';
 import { labTraceView, type LabPageDefinition, type LabTraceView } from '../sim/lab';
 import { racesParse, racesParserReady } from './racesParser';
 import type { RacesConfig, RacesState, RacesTrace } from '../sim/races';
@@ -28,7 +27,7 @@ const racesDefinition: LabPageDefinition<RacesState, RacesTrace['outcome'], Race
 
 /** The races lab's store spec over `builtins`. */
 export function racesSpec(builtins: readonly Scenario[], builtinErrors: readonly string[] = []): LabStoreSpec<RacesTrace['initial'], RacesTrace['outcome'], RacesTrace, null> {
-  return { definition: racesDefinition, builtins, builtinErrors, link: { configParams: true, playhead: true, valueAliases: RACES_LINK_VALUE_ALIASES }, extra: null };
+  return { definition: racesDefinition, builtins, builtinErrors, link: racesDefinition.link, extra: null };
 }
 
 /** Options of `createRacesStore`. */

@@ -9,7 +9,7 @@ import type { ChaosReply, ChaosRequest, ChaosSeedRow } from './chaosProtocol';
 
 /**
  * The seeded chaos swarm off the main thread (issue 13 item 6, docs/chaos.md): each seed's faults
- * (src/sim/chaos/labFaults.ts) applied to the scenario, replayed, its safety invariants and liveness
+ * (each lab's `LabDefinition.chaos`, src/sim/<lab>/chaos.ts) applied to the scenario, replayed, its safety invariants and liveness
  * checks read; progress every 10 seeds. `open` rebuilds one seed's faulted scenario. The page
  * cancels by terminating the worker. The ledger loads sql.js here (its replays run real SQL).
  */

@@ -3,7 +3,7 @@ import { loadSqlJsNode } from '../../db/node';
 import { openBytes, wrapSqlJs } from '../../db/sqljs';
 import { loadBuiltinsFromDisk, lessonRuns } from '../../cli/review';
 import { replayRaces, type RacesOutcome } from '../../sim/races';
-import { decodeLabHash } from '../../store/labUrl';
+import { decodeLink } from '../../store/labLink';
 import { LAB_SCHEMAS, parseScenario } from '../../sim/labs';
 import { importTranscript } from '../../wire/transcript';
 import type { Json } from '../../sim/types';
@@ -168,8 +168,8 @@ describe('the twelve required fixtures', () => {
       const href = (row.reference as { href: string }).href;
       if (!named.overrides) expect(href).toBe(`#/${src.lab}/${src.scenario}`);
       if (src.lab !== 'races') {
-        const decoded = decodeLabHash(src.lab, href, builtins[src.lab], (v) => parseScenario(v, src.lab, LAB_SCHEMAS[src.lab]));
-        expect(decoded.ok && decoded.scenario?.id).toBe(src.scenario);
+        const decoded = decodeLink(src.lab, href, builtins[src.lab], (v) => parseScenario(v, src.lab, LAB_SCHEMAS[src.lab]));
+        expect(decoded.kind === 'ok' && decoded.scenario.id).toBe(src.scenario);
       }
     }
   });

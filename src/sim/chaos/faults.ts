@@ -80,3 +80,21 @@ export function describeFault(f: Fault): string {
   const dur = f.durationMs === undefined ? '' : ` for ${f.durationMs} ms`;
   return `${f.kind} on ${f.target}${at}${dur} — ${f.effect}`;
 }
+
+/** What a lab's fault function returns: the changed events and config and the faults applied. */
+export interface Faulted {
+  events: ScriptedEvent[];
+  config: Record<string, Json>;
+  faults: Fault[];
+}
+
+/** A scenario's config as the fault functions read it. */
+export type Cfg = Record<string, Json>;
+
+/** `v` when it is a JSON object, else `{}`. */
+export const obj = (v: Json | undefined): Cfg => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Cfg) : {});
+
+/** The events with each matching one moved `byMs` later (capped at the schema's 1e9 ms). */
+export function shiftWhere(events: ScriptedEvent[], match: (e: ScriptedEvent) => boolean, byMs: number): ScriptedEvent[] {
+  return events.map((e) => (match(e) ? { ...e, at: Math.min(1_000_000_000, e.at + byMs) } : e));
+}

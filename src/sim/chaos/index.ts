@@ -1,6 +1,6 @@
 /**
  * The seeded chaos swarm: fault plans from one seed (faults.ts), the faults each lab applies
- * (labFaults.ts), and the swarm over many seeds with safety and liveness apart (swarm.ts).
+ * (each lab's `chaos` part, read by labFaults.ts), and the swarm over many seeds with safety and liveness apart (swarm.ts).
  */
 export * from './faults';
 export * from './labFaults';

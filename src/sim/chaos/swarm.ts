@@ -5,16 +5,15 @@
  * Deterministic: the only randomness is `mulberry32(seed)` (src/sim/rng.ts); the same scenario and
  * seed give the same faults, the same trace and the same verdict in Node and every browser.
  */
-import { replay } from '../replay';
-import { LAB_SCHEMAS, MODELS } from '../labs';
-import { isLabId, type LabId } from '../labIds';
+import { LAB_DEFINITIONS, LAB_SCHEMAS } from '../labs';
+import type { AnyLabDefinition } from '../lab';
+import { LAB_IDS, isLabId, labNeedsDatabase, type LabId } from '../labIds';
 import type { OpenDatabase } from '../ledger/sql';
-import type { LedgerModel } from '../ledger/model';
 import { mulberry32 } from '../rng';
 import { parseScenario } from '../scenario';
-import type { Model, Scenario } from '../types';
+import type { Scenario } from '../types';
 import type { Fault } from './faults';
-import { LAB_FAULTS } from './labFaults';
+import { labChaos } from './labFaults';
 
 /**
  * Safety and liveness. Every named invariant of a lab is checked on every step as a "nothing bad
@@ -22,25 +21,20 @@ import { LAB_FAULTS } from './labFaults';
  * final never dropped, …): the swarm counts each as SAFETY, and a seed that breaks one is a failing
  * seed. LIVENESS — "something good eventually happens" — may fail under faults although the policy
  * is correct (a forged cancel nobody settles, a partition that outlasts the run), so it is reported
- * apart and never fails a seed. The liveness checks read the outcome at the end of the trace:
- * - races `every-call-settles`: no call is still pending when the trace ends;
- * - ledger `every-call-answered`: no client is still waiting for its response when the trace ends.
- * The other labs' outcomes carry no pending-forever state (flow streams and resilience calls end by
- * their horizon, timeouts and deadlines), so they have no liveness check.
+ * apart and never fails a seed. The liveness checks read the outcome at the end of the trace; each
+ * lab names its own (`LabChaos.liveness`: races `every-call-settles`, ledger `every-call-answered`;
+ * flow streams and resilience calls end by their horizon, timeouts and deadlines, so they have none).
  */
-export const LIVENESS_CHECKS: Record<LabId, readonly { name: string; description: string }[]> = {
-  races: [{ name: 'every-call-settles', description: 'No call is still pending when the trace ends.' }],
-  ledger: [{ name: 'every-call-answered', description: 'No client is still waiting for a response when the trace ends.' }],
-  flow: [],
-  resilience: [],
-};
+export function livenessChecks(lab: LabId): readonly { name: string; description: string }[] {
+  return labChaos(lab).liveness.map(({ name, description }) => ({ name, description }));
+}
 
 /** The liveness checks of `lab` that fail on `outcome` (names, sorted). */
 export function livenessFailures(lab: LabId, outcome: unknown): string[] {
-  const o = outcome as { summary?: { states?: Record<string, number> }; calls?: { client?: string }[] } | null;
-  if (lab === 'races') return (o?.summary?.states?.pending ?? 0) > 0 ? ['every-call-settles'] : [];
-  if (lab === 'ledger') return (o?.calls ?? []).some((c) => c.client === 'waiting') ? ['every-call-answered'] : [];
-  return [];
+  return labChaos(lab)
+    .liveness.filter((check) => check.fails(outcome))
+    .map((check) => check.name)
+    .sort();
 }
 
 /** A scenario under one seed's faults. */
@@ -57,13 +51,13 @@ function checkSeed(seed: number): number {
 }
 
 function labOf(scenario: Scenario): LabId {
-  if (!isLabId(scenario.lab)) throw new Error(`lab: must be one of races, ledger, flow, resilience, got ${JSON.stringify(scenario.lab)}`);
+  if (!isLabId(scenario.lab)) throw new Error(`lab: must be one of ${LAB_IDS.join(', ')}, got ${JSON.stringify(scenario.lab)}`);
   return scenario.lab;
 }
 
 /**
  * The scenario under the faults of `seed` (an integer in [0, 2³²)): the faults are drawn from
- * `mulberry32(seed)` by the lab's fault function (src/sim/chaos/labFaults.ts) and applied to the
+ * `mulberry32(seed)` by the lab's fault function (`LabDefinition.chaos`, src/sim/<lab>/chaos.ts) and applied to the
  * scripted events and config. `scenario` must be a validated scenario (see `parseScenario`). The
  * result validates with the lab's own parser; this throws `Error` only if a fault function produced
  * an invalid scenario (a bug), and `RangeError` for a bad seed.
@@ -71,7 +65,7 @@ function labOf(scenario: Scenario): LabId {
 export function faultedScenario(scenario: Scenario, seed: number): FaultedScenario {
   const lab = labOf(scenario);
   const random = mulberry32(checkSeed(seed));
-  const { events, config, faults } = LAB_FAULTS[lab](scenario, random);
+  const { events, config, faults } = labChaos(lab).faults(scenario, random);
   const candidate = { ...scenario, config, events };
   delete candidate.expect;
   const parsed = parseScenario(JSON.parse(JSON.stringify(candidate)), lab, LAB_SCHEMAS[lab]);
@@ -85,7 +79,7 @@ export interface SeedResult {
   faults: Fault[];
   /** Safety invariants that failed (names, sorted). Non-empty = a failing seed. */
   violated: string[];
-  /** Liveness checks that failed (names, sorted; see `LIVENESS_CHECKS`). */
+  /** Liveness checks that failed (names, sorted; see `livenessChecks`). */
   liveness: string[];
   /** True when the replay hit the step limit (reported, never a failure by itself). */
   truncated: boolean;
@@ -103,27 +97,23 @@ export interface SwarmOptions {
   maxSteps?: number;
 }
 
-type AnyModel = Model<unknown, unknown, unknown, unknown>;
-
-function modelFor(lab: LabId, open: OpenDatabase | undefined): AnyModel {
-  if (lab === 'ledger') {
-    if (!open) throw new Error('open: a ledger swarm needs an opener of fresh sql.js databases (options.open)');
-    return MODELS.ledger(open) as LedgerModel as unknown as AnyModel;
-  }
-  return MODELS[lab] as unknown as AnyModel;
+/** The lab's definition for a swarm: a lab whose replays run SQL needs `open`. */
+function definitionFor(lab: LabId, open: OpenDatabase | undefined): AnyLabDefinition {
+  if (labNeedsDatabase(lab) && !open) throw new Error(`open: a ${lab} swarm needs an opener of fresh sql.js databases (options.open)`);
+  return LAB_DEFINITIONS[lab]({ open });
 }
 
-function runWith(model: AnyModel, lab: LabId, scenario: Scenario, seed: number, maxSteps: number): SeedResult {
+function runWith(definition: AnyLabDefinition, lab: LabId, scenario: Scenario, seed: number, maxSteps: number): SeedResult {
   const f = faultedScenario(scenario, seed);
-  const trace = replay(model, f.scenario, { keep: 'effects', maxSteps });
-  const violated = trace.invariants.filter((inv) => inv.firstViolation !== null).map((inv) => inv.name);
+  const trace = definition.replay(f.scenario, { keep: 'effects', maxSteps });
+  const violated: string[] = trace.invariants.filter((inv: { firstViolation: unknown }) => inv.firstViolation !== null).map((inv: { name: string }) => inv.name);
   return { seed, faults: f.faults, violated: violated.sort(), liveness: livenessFailures(lab, trace.outcome), truncated: trace.truncated };
 }
 
 /** Replays `scenario` under the faults of one seed: the safety invariants it broke and the liveness checks that failed. */
 export function runSeed(scenario: Scenario, seed: number, options: Pick<SwarmOptions, 'open' | 'maxSteps'> = {}): SeedResult {
   const lab = labOf(scenario);
-  return runWith(modelFor(lab, options.open), lab, scenario, seed, options.maxSteps ?? 200_000);
+  return runWith(definitionFor(lab, options.open), lab, scenario, seed, options.maxSteps ?? 200_000);
 }
 
 /** The result of a swarm. */
@@ -166,7 +156,7 @@ export function swarm(scenario: Scenario, options: SwarmOptions = {}): SwarmResu
   const seeds = options.seeds ?? 1000;
   if (!Number.isInteger(seeds) || seeds < 1 || seeds > 1_000_000) throw new RangeError(`seeds: must be an integer in [1, 1000000], got ${seeds}`);
   const firstSeed = checkSeed(options.firstSeed ?? 0);
-  const model = modelFor(lab, options.open);
+  const definition = definitionFor(lab, options.open);
   const maxSteps = options.maxSteps ?? 200_000;
   const result: SwarmResult = {
     lab,
@@ -181,7 +171,7 @@ export function swarm(scenario: Scenario, options: SwarmOptions = {}): SwarmResu
   };
   for (let i = 0; i < seeds; i++) {
     const seed = (firstSeed + i) >>> 0;
-    const r = runWith(model, lab, scenario, seed, maxSteps);
+    const r = runWith(definition, lab, scenario, seed, maxSteps);
     result.seedsRun++;
     if (r.truncated) result.truncatedSeeds.push(seed);
     if (r.violated.length > 0) {

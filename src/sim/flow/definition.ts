@@ -5,6 +5,8 @@ import type { Scenario } from '../types';
 import { checkFlowExpectation, flowOutcomeAt, replayFlowSeekable, type FlowTrace } from './index';
 import { flowModel, type FlowOutcome, type FlowState } from './model';
 import { flowConfigSchema, flowEventSchema } from './schema';
+import { flowChaos } from './chaos';
+import { flowReview } from './review';
 
 /**
  * Steps between checkpoints of the page's seekable flow trace: a drag re-runs at most this many
@@ -33,6 +35,8 @@ const flowBase = modelLab(flowModel, {
 
 export const flowDefinition = {
   ...flowBase,
+  chaos: flowChaos,
+  review: flowReview,
   // Also a FlowTrace: its `steps` getter builds the historic steps on first read (views use the accessors).
   seekable: (scenario: Scenario) => replayFlowSeekable(scenario, { checkpointEvery: FLOW_PAGE_CHECKPOINT_EVERY, keepEntries: true }) as unknown as FlowTrace & LabTrace<FlowState, FlowOutcome>,
 } as LabDefinition<FlowState, FlowOutcome, FlowTrace>;

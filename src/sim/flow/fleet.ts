@@ -1,4 +1,4 @@
-import { clientHash, jitterUnit } from './backoff';
+import { clientHash, jitterUnit } from '../retry/backoff';
 import type { FleetConfig } from './schema';
 import { http, TIMER } from './stream';
 import { FLOW_RANK, SSE_HEADERS, type FlowCtx as Ctx, type FlowTimer } from './modelTypes';

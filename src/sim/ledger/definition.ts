@@ -5,6 +5,8 @@ import { laneKindProblem } from './lanes';
 import { createLedgerModel, LEDGER_INVARIANTS, LEDGER_TIE_RULE, ledgerLaneOf, ledgerOutcome, type LedgerOutcome, type LedgerState } from './model';
 import { ledgerConfigSchema, ledgerEventSchema, ledgerLengthProblem } from './schema';
 import type { OpenDatabase } from './sql';
+import { ledgerChaos } from './chaos';
+import { ledgerReview } from './review';
 
 const schemas = { config: ledgerConfigSchema, event: ledgerEventSchema };
 
@@ -27,6 +29,8 @@ export function createLedgerDefinition(open: OpenDatabase): LabDefinition<Ledger
     id: 'ledger',
     title: 'Ledger',
     open,
+    chaos: ledgerChaos,
+    review: ledgerReview,
     schemas,
     tieRule: LEDGER_TIE_RULE,
     invariants: LEDGER_INVARIANTS.map(({ name, description }) => ({ name, description })),

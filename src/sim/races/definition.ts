@@ -5,6 +5,8 @@ import type { RacesOutcome, RacesState } from './model';
 import { RACES_SCHEMAS } from './schema';
 import { exploreRacesOrders } from './explore';
 import { racesPageCore } from './pageDefinition';
+import { racesChaos } from './chaos';
+import { racesReview } from './review';
 
 export { RACES_PAGE_CHECKPOINT_EVERY, racesPageCore } from './pageDefinition';
 
@@ -18,10 +20,10 @@ export const racesPageDefinition = {
   parse: parserFor('races', RACES_SCHEMAS),
 } as LabDefinition<RacesState, RacesOutcome, RacesTrace>;
 
-/** The definition plus every order of the selected events on the core's fast path (pruning on unless `prune: false`). */
+/** The definition plus its chaos and review parts and every order of the selected events on the core's fast path (pruning on unless `prune: false`). */
 function withOrders(page: LabDefinition<RacesState, RacesOutcome, RacesTrace>): LabDefinition<RacesState, RacesOutcome, RacesTrace> {
   const explore: LabExplorer<RacesOutcome> = { ...page.explore!, orders: (scenario, events, hooks) => exploreRacesOrders(scenario, events, { ...hooks, prune: hooks.prune ?? true }) };
-  return { ...page, explore };
+  return { ...page, explore, chaos: racesChaos, review: racesReview };
 }
 
 /**

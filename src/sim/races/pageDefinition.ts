@@ -3,6 +3,7 @@ import type { Scenario } from '../types';
 import { checkExpectation, racesOutcomeAt, racesStateAt, replayRacesSeekable, type RacesTrace } from './api';
 import { racesModel, type RacesOutcome, type RacesState } from './model';
 import { racesLengthProblem } from './limits';
+import { RACES_LINK_VALUE_ALIASES } from './sdkProfile';
 import { racesNaturalOrderEvents, racesOrderClass } from './explore';
 
 /**
@@ -36,6 +37,7 @@ export const racesPageCore = {
       natural: racesNaturalOrderEvents,
     },
   }),
+  link: { configParams: true, playhead: true, valueAliases: RACES_LINK_VALUE_ALIASES },
   stateAt: (trace: RacesTrace, atMs: number) => racesStateAt(trace, atMs),
   seekable: (scenario: Scenario) => {
     const trace: LabTrace<RacesState, RacesOutcome> = replayRacesSeekable(scenario, { checkpointEvery: RACES_PAGE_CHECKPOINT_EVERY, keepEntries: true, keyKind: 'request' });

@@ -1,5 +1,5 @@
 import type { BreakerConfig } from './schema';
-import { ratioBudget, tokenBucket, type RatioBudget, type TokenBucket } from './budget';
+import { ratioBudget, tokenBucket, type RatioBudget, type TokenBucket } from '../retry/budget';
 
 /**
  * A circuit breaker with a retry policy in front of a flaky downstream (issue 5 items 2–3).

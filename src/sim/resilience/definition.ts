@@ -6,6 +6,8 @@ import { checkExpectation, type ResilienceTrace } from './index';
 import { resilienceModel, type ResilienceOutcome, type ResilienceState } from './model';
 import { resilienceConfigSchema, resilienceEventSchema } from './schema';
 import { replayResilienceSeekable } from './seekable';
+import { resilienceChaos } from './chaos';
+import { resilienceReview } from './review';
 import type { Scenario } from '../types';
 
 /** Most events the resilience lab page draws (as the races page; the CLI replays bigger files). */
@@ -39,6 +41,8 @@ const resilienceBase = modelLab(resilienceModel, {
 
 export const resilienceDefinition = {
   ...resilienceBase,
+  chaos: resilienceChaos,
+  review: resilienceReview,
   // Also a ResilienceTrace: its `steps` getter builds the historic steps on first read (views use the accessors).
   seekable: (scenario: Scenario) =>
     replayResilienceSeekable(scenario, { checkpointEvery: RESILIENCE_PAGE_CHECKPOINT_EVERY, keepEntries: true }) as unknown as ResilienceTrace & LabTrace<ResilienceState, ResilienceOutcome>,

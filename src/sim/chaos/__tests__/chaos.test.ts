@@ -8,7 +8,7 @@ import { mergeConfig } from '../../replay';
 import { parseScenario } from '../../scenario';
 import type { Scenario, ScriptedEvent } from '../../types';
 import { classifyPolicies, policySignature } from '../policies';
-import { LAB_FAULT_KINDS } from '../labFaults';
+import { labFaultKinds } from '../labFaults';
 import { UPSTREAM_LATENCY_MS, describeFault } from '../faults';
 import { faultedScenario, livenessFailures, runSeed, swarm } from '../swarm';
 
@@ -23,7 +23,7 @@ describe('fault plans', () => {
           const again = parseScenario(JSON.parse(JSON.stringify(f.scenario)), lab, LAB_SCHEMAS[lab]);
           expect(again.ok).toBe(true);
           expect(f.scenario.expect).toBeUndefined();
-          for (const fault of f.faults) expect(LAB_FAULT_KINDS[lab]).toContain(fault.kind);
+          for (const fault of f.faults) expect(labFaultKinds(lab)).toContain(fault.kind);
         }
       }
     }

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
-import type { LabStore } from './labStore';
-import type { Json } from '../sim/types';
+import type { LabStore } from '../labStore';
+import type { Json } from '../../sim/types';
 
 /**
  * A chainable driver for lab store tests (tldraw's test editor idea): each verb acts on the store

@@ -1,29 +1,11 @@
-import type { ParseResult } from '../sim/scenario';
-import { racesPageCore } from '../sim/races/pageDefinition';
-import { RACES_LINK_VALUE_ALIASES } from '../sim/races/sdkProfile';
-import { racesParse } from './racesParser';
-import { decodeLink, encodeLink } from './labLink';
 import type { Json, Scenario } from '../sim/types';
 import { jsonEqual } from './stableJson';
 
 /**
- * The races lab's URL (hash routing), as pure functions:
- *
- * - `#/races/<scenario-id>` — an unmodified built-in scenario; config overrides follow as query
- *   parameters named by their config path (`?transport=stdio&policy.respondAfterCancel=true`).
- * - `#/races?scenario=<base64url(JSON)>` — any other scenario, carried whole.
- * - `t=<ms>` (either form) — the playhead.
- *
- * Decoding never throws: problems come back as `"<field>: <problem>"` lines, like scenario files.
+ * The text pieces of a share link, as pure functions, for the one link codec (`labLink.ts`):
+ * base64url over UTF-8, a config's changed fields as dotted query parameters, and a hash split into
+ * its path and query. Never throws.
  */
-
-export const RACES_PATH = '/races';
-
-/** What a races URL resolves to. */
-export type DecodedRacesHash =
-  /** `warnings`: parts of the link that were ignored (a bad `t=`), the scenario itself is good. */
-  | { ok: true; scenario: Scenario; original: Scenario; cursorMs: number | null; builtinId: string | null; warnings: string[] }
-  | { ok: false; errors: string[] };
 
 // ───────────── base64url (UTF-8) ─────────────
 
@@ -108,36 +90,10 @@ export function sameExceptConfig(scenario: Scenario, builtin: Scenario): boolean
   return jsonEqual({ ...scenario, config: null }, { ...builtin, config: null });
 }
 
-/** The hash (with its leading `#`) that reproduces `scenario` exactly, plus the playhead when given (the races form of `encodeLink`). */
-export function encodeRacesHash(scenario: Scenario, builtins: readonly Scenario[], cursorMs: number | null = null): string {
-  return encodeLink('races', scenario, builtins, { configParams: true, playhead: true, cursorMs });
-}
-
 /** Splits a hash into its path and query (`#/races/A?x=1` → `/races/A`, `x=1`). */
 export function splitHash(hash: string): { path: string; query: URLSearchParams } {
   const body = hash.startsWith('#') ? hash.slice(1) : hash;
   const q = body.indexOf('?');
   const path = q < 0 ? body : body.slice(0, q);
   return { path: path === '' ? '/' : path, query: new URLSearchParams(q < 0 ? '' : body.slice(q + 1)) };
-}
-
-/**
- * Decodes a races hash (`decodeLink` with config overrides and the playhead). `#/races` alone (or no
- * lab in the address) gives the first built-in scenario. A good scenario with bad parameters is
- * `ok` with each ignored parameter in `warnings`; every problem names its field. Parses with
- * `racesParse` (await `loadRacesParser()` first).
- */
-export function decodeRacesHash(hash: string, builtins: readonly Scenario[]): DecodedRacesHash {
-  const { path, query } = splitHash(hash);
-  const bare = !query.has('scenario') && (path === '' || path === '/' || path === RACES_PATH || path === `${RACES_PATH}/`);
-  const d = decodeLink('races', bare ? hash.replace(/^#?\/?(races\/?)?/, '#/races/' + encodeURIComponent(builtins[0]?.id ?? '')) : hash, builtins, parseForRacesPage, { configParams: true, playhead: true, valueAliases: RACES_LINK_VALUE_ALIASES });
-  if (d.kind === 'none') return { ok: false, errors: [`(link): not a races lab address: ${JSON.stringify(path)}`] };
-  if (d.kind === 'bad') return { ok: false, errors: d.errors };
-  return { ok: true, scenario: d.scenario, original: d.original, cursorMs: d.cursorMs, builtinId: d.builtinId, warnings: d.warnings };
-}
-
-function parseForRacesPage(value: unknown): ParseResult {
-  const parsed = racesParse(value);
-  const problem = parsed.ok ? (racesPageCore.pageProblem?.(parsed.scenario) ?? null) : null;
-  return problem ? { ok: false, errors: [problem] } : parsed;
 }

@@ -1,15 +1,16 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { racesPageDefinition } from '../sim/races/definition';
-import { racesConfigSchema, racesPolicySchema } from '../sim/races/schema';
-import { builtinRaces } from './builtinRaces';
-import { RACES_SETTING_TEXTS } from './builtinRaces';
-import { RACES_FIRST_PAINT_DATA, RACES_PAGE_DATA, renderRacesFirstPaintData, renderRacesPageData } from './racesPageData';
-import { loadRacesBuiltins, RACES_BUILTIN_ERRORS, RACES_FIRST_BUILTIN } from './racesFirstPaint';
-import { racesLinkNamesNothing, racesStoreThenBuiltins } from './racesStore';
+import { racesPageDefinition } from '../src/sim/races/definition';
+import { racesConfigSchema, racesPolicySchema } from '../src/sim/races/schema';
+import { builtinRaces } from '../src/store/builtinRaces';
+import { RACES_SETTING_TEXTS } from '../src/store/builtinRaces';
+import { RACES_FIRST_PAINT_DATA, RACES_PAGE_DATA } from '../src/store/racesPageData';
+import { renderRacesFirstPaintData, renderRacesPageData } from './gen-races-page';
+import { loadRacesBuiltins, RACES_BUILTIN_ERRORS, RACES_FIRST_BUILTIN } from '../src/store/racesFirstPaint';
+import { racesLinkNamesNothing, racesStoreThenBuiltins } from '../src/store/racesStore';
 
-const root = path.resolve(import.meta.dirname, '../..');
+const root = path.resolve(import.meta.dirname, '..');
 const dir = path.join(root, 'public/scenarios/races');
 
 describe('the races page data generated at build time', () => {
