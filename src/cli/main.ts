@@ -71,6 +71,21 @@ export const COMMANDS: Record<string, CliCommand> = {
     ],
     run: async (argv) => (await import('./explore')).exploreCommand(argv),
   },
+  probe: {
+    summary: 'probe (--command "CMD ARGS…" | --url http://HOST:PORT/mcp) [--tool NAME] [--args JSON] [--revision R] [--json] [--checks-json FILE] [--record FILE] — test your MCP server with a real SDK v2 client: cancels, progress, survival (exit 3 when a rule is broken, 1 when it cannot connect)',
+    options: [
+      ['--command "CMD ARGS…"', 'spawn the server and speak stdio to it (no shell; quotes group words)'],
+      ['--url URL', 'a Streamable HTTP endpoint, e.g. http://127.0.0.1:3000/mcp'],
+      ['--tool NAME', 'a long-running tool to call, cancel and call again (the cancel probes); without it only the safe probes run'],
+      ['--args JSON', 'the tool\'s arguments, a JSON object (make it run a few seconds and report progress)'],
+      ['--revision R', '2026-07-28 or 2025-11-25: the revision to negotiate (default: whatever the SDK negotiates); another one is exit 1'],
+      ['--json', 'one JSON document (findings in check\'s shape, with verdict and evidence) instead of the summary'],
+      ['--checks-json FILE', 'also write the findings as the official conformance suite\'s checks.json'],
+      ['--record FILE', 'record the probe\'s own session (capture envelope JSONL: open it in the Traffic page, or mcp-lab check it)'],
+      ['--timeout-ms N', 'bound on the handshake (default 10000); requests are bounded by max(N, 30000)'],
+    ],
+    run: async (argv) => (await import('../live/probe/command')).probeCommand(argv),
+  },
 };
 
 const HELP_FLAGS = new Set(['--help', '-h']);
