@@ -105,7 +105,10 @@ export async function openSession(target: ProbeTarget, options: SessionOptions):
     inner = new StreamableHTTPClientTransport(new URL(target.url), { fetch: recordingFetch });
   }
 
-  const outer: Transport = {
+  const own: Transport = {
+    onmessage: undefined,
+    onclose: undefined,
+    onerror: undefined,
     start: () => inner.start(),
     close: () => inner.close(),
     send: (message: JSONRPCMessage, opts?: Parameters<Transport['send']>[1]) => {
@@ -114,6 +117,15 @@ export async function openSession(target: ProbeTarget, options: SessionOptions):
       return inner.send(message, opts);
     },
   };
+  // Everything else (hasPerRequestStream, setProtocolVersion, sessionId…) is the SDK transport's own:
+  // the client reads them to pick the cancel's form (a 2026-07-28 stream close needs hasPerRequestStream).
+  const outer = new Proxy(own, {
+    get(target, prop, receiver) {
+      if (prop in target) return Reflect.get(target, prop, receiver);
+      const value = Reflect.get(inner, prop) as unknown;
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(inner) : value;
+    },
+  });
   inner.onmessage = (message, extra) => {
     recorder.frame({ direction: 's2c', transport: transportName, raw: JSON.stringify(message) });
     push({ direction: 's2c', message: message as unknown as Record<string, unknown> });
