@@ -86,6 +86,19 @@ export const COMMANDS: Record<string, CliCommand> = {
     ],
     run: async (argv) => (await import('../live/probe/command')).probeCommand(argv),
   },
+  proxy: {
+    summary: 'proxy [--record FILE] [--check] [--fault NAME] -- SERVER_CMD ARGS… | proxy --listen HOST:PORT --upstream URL [--record FILE] [--check] [--fault NAME] — sit between a real client and server and record what passed (stdio: bytes unchanged; HTTP: SSE streamed through)',
+    options: [
+      ['-- SERVER_CMD ARGS…', 'stdio: the server to spawn; give `mcp-lab proxy -- CMD ARGS…` to your host as the server command'],
+      ['--listen HOST:PORT', 'Streamable HTTP: where the proxy listens (127.0.0.1:0 picks a port; the address is printed on stderr)'],
+      ['--upstream URL', 'Streamable HTTP: the server\'s MCP endpoint; every request goes there'],
+      ['--record FILE', 'the session in the capture envelope (JSONL; HTTP status and headers, stream open/close, fault marks, exit) — open it in the Traffic page or mcp-lab check it'],
+      ['--check', 'print check\'s findings on stderr as they happen (same rules as mcp-lab check)'],
+      ['--fault NAME[,NAME]', 'a client-side what-if, from the one fault vocabulary. stdio: ignore-cancel (drop), late-result (delay), duplicate-response (duplicate), response-for-unknown-id, no-progress (drop), progress-after-result, crash-on-cancel (cut); HTTP: ignore-cancel, stream-cut (cut). The others are server behaviour: mcp-lab serve'],
+      ['--fault-delay-ms N', 'how long late-result holds a response (default 75000)'],
+    ],
+    run: async (argv) => (await import('../live/proxy/command')).proxyCommand(argv),
+  },
 };
 
 const HELP_FLAGS = new Set(['--help', '-h']);
