@@ -191,6 +191,10 @@ export async function runProbe(args: ProbeArgs, recorder: Recorder = NO_RECORDER
       else findings.push(progressFinding([(cancelled as CancelledCallResult | null)?.progress ?? null, (second as SecondCallResult | null)?.progress ?? null]));
       await run(['rapid-cancel-cycles'], () => probeRapidCycles(session, o, tool));
       await run(['idempotency-once'], () => probeIdempotency(session, o, tool));
+    } else {
+      for (const id of ['cancel-stops-work', 'progress-monotonic', 'survives-cancel', 'rapid-cancel-cycles', 'idempotency-once'] as const) {
+        findings.push(finding(id, 'not-applicable', 'warning', '—', 'needs --tool NAME (a long-running tool) and its --args', []));
+      }
     }
     findings.push(probeOneResponse(session));
   } finally {
