@@ -215,7 +215,9 @@ export function probeSummary(r: ProbeReport): string {
     lines.push(`  ${LABEL[f.verdict].padEnd(12)} ${f.check}${f.verdict === 'fail' ? ` [${f.severity}]` : ''} — ${f.message}`);
     if (f.verdict === 'fail') {
       lines.push(`               rule ${f.rule} (${f.specWord})${f.teaches ? `; the lab teaches it: ${f.teaches.lab} ${f.teaches.scenario} (${f.teaches.href})` : ''}`);
-      for (const e of f.evidence.filter((x) => x.direction !== 'meta').slice(-6)) {
+      const shown = f.evidence.filter((x) => x.direction !== 'meta');
+      const late = shown.filter((x) => x.afterCancelMs !== undefined && x.afterCancelMs > 0);
+      for (const e of late.length ? late.slice(0, 6) : shown.slice(-6)) {
         const text = e.message ? JSON.stringify(e.message) : (e.text ?? '');
         lines.push(`               ${String(e.atMs).padStart(8)} ms ${e.direction}${e.afterCancelMs !== undefined ? ` (+${e.afterCancelMs} ms after the cancel)` : ''} ${text.length > 160 ? `${text.slice(0, 157)}…` : text}`);
       }

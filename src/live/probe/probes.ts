@@ -312,7 +312,7 @@ export async function probeRapidCycles(s: ProbeSession, o: ProbeOptions, tool: s
   const sent = s.log.slice(from).filter((e) => e.direction === 'c2s');
   if (!a.ok) return finding('rapid-cancel-cycles', 'fail', 'warning', 'SHOULD (a cancel only stops the one request)', `after 5 rapid call-and-cancel cycles the server stopped answering: ${a.why}`, [...sent, ...a.events], ids);
   if (late.length) {
-    return finding('rapid-cancel-cycles', 'fail', severity, word, `5 rapid cycles: ${late.length} message${late.length === 1 ? '' : 's'} for cancelled requests arrived after their cancel (first at ${late[0].atMs} ms, for ${JSON.stringify(late[0].message?.id ?? progressOf(late[0].message)?.token)})`, [...sent, ...late], ids);
+    return finding('rapid-cancel-cycles', 'fail', severity, word, `5 rapid cycles: ${late.length} message${late.length === 1 ? '' : 's'} for cancelled requests arrived after their cancel (first at ${late[0].atMs} ms, for ${JSON.stringify(late[0].message?.id ?? progressOf(late[0].message)?.token)})`, [...sent.filter((e) => e.message?.method === 'notifications/cancelled').slice(0, 5), ...late], ids);
   }
   const finished = calls.filter((c) => c.finishedFirst).length;
   return finding('rapid-cancel-cycles', 'pass', severity, word, `5 rapid call-and-cancel cycles${finished ? ` (${finished} finished before its cancel)` : ''}: nothing late, and the server answered the next request`, [...sent, ...a.events], ids);
