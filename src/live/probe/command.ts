@@ -10,7 +10,8 @@
  * Exit codes: 0 every probe passed, was not observed or not applicable; 3 a rule broken (a fail of
  * severity error or warning); 1 could not connect or bad input (one line on stderr). Every wait is bounded.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { REVISIONS, type Revision } from '../../sim/mcp';
 import { NO_RECORDER, openRecorder, type Recorder } from '../recorder';
 import { finding, isBroken, PROBE_IDS, toConformanceChecks, type ProbeFinding, type ProbeId } from './findings';
@@ -254,6 +255,7 @@ export async function probeCommand(argv: string[]): Promise<number> {
   }
   if (args.checksJson) {
     try {
+      mkdirSync(path.dirname(path.resolve(args.checksJson)), { recursive: true });
       writeFileSync(args.checksJson, `${JSON.stringify(toConformanceChecks(report.findings, report.revision, new Date().toISOString()), null, 2)}\n`);
     } catch (err) {
       process.stderr.write(`probe: cannot write ${args.checksJson}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);

@@ -40,7 +40,7 @@ export function startLiveCheck(write: (line: string) => void = (l) => process.st
     checkedLines = lines.length;
     const imported = importTranscript(lines.join(''), { format: 'capture-jsonl' });
     if (!imported.ok) return;
-    const report = checkTranscript(imported.transcript, { schema: false });
+    const report = checkTranscript(imported.transcript);
     for (const f of report.findings) {
       if (f.severity === 'info') continue;
       const key = `${f.check}|${JSON.stringify(f.requestIds)}|${f.entries[0] ?? ''}`;

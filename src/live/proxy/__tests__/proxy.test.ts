@@ -176,6 +176,33 @@ describe('the probe through the stdio proxy', () => {
   });
 });
 
+describe('stdio faults between a real SDK client and the fixture', () => {
+  it('duplicate-response, response-for-unknown-id and progress-after-result: the client still gets its one result; the recording has the marks, and check finds the stray progress', async () => {
+    const rec = path.join(dir, 'faults.jsonl');
+    const transport = new StdioClientTransport({ command: process.execPath, args: [...proxyArgv(['--record', rec, '--fault', 'duplicate-response,response-for-unknown-id,progress-after-result']), '--', process.execPath, FIXTURE], cwd: ROOT, stderr: 'pipe' });
+    const client = new Client({ name: 'proxy-fault-test', version: '1' });
+    client.onerror = () => {};
+    await client.connect(transport, { timeout: 15_000 });
+    try {
+      const result = await client.callTool({ name: 'slow', arguments: { steps: 3, intervalMs: 30 } }, { onprogress: () => {}, timeout: 15_000 });
+      expect(result.content).toEqual([{ type: 'text', text: 'done after 3 steps' }]);
+      await new Promise((r) => setTimeout(r, 300));
+    } finally {
+      await client.close();
+    }
+    const deadline = Date.now() + 10_000;
+    while (!readFileSync(rec, 'utf8').includes('"event":"exit"') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    const lines = readRecording(rec);
+    expect(new Set(lines.filter((l) => l.event === 'fault').map((l) => l.fault))).toEqual(new Set(['duplicate-response', 'response-for-unknown-id', 'progress-after-result']));
+    expect(lines.findIndex((l) => l.fault === "progress-after-result")).toBeGreaterThan(lines.findIndex((l) => l.fault === "duplicate-response"));
+    const callResponses = lines.filter((l) => l.direction === 's2c' && String(l.raw).includes('done after 3 steps'));
+    expect(callResponses).toHaveLength(3); // the forged one for an unknown id, the real one, its duplicate
+    const imported = importTranscript(readFileSync(rec, 'utf8'));
+    expect(imported.ok).toBe(true);
+    if (imported.ok) expect(checkTranscript(imported.transcript).findings.map((f) => f.check)).toContain('progress-after-completion');
+  });
+});
+
 describe('--check: findings on stderr as they happen', () => {
   it("a real SDK client cancels a call the server answers anyway: check's late-after-cancel is printed while the session is still open", async () => {
     const transport = new StdioClientTransport({ command: process.execPath, args: [...proxyArgv(['--check']), '--', process.execPath, FIXTURE, '--variant', 'answers-after-cancel'], cwd: ROOT, stderr: 'pipe' });
@@ -284,6 +311,26 @@ describe('Streamable HTTP reverse proxy', () => {
     expect(open.http.headers['content-type']).toBe('text/event-stream');
     expect(lines.filter((l) => l.direction === 's2c')).toHaveLength(2);
     expect(lines.some((l) => l.event === 'stream-close' && l.cause === 'server')).toBe(true);
+  });
+
+  it('--fault stream-cut ends a tools/call stream after its first event, before the result, and marks it', async () => {
+    const rec = path.join(dir, 'cut.jsonl');
+    const p = await startHttpProxyProcess(sseUrl, ['--record', rec, '--fault', 'stream-cut']);
+    let body = '';
+    try {
+      const res = await fetch(p.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"x"}}', signal: AbortSignal.timeout(10_000) });
+      try {
+        body = await res.text();
+      } catch {
+        // the cut may surface as a terminated body: what arrived before it is what counts
+      }
+    } finally {
+      await p.stop();
+    }
+    expect(body).not.toContain('"result"');
+    const lines = readRecording(rec);
+    expect(lines.some((l) => l.event === 'fault' && l.fault === 'stream-cut' && l.requestId === 7)).toBe(true);
+    expect(lines.some((l) => l.event === 'stream-close' && l.cause === 'fault')).toBe(true);
   });
 
   it.each(['2026-07-28', '2025-11-25'] as const)('the probe through the HTTP proxy (%s) gets the verdicts it gets direct', async (revision) => {
