@@ -22,6 +22,7 @@ import {
   probeIdempotency,
   probeMalformedCancels,
   probeOneResponse,
+  probeProgressStops,
   probePingNotification,
   probeRapidCycles,
   probeSurvives,
@@ -198,6 +199,8 @@ export async function runProbe(args: ProbeArgs, recorder: Recorder = NO_RECORDER
       }
     }
     findings.push(probeOneResponse(session));
+    if (args.tool !== null) findings.push(probeProgressStops(session, o.inFlightMs));
+    else findings.push(finding('progress-stops-at-result', 'not-applicable', 'error', '—', 'needs --tool NAME (a tool that reports progress)', []));
   } finally {
     await session.close();
   }

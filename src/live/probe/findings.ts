@@ -22,6 +22,7 @@ export const PROBE_IDS = [
   'rapid-cancel-cycles',
   'idempotency-once',
   'one-response-per-request',
+  'progress-stops-at-result',
 ] as const;
 
 /** A probe's id. */
@@ -69,6 +70,7 @@ export const PROBE_RULES: Record<ProbeId, { rule: string; title: string; teaches
   'survives-cancel': { rule: 'cancel.ignore-invalid', title: 'A second call after the cancel is answered', teaches: { lab: 'races', scenario: 'I6-cancel-in-write-window', href: '#/races/I6-cancel-in-write-window?server.crashOnCancelInWriteWindow=true' } },
   'rapid-cancel-cycles': { rule: CHECKS['late-after-cancel'].rule, title: 'Five rapid call-and-cancel cycles: no late answer, the server stays up', teaches: CHECKS['late-after-cancel'].teaches },
   'idempotency-once': { rule: CHECKS['duplicate-call'].rule, title: 'The same call twice under one idempotency key runs once', teaches: CHECKS['duplicate-call'].teaches },
+  'progress-stops-at-result': { rule: CHECKS['progress-after-completion'].rule, title: 'No progress after the request completed', teaches: CHECKS['progress-after-completion'].teaches },
   'one-response-per-request': { rule: 'jsonrpc.one-response', title: 'Each request is answered once', teaches: { lab: 'races', scenario: 'I6-cancel-in-write-window', href: '#/races/I6-cancel-in-write-window?server.duplicateResponseOnCancel=true' } },
 };
 
@@ -128,7 +130,7 @@ export interface ConformanceCheck {
 function specUrl(check: ProbeId, revision: string): string {
   const rev = revision === '2026-07-28' ? '2026-07-28' : '2025-11-25';
   const base = `https://modelcontextprotocol.io/specification/${rev}/basic`;
-  if (check === 'progress-monotonic') return rev === '2026-07-28' ? `${base}/patterns/progress` : `${base}/utilities/progress`;
+  if (check === 'progress-monotonic' || check === 'progress-stops-at-result') return rev === '2026-07-28' ? `${base}/patterns/progress` : `${base}/utilities/progress`;
   if (check === 'handshake') return `${base}/lifecycle`;
   if (check === 'ping-notification' || check === 'one-response-per-request') return 'https://www.jsonrpc.org/specification';
   if (check === 'idempotency-once') return `https://modelcontextprotocol.io/specification/${rev}/server/tools`;

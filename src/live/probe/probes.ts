@@ -362,15 +362,58 @@ export async function probeIdempotency(s: ProbeSession, o: ProbeOptions, tool: s
   }
 }
 
-/** Over the whole session: no request id answered twice. */
+/** Over the whole session: no request id answered twice, and no response for an id the probe never sent. */
 export function probeOneResponse(s: ProbeSession): ProbeFinding {
+  const word = 'MUST (JSON-RPC 2.0: one response per request)';
+  const sent = new Set(s.log.filter((e) => e.direction === 'c2s' && e.message !== undefined && 'id' in e.message && 'method' in e.message).map((e) => idKey(e.message?.id)));
   const seen = new Map<string, WireEvent>();
   for (const e of s.log) {
     if (e.direction !== 's2c' || !isResponse(e.message) || e.message?.id === null || e.message?.id === undefined) continue;
     const k = idKey(e.message.id);
+    if (!sent.has(k)) return finding('one-response-per-request', 'fail', 'error', word, `a response at ${e.atMs} ms for id ${k}, which the probe never sent`, [e], [e.message.id as string | number]);
     const first = seen.get(k);
-    if (first) return finding('one-response-per-request', 'fail', 'error', 'MUST (JSON-RPC 2.0: one response per request)', `request ${k} was answered twice (at ${first.atMs} and ${e.atMs} ms)`, [first, e], [e.message.id as string | number]);
+    if (first) return finding('one-response-per-request', 'fail', 'error', word, `request ${k} was answered twice (at ${first.atMs} and ${e.atMs} ms)`, [first, e], [e.message.id as string | number]);
     seen.set(k, e);
   }
-  return finding('one-response-per-request', seen.size ? 'pass' : 'not-observed', 'error', 'MUST (JSON-RPC 2.0: one response per request)', `${seen.size} responses, each for a different request id`, []);
+  return finding('one-response-per-request', seen.size ? 'pass' : 'not-observed', 'error', word, `${seen.size} responses, each for a different request id the probe sent`, []);
+}
+
+/**
+ * Over the whole session: no progress for a token after its request's response (progress:
+ * "notifications MUST stop after completion"). Cancelled requests are cancel-stops-work's to judge (a
+ * 2026-07-28 HTTP cancel closes the stream, so nothing for it arrives here);
+ * progress within `inFlightMs` of the response counts as already on the wire.
+ */
+export function probeProgressStops(s: ProbeSession, inFlightMs: number): ProbeFinding {
+  const word = 'MUST stop after completion';
+  const tokenOf = new Map<string, string>(); // request id → its progress token
+  const cancelled = new Set<string>();
+  const doneAt = new Map<string, WireEvent>(); // token → the response that completed its request
+  let completedWithProgress = 0;
+  const progressed = new Set<string>();
+  for (const e of s.log) {
+    const m = e.message;
+    if (e.direction === 'c2s' && m && 'id' in m && typeof m.method === 'string') {
+      const token = (m.params as { _meta?: { progressToken?: unknown } } | undefined)?._meta?.progressToken;
+      if (token !== undefined) tokenOf.set(idKey(m.id), idKey(token));
+    } else if (e.direction === 'c2s' && m?.method === 'notifications/cancelled') {
+      cancelled.add(idKey((m.params as { requestId?: unknown } | undefined)?.requestId));
+    } else if (e.direction === 's2c' && isResponse(m)) {
+      const token = tokenOf.get(idKey(m?.id));
+      if (token !== undefined && !cancelled.has(idKey(m?.id))) {
+        doneAt.set(token, e);
+        if (progressed.has(token)) completedWithProgress++;
+      }
+    } else if (e.direction === 's2c' && progressOf(m)) {
+      const token = idKey(progressOf(m)?.token);
+      progressed.add(token);
+      const done = doneAt.get(token);
+      if (done && e.atMs - done.atMs > inFlightMs) {
+        return finding('progress-stops-at-result', 'fail', 'error', word, `progress for token ${token} at ${e.atMs} ms, ${Math.round(e.atMs - done.atMs)} ms after its request's response`, [done, e], [done.message?.id as string | number]);
+      }
+    }
+  }
+  return completedWithProgress
+    ? finding('progress-stops-at-result', 'pass', 'error', word, `${completedWithProgress} completed call${completedWithProgress === 1 ? '' : 's'} with progress: none after the response, to the end of the session`, [])
+    : finding('progress-stops-at-result', 'not-observed', 'error', word, 'no call with progress completed', []);
 }
