@@ -74,3 +74,17 @@ export function startFixtureHttp(variant: FixtureVariant = 'ok'): Promise<HttpFi
     });
   });
 }
+
+/**
+ * Which probe a server fault of the vocabulary must fail (the others must not), for "probe vs
+ * `mcp-lab serve --fault NAME`" tests: faults the probe is not built to see (client-side lessons such
+ * as late-result or no-first-byte) are absent. `needsTool`: the probe needs `--tool` to see it.
+ */
+export const FAULT_PROBE: Readonly<Partial<Record<import('../../sim/faultVocabulary').LiveFaultName, { probe: import('../probe/findings').ProbeId; needsTool: boolean }>>> = {
+  'ignore-cancel': { probe: 'cancel-stops-work', needsTool: true },
+  'progress-after-result': { probe: 'progress-stops-at-result', needsTool: true },
+  'duplicate-response': { probe: 'one-response-per-request', needsTool: true },
+  'response-for-unknown-id': { probe: 'one-response-per-request', needsTool: true },
+  'crash-on-cancel': { probe: 'cancel-unknown-id', needsTool: false },
+  'naive-ledger': { probe: 'idempotency-once', needsTool: true },
+};

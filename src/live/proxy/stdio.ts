@@ -164,13 +164,13 @@ export function startStdioProxy(o: StdioProxyOptions): StdioProxy {
             send(output, line);
           }
           if (faults.has('progress-after-result') && token !== undefined) {
-            // 20 ms after the result, so the stray progress is plainly after it on any clock.
+            // 250 ms after the result: plainly after it on any clock, beyond any in-flight allowance.
             setTimeout(() => {
               const stray = Buffer.from(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: 1e9 } }));
               mark('progress-after-result', m?.id, 'sent progress for the finished request');
               rec.frame({ direction: 's2c', transport: 'stdio', raw: text(stray) });
               send(output, stray);
-            }, 20).unref();
+            }, 250).unref();
           }
         };
         if (faults.has('late-result')) {

@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkTranscript, importTranscript } from '../../../wire/transcript';
 import { runProbe, type ProbeReport } from '../../probe/command';
 import type { ProbeTarget } from '../../probe/session';
-import { FIXTURE, SERVER_EVERYTHING, startFixtureHttp } from '../../__tests__/targets';
+import { FAULT_PROBE, FIXTURE, SERVER_EVERYTHING, startFixtureHttp } from '../../__tests__/targets';
 
 const ROOT = path.resolve(import.meta.dirname, '../../../..');
 const BIN = path.join(ROOT, 'src/cli/bin.ts');
@@ -186,7 +186,7 @@ describe('stdio faults between a real SDK client and the fixture', () => {
     try {
       const result = await client.callTool({ name: 'slow', arguments: { steps: 3, intervalMs: 30 } }, { onprogress: () => {}, timeout: 15_000 });
       expect(result.content).toEqual([{ type: 'text', text: 'done after 3 steps' }]);
-      await new Promise((r) => setTimeout(r, 300));
+      await new Promise((r) => setTimeout(r, 700));
     } finally {
       await client.close();
     }
@@ -200,6 +200,17 @@ describe('stdio faults between a real SDK client and the fixture', () => {
     const imported = importTranscript(readFileSync(rec, 'utf8'));
     expect(imported.ok).toBe(true);
     if (imported.ok) expect(checkTranscript(imported.transcript).findings.map((f) => f.check)).toContain('progress-after-completion');
+  });
+});
+
+describe('each fault the stdio proxy applies: the probe meant for it fails, the others do not', () => {
+  it.each(['progress-after-result', 'duplicate-response', 'response-for-unknown-id', 'crash-on-cancel'] as const)('%s', async (fault) => {
+    const meant = FAULT_PROBE[fault]!;
+    const r = await runProbe({ target: viaProxy(['--fault', fault], [process.execPath, FIXTURE]), revision: '2025-11-25', tool: meant.needsTool ? 'slow' : null, args: SLOW, json: true, checksJson: null, record: null, timeoutMs: 15_000 });
+    const failed = r.findings.filter((f) => f.verdict === 'fail').map((f) => f.check);
+    expect(failed).toContain(meant.probe);
+    // crash-on-cancel kills the server, so the probes after it are not observed rather than failed.
+    expect(failed).toEqual([meant.probe]);
   });
 });
 
