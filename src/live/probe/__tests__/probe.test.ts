@@ -164,6 +164,7 @@ describe('probe against @modelcontextprotocol/server-everything (a registry serv
       'survives-cancel': 'pass',
       'idempotency-once': 'not-applicable',
       'one-response-per-request': 'pass',
+      'progress-stops-at-result': 'pass',
     });
     expect(byId(report)['malformed-cancels'].message).toMatch(/with an id: answered \{"code":-32601/);
   });
