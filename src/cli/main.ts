@@ -143,7 +143,9 @@ export async function runCli(argv: string[]): Promise<number> {
     process.stderr.write(`${name === undefined ? '' : `unknown command ${JSON.stringify(name)} — use one of ${Object.keys(COMMANDS).join(', ')}\n`}${usage()}`);
     return 2;
   }
-  if (rest.some((a) => HELP_FLAGS.has(a))) {
+  // After `--` the words are another program's (proxy's server command): its --help is not ours.
+  const dash = rest.indexOf('--');
+  if ((dash < 0 ? rest : rest.slice(0, dash)).some((a) => HELP_FLAGS.has(a))) {
     process.stdout.write(commandHelp(name as string, command));
     return 0;
   }

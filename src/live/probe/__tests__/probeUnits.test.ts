@@ -3,6 +3,8 @@
  * mapping, receipts, the line splitter (bytes, split anywhere) and the SSE parser.
  */
 import { describe, expect, it } from 'vitest';
+import { captureStdio } from '../../../cli/__tests__/captureStdio';
+import { runCli } from '../../../cli/main';
 import { parseProbeArgs, splitCommand } from '../command';
 import { finding, toConformanceChecks } from '../findings';
 import { idempotencyArgument, receiptOf } from '../probes';
@@ -98,5 +100,17 @@ describe('line splitter and SSE parser', () => {
     const text = ': keep-alive\n\nid: 1\nevent: message\ndata: {"x":\ndata: 1}\n\r\ndata: two\r\n\r\n';
     for (const ch of text) p.push(ch);
     expect(got).toEqual(['{"x":\n1}', 'two']);
+  });
+});
+
+describe('the CLI entry', () => {
+  it('a --help after `--` belongs to the server command, not to proxy', async () => {
+    const ours = await captureStdio(() => runCli(['proxy', '--help']));
+    expect(ours.code).toBe(0);
+    expect(ours.stdout).toMatch(/^usage: mcp-lab proxy /);
+    const theirs = await captureStdio(() => runCli(['proxy', '--', 'mcp-lab-no-such-server-xyz', '--help']));
+    expect(theirs.code).toBe(1);
+    expect(theirs.stdout).toBe('');
+    expect(theirs.stderr).toMatch(/^proxy: cannot start "mcp-lab-no-such-server-xyz": ENOENT\n$/);
   });
 });
