@@ -158,3 +158,10 @@ if (existsSync(path.join(dist, 'index.html'))) {
     }
   }
 }
+
+try {
+  const { benchProxy, printProxy } = await import('./proxy.bench');
+  printProxy(await benchProxy());
+} catch (err) {
+  console.log(`proxy overhead benchmark could not run: ${(err as Error).message}`);
+}

@@ -71,6 +71,34 @@ export const COMMANDS: Record<string, CliCommand> = {
     ],
     run: async (argv) => (await import('./explore')).exploreCommand(argv),
   },
+  probe: {
+    summary: 'probe (--command "CMD ARGS…" | --url http://HOST:PORT/mcp) [--tool NAME] [--args JSON] [--revision R] [--json] [--checks-json FILE] [--record FILE] — test your MCP server with a real SDK v2 client: cancels, progress, survival (exit 3 when a rule is broken, 1 when it cannot connect)',
+    options: [
+      ['--command "CMD ARGS…"', 'spawn the server and speak stdio to it (no shell; quotes group words)'],
+      ['--url URL', 'a Streamable HTTP endpoint, e.g. http://127.0.0.1:3000/mcp'],
+      ['--tool NAME', 'a long-running tool to call, cancel and call again (the cancel probes); without it only the safe probes run'],
+      ['--args JSON', 'the tool\'s arguments, a JSON object (make it run a few seconds and report progress)'],
+      ['--revision R', '2026-07-28 or 2025-11-25: the revision to negotiate (default: whatever the SDK negotiates); another one is exit 1'],
+      ['--json', 'one JSON document (findings in check\'s shape, with verdict and evidence) instead of the summary'],
+      ['--checks-json FILE', 'also write the findings as the official conformance suite\'s checks.json'],
+      ['--record FILE', 'record the probe\'s own session (capture envelope JSONL: open it in the Traffic page, or mcp-lab check it)'],
+      ['--timeout-ms N', 'bound on the handshake (default 10000); requests are bounded by max(N, 30000)'],
+    ],
+    run: async (argv) => (await import('../live/probe/command')).probeCommand(argv),
+  },
+  proxy: {
+    summary: 'proxy [--record FILE] [--check] [--fault NAME] -- SERVER_CMD ARGS… | proxy --listen HOST:PORT --upstream URL [--record FILE] [--check] [--fault NAME] — sit between a real client and server and record what passed (stdio: bytes unchanged; HTTP: SSE streamed through)',
+    options: [
+      ['-- SERVER_CMD ARGS…', 'stdio: the server to spawn; give `mcp-lab proxy -- CMD ARGS…` to your host as the server command'],
+      ['--listen HOST:PORT', 'Streamable HTTP: where the proxy listens (127.0.0.1:0 picks a port; the address is printed on stderr)'],
+      ['--upstream URL', 'Streamable HTTP: the server\'s MCP endpoint; every request goes there'],
+      ['--record FILE', 'the session in the capture envelope (JSONL; HTTP status and headers, stream open/close, fault marks, exit) — open it in the Traffic page or mcp-lab check it'],
+      ['--check', 'print check\'s findings on stderr as they happen (same rules as mcp-lab check)'],
+      ['--fault NAME[,NAME]', 'a client-side what-if, from the one fault vocabulary. stdio: ignore-cancel (drop), late-result (delay), duplicate-response (duplicate), response-for-unknown-id, no-progress (drop), progress-after-result, crash-on-cancel (cut); HTTP: ignore-cancel, stream-cut (cut). The others are server behaviour: mcp-lab serve'],
+      ['--fault-delay-ms N', 'how long late-result holds a response (default 75000)'],
+    ],
+    run: async (argv) => (await import('../live/proxy/command')).proxyCommand(argv),
+  },
 };
 
 const HELP_FLAGS = new Set(['--help', '-h']);
@@ -115,7 +143,9 @@ export async function runCli(argv: string[]): Promise<number> {
     process.stderr.write(`${name === undefined ? '' : `unknown command ${JSON.stringify(name)} — use one of ${Object.keys(COMMANDS).join(', ')}\n`}${usage()}`);
     return 2;
   }
-  if (rest.some((a) => HELP_FLAGS.has(a))) {
+  // After `--` the words are another program's (proxy's server command): its --help is not ours.
+  const dash = rest.indexOf('--');
+  if ((dash < 0 ? rest : rest.slice(0, dash)).some((a) => HELP_FLAGS.has(a))) {
     process.stdout.write(commandHelp(name as string, command));
     return 0;
   }
