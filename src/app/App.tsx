@@ -2,7 +2,7 @@ import { createElement, Suspense, useEffect, useId, useState } from 'react';
 import { useStore } from 'zustand';
 import { Icon } from '../labs/common/icons';
 import { labAddresses } from '../store/labStores';
-import { useT } from '../i18n/i18n';
+import { useLang, useT } from '../i18n/i18n';
 import { LabBoundary } from './LabBoundary';
 import { labText } from './labText';
 import { LanguagePicker } from './LanguagePicker';
@@ -69,6 +69,9 @@ export function App() {
   const [theme, setTheme] = useTheme();
   const themeId = useId();
   const t = useT();
+  // The lab pages and the footer are not translated yet (issue 25): marked as English, left to right,
+  // so an Arabic shell does not lay English text and the timelines out right to left.
+  const untranslated = useLang() === 'en' ? undefined : { lang: 'en', dir: 'ltr' as const };
 
   // `#/` or no hash → the first lab.
   useEffect(() => {
@@ -106,7 +109,7 @@ export function App() {
         </div>
         <LanguagePicker />
       </header>
-      <main id="main" tabIndex={-1}>
+      <main id="main" tabIndex={-1} {...untranslated}>
         {current === undefined ? (
           <div className="coming-soon">
             <h1>Not found</h1>
@@ -124,7 +127,7 @@ export function App() {
           <ComingSoon name={current.name} />
         )}
       </main>
-      <footer className="site-footer">
+      <footer className="site-footer" {...untranslated}>
         <p>Everything runs in your browser on a virtual clock: same scenario, same trace. Spec revisions 2026-07-28 and 2025-11-25.</p>
       </footer>
     </>
