@@ -9,6 +9,8 @@ test.describe('Language (issue 25)', () => {
   test.beforeAll(() => mkdirSync(SHOTS, { recursive: true }));
 
   test('?lang=ar: right to left, the nav in Arabic', async ({ lab: page }) => {
+    const scripts: string[] = [];
+    page.on('request', (r) => void (r.resourceType() === 'script' && scripts.push(new URL(r.url()).pathname.split('/').pop()!)));
     const shell = await new ShellPage(page).open('lang=ar');
     await expect(shell.html).toHaveAttribute('dir', 'rtl');
     await expect(shell.html).toHaveAttribute('lang', 'ar');
@@ -16,6 +18,8 @@ test.describe('Language (issue 25)', () => {
     await expect(shell.navLink('resilience')).toHaveText('الصمود');
     await expect(shell.brand).toHaveText('مختبر موثوقية MCP');
     await expect(shell.languagePicker).toHaveValue('ar');
+    // Only the active catalogue is fetched (with the ICU runtime), not the others.
+    expect(scripts.filter((f) => /^(?:ar|es|zh|icu)-/.test(f)).map((f) => f.split('-')[0]).sort()).toEqual(['ar', 'icu']);
     // The lab page is not translated yet: it stays English, left to right, inside the Arabic shell.
     await expect(shell.main).toHaveAttribute('dir', 'ltr');
     await expect(shell.main).toHaveAttribute('lang', 'en');
@@ -38,14 +42,20 @@ test.describe('Language (issue 25)', () => {
   });
 
   test('the picker switches language, keeps the lab address, and is remembered on the next visit', async ({ lab: page }) => {
+    const scripts: string[] = [];
+    page.on('request', (r) => void (r.resourceType() === 'script' && scripts.push(new URL(r.url()).pathname.split('/').pop()!)));
     const shell = await new ShellPage(page).open();
     await expect(shell.navLink('races')).toHaveText('Races');
+    // English needs no catalogue chunk and no ICU runtime.
+    expect(scripts.filter((f) => /^(?:ar|es|zh|icu)-/.test(f))).toEqual([]);
     await expect(shell.html).toHaveAttribute('dir', 'ltr');
     await shell.chooseLanguage('es');
     await expect(shell.navLink('races')).toHaveText('Carreras');
     await expect(shell.html).toHaveAttribute('lang', 'es');
     expect(new URL(page.url()).searchParams.get('lang')).toBe('es');
     expect(new URL(page.url()).hash).toMatch(/^#\/races/);
+    // The share link carries the language (the query before the hash), with the lab's own address.
+    await expect.poll(() => shell.copyShareLink()).toMatch(/\?lang=es#\/races\//);
     // Next visit without ?lang=: the remembered choice.
     await shell.open('', 'ledger');
     await expect(shell.navLink('ledger')).toHaveText('Libro mayor');

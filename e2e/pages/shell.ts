@@ -39,6 +39,14 @@ export class ShellPage {
     return this.page.locator('header.site-header');
   }
 
+  /** Presses the lab's "Copy share link" and returns the link it copied (clipboard permission granted here). */
+  async copyShareLink(): Promise<string> {
+    await this.page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await this.page.getByTestId('copy-link').click();
+    await this.page.getByTestId('scenario-picker').waitFor();
+    return this.page.evaluate(() => navigator.clipboard.readText());
+  }
+
   /** Chooses a language in the header's picker. */
   async chooseLanguage(lang: 'en' | 'es' | 'ar' | 'zh'): Promise<void> {
     await this.languagePicker.selectOption(lang);
