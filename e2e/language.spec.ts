@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from './fixtures';
 import { ShellPage } from './pages/shell';
 
@@ -38,6 +39,16 @@ test.describe('Language (issue 25)', () => {
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: 800 });
       await page.screenshot({ path: `${SHOTS}/zh-${width}.png` });
+    }
+  });
+
+  test('the Arabic and Chinese shell have no serious accessibility violations (axe, header only)', async ({ lab: page }) => {
+    for (const lang of ['ar', 'zh']) {
+      await new ShellPage(page).open(`lang=${lang}`);
+      await expect(new ShellPage(page).html).toHaveAttribute('lang', lang);
+      const results = await new AxeBuilder({ page }).include('header.site-header').analyze();
+      const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      expect(serious.map((v) => `${lang} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
     }
   });
 
