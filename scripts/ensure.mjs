@@ -93,4 +93,13 @@ if (args.has('--chromium')) {
       process.exit(1);
     }
   }
+  // The language browser test's screenshots (issue 25) need Arabic and Chinese glyphs: Noto fonts.
+  if (!existsSync('/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc') || !existsSync('/usr/share/fonts/truetype/noto/NotoNaskhArabic-Regular.ttf')) {
+    if (process.getuid?.() === 0) {
+      console.log('› Noto fonts missing: installing Debian packages "fonts-noto-core" and "fonts-noto-cjk"…');
+      run('apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-noto-core fonts-noto-cjk');
+    } else {
+      console.warn('Noto fonts missing (Arabic and Chinese render as boxes in screenshots). Install them: sudo apt-get install -y fonts-noto-core fonts-noto-cjk');
+    }
+  }
 }

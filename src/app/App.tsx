@@ -2,7 +2,10 @@ import { createElement, Suspense, useEffect, useId, useState } from 'react';
 import { useStore } from 'zustand';
 import { Icon } from '../labs/common/icons';
 import { labAddresses } from '../store/labStores';
+import { useLang, useT } from '../i18n/i18n';
 import { LabBoundary } from './LabBoundary';
+import { labText } from './labText';
+import { LanguagePicker } from './LanguagePicker';
 import { pageOf } from './labPages';
 import { LABS, useLabRoute } from './router';
 import { useTheme, type ThemeChoice } from './theme';
@@ -35,22 +38,26 @@ function ComingSoon({ name }: { name: string }) {
  */
 function LabNav({ currentId }: { currentId: string | undefined }) {
   const addresses = useStore(labAddresses);
+  const t = useT();
   return (
-    <nav aria-label="Labs">
+    <nav aria-label={t('nav.label')}>
       <ul>
-        {LABS.map((l) => (
-          <li key={l.id}>
-            {l.ready ? (
-              <a href={addresses[l.id] ?? `#/${l.id}`} data-testid={`nav-${l.id}`} aria-current={currentId === l.id ? 'page' : undefined} title={l.blurb}>
-                {l.name}
-              </a>
-            ) : (
-              <span className="nav-soon" title={`${l.blurb} — coming soon`}>
-                {l.name} <span className="soon">soon</span>
-              </span>
-            )}
-          </li>
-        ))}
+        {LABS.map((l) => {
+          const { name, blurb } = labText(t, l);
+          return (
+            <li key={l.id}>
+              {l.ready ? (
+                <a href={addresses[l.id] ?? `#/${l.id}`} data-testid={`nav-${l.id}`} aria-current={currentId === l.id ? 'page' : undefined} title={blurb}>
+                  {name}
+                </a>
+              ) : (
+                <span className="nav-soon" title={t('nav.soonTitle', { blurb })}>
+                  {name} <span className="soon">{t('nav.soon')}</span>
+                </span>
+              )}
+            </li>
+          );
+        })}
       </ul>
     </nav>
   );
@@ -61,6 +68,10 @@ export function App() {
   const lab = useLabRoute();
   const [theme, setTheme] = useTheme();
   const themeId = useId();
+  const t = useT();
+  // The lab pages and the footer are not translated yet (issue 25): marked as English, left to right,
+  // so an Arabic shell does not lay English text and the timelines out right to left.
+  const untranslated = useLang() === 'en' ? undefined : { lang: 'en', dir: 'ltr' as const };
 
   // `#/` or no hash → the first lab.
   useEffect(() => {
@@ -78,26 +89,27 @@ export function App() {
         e.preventDefault();
         document.getElementById('main')?.focus();
       }}>
-        Skip to the lab
+        {t('shell.skip')}
       </a>
       <header className="site-header">
         <div className="brand">
           <span className="brand-mark" aria-hidden="true">
             <Icon name="clock" size={18} />
           </span>
-          <span className="brand-name">MCP Reliability Lab</span>
+          <span className="brand-name">{t('shell.brand')}</span>
         </div>
         <LabNav currentId={current?.id} />
         <div className="theme-pick">
-          <label htmlFor={themeId}>Theme</label>
+          <label htmlFor={themeId}>{t('theme.label')}</label>
           <select id={themeId} value={theme} onChange={(e) => setTheme(e.currentTarget.value as ThemeChoice)}>
-            <option value="auto">Auto</option>
-            <option value="light">Light</option>
-            <option value="dark">Dark</option>
+            <option value="auto">{t('theme.auto')}</option>
+            <option value="light">{t('theme.light')}</option>
+            <option value="dark">{t('theme.dark')}</option>
           </select>
         </div>
+        <LanguagePicker />
       </header>
-      <main id="main" tabIndex={-1}>
+      <main id="main" tabIndex={-1} {...untranslated}>
         {current === undefined ? (
           <div className="coming-soon">
             <h1>Not found</h1>
@@ -115,7 +127,7 @@ export function App() {
           <ComingSoon name={current.name} />
         )}
       </main>
-      <footer className="site-footer">
+      <footer className="site-footer" {...untranslated}>
         <p>Everything runs in your browser on a virtual clock: same scenario, same trace. Spec revisions 2026-07-28 and 2025-11-25.</p>
       </footer>
     </>

@@ -1,5 +1,6 @@
 /// <reference types="vite-plugin-pwa/react" />
 import { useRegisterSW } from 'virtual:pwa-register/react';
+import { useT } from '../i18n/i18n';
 import './updateBanner.css';
 
 /** How often an open tab asks the server for a new deployment (ms of wall time). */
@@ -15,6 +16,7 @@ export const UPDATE_CHECK_INTERVAL_MS = 60 * 60 * 1000;
  * service-worker update check).
  */
 export function UpdateBanner() {
+  const t = useT();
   const {
     needRefresh: [needRefresh, setNeedRefresh],
     updateServiceWorker,
@@ -29,12 +31,12 @@ export function UpdateBanner() {
   if (!needRefresh) return null;
   return (
     <div className="update-banner" role="status" data-testid="update-banner">
-      <span>A new version is available — </span>
+      <span>{t('update.available')}</span>
       <button type="button" onClick={() => void updateServiceWorker(true)} data-testid="update-reload">
-        Reload
+        {t('update.reload')}
       </button>
       <button type="button" className="small-btn" onClick={() => setNeedRefresh(false)} data-testid="update-later">
-        Later
+        {t('update.later')}
       </button>
     </div>
   );
