@@ -74,10 +74,11 @@ function readBody(req: IncomingMessage, max: number): Promise<Buffer | null> {
  * request's channel uses.
  */
 function instrument(rt: ServeRuntime, res: ServerResponse, streamId: string, requestId: string | number | undefined, revision: string) {
-  const realWriteHead = res.writeHead.bind(res) as (status: number, headers?: Record<string, string>) => ServerResponse;
+  const realWriteHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
   const realWrite = res.write.bind(res) as (chunk: string | Uint8Array) => boolean;
   const realEnd = res.end.bind(res) as (chunk?: string | Uint8Array) => ServerResponse;
-  let head: { status: number; headers: Record<string, string> } | null = null;
+  const realFlushHeaders = res.flushHeaders.bind(res);
+  let head: { status: number; headers: Record<string, string>; args: unknown[] } | null = null;
   let headSent = false;
   let sse = false;
   let text = '';
@@ -90,9 +91,14 @@ function instrument(rt: ServeRuntime, res: ServerResponse, streamId: string, req
   const http = (): CaptureHttp => ({ method: 'POST', path: '/mcp', status: head?.status, headers: head?.headers });
 
   const flushHead = () => {
-    if (headSent || !head) return;
+    if (headSent) return;
     headSent = true;
-    realWriteHead(head.status, head.headers);
+    if (head) realWriteHead(...head.args);
+    else {
+      const lower: Record<string, string> = {};
+      for (const [k, v] of Object.entries(res.getHeaders())) lower[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
+      head = { status: res.statusCode, headers: lower, args: [] };
+    }
     sse = (head.headers['content-type'] ?? '').includes('text/event-stream');
     if (sse) rt.recorder.frame({ direction: 'meta', transport: 'http', event: 'stream-open', requestId, streamId, status: head.status, http: http() });
   };
@@ -155,13 +161,33 @@ function instrument(rt: ServeRuntime, res: ServerResponse, streamId: string, req
     if (Date.now() < holdUntil || held.length > 0) held.push(fn);
     else fn();
   };
-  res.writeHead = ((status: number, a?: unknown, b?: unknown) => {
-    const headers = (typeof a === 'object' && a !== null ? a : b) as Record<string, string | string[]> | undefined;
+  res.writeHead = ((status: number, ...rest: unknown[]) => {
+    const given = rest.find((a) => typeof a === 'object' && a !== null);
     const lower: Record<string, string> = {};
-    for (const [k, v] of Object.entries(headers ?? {})) lower[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
-    head = { status, headers: lower };
+    const put = (k: unknown, v: unknown) => void (lower[String(k).toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v));
+    for (const [k, v] of Object.entries(res.getHeaders())) put(k, v);
+    if (Array.isArray(given)) {
+      if (given.every((x) => Array.isArray(x))) for (const [k, v] of given as unknown[][]) put(k, v);
+      else for (let i = 0; i + 1 < given.length; i += 2) put(given[i], given[i + 1]);
+    } else if (given) for (const [k, v] of Object.entries(given)) put(k, v);
+    head = { status, headers: lower, args: [status, ...rest] };
+    // An SSE response's headers go out at once (the adapters wait for the first event, so a quiet
+    // call would leave the client without a stream to close): one tick later, so a no-first-byte
+    // fault set by the handler as it starts can still hold them.
+    if ((lower['content-type'] ?? '').includes('text/event-stream')) setImmediate(() => later(() => {
+      if (cut || res.destroyed || res.writableEnded || headSent) return;
+      flushHead();
+      realFlushHeaders();
+    }));
     return res;
   }) as typeof res.writeHead;
+  res.flushHeaders = () => {
+    later(() => {
+      if (cut || res.destroyed) return;
+      flushHead();
+      realFlushHeaders();
+    });
+  };
   res.write = ((chunk: string | Uint8Array) => {
     anyWrite = true;
     later(() => void writeNow(chunk));
@@ -300,7 +326,7 @@ export async function startHttp(rt: ServeRuntime, options: ServeHttpOptions): Pr
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32603, message: 'Internal error' } }));
     });
   });
-  server.on('clientError', (err, socket) => {
+  server.on("clientError", (err, socket) => {
     rt.log(`mcp-lab serve: a bad HTTP request from a client: ${err.message}`, 'http');
     socket.destroy();
   });
