@@ -176,7 +176,7 @@ export const LIVE_FAULTS: Readonly<Record<LiveFaultName, LiveFault>> = {
     clientShould: 'nothing it can do alone: the server must claim the key atomically (the atomic ledger does)',
     brokenClient: 'retries on a timeout and sees two charges for one key',
     transports: ['stdio', 'http'],
-    lesson: { lab: 'ledger', scenario: 'A', bugSwitch: {}, invariant: 'at-most-once' },
+    lesson: { lab: 'ledger', scenario: 'B', bugSwitch: {}, invariant: 'at-most-once' },
   },
 };
 
