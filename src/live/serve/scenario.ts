@@ -13,6 +13,7 @@
  * resilience stack, not one server's answers to one call.
  */
 import { parseAnyScenarioText } from '../../sim/labs';
+import { LAB_IDS } from '../../sim/labIds';
 import type { LiveFaultName } from '../../sim/faultVocabulary';
 
 /** The races bug switches that are a live server fault. */
@@ -41,9 +42,15 @@ interface RacesEventLike {
 
 /** Maps a scenario file's text (never throws: a bad or foreign file gives one line). */
 export function scenarioFaults(text: string): ScenarioMapping {
+  let lab: unknown;
+  try {
+    lab = (JSON.parse(text) as { lab?: unknown } | null)?.lab;
+  } catch {
+    /* parseAnyScenarioText names the JSON problem */
+  }
+  if (typeof lab === 'string' && lab !== 'races' && (LAB_IDS as readonly string[]).includes(lab)) return { ok: false, error: `is a ${lab} lab scenario — serve maps only the races lab's scenarios (one server's answers to a call: delays, progress cadence, completion, server bug switches)` };
   const parsed = parseAnyScenarioText(text);
   if (!parsed.ok) return { ok: false, error: parsed.errors[0] ?? 'not a scenario' };
-  if (parsed.lab !== 'races') return { ok: false, error: `is a ${parsed.lab} lab scenario — serve maps only the races lab's scenarios (one server's answers to a call: delays, progress cadence, completion, server bug switches)` };
   const scenario = parsed.scenario as unknown as { config: { latencyMs?: { clientToServer?: number }; policy?: Record<string, boolean> }; events: RacesEventLike[] };
   const faults: LiveFaultName[] = [];
   const notes: string[] = [];
