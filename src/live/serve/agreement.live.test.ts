@@ -174,6 +174,20 @@ describe.each(TRANSPORTS)('live vs model over %s', (transport) => {
           { state: liveState(r, false), atWithinSlack: Math.abs(r.atMs - (predicted.atMs ?? 0)) <= SLACK_MS, finalResponse: sent, responseFate: !sent ? 'none' : w.responses.length > 0 ? (r.ok ? 'accepted' : 'ignored-late') : 'undeliverable' },
           knownDifference('late-result', transport, kind),
         );
+        // F2 scaled ÷200: idle 300 ms, maximum 900 ms, progress that never stops (the model: every 5 ms, as the storm).
+        const storm = predictRaces('F2', modelConfig(transport, revision), (events) => [
+          { ...events[0], idleTimeoutMs: 300, maxTimeoutMs: 900 },
+          ...Array.from({ length: 200 }, (_, i) => ({ id: `p${i}`, at: 5 * (i + 1), actor: 'server', kind: 'progress', requestId: 1, progress: i + 1 })),
+        ]).requests[0];
+        const ts = Date.now();
+        let seen = 0;
+        const rs = await settle(s.client.call('fault_progress_storm', {}, { timeoutMs: 300, maxTotalTimeoutMs: 900, resetTimeoutOnProgress: true, onprogress: () => void seen++ }), ts);
+        const stormState = rs.ok ? 'completed' : Math.abs(rs.atMs - 900) <= SLACK_MS ? 'timeout-max' : Math.abs(rs.atMs - 300) <= SLACK_MS ? 'timeout-idle' : `failed at ${rs.atMs} ms`;
+        push(
+          { fault: 'progress-storm', scenario: 'races/F2 (÷200: idle 300 ms, maximum 900 ms)', client: kind, transport, revision, model: '', live: '', why: 'same' },
+          { state: storm.state, progressReachedCaller: true },
+          { state: stormState, progressReachedCaller: seen > 10 },
+        );
       } finally {
         await s.close();
       }

@@ -38,6 +38,8 @@ export class ServeStdioTransport implements Transport {
   readonly ended = new Promise<void>((resolve) => {
     this.endedResolve = resolve;
   });
+  /** The channel of each request still unanswered, by JSON-encoded id (dropped from the runtime once answered). */
+  private readonly channels = new Map<string, RequestChannel>();
   private readonly after = new Map<string, (response: Record<string, unknown>) => unknown[]>();
 
   constructor(
@@ -102,7 +104,11 @@ export class ServeStdioTransport implements Transport {
       return;
     }
     const m = message as { id?: string | number; method?: string };
-    if (m.method !== undefined && m.id !== undefined) this.rt.setChannel(m.id, this.channelFor(m.id, envelopeRevision(message) ?? this.handshakeRevision ?? 'unknown'));
+    if (m.method !== undefined && m.id !== undefined) {
+      const channel = this.channelFor(m.id, envelopeRevision(message) ?? this.handshakeRevision ?? 'unknown');
+      this.channels.set(JSON.stringify(m.id), channel);
+      this.rt.setChannel(m.id, channel);
+    }
     try {
       this.onmessage?.(message as JSONRPCMessage);
     } catch (err) {
@@ -139,6 +145,9 @@ export class ServeStdioTransport implements Transport {
       const key = JSON.stringify(m.id);
       const extra = this.after.get(key);
       this.after.delete(key);
+      const channel = this.channels.get(key);
+      this.channels.delete(key);
+      if (channel) this.rt.dropChannel(m.id, channel);
       if (extra) for (const frame of extra(message as Record<string, unknown>)) this.writeLine(frame);
     }
   }
