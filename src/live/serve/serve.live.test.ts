@@ -1,7 +1,7 @@
 /**
  * `mcp-lab serve` as a real child process: what real clients receive, what a hostile client
  * cannot do, bad command lines, the recording and `--chaos` reproducibility. Every wait is
- * bounded; servers listen on 127.0.0.1 port 0. Run under the project's Node (20).
+ * bounded; servers listen on 127.0.0.1 port 0. Passes under Node 20 and 22.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
