@@ -261,10 +261,10 @@ describe.each(TRANSPORTS)('live vs model over %s', (transport) => {
       try {
         const revision = s.client.revision;
         const outcome = predictRaces('I6', { revision, policy: { crashOnCancelInWriteWindow: true } });
-        const inFlight = settle(s.client.call('slow_job', { durationMs: 3000, progressEveryMs: 0 }, { timeoutMs: 8000 }), Date.now());
+        const inFlight = settle(s.client.call('slow_job', { durationMs: 4000, progressEveryMs: 0 }, { timeoutMs: 9000 }), Date.now());
         const ac = new AbortController();
-        setTimeout(() => ac.abort(), 200);
-        await settle(s.client.call('fault_crash_on_cancel', { durationMs: 2000, progressEveryMs: 0 }, { signal: ac.signal }), Date.now());
+        setTimeout(() => ac.abort(), 500);
+        await settle(s.client.call('fault_crash_on_cancel', { durationMs: 3000, progressEveryMs: 0 }, { signal: ac.signal }), Date.now());
         const r = await inFlight;
         const frames = readRecording(s.record);
         const exit = frames.find((f) => f.event === 'exit' && f.code === 70);

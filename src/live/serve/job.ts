@@ -111,6 +111,8 @@ export async function runJob(rt: ServeRuntime, call: JobCall, plan: JobPlan): Pr
     if (ignoreCancel) mark(f.has('ignore-cancel') ? 'ignore-cancel' : 'late-result', 'the cancellation arrived and is ignored: the work goes on');
   };
   call.signal.addEventListener('abort', onAbort, { once: true });
+  // A cancel that landed before the handler ran never fires the listener: act on it now.
+  if (call.signal.aborted) onAbort();
 
   const start = Date.now();
   const endAt = start + durationMs;
