@@ -4,7 +4,8 @@
  * bounded; servers listen on 127.0.0.1 port 0. Passes under Node 20 and 22.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { connectHttp, connectStdio, delay, readRecording, ROOT, SERVE_COMMAND, settle, startHttpServe, tempRecording, waitForExit, waitForStderr, wireMessages } from './testkit';
 
@@ -108,6 +109,36 @@ describe('serve over stdio', () => {
     expect(a.lines).toEqual(b.lines);
     expect(a.marks).toEqual(b.marks);
     expect(a.marks.length).toBeGreaterThan(0);
+  });
+});
+
+describe('serve --scenario', () => {
+  it('plays races A with policy.respondAfterCancel: slow_job takes the scenario\'s timings and answers after the cancel', async () => {
+    const a = JSON.parse(readFileSync(path.join(ROOT, 'public/scenarios/races/A-cancel-then-complete.json'), 'utf8'));
+    a.config.policy = { respondAfterCancel: true };
+    const file = tempRecording('scenario').replace(/\.jsonl$/, '.json');
+    writeFileSync(file, JSON.stringify(a));
+    const record = tempRecording('scenario-run');
+    const client = await connectStdio('v2-2025', ['--scenario', file, '--record', record]);
+    try {
+      expect(client.stderr()).toMatch(/scenario: policy.respondAfterCancel → --fault ignore-cancel/);
+      const ac = new AbortController();
+      const t0 = Date.now();
+      setTimeout(() => ac.abort(), 300);
+      let progress = 0;
+      const r = await settle(client.call('slow_job', {}, { signal: ac.signal, onprogress: () => void progress++ }), t0);
+      await delay(600);
+      expect(r.ok).toBe(false);
+      expect(progress).toBeGreaterThanOrEqual(1);
+      const frames = readRecording(record);
+      const id = wireMessages(frames, 'c2s').find((m) => m.message.method === 'tools/call')!.message.id;
+      const answer = wireMessages(frames, 's2c').find((m) => m.message.id === id && m.message.result !== undefined);
+      // The scenario completes 480 ms after the request arrives (500 − 20 ms latency): the answer comes then, after the cancel.
+      expect(answer).toBeDefined();
+      expect((answer!.message.result as { content: { text: string }[] }).content[0].text).toMatch(/^slow_job done after 4[89]\d ms/);
+    } finally {
+      await client.close();
+    }
   });
 });
 
