@@ -5,6 +5,8 @@
  * Promise<number>` from its module and add `check: { summary, run: async (argv) => (await import('./check')).checkCommand(argv) }` below.
  */
 
+import { SERVE_OPTIONS } from '../live/serve/help';
+
 /**
  * A subcommand: one line of help, its options for `--help` (each `[flag, what it does]`, the
  * operand first), and its runner (argv after the command name → exit code).
@@ -70,6 +72,11 @@ export const COMMANDS: Record<string, CliCommand> = {
       ['--events a,b,c', '1 to 8 event ids of the file to permute (default: the lab\'s natural set); exit 3 when some order breaks an invariant'],
     ],
     run: async (argv) => (await import('./explore')).exploreCommand(argv),
+  },
+  serve: {
+    summary: 'serve [--http HOST:PORT] [--fault NAME[,NAME…]] [--chaos SEED] [--scenario FILE] [--record FILE] [--tools SET] — a real MCP server (SDK v2) that misbehaves on purpose; stdio by default',
+    options: SERVE_OPTIONS,
+    run: async (argv) => (await import('../live/serve/command')).serveCommand(argv),
   },
   probe: {
     summary: 'probe (--command "CMD ARGS…" | --url http://HOST:PORT/mcp) [--tool NAME] [--args JSON] [--revision R] [--json] [--checks-json FILE] [--record FILE] — test your MCP server with a real SDK v2 client: cancels, progress, survival (exit 3 when a rule is broken, 1 when it cannot connect)',

@@ -40,8 +40,8 @@ export interface FaultLesson {
   lab: LabId;
   /** Built-in scenario id (`public/scenarios/<lab>/<id>*.json`). */
   scenario: string;
-  /** The scenario config override that makes the lab's model behave as the faulty server does (empty when the built-in already does). */
-  bugSwitch: Record<string, boolean | string | number>;
+  /** The scenario config override that makes the lab's model behave as the faulty server does, as dotted config paths (`policy.respondAfterCancel`); empty when the built-in already does. */
+  bugSwitch: Record<string, boolean | string | number | null>;
   /** The named invariant the fault breaks in that lab. */
   invariant: string;
 }
@@ -72,7 +72,7 @@ export const LIVE_FAULTS: Readonly<Record<LiveFaultName, LiveFault>> = {
     clientShould: 'ignore a response that arrives after it cancelled the request (cancellation: "the sender of the cancellation SHOULD ignore any response to this request that might arrive")',
     brokenClient: 'takes the late result as the call\'s outcome, or errors on a response for a settled id',
     transports: ['stdio', 'http'],
-    lesson: { lab: 'races', scenario: 'A', bugSwitch: { 'server.respondAfterCancel': true }, invariant: 'no-response-after-cancel' },
+    lesson: { lab: 'races', scenario: 'A', bugSwitch: { 'policy.respondAfterCancel': true }, invariant: 'no-response-after-cancel' },
   },
   'late-result': {
     name: 'late-result',
@@ -80,7 +80,7 @@ export const LIVE_FAULTS: Readonly<Record<LiveFaultName, LiveFault>> = {
     clientShould: 'give up at its maximum timeout, signal the cancellation, and drop the result when it comes',
     brokenClient: 'waits forever (no maximum), or reports the late result as a success after reporting a timeout',
     transports: ['stdio', 'http'],
-    lesson: { lab: 'races', scenario: 'F3', bugSwitch: {}, invariant: 'maximum-enforced' },
+    lesson: { lab: 'races', scenario: 'F3', bugSwitch: {}, invariant: 'cancelled-never-succeeds' },
   },
   'progress-after-result': {
     name: 'progress-after-result',
@@ -88,7 +88,7 @@ export const LIVE_FAULTS: Readonly<Record<LiveFaultName, LiveFault>> = {
     clientShould: 'ignore progress for a token whose request has finished (progress: "progress notifications MUST stop after completion")',
     brokenClient: 'restarts a timer for a finished call, or tears the connection down over a stray progress',
     transports: ['stdio', 'http'],
-    lesson: { lab: 'races', scenario: 'I2', bugSwitch: { 'server.progressAfterResult': true }, invariant: 'progress-stops-after-result' },
+    lesson: { lab: 'races', scenario: 'I2', bugSwitch: { 'policy.progressAfterResult': true }, invariant: 'progress-stops-after-result' },
   },
   'progress-storm': {
     name: 'progress-storm',
@@ -112,7 +112,7 @@ export const LIVE_FAULTS: Readonly<Record<LiveFaultName, LiveFault>> = {
     clientShould: 'take the first response and ignore the second (JSON-RPC: one response per request)',
     brokenClient: 'settles the call twice, or errors on the second response and drops the connection',
     transports: ['stdio', 'http'],
-    lesson: { lab: 'races', scenario: 'I6', bugSwitch: { 'server.duplicateResponseOnCancel': true }, invariant: 'one-response-per-request' },
+    lesson: { lab: 'races', scenario: 'I6', bugSwitch: { 'policy.duplicateResponseOnCancel': true }, invariant: 'one-response-per-request' },
   },
   'response-for-unknown-id': {
     name: 'response-for-unknown-id',
@@ -120,7 +120,7 @@ export const LIVE_FAULTS: Readonly<Record<LiveFaultName, LiveFault>> = {
     clientShould: 'ignore a response for an unknown id and keep every other call going',
     brokenClient: 'takes it as a protocol error and reconnects, failing every call in flight',
     transports: ['stdio', 'http'],
-    lesson: { lab: 'races', scenario: 'I4', bugSwitch: { 'client.lateResponseReconnects': true }, invariant: 'late-response-harmless' },
+    lesson: { lab: 'races', scenario: 'I4', bugSwitch: {}, invariant: 'late-response-harmless' },
   },
   'stream-cut': {
     name: 'stream-cut',
@@ -128,7 +128,7 @@ export const LIVE_FAULTS: Readonly<Record<LiveFaultName, LiveFault>> = {
     clientShould: 'under 2026-07-28 treat the request as lost (no resumption) and re-issue it only if it is safe to repeat (an idempotency key)',
     brokenClient: 'waits forever for a result that cannot come, or repeats a side effect without a key',
     transports: ['http'],
-    lesson: { lab: 'races', scenario: 'R1', bugSwitch: {}, invariant: 'at-most-one-execution' },
+    lesson: { lab: 'races', scenario: 'R1', bugSwitch: {}, invariant: 'side-effect-once' },
   },
   'no-first-byte': {
     name: 'no-first-byte',
@@ -136,7 +136,7 @@ export const LIVE_FAULTS: Readonly<Record<LiveFaultName, LiveFault>> = {
     clientShould: 'bound the wait for the first byte with its own timeout, then cancel',
     brokenClient: 'hangs with no timeout because nothing ever started',
     transports: ['http'],
-    lesson: { lab: 'flow', scenario: 'P1', bugSwitch: {}, invariant: 'first-byte-bounded' },
+    lesson: { lab: 'races', scenario: 'F3', bugSwitch: {}, invariant: 'abandon-signals-server' },
   },
   'keepalive-off': {
     name: 'keepalive-off',
@@ -144,7 +144,7 @@ export const LIVE_FAULTS: Readonly<Record<LiveFaultName, LiveFault>> = {
     clientShould: 'not take keep-alives as progress; an intermediary without them may cut the stream at its idle timeout',
     brokenClient: 'resets its idle timer on a keep-alive comment, or has no idle bound at all',
     transports: ['http'],
-    lesson: { lab: 'flow', scenario: 'P2', bugSwitch: {}, invariant: 'keepalive-not-progress' },
+    lesson: { lab: 'flow', scenario: 'P2', bugSwitch: { keepAliveIntervalMs: null }, invariant: 'keepalive-not-progress' },
   },
   'big-result': {
     name: 'big-result',
@@ -160,7 +160,7 @@ export const LIVE_FAULTS: Readonly<Record<LiveFaultName, LiveFault>> = {
     clientShould: 'fail the calls in flight with a clear error, and reconnect only under its own policy',
     brokenClient: 'hangs on calls that can no longer be answered',
     transports: ['stdio', 'http'],
-    lesson: { lab: 'races', scenario: 'I6', bugSwitch: { 'server.crashOnCancelInWriteWindow': true }, invariant: 'late-cancel-harmless' },
+    lesson: { lab: 'races', scenario: 'I6', bugSwitch: { 'policy.crashOnCancelInWriteWindow': true }, invariant: 'late-cancel-harmless' },
   },
   'in-progress-409': {
     name: 'in-progress-409',
@@ -168,7 +168,7 @@ export const LIVE_FAULTS: Readonly<Record<LiveFaultName, LiveFault>> = {
     clientShould: 'wait and retry later with the same key, never with a new one',
     brokenClient: 'retries under a new key and charges twice',
     transports: ['stdio', 'http'],
-    lesson: { lab: 'ledger', scenario: 'G', bugSwitch: {}, invariant: 'at-most-once' },
+    lesson: { lab: 'ledger', scenario: 'G', bugSwitch: {}, invariant: 'in-progress-is-not-final' },
   },
   'naive-ledger': {
     name: 'naive-ledger',
@@ -176,7 +176,7 @@ export const LIVE_FAULTS: Readonly<Record<LiveFaultName, LiveFault>> = {
     clientShould: 'nothing it can do alone: the server must claim the key atomically (the atomic ledger does)',
     brokenClient: 'retries on a timeout and sees two charges for one key',
     transports: ['stdio', 'http'],
-    lesson: { lab: 'ledger', scenario: 'A', bugSwitch: {}, invariant: 'at-most-once' },
+    lesson: { lab: 'ledger', scenario: 'B', bugSwitch: {}, invariant: 'at-most-once' },
   },
 };
 

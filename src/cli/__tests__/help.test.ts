@@ -51,7 +51,7 @@ describe('mcp-lab --help (walkthrough: it answered "unknown option")', () => {
   it('help for an unknown command, or an unknown command, says which exist and exits 2', async () => {
     const a = await run(['help', 'replya']);
     expect(a.code).toBe(2);
-    expect(a.stderr).toMatch(/^help: no command is called "replya" — use one of replay, check, review, chaos, explore, probe, proxy\n/);
+    expect(a.stderr).toMatch(/^help: no command is called "replya" — use one of replay, check, review, chaos, explore, serve, probe, proxy\n/);
     const b = await run(['replya']);
     expect(b.code).toBe(2);
     expect(b.stderr).toMatch(/^unknown command "replya" — use one of /);

@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConformanceFixtureOptions } from './fixtures';
 import { startConformanceHost } from './testHost';
+import { startHttpServe } from '../serve/testkit';
 import type { HostOptions } from './testHost';
 
 const root = join(__dirname, '..', '..', '..');
@@ -42,12 +43,13 @@ const TASKS_EXTENSION = [
 ];
 
 /**
- * The URL of the running server under judgement, and how to stop it. The one place that server
- * comes from: at merge this becomes `mcp-lab serve --http 127.0.0.1:0 --tools conformance` as a
- * child process (its URL read from its start-up line, stopped by its pid).
+ * The URL of the running server under judgement, and how to stop it: `mcp-lab serve --http
+ * 127.0.0.1:0 --tools conformance` as a child process, with no fault (its URL read from its
+ * start-up line, stopped by its pid).
  */
 async function conformanceServerUrl(): Promise<{ url: string; close: () => Promise<void> }> {
-  return startConformanceHost();
+  const serve = await startHttpServe(['--tools', 'conformance']);
+  return { url: serve.url, close: () => serve.stop() };
 }
 
 /**
@@ -132,7 +134,7 @@ describe('npm run conformance (scripts/conformance.mjs)', () => {
   });
 });
 
-describe('the official conformance suite judges the fixtures', () => {
+describe('the official conformance suite judges mcp-lab serve --http --tools conformance', () => {
   let host: { url: string; close: () => Promise<void> };
   const tmp = mkdtempSync(join(tmpdir(), 'mcp-lab-conformance-'));
   beforeAll(async () => {

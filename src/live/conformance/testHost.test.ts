@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'node:http';
-import { createMemoryEventStore, isLoopbackHost, startConformanceHost } from './testHost';
+import { isLoopbackHost, startConformanceHost } from './testHost';
+import { createMemoryEventStore } from '../eventStore';
 import type { ConformanceHost } from './testHost';
 
 /** One HTTP exchange with explicit headers (fetch cannot set Host); resolves status and body. */

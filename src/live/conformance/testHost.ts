@@ -22,7 +22,8 @@ import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node
 import type { AddressInfo } from 'node:net';
 import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
 import { classifyInboundRequest, createMcpHandler, isInitializeRequest, McpServer } from '@modelcontextprotocol/server';
-import type { EventId, EventStore, JSONRPCMessage, McpHttpHandler, StreamId } from '@modelcontextprotocol/server';
+import type { McpHttpHandler } from '@modelcontextprotocol/server';
+import { createMemoryEventStore } from '../eventStore';
 import { CONFORMANCE_SERVER_INFO, createConformanceServer, registerConformanceFixtures } from './fixtures';
 import type { ConformanceFixtureOptions } from './fixtures';
 
@@ -76,41 +77,6 @@ async function readJson(req: IncomingMessage): Promise<{ tooLarge: true } | { to
   } catch {
     return { tooLarge: false, body: undefined };
   }
-}
-
-/**
- * An in-memory SSE event store for one 2025-era session (SEP-1699 resumability): every message
- * sent on a stream is kept under an event id `<streamId>#<seq>`; a client reconnecting with
- * `Last-Event-ID` gets the same stream's later events, in order. Bounded: at most `cap` events
- * (oldest dropped first), so a long session cannot grow it without limit.
- * @param cap most events kept (default 1000)
- */
-export function createMemoryEventStore(cap = 1000): EventStore {
-  const events: { id: EventId; streamId: StreamId; seq: number; message: JSONRPCMessage }[] = [];
-  let seq = 0;
-  const streamOf = (id: EventId): StreamId | undefined => {
-    const cut = id.lastIndexOf('#');
-    return cut > 0 ? id.slice(0, cut) : undefined;
-  };
-  return {
-    async storeEvent(streamId, message) {
-      seq += 1;
-      const id = `${streamId}#${seq}`;
-      events.push({ id, streamId, seq, message });
-      if (events.length > cap) events.splice(0, events.length - cap);
-      return id;
-    },
-    async getStreamIdForEventId(id) {
-      return streamOf(id);
-    },
-    async replayEventsAfter(lastEventId, { send }) {
-      const streamId = streamOf(lastEventId);
-      const after = Number(lastEventId.slice(lastEventId.lastIndexOf('#') + 1));
-      if (streamId === undefined || !Number.isInteger(after)) throw new Error(`unknown event id ${lastEventId}`);
-      for (const e of events) if (e.streamId === streamId && e.seq > after) await send(e.id, e.message);
-      return streamId;
-    },
-  };
 }
 
 /** The SSE `retry:` the host advises clients to wait before reconnecting, in ms. */
