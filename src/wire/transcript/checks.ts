@@ -6,7 +6,9 @@ import { CallIndex, isObject, resolveOptions, type CheckContext, type CheckDefin
 import { duplicateCall } from './checks/duplicateCall';
 import { progressAfterCompletion, progressNotIncreasing, progressUnknownToken } from './checks/progress';
 import { reconnectLockstep, reconnectNoCap } from './checks/reconnect';
+import { idempotencyKeyConflict, responseIdType, responseTwice, responseUnknownId } from './checks/responses';
 import { schema } from './checks/schema';
+import { contentLengthFraming, httpHeaderNotRejected, httpHeaders2026 } from './checks/transport';
 import { outlivedMaximum, timeoutWithoutCancel } from './checks/timing';
 
 export { canonicalJson, hasIdempotencyKey, type CheckDefinition, type CheckId, type CheckOptions, type Finding, type Severity, type Teaches } from './checks/core';
@@ -42,6 +44,13 @@ export const CHECK_MODULES: readonly CheckModule[] = [
   reconnectLockstep,
   reconnectNoCap,
   httpCancelPost2026,
+  responseUnknownId,
+  responseIdType,
+  responseTwice,
+  idempotencyKeyConflict,
+  contentLengthFraming,
+  httpHeaders2026,
+  httpHeaderNotRejected,
   schema,
 ];
 

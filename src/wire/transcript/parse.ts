@@ -4,7 +4,9 @@ import { isLabId, labName, type LabId } from '../../sim/labIds';
 import {
   TRANSCRIPT_FORMAT_NAMES,
   type Direction,
+  type HttpInfo,
   type ImportResult,
+  type MetaCause,
   type MessageKind,
   type MetaKind,
   type RevisionSource,
@@ -56,8 +58,23 @@ export interface ImportOptions {
 
 /** A parsed-but-not-normalised entry: absolute time (ms) or null (inherits the time of the line before). */
 type Pending =
-  | { type: 'message'; t: number | null; direction: Direction; transport: TranscriptTransport; message: Json; raw: string; line: number; status?: number; merged?: true }
-  | { type: 'meta'; t: number | null; kind: MetaKind; transport: TranscriptTransport; requestId?: RequestId; cause?: 'cancel' | 'network'; text: string; line: number; merged?: true }
+  | { type: 'message'; t: number | null; direction: Direction; transport: TranscriptTransport; message: Json; raw: string; line: number; status?: number; http?: HttpInfo; streamId?: string; framing?: 'content-length'; merged?: true }
+  | {
+      type: 'meta';
+      t: number | null;
+      kind: MetaKind;
+      transport: TranscriptTransport;
+      requestId?: RequestId;
+      cause?: MetaCause;
+      text: string;
+      line: number;
+      fault?: string;
+      code?: number | null;
+      signal?: string | null;
+      http?: HttpInfo;
+      streamId?: string;
+      merged?: true;
+    }
   | { type: 'stderr'; t: number | null; text: string; line: number };
 
 interface Parsed {
@@ -167,7 +184,41 @@ const META_EVENTS: Record<string, MetaKind> = {
   'stream-closed': 'stream-close',
   'client-timeout': 'client-timeout',
   timeout: 'client-timeout',
+  'stream-open': 'stream-open',
+  http: 'http',
+  fault: 'fault',
+  exit: 'exit',
+  listen: 'listen',
+  framing: 'framing',
 };
+
+const CAUSES: ReadonlySet<string> = new Set(['cancel', 'network', 'server', 'fault']);
+
+/** The `http` object of an envelope v2 line, normalised (header names lower-cased, values kept as strings), or undefined. */
+export function httpInfoOf(v: unknown): HttpInfo | undefined {
+  if (!isObject(v)) return undefined;
+  const out: HttpInfo = {};
+  if (typeof v.method === 'string') out.method = v.method.toUpperCase();
+  if (typeof v.path === 'string') out.path = v.path;
+  if (typeof v.status === 'number' && Number.isInteger(v.status)) out.status = v.status;
+  if (isObject(v.headers)) {
+    const headers: Record<string, string> = {};
+    for (const [k, value] of Object.entries(v.headers)) if (typeof value === 'string' || typeof value === 'number') headers[k.toLowerCase()] = String(value);
+    out.headers = headers;
+  }
+  return out;
+}
+
+/** `Content-Length: N` (with any further header lines) and the blank line ending it: an LSP-style frame header. */
+const FRAME_HEADER = /^Content-Length:[ \t]*\d+[ \t]*\r?\n(?:[A-Za-z][A-Za-z0-9-]*:[^\r\n]*\r?\n)*\r?\n/i;
+/** A line that is a lone `Content-Length: N` header. */
+export const FRAME_HEADER_LINE = /^Content-Length:[ \t]*\d+[ \t]*$/i;
+
+/** Splits an LSP-style frame header off `raw`: the body after it, or null when `raw` has none. */
+export function stripFrameHeader(raw: string): string | null {
+  const m = FRAME_HEADER.exec(raw);
+  return m ? raw.slice(m[0].length) : null;
+}
 
 /** A client-produced timeout error: JSON-RPC error -32001 whose message says it timed out (TS SDK v1 `RequestTimeout`). */
 export function isTimeoutError(m: Json): boolean {
@@ -221,7 +272,12 @@ class DirectionGuesser {
 }
 
 /** Pushes one or more messages (a JSON-RPC batch is split) with the shared fields. */
-function pushMessages(out: Pending[], value: Json, base: { t: number | null; direction: Direction; transport: TranscriptTransport; raw: string; line: number; status?: number; merged?: true }, guesser: DirectionGuesser) {
+function pushMessages(
+  out: Pending[],
+  value: Json,
+  base: { t: number | null; direction: Direction; transport: TranscriptTransport; raw: string; line: number; status?: number; http?: HttpInfo; streamId?: string; framing?: 'content-length'; merged?: true },
+  guesser: DirectionGuesser,
+) {
   const list = Array.isArray(value) ? value : [value];
   for (const m of list) {
     // A -32001 timeout "answering" a request that went the same way was produced by the sender itself: its own timeout.
@@ -407,7 +463,37 @@ const TIME_KEYS = ['ts', 'timestamp', 'time'];
 /** The one sentence shown when a JSON-RPC JSONL file had no time at all. */
 export const LINE_ORDER_TIME_ASSUMPTION = 'no timestamps: 1 ms per line — line order is taken as time order (add a "ts" field to each line for real times)';
 
-function parseJsonrpcJsonl(text: string): Parsed {
+const FRAME_HEADERS = /Content-Length:[ \t]*\d+[ \t]*(?:\r\n|\n|\r)(?:[A-Za-z][A-Za-z0-9-]*:[^\r\n]*(?:\r\n|\n|\r))*(?:\r\n|\n|\r)/gi;
+const lineBreaks = (s: string) => s.split(/\r\n|\n|\r/).length - 1;
+
+/**
+ * LSP-style framing (`Content-Length: N`, a blank line, the body, the next header right after it)
+ * turned into one message per line: each header block becomes as many line breaks as it had, so
+ * line numbers stay those of the file. Returns the text and the lines that followed a header.
+ */
+export function deframeContentLength(text: string): { text: string; framedLines: Set<number> } {
+  const framedLines = new Set<number>();
+  let breaks = 0;
+  let last = 0;
+  const out = text.replace(FRAME_HEADERS, (match: string, offset: number) => {
+    breaks += lineBreaks(text.slice(last, offset)) + lineBreaks(match);
+    last = offset + match.length;
+    framedLines.add(breaks + 1);
+    return '\n'.repeat(lineBreaks(match));
+  });
+  return { text: out, framedLines };
+}
+
+function parseJsonrpcJsonl(input: string): Parsed {
+  let text = input;
+  let framedLines: Set<number> | null = null;
+  if (/^Content-Length:[ \t]*\d+/im.test(text)) ({ text, framedLines } = deframeContentLength(text));
+  const parsed = parseJsonrpcLines(text);
+  if (framedLines) for (const p of parsed.pending) if (p.type === 'message' && framedLines.has(p.line)) p.framing = 'content-length';
+  return parsed;
+}
+
+function parseJsonrpcLines(text: string): Parsed {
   const guesser = new DirectionGuesser();
   // Lines with no time field at all get their ordinal (1 ms per line); kept only if no line has a time.
   const untimed = new Map<Pending, { line: number; text: string }>();
@@ -491,16 +577,37 @@ function parseCapture(text: string): Parsed {
       }
       const kind = META_EVENTS[String(fields.event ?? '').toLowerCase()] ?? 'note';
       const requestId = asRequestId(fields.requestId ?? fields.id);
-      const cause = fields.cause === 'cancel' || fields.cause === 'network' ? fields.cause : undefined;
+      const cause = typeof fields.cause === 'string' && CAUSES.has(fields.cause) ? (fields.cause as MetaCause) : undefined;
       const textValue = typeof fields.text === 'string' ? fields.text : typeof value.raw === 'string' ? value.raw : String(fields.event ?? 'meta');
-      out.push({ type: 'meta', t, kind, transport, ...(requestId !== undefined ? { requestId } : {}), ...(cause ? { cause } : {}), text: textValue, line });
+      const http = httpInfoOf(fields.http);
+      out.push({
+        type: 'meta',
+        t,
+        kind,
+        transport,
+        ...(requestId !== undefined ? { requestId } : {}),
+        ...(cause ? { cause } : {}),
+        text: textValue,
+        line,
+        ...(typeof fields.fault === 'string' ? { fault: fields.fault } : {}),
+        ...(typeof fields.code === 'number' || fields.code === null ? { code: fields.code } : {}),
+        ...(typeof fields.signal === 'string' || fields.signal === null ? { signal: fields.signal } : {}),
+        ...(http ? { http } : {}),
+        ...(typeof fields.streamId === 'string' ? { streamId: fields.streamId } : {}),
+      });
       return;
     }
     if (direction !== 'c2s' && direction !== 's2c') return skip(`"direction" must be c2s, s2c, stderr or meta, got ${JSON.stringify(value.direction) ?? 'nothing'}`);
     let message: Json;
     let raw: string;
+    let framing: 'content-length' | undefined;
     if (typeof value.raw === 'string') {
       raw = value.raw;
+      const body = stripFrameHeader(raw);
+      if (body !== null) {
+        framing = 'content-length';
+        raw = body.trim();
+      }
       try {
         message = JSON.parse(raw) as Json;
       } catch (err) {
@@ -510,7 +617,24 @@ function parseCapture(text: string): Parsed {
       message = value.raw;
       raw = JSON.stringify(value.raw);
     } else return skip('no "raw" frame');
-    pushMessages(out, message, { t, direction, transport, raw, line, ...(status !== undefined ? { status } : {}) }, guesser);
+    const http = httpInfoOf(value.http);
+    const frameStatus = status ?? http?.status;
+    pushMessages(
+      out,
+      message,
+      {
+        t,
+        direction,
+        transport,
+        raw,
+        line,
+        ...(frameStatus !== undefined ? { status: frameStatus } : {}),
+        ...(http ? { http } : {}),
+        ...(typeof value.streamId === 'string' ? { streamId: value.streamId } : {}),
+        ...(framing ? { framing } : {}),
+      },
+      guesser,
+    );
   });
 }
 
@@ -528,6 +652,8 @@ export function detectFormat(text: string): { format: TranscriptFormat } | { for
   const { lines } = splitLines(body);
   const sample = lines.filter((l) => l.trim() !== '').slice(0, 200);
   if (sample.some((l) => CLAUDE_LINE.test(l))) return { format: 'claude-desktop-log' };
+  // LSP-style framing dumped from a stdio pipe: Content-Length headers between the messages.
+  if (sample.some((l) => FRAME_HEADER_LINE.test(l.trim())) && sample.some((l) => /^\s*\{/.test(l))) return { format: 'jsonrpc-jsonl' };
   for (const l of sample) {
     const s = l.trim();
     if (!s.startsWith('{')) continue;
