@@ -86,6 +86,7 @@ export class TranscriptChecker {
   private meta = 0;
   private lastAt = 0;
   private readonly times = new Map<number, number>();
+  private readonly lines = new Map<number, number>();
 
   constructor(
     readonly revision: Revision,
@@ -95,18 +96,27 @@ export class TranscriptChecker {
     const opts = resolveOptions(options);
     this.running = CHECK_MODULES.map((c) => c.create());
     const times = this.times;
+    const lines = this.lines;
     this.ctx = {
       revision,
       opts,
       index: this.index,
       endMs: 0,
       add: (check, message, entries, requestIds, severity, at) => {
-        for (const e of entries) times.set(e.index, e.atMs);
+        for (const e of entries) {
+          times.set(e.index, e.atMs);
+          lines.set(e.index, e.line);
+        }
         const sorted = [...new Set(entries.map((e) => e.index))].sort((a, b) => a - b);
         const def = CHECKS[check];
         this.findings.push({ check, rule: def.rule, title: def.title, severity: severity ?? def.severity, message, entries: sorted, requestIds, atMs: at?.atMs ?? (sorted.length ? (times.get(sorted[0]) as number) : 0), teaches: def.teaches });
       },
     };
+  }
+
+  /** The file line of an entry a finding names (by its index). */
+  lineOf(index: number): number | undefined {
+    return this.lines.get(index);
   }
 
   /** Checks one entry (the next in time order). */

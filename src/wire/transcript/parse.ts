@@ -16,6 +16,7 @@ import {
   type TranscriptFormat,
   type TranscriptTransport,
 } from './types';
+import { BINARY_REASON, printable } from './encoding';
 
 /**
  * Transcript import: format detection and one parser per format, all producing the same
@@ -431,27 +432,30 @@ function parseInspector(text: string): Parsed {
 
 // ───────────────────────────── JSONL formats ─────────────────────────────
 
-function parseJsonl(text: string, lineFn: (value: Record<string, Json>, raw: string, line: number, out: Pending[], skip: (reason: string) => void) => void): Parsed {
+type JsonlLineFn = (value: Record<string, Json>, raw: string, line: number, out: Pending[], skip: (reason: string) => void) => void;
+
+/** Reads one JSONL line into `pending` (or `skipped`, with the reason). `isLast`: the file's last line, without a newline after it. */
+function jsonlLine(lineText: string, line: number, isLast: boolean, lineFn: JsonlLineFn, pending: Pending[], skipped: SkippedLine[]): void {
+  if (lineText.trim() === '') return;
+  let value: Json;
+  try {
+    value = JSON.parse(lineText) as Json;
+  } catch (err) {
+    skipped.push({ line, reason: isLast ? 'truncated last line: not complete JSON' : `not valid JSON — ${(err as Error).message}`, text: excerpt(lineText) });
+    return;
+  }
+  if (!isObject(value)) {
+    skipped.push({ line, reason: 'not a JSON object', text: excerpt(lineText) });
+    return;
+  }
+  lineFn(value, lineText, line, pending, (reason) => skipped.push({ line, reason, text: excerpt(lineText) }));
+}
+
+function parseJsonl(text: string, lineFn: JsonlLineFn): Parsed {
   const { lines, endsWithNewline } = splitLines(text);
   const pending: Pending[] = [];
   const skipped: SkippedLine[] = [];
-  lines.forEach((lineText, i) => {
-    const line = i + 1;
-    if (lineText.trim() === '') return;
-    const isLast = i === lines.length - 1 && !endsWithNewline;
-    let value: Json;
-    try {
-      value = JSON.parse(lineText) as Json;
-    } catch (err) {
-      skipped.push({ line, reason: isLast ? 'truncated last line: not complete JSON' : `not valid JSON — ${(err as Error).message}`, text: excerpt(lineText) });
-      return;
-    }
-    if (!isObject(value)) {
-      skipped.push({ line, reason: 'not a JSON object', text: excerpt(lineText) });
-      return;
-    }
-    lineFn(value, lineText, line, pending, (reason) => skipped.push({ line, reason, text: excerpt(lineText) }));
-  });
+  lines.forEach((lineText, i) => jsonlLine(lineText, i + 1, i === lines.length - 1 && !endsWithNewline, lineFn, pending, skipped));
   return { pending, skipped, lineCount: lines.length };
 }
 
@@ -554,8 +558,12 @@ function jsonrpcLine(value: Record<string, Json>, t: number, line: number, out: 
 }
 
 function parseCapture(text: string): Parsed {
-  const guesser = new DirectionGuesser();
-  return parseJsonl(text, (value, _raw, line, out, skip) => {
+  return parseJsonl(text, captureLineFn(new DirectionGuesser()));
+}
+
+/** The per-line reader of the capture envelope (v1 and v2). */
+function captureLineFn(guesser: DirectionGuesser): JsonlLineFn {
+  return (value, _raw, line, out, skip) => {
     const t = parseTimeMs(value.ts ?? value.timestamp);
     if (t === null) return skip('no readable "ts" (timestamp) field');
     const direction = typeof value.direction === 'string' ? value.direction.toLowerCase() : '';
@@ -635,7 +643,7 @@ function parseCapture(text: string): Parsed {
       },
       guesser,
     );
-  });
+  };
 }
 
 // ───────────────────────────── detection ─────────────────────────────
@@ -683,7 +691,7 @@ export function detectFormat(text: string): { format: TranscriptFormat } | { for
       return { format: null, reason: `this is a "${lab}" scenario file, not a transcript — open it in the ${labName(lab)} lab (#/${lab}, Import / export…) or replay it with npm run replay` };
     }
   }
-  const first = excerpt(sample[0] ?? '').slice(0, 80);
+  const first = printable(excerpt(sample[0] ?? '').slice(0, 80));
   return {
     format: null,
     reason: `not a transcript format the lab reads; the first line is: ${first} — give one JSON-RPC message per line ({"jsonrpc":"2.0",…}, optionally with "ts" and "dir"), a Claude Desktop log, an Inspector v2 JSON array or a capture envelope JSONL`,
@@ -693,7 +701,7 @@ export function detectFormat(text: string): { format: TranscriptFormat } | { for
 // ───────────────────────────── normalisation ─────────────────────────────
 
 /** Finds the protocol revision the transcript announces: a negotiated `initialize`, else a 2026 `_meta` field. */
-function findRevision(entries: TranscriptEntry[]): { seen: string | null; source: 'initialize' | '_meta' | null } {
+export function findRevision(entries: TranscriptEntry[]): { seen: string | null; source: 'initialize' | '_meta' | null } {
   let fromRequest: string | null = null;
   for (const e of entries) {
     if (e.type !== 'message' || !isObject(e.message)) continue;
@@ -715,7 +723,14 @@ function findRevision(entries: TranscriptEntry[]): { seen: string | null; source
 }
 
 function chooseRevision(entries: TranscriptEntry[], chosen: Revision | undefined): Pick<Transcript, 'revision' | 'revisionSource' | 'revisionSeen' | 'revisionNote'> {
-  const { seen, source } = findRevision(entries);
+  return chooseRevisionFrom(findRevision(entries), chosen);
+}
+
+/**
+ * The revision to check by, from what the transcript announced (`seen`, found in an initialize
+ * handshake or a 2026 `_meta`) and the one the user chose: the same choice as an import makes.
+ */
+export function chooseRevisionFrom({ seen, source }: { seen: string | null; source: 'initialize' | '_meta' | null }, chosen: Revision | undefined): Pick<Transcript, 'revision' | 'revisionSource' | 'revisionSeen' | 'revisionNote'> {
   if (chosen) {
     return { revision: chosen, revisionSource: 'chosen', revisionSeen: seen, revisionNote: `checked as ${chosen} (chosen)${seen ? `; the transcript announces ${seen}` : ''}` };
   }
@@ -769,19 +784,7 @@ function normalise(parsed: Parsed, format: TranscriptFormat, options: ImportOpti
   const order = timed.map((p, i) => ({ p, i })).sort((a, b) => (a.p.t as number) - (b.p.t as number) || a.i - b.i);
   let origin = Infinity;
   for (const m of messages) origin = Math.min(origin, m.t as number);
-  const entries: TranscriptEntry[] = order.map(({ p }, index) => {
-    const atMs = (p.t as number) - origin;
-    if (p.type === 'message') {
-      const { t: _t, merged: _m, ...rest } = p;
-      return { ...rest, index, atMs, kind: messageKind(p.message) };
-    }
-    if (p.type === 'meta') {
-      const { t: _t, merged: _m, ...rest } = p;
-      return { ...rest, index, atMs };
-    }
-    const { t: _t, ...rest } = p;
-    return { ...rest, index, atMs };
-  });
+  const entries: TranscriptEntry[] = order.map(({ p }, index) => pendingEntry(p, index, origin));
   const messageIndices = entries.filter((e) => e.type === 'message').map((e) => e.index);
   const absolute = origin > 1e11; // an epoch time (after 1973), not a relative ms count
   const transcript: Transcript = {
@@ -799,6 +802,74 @@ function normalise(parsed: Parsed, format: TranscriptFormat, options: ImportOpti
   return { ok: true, transcript };
 }
 
+/** The entry of a parsed line at position `index`, its time made relative to `origin` (ms). */
+function pendingEntry(p: Pending, index: number, origin: number): TranscriptEntry {
+  const atMs = (p.t as number) - origin;
+  if (p.type === 'message') {
+    const { t: _t, merged: _m, ...rest } = p;
+    return { ...rest, index, atMs, kind: messageKind(p.message) };
+  }
+  if (p.type === 'meta') {
+    const { t: _t, merged: _m, ...rest } = p;
+    return { ...rest, index, atMs };
+  }
+  const { t: _t, ...rest } = p;
+  return { ...rest, index, atMs };
+}
+
+/** A parsed line before its time is made relative: the absolute time in ms (`t`), and the entry it becomes at a given index and origin. */
+export interface StreamedLine {
+  t: number;
+  isMessage: boolean;
+  entry(index: number, origin: number): TranscriptEntry;
+}
+
+/**
+ * A line-at-a-time reader of the line formats (JSON-RPC JSONL and the capture envelope), for the
+ * streaming `check`: `line(text, n, isLast)` returns the entries that line holds (a batch gives
+ * several), unsorted and with absolute times; skipped lines collect in `skipped`. It gives up —
+ * `fallback` set to the reason, and the caller reads the whole file instead — where a line's
+ * meaning depends on lines after it: JSON-RPC JSONL that mixes lines with and without times, or
+ * LSP-style framing (whose bodies span lines).
+ */
+export function lineReader(format: 'jsonrpc-jsonl' | 'capture-jsonl'): {
+  line(text: string, n: number, isLast: boolean): StreamedLine[];
+  skipped: SkippedLine[];
+  fallback: string | null;
+  timeAssumption: string | undefined;
+} {
+  const guesser = new DirectionGuesser();
+  const skipped: SkippedLine[] = [];
+  let ordinal = 0;
+  let timed = 0;
+  let untimed = 0;
+  const lineFn: JsonlLineFn =
+    format === 'capture-jsonl'
+      ? captureLineFn(guesser)
+      : (value, _raw, line, out, skip) => {
+          const hasTime = TIME_KEYS.some((k) => k in value);
+          if (hasTime) timed++;
+          else untimed++;
+          const t = hasTime ? parseTimeMs(value.ts ?? value.timestamp ?? value.time) : ordinal++;
+          if (t === null) return skip('no readable "ts" (timestamp) field — give an ISO time or a number of ms');
+          jsonrpcLine(value, t, line, out, skip, guesser);
+        };
+  const reader = {
+    skipped,
+    fallback: null as string | null,
+    timeAssumption: undefined as string | undefined,
+    line(text: string, n: number, isLast: boolean): StreamedLine[] {
+      if (format === 'jsonrpc-jsonl' && FRAME_HEADER_LINE.test(text.trim())) reader.fallback = 'Content-Length framing';
+      const out: Pending[] = [];
+      jsonlLine(text, n, isLast, lineFn, out, skipped);
+      if (timed > 0 && untimed > 0) reader.fallback = 'lines with and without times';
+      if (untimed > 0) reader.timeAssumption = LINE_ORDER_TIME_ASSUMPTION;
+      return out.map((p) => ({ t: p.t as number, isMessage: p.type === 'message', entry: (index: number, origin: number) => pendingEntry(p, index, origin) }));
+    },
+  };
+  return reader;
+}
+
 const PARSERS: Record<TranscriptFormat, (text: string) => Parsed> = {
   'claude-desktop-log': parseClaude,
   'inspector-v2': parseInspector,
@@ -813,6 +884,7 @@ const PARSERS: Record<TranscriptFormat, (text: string) => Parsed> = {
  */
 export function importTranscript(text: string, options: ImportOptions = {}): ImportResult {
   const body = stripBom(text);
+  if (body.includes('\u0000')) return { ok: false, reason: BINARY_REASON, format: null, skipped: [] };
   let format = options.format;
   if (!format) {
     const detected = detectFormat(body);
