@@ -57,9 +57,11 @@ async function eachLine(path: string, encoding: Exclude<TranscriptEncoding, 'bin
   };
   const take = (text: string) => {
     let start = 0;
+    // The next CR, searched again only once passed (a file without CRs is searched once a chunk).
+    let cr = text.indexOf('\r');
     for (;;) {
       const i = text.indexOf('\n', start);
-      const cr = text.indexOf('\r', start);
+      if (cr >= 0 && cr < start) cr = text.indexOf('\r', start);
       if (cr >= 0 && (i < 0 || cr < i)) {
         // A CR at the very end may be the first half of a CRLF split between chunks: keep it for the next chunk.
         if (cr === text.length - 1) return text.slice(start);

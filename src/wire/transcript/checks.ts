@@ -146,7 +146,7 @@ export class TranscriptChecker {
       findings,
       counts,
       clean: counts.error === 0 && counts.warning === 0,
-      checked: { messages: this.messages, requests: this.index.calls.length, meta: this.meta },
+      checked: { messages: this.messages, requests: this.index.requests, meta: this.meta },
     };
   }
 }

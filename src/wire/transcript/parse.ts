@@ -6,6 +6,7 @@ import {
   type Direction,
   type HttpInfo,
   type ImportResult,
+  type MessageEntry,
   type MetaCause,
   type MessageKind,
   type MetaKind,
@@ -232,13 +233,43 @@ const SERVER_REQUESTS = new Set(['sampling/createMessage', 'elicitation/create',
 const CLIENT_NOTIFICATIONS = new Set(['notifications/initialized', 'notifications/roots/list_changed']);
 
 /**
+ * How many request ids (and progress tokens) the direction guesser remembers: a response to an
+ * older request is guessed as the server's (what nearly every response is), and memory stays
+ * bounded however long the file.
+ */
+const GUESSER_KEPT = 10_000;
+
+/**
+ * A map that forgets its oldest keys (by first insertion) beyond `GUESSER_KEPT`. The queue of keys
+ * is an array with a head index (a Map's own iterator would walk every deleted slot to find the oldest).
+ */
+class BoundedMap<V> {
+  private readonly map = new Map<string, V>();
+  private queue: string[] = [];
+  private head = 0;
+  get(key: string): V | undefined {
+    return this.map.get(key);
+  }
+  set(key: string, value: V): void {
+    if (!this.map.has(key)) this.queue.push(key);
+    this.map.set(key, value);
+    if (this.map.size <= GUESSER_KEPT) return;
+    this.map.delete(this.queue[this.head++]);
+    if (this.head > 4096 && this.head * 2 > this.queue.length) {
+      this.queue = this.queue.slice(this.head);
+      this.head = 0;
+    }
+  }
+}
+
+/**
  * Infers the direction of a message whose line only says request/response/notification, from
  * the messages before it: a response goes against its request; a cancellation travels like the
  * request it names; progress goes against the request that carried its token.
  */
 class DirectionGuesser {
-  private requestDir = new Map<string, Direction>();
-  private tokenDir = new Map<string, Direction>();
+  private requestDir = new BoundedMap<Direction>();
+  private tokenDir = new BoundedMap<Direction>();
   guess(m: Json): Direction {
     const kind = messageKind(m);
     const o = isObject(m) ? m : {};
@@ -463,6 +494,7 @@ const C2S_WORDS = new Set(['c2s', 'client->server', 'client-to-server', 'out', '
 const S2C_WORDS = new Set(['s2c', 'server->client', 'server-to-client', 'in', 'incoming', 'recv', 'received', 'rx', '<']);
 const JSONL_ENVELOPE_KEYS = ['ts', 'timestamp', 'time', 'dir', 'from', 'transport', 'status'];
 const TIME_KEYS = ['ts', 'timestamp', 'time'];
+const ENVELOPE_KEY_SET: ReadonlySet<string> = new Set(JSONL_ENVELOPE_KEYS);
 
 /** The one sentence shown when a JSON-RPC JSONL file had no time at all. */
 export const LINE_ORDER_TIME_ASSUMPTION = 'no timestamps: 1 ms per line — line order is taken as time order (add a "ts" field to each line for real times)';
@@ -524,7 +556,7 @@ function parseJsonrpcLines(text: string): Parsed {
 }
 
 /** One JSON-RPC JSONL line at time `t` (ms): a meta line, a stderr line, or a message (a batch is split). */
-function jsonrpcLine(value: Record<string, Json>, t: number, line: number, out: Pending[], skip: (reason: string) => void, guesser: DirectionGuesser): void {
+function jsonrpcLine(value: Record<string, Json>, t: number, line: number, out: Pending[], skip: (reason: string) => void, guesser: DirectionGuesser, keepRaw = true): void {
   const dir = typeof value.dir === 'string' ? value.dir.toLowerCase() : typeof value.direction === 'string' ? value.direction.toLowerCase() : '';
   const transport = transportOf(value.transport, 'unknown');
   if (dir === 'meta') {
@@ -541,9 +573,12 @@ function jsonrpcLine(value: Record<string, Json>, t: number, line: number, out: 
   let message: Json;
   if (isObject(value.message) && !('jsonrpc' in value)) message = value.message;
   else {
-    const copy: Record<string, Json> = { ...value };
-    for (const k of JSONL_ENVELOPE_KEYS) delete copy[k];
-    if (typeof copy.direction === 'string') delete copy.direction;
+    // The line without its envelope keys, built rather than copied and deleted from (delete made every message a slow dictionary object).
+    const copy: Record<string, Json> = {};
+    for (const k in value) {
+      if (ENVELOPE_KEY_SET.has(k) || (k === 'direction' && typeof value.direction === 'string')) continue;
+      copy[k] = value[k];
+    }
     message = copy;
   }
   if (messageKind(message) === 'invalid' && !('jsonrpc' in (message as Record<string, Json>))) return skip('neither a JSON-RPC message nor a meta line (no method, id/result/error or jsonrpc) — a message needs "jsonrpc":"2.0" and a method (request, notification) or an id with result or error');
@@ -554,7 +589,7 @@ function jsonrpcLine(value: Record<string, Json>, t: number, line: number, out: 
   else if (S2C_WORDS.has(dir)) direction = 's2c';
   else direction = guesser.guess(message);
   const status = typeof value.status === 'number' ? value.status : undefined;
-  pushMessages(out, message, { t, direction, transport, raw: JSON.stringify(message), line, ...(status !== undefined ? { status } : {}) }, guesser);
+  pushMessages(out, message, { t, direction, transport, raw: keepRaw ? JSON.stringify(message) : '', line, ...(status !== undefined ? { status } : {}) }, guesser);
 }
 
 function parseCapture(text: string): Parsed {
@@ -806,8 +841,16 @@ function normalise(parsed: Parsed, format: TranscriptFormat, options: ImportOpti
 function pendingEntry(p: Pending, index: number, origin: number): TranscriptEntry {
   const atMs = (p.t as number) - origin;
   if (p.type === 'message') {
-    const { t: _t, merged: _m, ...rest } = p;
-    return { ...rest, index, atMs, kind: messageKind(p.message) };
+    // Field by field (an object rest/spread per message was a tenth of the streaming check's time); key order as before.
+    const e = { type: 'message', direction: p.direction, transport: p.transport, message: p.message, raw: p.raw, line: p.line } as MessageEntry;
+    if (p.status !== undefined) e.status = p.status;
+    if (p.http !== undefined) e.http = p.http;
+    if (p.streamId !== undefined) e.streamId = p.streamId;
+    if (p.framing !== undefined) e.framing = p.framing;
+    e.index = index;
+    e.atMs = atMs;
+    e.kind = messageKind(p.message);
+    return e;
   }
   if (p.type === 'meta') {
     const { t: _t, merged: _m, ...rest } = p;
@@ -852,7 +895,8 @@ export function lineReader(format: 'jsonrpc-jsonl' | 'capture-jsonl'): {
           else untimed++;
           const t = hasTime ? parseTimeMs(value.ts ?? value.timestamp ?? value.time) : ordinal++;
           if (t === null) return skip('no readable "ts" (timestamp) field — give an ISO time or a number of ms');
-          jsonrpcLine(value, t, line, out, skip, guesser);
+          // The streaming check never shows a message's text: no need to write it again.
+          jsonrpcLine(value, t, line, out, skip, guesser, false);
         };
   const reader = {
     skipped,

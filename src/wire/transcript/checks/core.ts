@@ -221,17 +221,33 @@ export const teach = (lab: Teaches['lab'], scenario: string, query = ''): Teache
 export const ruleText = (id: string) => RULES[id]?.text ?? '';
 
 /**
- * The call index, built once per run in time order: every request by direction and id (the latest
+ * How many answered calls the index remembers (by id and by progress token) after their response:
+ * what a second response, late progress or a late cancel for them is matched against. Older ones
+ * are forgotten, so memory is bounded by the calls still open plus this many; a message for a
+ * forgotten call reads as one for an unknown id (`response-unknown-id`, `progress-unknown-token`,
+ * `cancel-unknown-id` instead of `response-twice`, `progress-after-completion`,
+ * `cancel-finished-id`: still flagged).
+ */
+export const ANSWERED_CALLS_KEPT = 1_000;
+
+/**
+ * The call index, built once per run in time order: each request by direction and id (the latest
  * wins), by progress token, the calls still open, and the stream closes and client timeouts that
  * name them. `resolve` says what an entry is about without changing the index; `apply` records it.
+ * Answered calls are kept for `ANSWERED_CALLS_KEPT` more answers, then forgotten.
  */
 export class CallIndex {
-  /** Every request in time order (the streaming checker keeps them too: the finishing checks read them). */
-  readonly calls: Call[] = [];
+  /** How many requests were seen. */
+  requests = 0;
+  /** Calls that timed out on the client (`timeout-without-cancel` reads them once the run is over). */
+  readonly timedOut: Call[] = [];
+  private readonly answered: Call[] = [];
+  private answeredHead = 0;
+  constructor(private readonly keep = ANSWERED_CALLS_KEPT) {}
   private readonly latest = new Map<string, Call>();
   private readonly byToken = new Map<string, Call>();
-  /** c2s calls without a response yet (for a client timeout that names no id). */
-  private readonly open = new Set<Call>();
+  /** c2s calls without a response yet (for a client timeout that names no id, and the checks that judge calls never answered). */
+  readonly open = new Set<Call>();
 
   /** The latest call sent in `direction` under `id`. */
   callOf(direction: Direction, id: unknown): Call | undefined {
@@ -285,7 +301,7 @@ export class CallIndex {
   apply(e: TranscriptEntry, o: Observation): void {
     if (o.kind === 'request') {
       const call = o.call;
-      this.calls.push(call);
+      this.requests++;
       this.latest.set(`${call.direction}|${call.idKey}`, call);
       if (call.tokenKey !== null) this.byToken.set(`${call.direction}|${call.tokenKey}`, call);
       if (call.direction === 'c2s') this.open.add(call);
@@ -294,6 +310,7 @@ export class CallIndex {
       if (call && call.response === null) {
         call.response = e as MessageEntry;
         this.open.delete(call);
+        this.retire(call);
       }
     } else if (o.kind === 'cancel') {
       if (o.call && e.type === 'message' && o.call.direction === e.direction) o.call.cancels.push(e);
@@ -315,8 +332,29 @@ export class CallIndex {
           }
           if (count === 1) call = only;
         }
-        if (call && !call.timeout) call.timeout = e;
+        if (call && !call.timeout) {
+          call.timeout = e;
+          this.timedOut.push(call);
+        }
       }
+    }
+  }
+
+  /** Queues an answered call; the oldest beyond `keep` is forgotten (unless a newer request took its id or token). */
+  private retire(call: Call): void {
+    this.answered.push(call);
+    if (this.answered.length - this.answeredHead <= this.keep) return;
+    const old = this.answered[this.answeredHead++];
+    const key = `${old.direction}|${old.idKey}`;
+    if (this.latest.get(key) === old) this.latest.delete(key);
+    if (old.tokenKey !== null) {
+      const tk = `${old.direction}|${old.tokenKey}`;
+      if (this.byToken.get(tk) === old) this.byToken.delete(tk);
+    }
+    // Compact the queue now and then instead of shifting it on every answer.
+    if (this.answeredHead > 4096 && this.answeredHead * 2 > this.answered.length) {
+      this.answered.splice(0, this.answeredHead);
+      this.answeredHead = 0;
     }
   }
 }

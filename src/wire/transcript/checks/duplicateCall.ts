@@ -14,32 +14,43 @@ export const duplicateCall: CheckModule = {
     teaches: teach('ledger', 'C-no-key-retries'),
   },
   create() {
+    /**
+     * Per tool and arguments: the calls that may still run (no response yet), and each overlap seen
+     * — a call `b` sent while an earlier `a` (another id) had no response. An overlap whose `a` is
+     * answered later in the file but at the same millisecond as `b` does not count (it had ended
+     * when `b` started), so overlaps are judged once the run is over, from `a`'s response.
+     */
+    const groups = new Map<string, { running: Call[]; overlaps: { a: Call; b: Call }[] }>();
+    const sigOf = (c: Call) => `${c.tool}\u0000${c.argsCanonical}`;
     return {
-      finish(ctx) {
-        const groups = new Map<string, Call[]>();
-        for (const call of ctx.index.calls) {
-          if (call.direction !== 'c2s' || call.tool === null) continue;
-          const sig = `${call.tool}\u0000${call.argsCanonical}`;
-          const group = groups.get(sig);
-          if (group) group.push(call);
-          else groups.set(sig, [call]);
+      visit(_e, _m, o) {
+        if (o.kind === 'request') {
+          const b = o.call;
+          if (b.direction !== 'c2s' || b.tool === null) return;
+          const sig = sigOf(b);
+          let g = groups.get(sig);
+          if (!g) groups.set(sig, (g = { running: [], overlaps: [] }));
+          g.running = g.running.filter((a) => a.response === null);
+          for (const a of g.running) if (a.idKey !== b.idKey) g.overlaps.push({ a, b });
+          g.running.push(b);
+          return;
         }
-        for (const group of groups.values()) {
-          if (group.length < 2) continue;
-          // Earlier calls that may still run when the next one starts (no response yet); pruned as responses come in.
-          let running: Call[] = [];
+        if (o.kind !== 'response' || !o.call || o.call.response !== null || o.call.tool === null || o.call.direction !== 'c2s') return;
+        // Its group forgets it once nothing else in it needs it.
+        const sig = sigOf(o.call);
+        const g = groups.get(sig);
+        if (g && g.overlaps.length === 0 && g.running.every((c) => c === o.call || c.response !== null)) groups.delete(sig);
+      },
+      finish(ctx) {
+        for (const { overlaps } of groups.values()) {
           const inGroup = new Set<Call>();
-          for (const b of group) {
-            running = running.filter((a) => a.response === null || a.response.atMs > b.entry.atMs);
-            const others = running.filter((a) => a.idKey !== b.idKey);
-            if (others.length > 0) {
-              for (const a of others) inGroup.add(a);
-              inGroup.add(b);
-            }
-            running.push(b);
+          for (const { a, b } of overlaps) {
+            if (a.response !== null && a.response.atMs <= b.entry.atMs) continue;
+            inGroup.add(a);
+            inGroup.add(b);
           }
-          const overlapping = group.filter((c) => inGroup.has(c));
-          if (overlapping.length === 0) continue;
+          if (inGroup.size === 0) continue;
+          const overlapping = [...inGroup].sort((x, y) => x.entry.index - y.entry.index);
           const keyed = overlapping.every((c) => c.hasIdempotencyKey);
           const someKeyed = overlapping.some((c) => c.hasIdempotencyKey);
           const ids = overlapping.map((c) => c.id);

@@ -1,4 +1,5 @@
-import { ruleText, teach, type CheckModule } from './core';
+import type { MessageEntry } from '../types';
+import { ruleText, teach, type Call, type CheckContext, type CheckModule } from './core';
 
 /** The timing checks over each client call once the run is over: the stated maximum, and a timeout with no cancellation. */
 
@@ -13,25 +14,31 @@ export const outlivedMaximum: CheckModule = {
     teaches: teach('races', 'C-progress-idle-maximum', 'policy.idleTimeoutOnly=true'),
   },
   create() {
+    /** Judges one call; `response`: its response (given when it arrives, before the index records it). */
+    const judge = (call: Call, response: MessageEntry | null, ctx: CheckContext) => {
+      const maxMs = ctx.opts.maxMs;
+      if (maxMs === null || call.direction !== 'c2s' || call.method === 'subscriptions/listen') return;
+      // At the response, every other end before it is known, and any later one cannot be the earliest.
+      const ends = [response?.atMs, call.cancels[0]?.atMs, call.streamClose?.atMs, call.timeout?.atMs].filter((x): x is number => x !== undefined);
+      const end = ends.length ? Math.min(...ends) : null;
+      const lived = (end ?? ctx.endMs) - call.entry.atMs;
+      if (lived <= maxMs) return;
+      ctx.add(
+        'outlived-maximum',
+        end !== null
+          ? `Request ${call.idKey} (${call.method}) lived ${lived} ms, from ${call.entry.atMs} ms to ${end} ms, beyond the stated maximum of ${maxMs} ms.`
+          : `Request ${call.idKey} (${call.method}) is still open at the end of the transcript, ${lived} ms after it was sent: beyond the stated maximum of ${maxMs} ms.`,
+        [call.entry, ...(response ? [response] : [])],
+        [call.id],
+      );
+    };
     return {
+      visit(e, _m, o, ctx) {
+        if (o.kind === 'response' && o.call && o.call.response === null) judge(o.call, e as MessageEntry, ctx);
+      },
       finish(ctx) {
-        const maxMs = ctx.opts.maxMs;
-        if (maxMs === null) return;
-        for (const call of ctx.index.calls) {
-          if (call.direction !== 'c2s' || call.method === 'subscriptions/listen') continue;
-          const ends = [call.response?.atMs, call.cancels[0]?.atMs, call.streamClose?.atMs, call.timeout?.atMs].filter((x): x is number => x !== undefined);
-          const end = ends.length ? Math.min(...ends) : null;
-          const lived = (end ?? ctx.endMs) - call.entry.atMs;
-          if (lived <= maxMs) continue;
-          ctx.add(
-            'outlived-maximum',
-            end !== null
-              ? `Request ${call.idKey} (${call.method}) lived ${lived} ms, from ${call.entry.atMs} ms to ${end} ms, beyond the stated maximum of ${maxMs} ms.`
-              : `Request ${call.idKey} (${call.method}) is still open at the end of the transcript, ${lived} ms after it was sent: beyond the stated maximum of ${maxMs} ms.`,
-            [call.entry, ...(call.response ? [call.response] : [])],
-            [call.id],
-          );
-        }
+        // The calls never answered (and, for s2c, none are judged).
+        for (const call of ctx.index.open) judge(call, null, ctx);
       },
     };
   },
@@ -50,7 +57,7 @@ export const timeoutWithoutCancel: CheckModule = {
   create() {
     return {
       finish(ctx) {
-        for (const call of ctx.index.calls) {
+        for (const call of ctx.index.timedOut) {
           if (call.direction !== 'c2s' || !call.timeout) continue;
           const limit = call.timeout.atMs + ctx.opts.allowanceMs;
           const signalled = call.cancels.some((c) => c.atMs <= limit) || (call.streamClose !== null && call.streamClose.atMs <= limit);
