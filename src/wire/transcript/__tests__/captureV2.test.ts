@@ -96,3 +96,22 @@ describe('response matching', () => {
     expect(run('meteo')).toEqual(['http-headers-2026', 'http-header-not-rejected']);
   });
 });
+
+describe('memory bounded by the calls still open', () => {
+  it('an answered call is remembered for the next 1,000 answers: a second response inside the window is response-twice, beyond it an unknown id', () => {
+    const lines: string[] = [];
+    let ts = 0;
+    const push = (direction: 'c2s' | 's2c', m: unknown) => lines.push(JSON.stringify({ ts: ts++, direction, transport: 'stdio', raw: JSON.stringify(m) }));
+    push('c2s', call(1));
+    push('s2c', result(1));
+    for (let k = 2; k <= 1001; k++) {
+      push('c2s', call(k));
+      push('s2c', result(k));
+    }
+    // Call 1 was answered 1,001 answers ago (forgotten); call 2, 1,000 answers ago, is the oldest still remembered.
+    push('s2c', result(2));
+    push('s2c', result(1));
+    const checks = checkTranscript(ok(lines.join('\n')), { schema: false }).findings.map((f) => `${f.check} ${f.requestIds.join(',')}`);
+    expect(checks).toEqual(['response-twice 2', 'response-unknown-id 1']);
+  });
+});

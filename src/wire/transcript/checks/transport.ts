@@ -91,7 +91,7 @@ export const httpHeaders2026: CheckModule = {
     rule: 'http.standard-headers',
     ruleText: 'Under 2026-07-28 every POST carries MCP-Protocol-Version and Mcp-Method, and tools/call, resources/read and prompts/get carry Mcp-Name, each matching the body (basic/transports/streamable-http: REQUIRED, MUST).',
     severity: 'error',
-    teaches: teach('races', 'D-http-stream-close'),
+    teaches: teach('races', 'M1-mrtr-confirm-transfer', 'policy.mcpNameHeaderOmitted=true'),
   },
   create() {
     return {
@@ -113,7 +113,7 @@ export const httpHeaderNotRejected: CheckModule = {
     rule: 'http.header-mismatch',
     ruleText: 'A server that processes the body MUST reject a request whose required headers are missing or do not match it, with HTTP 400 and JSON-RPC error −32020 HeaderMismatch (basic/transports/streamable-http, Server Validation).',
     severity: 'error',
-    teaches: teach('races', 'D-http-stream-close'),
+    teaches: teach('races', 'M1-mrtr-confirm-transfer', 'policy.mcpNameHeaderOmitted=true'),
   },
   create() {
     /** The requests with header problems, until their response. */
