@@ -4,6 +4,7 @@ import { showImportResult } from '../common/importFile';
 import { useWindowFileDrop } from '../common/useWindowFileDrop';
 import { currentCheckOptions, useTraffic, useTrafficApi } from './context';
 import { loadSample, TRAFFIC_SAMPLES } from './samples';
+import { decodeTranscript } from '../../wire/transcript/encoding';
 
 /** Largest transcript file accepted (bytes). */
 export const MAX_TRANSCRIPT_FILE_BYTES = 200 * 1024 * 1024;
@@ -20,7 +21,13 @@ export function useTrafficFileImport() {
     s.begin({ stage: 'reading', lines: 0, source: `The file ${file.name}` });
     let text: string;
     try {
-      text = await file.text();
+      // Bytes, not file.text(): UTF-16 is decoded and a binary file named, as the CLI does (src/wire/transcript/encoding.ts).
+      const decoded = decodeTranscript(new Uint8Array(await file.arrayBuffer()));
+      if (!decoded.ok) {
+        s.fail(`The file ${file.name} was not loaded; the previous transcript is kept`, `(file): ${decoded.reason}`);
+        return showImportResult();
+      }
+      text = decoded.text;
     } catch (err) {
       s.fail(`The file ${file.name} could not be read; the previous transcript is kept`, `(file): ${(err as Error).message} — choose the file again`);
       return showImportResult();
