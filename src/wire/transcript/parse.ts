@@ -18,6 +18,7 @@ import {
   type TranscriptTransport,
 } from './types';
 import { BINARY_REASON, printable } from './encoding';
+import { HAR_FORMAT_NAME, harToCapture, parseHar } from './har';
 
 /**
  * Transcript import: format detection and one parser per format, all producing the same
@@ -929,6 +930,13 @@ const PARSERS: Record<TranscriptFormat, (text: string) => Parsed> = {
 export function importTranscript(text: string, options: ImportOptions = {}): ImportResult {
   const body = stripBom(text);
   if (body.includes('\u0000')) return { ok: false, reason: BINARY_REASON, format: null, skipped: [] };
+  // A HAR (browser network export) is read through the capture envelope it converts to.
+  const har = options.format === undefined || options.format === 'capture-jsonl' ? parseHar(body) : null;
+  if (har) {
+    const result = normalise(parseCapture(harToCapture(har.entries)), 'capture-jsonl', options);
+    if (result.ok) result.transcript.formatName = HAR_FORMAT_NAME;
+    return result;
+  }
   let format = options.format;
   if (!format) {
     const detected = detectFormat(body);
