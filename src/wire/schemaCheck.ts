@@ -43,17 +43,22 @@ export const CHECKED_DEFS = [
   'InputRequiredResult',
 ] as const;
 
+/** The result types both revisions have, by the method they answer. */
+const SHARED_RESULT_DEFS: Record<string, string> = {
+  'tools/list': 'ListToolsResult',
+  'resources/list': 'ListResourcesResult',
+  'resources/templates/list': 'ListResourceTemplatesResult',
+  'resources/read': 'ReadResourceResult',
+  'prompts/list': 'ListPromptsResult',
+  'prompts/get': 'GetPromptResult',
+  'completion/complete': 'CompleteResult',
+};
+
 /** The result type of each method's answer, by revision (`$defs` of the core schema). */
 const RESULT_DEFS: Record<Revision, Record<string, string>> = {
   '2025-11-25': {
+    ...SHARED_RESULT_DEFS,
     initialize: 'InitializeResult',
-    'tools/list': 'ListToolsResult',
-    'resources/list': 'ListResourcesResult',
-    'resources/templates/list': 'ListResourceTemplatesResult',
-    'resources/read': 'ReadResourceResult',
-    'prompts/list': 'ListPromptsResult',
-    'prompts/get': 'GetPromptResult',
-    'completion/complete': 'CompleteResult',
     'sampling/createMessage': 'CreateMessageResult',
     'elicitation/create': 'ElicitResult',
     'roots/list': 'ListRootsResult',
@@ -62,17 +67,7 @@ const RESULT_DEFS: Record<Revision, Record<string, string>> = {
     'tasks/cancel': 'CancelTaskResult',
     'tasks/result': 'GetTaskPayloadResult',
   },
-  '2026-07-28': {
-    'server/discover': 'DiscoverResult',
-    'tools/list': 'ListToolsResult',
-    'tools/call': 'CallToolResult',
-    'resources/list': 'ListResourcesResult',
-    'resources/templates/list': 'ListResourceTemplatesResult',
-    'resources/read': 'ReadResourceResult',
-    'prompts/list': 'ListPromptsResult',
-    'prompts/get': 'GetPromptResult',
-    'completion/complete': 'CompleteResult',
-  },
+  '2026-07-28': { ...SHARED_RESULT_DEFS, 'server/discover': 'DiscoverResult', 'tools/call': 'CallToolResult' },
 };
 
 /** Under 2026-07-28 the tasks extension's types (src/wire/ext-tasks): a `tasks/*` request, its result, the status notification. */

@@ -42,6 +42,17 @@ function episodeCollector() {
   };
 }
 
+/** A check's run that collects the connection meta lines and judges their episodes once the run is over. */
+function overEpisodes(judge: (episodes: Episode[], ctx: CheckContext) => void): ReturnType<CheckModule['create']> {
+  const collector = episodeCollector();
+  return {
+    visit(e) {
+      if (e.type === 'meta') collector.visit(e);
+    },
+    finish: (ctx) => judge(collector.episodes(), ctx),
+  };
+}
+
 const gapsOf = (ep: Episode) => ep.attempts.map((a, i) => a.atMs - (i === 0 ? ep.start : ep.attempts[i - 1]).atMs);
 
 /**
@@ -57,32 +68,24 @@ export const reconnectLockstep: CheckModule = {
     severity: 'warning',
     teaches: teach('flow', 'F3-restart-herd'),
   },
-  create() {
-    const collector = episodeCollector();
-    return {
-      visit(e) {
-        if (e.type === 'meta') collector.visit(e);
-      },
-      finish(ctx: CheckContext) {
-        const episodes = collector.episodes();
-        for (const ep of episodes) {
-          const gaps = gapsOf(ep);
-          if (gaps.length < 3) continue;
-          const equal = gaps.every((g) => g === gaps[0]);
-          const doubling = gaps.every((g, i) => i === 0 || g === 2 * gaps[i - 1]);
-          if (gaps[0] > 0 && (equal || doubling)) {
-            ctx.add('reconnect-lockstep', `${gaps.length} reconnect attempts from ${ep.start.atMs} ms with gaps ${gaps.join(', ')} ms: ${equal ? 'all equal' : 'each exactly double the last'}, so there is no jitter and every client that dropped together retries together.`, [ep.start, ...ep.attempts], []);
-          }
+  create: () =>
+    overEpisodes((episodes, ctx) => {
+      for (const ep of episodes) {
+        const gaps = gapsOf(ep);
+        if (gaps.length < 3) continue;
+        const equal = gaps.every((g) => g === gaps[0]);
+        const doubling = gaps.every((g, i) => i === 0 || g === 2 * gaps[i - 1]);
+        if (gaps[0] > 0 && (equal || doubling)) {
+          ctx.add('reconnect-lockstep', `${gaps.length} reconnect attempts from ${ep.start.atMs} ms with gaps ${gaps.join(', ')} ms: ${equal ? 'all equal' : 'each exactly double the last'}, so there is no jitter and every client that dropped together retries together.`, [ep.start, ...ep.attempts], []);
         }
-        if (episodes.length >= 3) {
-          const firsts = episodes.map((ep) => gapsOf(ep)[0]);
-          if (firsts[0] > 0 && firsts.every((g) => g === firsts[0]) && !episodes.some((ep) => gapsOf(ep).length >= 3)) {
-            ctx.add('reconnect-lockstep', `${episodes.length} reconnects, each exactly ${firsts[0]} ms after its drop: no jitter.`, episodes.flatMap((ep) => [ep.start, ep.attempts[0]]), []);
-          }
+      }
+      if (episodes.length >= 3) {
+        const firsts = episodes.map((ep) => gapsOf(ep)[0]);
+        if (firsts[0] > 0 && firsts.every((g) => g === firsts[0]) && !episodes.some((ep) => gapsOf(ep).length >= 3)) {
+          ctx.add('reconnect-lockstep', `${episodes.length} reconnects, each exactly ${firsts[0]} ms after its drop: no jitter.`, episodes.flatMap((ep) => [ep.start, ep.attempts[0]]), []);
         }
-      },
-    };
-  },
+      }
+    }),
 };
 
 /** No cap: more failed attempts in a row than `maxReconnectAttempts`, or gaps that keep growing past `maxReconnectDelayMs`. */
@@ -95,35 +98,28 @@ export const reconnectNoCap: CheckModule = {
     severity: 'warning',
     teaches: teach('flow', 'F3-restart-herd'),
   },
-  create() {
-    const collector = episodeCollector();
-    return {
-      visit(e) {
-        if (e.type === 'meta') collector.visit(e);
-      },
-      finish(ctx: CheckContext) {
-        const { maxReconnectAttempts, maxReconnectDelayMs } = ctx.opts;
-        for (const ep of collector.episodes()) {
-          const gaps = gapsOf(ep);
-          let failedRun = 0;
-          let maxRun = 0;
-          for (const a of ep.attempts) {
-            failedRun = a.kind === 'connect-failed' ? failedRun + 1 : 0;
-            maxRun = Math.max(maxRun, failedRun);
-          }
-          const growing = gaps.length >= 3 && gaps.every((g, i) => i === 0 || g > gaps[i - 1]);
-          if (maxRun > maxReconnectAttempts || (growing && gaps[gaps.length - 1] > maxReconnectDelayMs)) {
-            ctx.add(
-              'reconnect-no-cap',
-              maxRun > maxReconnectAttempts
-                ? `${maxRun} failed reconnect attempts in a row from ${ep.start.atMs} ms (more than ${maxReconnectAttempts}): the loop has no attempt cap.`
-                : `Reconnect gaps keep growing (${gaps.join(', ')} ms) past ${maxReconnectDelayMs} ms: the backoff has no delay cap.`,
-              [ep.start, ...ep.attempts],
-              [],
-            );
-          }
+  create: () =>
+    overEpisodes((episodes, ctx) => {
+      const { maxReconnectAttempts, maxReconnectDelayMs } = ctx.opts;
+      for (const ep of episodes) {
+        const gaps = gapsOf(ep);
+        let failedRun = 0;
+        let maxRun = 0;
+        for (const a of ep.attempts) {
+          failedRun = a.kind === 'connect-failed' ? failedRun + 1 : 0;
+          maxRun = Math.max(maxRun, failedRun);
         }
-      },
-    };
-  },
+        const growing = gaps.length >= 3 && gaps.every((g, i) => i === 0 || g > gaps[i - 1]);
+        if (maxRun > maxReconnectAttempts || (growing && gaps[gaps.length - 1] > maxReconnectDelayMs)) {
+          ctx.add(
+            'reconnect-no-cap',
+            maxRun > maxReconnectAttempts
+              ? `${maxRun} failed reconnect attempts in a row from ${ep.start.atMs} ms (more than ${maxReconnectAttempts}): the loop has no attempt cap.`
+              : `Reconnect gaps keep growing (${gaps.join(', ')} ms) past ${maxReconnectDelayMs} ms: the backoff has no delay cap.`,
+            [ep.start, ...ep.attempts],
+            [],
+          );
+        }
+      }
+    }),
 };
