@@ -8,6 +8,7 @@ import {
   type ImportResult,
   type MessageEntry,
   type MetaCause,
+  type MetaEntry,
   type MessageKind,
   type MetaKind,
   type RevisionSource,
@@ -62,22 +63,7 @@ export interface ImportOptions {
 /** A parsed-but-not-normalised entry: absolute time (ms) or null (inherits the time of the line before). */
 type Pending =
   | { type: 'message'; t: number | null; direction: Direction; transport: TranscriptTransport; message: Json; raw: string; line: number; status?: number; http?: HttpInfo; streamId?: string; framing?: 'content-length'; merged?: true }
-  | {
-      type: 'meta';
-      t: number | null;
-      kind: MetaKind;
-      transport: TranscriptTransport;
-      requestId?: RequestId;
-      cause?: MetaCause;
-      text: string;
-      line: number;
-      fault?: string;
-      code?: number | null;
-      signal?: string | null;
-      http?: HttpInfo;
-      streamId?: string;
-      merged?: true;
-    }
+  | (Omit<MetaEntry, 'index' | 'atMs'> & { t: number | null; merged?: true })
   | { type: 'stderr'; t: number | null; text: string; line: number };
 
 interface Parsed {
