@@ -27,6 +27,13 @@ try {
   console.log(`races CLI benchmark could not run: ${(err as Error).message}`);
 }
 
+try {
+  const { printCheckBench } = await import('./check.bench');
+  await printCheckBench();
+} catch (err) {
+  console.log(`check streaming benchmark could not run: ${(err as Error).message}`);
+}
+
 const dist = path.resolve(import.meta.dirname ?? '.', '../dist');
 if (existsSync(path.join(dist, 'index.html'))) {
   const html = readFileSync(path.join(dist, 'index.html'), 'utf8');

@@ -21,7 +21,10 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const CLI_OUT = path.join(root, 'dist-cli/mcp-lab.mjs');
 
 // Must match CHECKED_DEFS in src/wire/schemaCheck.ts and MCP_SCHEMAS in src/wire/schemaValidators.ts (a test compares the bundle's output).
-const DEFS = ['JSONRPCMessage', 'CallToolRequest', 'SubscriptionsListenRequest', 'CancelledNotification', 'ProgressNotification', 'JSONRPCErrorResponse', 'SubscriptionsListenResultResponse', 'CallToolResultResponse', 'JSONRPCResultResponse', 'CallToolResult'];
+const DEFS = [
+  'JSONRPCMessage', 'CallToolRequest', 'SubscriptionsListenRequest', 'CancelledNotification', 'ProgressNotification', 'JSONRPCErrorResponse', 'SubscriptionsListenResultResponse', 'CallToolResultResponse', 'JSONRPCResultResponse', 'CallToolResult',
+  'InitializeResult', 'ListToolsResult', 'ListResourcesResult', 'ListResourceTemplatesResult', 'ReadResourceResult', 'ListPromptsResult', 'GetPromptResult', 'CompleteResult', 'CreateMessageResult', 'ElicitResult', 'ListRootsResult', 'GetTaskResult', 'ListTasksResult', 'CancelTaskResult', 'GetTaskPayloadResult', 'DiscoverResult', 'InputRequiredResult',
+];
 const REVISIONS = ['2025-11-25', '2026-07-28'];
 
 const compiled = new Map();

@@ -13,7 +13,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { REVISIONS, type Revision } from '../sim/mcp';
-import { checkTranscript, importTranscript, TRANSCRIPT_FORMATS, type CheckReport, type Transcript, type TranscriptFormat } from '../wire/transcript';
+import { checkTranscript, decodeTranscript, importTranscript, printable, TRANSCRIPT_FORMATS, type CheckReport, type Transcript, type TranscriptFormat } from '../wire/transcript';
+import { streamCheck } from './checkStream';
 
 /** What a run of the command produced (for tests and for embedding in another CLI entry). */
 export interface CheckCliResult {
@@ -34,8 +35,21 @@ const SKIPPED_SHOWN = 10;
 
 /** The human summary printed with --text: the file, its counts, each finding, then the skipped lines (line number and reason, the first 10). */
 export function textSummary(file: string, t: Transcript, report: CheckReport): string {
+  return summary(file, { formatName: t.formatName, messages: t.messageIndices.length, skipped: t.skipped, outOfOrder: t.outOfOrder, ...(t.timeAssumption ? { timeAssumption: t.timeAssumption } : {}) }, report);
+}
+
+/** What the summary says of the file. */
+interface SummaryInfo {
+  formatName: string;
+  messages: number;
+  skipped: Transcript['skipped'];
+  outOfOrder: Transcript['outOfOrder'];
+  timeAssumption?: string;
+}
+
+function summary(file: string, t: SummaryInfo, report: CheckReport): string {
   const lines = [
-    `${file}: ${t.formatName}; ${t.messageIndices.length} messages, ${t.skipped.length} lines skipped${t.outOfOrder.count ? `, ${t.outOfOrder.count} out of order (sorted)` : ''}${t.timeAssumption ? `; ${t.timeAssumption}` : ''}; revision ${report.revisionNote}`,
+    `${file}: ${t.formatName}; ${t.messages} messages, ${t.skipped.length} lines skipped${t.outOfOrder.count ? `, ${t.outOfOrder.count} out of order (sorted)` : ''}${t.timeAssumption ? `; ${t.timeAssumption}` : ''}; revision ${report.revisionNote}`,
     report.findings.length === 0
       ? 'clean: no rule broken'
       : `${report.counts.error} error${report.counts.error === 1 ? '' : 's'}, ${report.counts.warning} warning${report.counts.warning === 1 ? '' : 's'}, ${report.counts.info} info`,
@@ -47,8 +61,32 @@ export function textSummary(file: string, t: Transcript, report: CheckReport): s
   return `${lines.join('\n')}\n`;
 }
 
+/** The command line of `check`, read. */
+interface CheckArgs {
+  file: string;
+  text: boolean;
+  allowanceMs?: number;
+  maxMs?: number;
+  revision?: Revision;
+  format?: TranscriptFormat;
+}
+
+/** Reads a file's bytes as transcript text (UTF-8 or UTF-16, BOM accepted); throws with the one-line reason for a binary file. */
+export function readTranscriptFile(path: string): string {
+  const r = decodeTranscript(readFileSync(path));
+  if (!r.ok) throw new Error(r.reason);
+  return r.text;
+}
+
 /** Runs the command on `argv` (the arguments after the command name) without touching the process. */
-export function runCheck(argv: readonly string[], readFile: (path: string) => string = (p) => readFileSync(p, 'utf8')): CheckCliResult {
+export function runCheck(argv: readonly string[], readFile: (path: string) => string = readTranscriptFile): CheckCliResult {
+  const args = parseArgs(argv);
+  if ('code' in args) return args;
+  return checkWhole(args, readFile);
+}
+
+/** The command line read, or the result of a bad one (exit 2, the usage). */
+function parseArgs(argv: readonly string[]): CheckArgs | CheckCliResult {
   let file: string | null = null;
   let text = false;
   let allowanceMs: number | undefined;
@@ -77,11 +115,16 @@ export function runCheck(argv: readonly string[], readFile: (path: string) => st
     else return bad(`one FILE only (got ${JSON.stringify(file)} and ${JSON.stringify(a)})`);
   }
   if (file === null) return bad('FILE: missing — give the transcript to check');
+  return { file, text, ...(allowanceMs !== undefined ? { allowanceMs } : {}), ...(maxMs !== undefined ? { maxMs } : {}), ...(revision ? { revision } : {}), ...(format ? { format } : {}) };
+}
+
+/** The whole-file check: import the text, check it, print. */
+function checkWhole({ file, text, allowanceMs, maxMs, revision, format }: CheckArgs, readFile: (path: string) => string): CheckCliResult {
   let body: string;
   try {
     body = readFile(file);
   } catch (err) {
-    return { code: 1, stdout: '', stderr: `${file}: cannot read — ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n` };
+    return { code: 1, stdout: '', stderr: `${file}: ${(err as NodeJS.ErrnoException).code ? `cannot read — ${(err as NodeJS.ErrnoException).code}` : (err as Error).message}\n` };
   }
   const imported = importTranscript(body, { ...(format ? { format } : {}), ...(revision ? { revision } : {}) });
   if (!imported.ok) return { code: 1, stdout: '', stderr: `${file}: ${scenarioHint(body) ?? imported.reason}\n` };
@@ -114,10 +157,50 @@ export function runCheck(argv: readonly string[], readFile: (path: string) => st
  * The one CLI entry calls it as `process.exitCode = await checkCommand(argv)`.
  */
 export async function checkCommand(argv: string[]): Promise<number> {
-  const r = runCheck(argv);
-  if (r.stdout) process.stdout.write(r.stdout);
-  if (r.stderr) process.stderr.write(r.stderr);
+  const r = await runCheckStreaming(argv);
+  if (r.stdout) process.stdout.write(printable(r.stdout));
+  if (r.stderr) process.stderr.write(printable(r.stderr));
   return r.code;
+}
+
+/**
+ * The command as the CLI runs it: the streaming check (`checkStream.ts`: one pass, memory bounded
+ * by the calls still open) for the line formats, the whole-file import for the others or when the
+ * stream cannot be read in one pass; the same output either way.
+ */
+export async function runCheckStreaming(argv: readonly string[]): Promise<CheckCliResult> {
+  const args = parseArgs(argv);
+  if ('code' in args) return args;
+  let streamed: Awaited<ReturnType<typeof streamCheck>>;
+  try {
+    streamed = await streamCheck(args.file, args);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return { code: 1, stdout: '', stderr: `${args.file}: ${code ? `cannot read — ${code}` : (err as Error).message}\n` };
+  }
+  if ('error' in streamed) return { code: 1, stdout: '', stderr: `${args.file}: ${streamed.error}\n` };
+  if ('fallback' in streamed) return checkWhole(args, readTranscriptFile);
+  const { report } = streamed;
+  const code = report.clean ? 0 : 3;
+  const info = { formatName: streamed.formatName, messages: streamed.messages, skipped: streamed.skipped, outOfOrder: { count: 0, firstLine: null }, ...(streamed.timeAssumption ? { timeAssumption: streamed.timeAssumption } : {}) };
+  if (args.text) return { code, stdout: summary(args.file, info, report), stderr: '' };
+  const doc = {
+    file: args.file,
+    format: streamed.format,
+    formatName: streamed.formatName,
+    revision: report.revision,
+    revisionSource: streamed.revisionSource,
+    revisionNote: report.revisionNote,
+    options: report.options,
+    messages: streamed.messages,
+    lines: streamed.lineCount,
+    skipped: streamed.skipped,
+    outOfOrder: info.outOfOrder,
+    counts: report.counts,
+    clean: report.clean,
+    findings: report.findings.map((f, i) => ({ ...f, lines: streamed.findingLines[i] })),
+  };
+  return { code, stdout: `${JSON.stringify(doc, null, 2)}\n`, stderr: '' };
 }
 
 /** When `text` is a lab scenario file rather than a transcript, the one line that says so and what to run instead. */

@@ -24,6 +24,7 @@ export type {
   Finding,
   ImportResult,
   MessageEntry,
+  MetaEntry,
   SkippedLine,
   Transcript,
   TranscriptEntry,

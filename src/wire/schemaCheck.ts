@@ -2,6 +2,7 @@ import type { ValidateFunction } from 'ajv';
 import type { Revision } from '../sim/mcp';
 import type { Json, WireEffect } from '../sim/types';
 import { mcpValidator } from './schemaValidators';
+import { checkExtTasks, type ExtTasksDef } from './ext-tasks';
 
 /**
  * Validation of emitted wire messages against the official MCP JSON Schemas (draft 2020-12),
@@ -22,7 +23,80 @@ export const CHECKED_DEFS = [
   'CallToolResultResponse',
   'JSONRPCResultResponse',
   'CallToolResult',
+  // The result types of the methods a response answers (`resultDefFor`); each revision compiles those it has.
+  'InitializeResult',
+  'ListToolsResult',
+  'ListResourcesResult',
+  'ListResourceTemplatesResult',
+  'ReadResourceResult',
+  'ListPromptsResult',
+  'GetPromptResult',
+  'CompleteResult',
+  'CreateMessageResult',
+  'ElicitResult',
+  'ListRootsResult',
+  'GetTaskResult',
+  'ListTasksResult',
+  'CancelTaskResult',
+  'GetTaskPayloadResult',
+  'DiscoverResult',
+  'InputRequiredResult',
 ] as const;
+
+/** The result types both revisions have, by the method they answer. */
+const SHARED_RESULT_DEFS: Record<string, string> = {
+  'tools/list': 'ListToolsResult',
+  'resources/list': 'ListResourcesResult',
+  'resources/templates/list': 'ListResourceTemplatesResult',
+  'resources/read': 'ReadResourceResult',
+  'prompts/list': 'ListPromptsResult',
+  'prompts/get': 'GetPromptResult',
+  'completion/complete': 'CompleteResult',
+};
+
+/** The result type of each method's answer, by revision (`$defs` of the core schema). */
+const RESULT_DEFS: Record<Revision, Record<string, string>> = {
+  '2025-11-25': {
+    ...SHARED_RESULT_DEFS,
+    initialize: 'InitializeResult',
+    'sampling/createMessage': 'CreateMessageResult',
+    'elicitation/create': 'ElicitResult',
+    'roots/list': 'ListRootsResult',
+    'tasks/get': 'GetTaskResult',
+    'tasks/list': 'ListTasksResult',
+    'tasks/cancel': 'CancelTaskResult',
+    'tasks/result': 'GetTaskPayloadResult',
+  },
+  '2026-07-28': { ...SHARED_RESULT_DEFS, 'server/discover': 'DiscoverResult', 'tools/call': 'CallToolResult' },
+};
+
+/** Under 2026-07-28 the tasks extension's types (src/wire/ext-tasks): a `tasks/*` request, its result, the status notification. */
+const EXT_REQUESTS: Record<string, ExtTasksDef> = { 'tasks/get': 'GetTaskRequest', 'tasks/update': 'UpdateTaskRequest', 'tasks/cancel': 'CancelTaskRequest', 'notifications/tasks/status': 'TaskStatusNotification' };
+const EXT_RESULTS: Record<string, ExtTasksDef> = { 'tasks/get': 'GetTaskResult', 'tasks/update': 'UpdateTaskResult', 'tasks/cancel': 'CancelTaskResult' };
+/** Methods whose 2026-07-28 answer may instead be an InputRequiredResult (MRTR) or a task handle. */
+const MAY_ASK_OR_DEFER = new Set(['tools/call', 'resources/read', 'prompts/get']);
+
+/**
+ * The type the `result` of a response to `respondsTo` must satisfy, beyond the generic envelope:
+ * the method's own result type (2025-11-25 `tools/call` keeps its `CallToolResult` check in
+ * `checkMessage`); under 2026-07-28 `resultType: "input_required"` means `InputRequiredResult`,
+ * `resultType: "task"` the extension's `CreateTaskResult`, and `tasks/*` the extension's results.
+ * Null when the method has none the lab knows.
+ */
+export function resultDefFor(revision: Revision, respondsTo: string | undefined, result: Json): { schema: 'core' | 'ext-tasks'; def: string } | null {
+  if (respondsTo === undefined) return null;
+  if (revision === '2026-07-28') {
+    const ext = EXT_RESULTS[respondsTo];
+    if (ext) return { schema: 'ext-tasks', def: ext };
+    const resultType = result !== null && typeof result === 'object' && !Array.isArray(result) ? (result as Record<string, Json>).resultType : undefined;
+    if (MAY_ASK_OR_DEFER.has(respondsTo)) {
+      if (resultType === 'input_required') return { schema: 'core', def: 'InputRequiredResult' };
+      if (resultType === 'task') return { schema: 'ext-tasks', def: 'CreateTaskResult' };
+    }
+  } else if (respondsTo === 'tools/call') return null;
+  const def = RESULT_DEFS[revision][respondsTo];
+  return def ? { schema: 'core', def } : null;
+}
 
 const validators = new Map<string, ValidateFunction>();
 /** The quick validators by revision and def, read without building a key per message. */
@@ -82,19 +156,45 @@ export interface SchemaCheck {
 /**
  * Validates one JSON-RPC message of `revision` against the official schema: the generic
  * `JSONRPCMessage` and the specific type for its method (or for the request it answers).
- * In 2025-11-25 a `tools/call` result is also checked as `CallToolResult`.
+ * In 2025-11-25 a `tools/call` result is also checked as `CallToolResult`; every response's
+ * `result` is also checked against the result type of the method it answers (`resultDefFor`), and
+ * under 2026-07-28 `tasks/*` messages against the tasks extension schema.
  */
 export function checkMessage(revision: Revision, message: Json, respondsTo?: string): SchemaCheck {
   const def = schemaDefFor(revision, message, respondsTo);
   const alsoResult = revision === '2025-11-25' && respondsTo === 'tools/call';
+  const extErrors = extRequestProblems(revision, message);
   // A valid message (nearly every one) needs the quick validators only: answer it without collecting problems.
-  if (!alsoResult && quickValidator(revision, 'JSONRPCMessage')(message) && (def === 'JSONRPCMessage' || quickValidator(revision, def)(message))) return { def, valid: true, errors: [] };
-  const errors = problems(revision, 'JSONRPCMessage', message);
+  if (!alsoResult && extErrors.length === 0 && quickValidator(revision, 'JSONRPCMessage')(message) && (def === 'JSONRPCMessage' || quickValidator(revision, def)(message))) {
+    const resultErrors = resultProblems(revision, message, respondsTo);
+    return { def, valid: resultErrors.length === 0, errors: resultErrors };
+  }
+  const errors = [...problems(revision, 'JSONRPCMessage', message), ...extErrors];
   if (def !== 'JSONRPCMessage') errors.push(...problems(revision, def, message));
   if (revision === '2025-11-25' && respondsTo === 'tools/call' && message !== null && typeof message === 'object' && !Array.isArray(message) && 'result' in message) {
     errors.push(...problems(revision, 'CallToolResult', (message as Record<string, Json>).result));
   }
+  errors.push(...resultProblems(revision, message, respondsTo));
   return { def, valid: errors.length === 0, errors };
+}
+
+/** The problems of a response's `result` against `resultDefFor` (none for a request, an error, or a method without a known result type). */
+function resultProblems(revision: Revision, message: Json, respondsTo: string | undefined): string[] {
+  if (message === null || typeof message !== 'object' || Array.isArray(message) || !('result' in message) || 'method' in message) return [];
+  const result = (message as Record<string, Json>).result;
+  const target = resultDefFor(revision, respondsTo, result);
+  if (!target) return [];
+  if (target.schema === 'ext-tasks') return checkExtTasks(target.def as ExtTasksDef, result).map((e) => `result (tasks extension) ${e}`);
+  if (quickValidator(revision, target.def)(result)) return [];
+  return problems(revision, target.def, result).map((e) => `result ${e}`);
+}
+
+/** Under 2026-07-28, the problems of a `tasks/*` request or task status notification against the tasks extension schema. */
+function extRequestProblems(revision: Revision, message: Json): string[] {
+  if (revision !== '2026-07-28' || message === null || typeof message !== 'object' || Array.isArray(message)) return [];
+  const method = (message as Record<string, Json>).method;
+  const def = typeof method === 'string' ? EXT_REQUESTS[method] : undefined;
+  return def ? checkExtTasks(def, message).map((e) => `tasks extension ${e}`) : [];
 }
 
 /**

@@ -4,6 +4,7 @@ import { showImportResult } from '../common/importFile';
 import { useWindowFileDrop } from '../common/useWindowFileDrop';
 import { currentCheckOptions, useTraffic, useTrafficApi } from './context';
 import { loadSample, TRAFFIC_SAMPLES } from './samples';
+import { BINARY_REASON, decodeTranscript, sniffEncoding } from '../../wire/transcript/encoding';
 
 /** Largest transcript file accepted (bytes). */
 export const MAX_TRANSCRIPT_FILE_BYTES = 200 * 1024 * 1024;
@@ -20,7 +21,18 @@ export function useTrafficFileImport() {
     s.begin({ stage: 'reading', lines: 0, source: `The file ${file.name}` });
     let text: string;
     try {
-      text = await file.text();
+      // The first bytes say the encoding: UTF-8 is read as before (file.text(), off the main thread); UTF-16 is
+      // decoded and a binary file named, as the CLI does (src/wire/transcript/encoding.ts).
+      const encoding = sniffEncoding(new Uint8Array(await file.slice(0, 4096).arrayBuffer()));
+      if (encoding === 'utf-8') text = await file.text();
+      else {
+        const decoded = encoding === 'binary' ? { ok: false as const, reason: BINARY_REASON } : decodeTranscript(new Uint8Array(await file.arrayBuffer()));
+        if (!decoded.ok) {
+          s.fail(`The file ${file.name} was not loaded; the previous transcript is kept`, `(file): ${decoded.reason}`);
+          return showImportResult();
+        }
+        text = decoded.text;
+      }
     } catch (err) {
       s.fail(`The file ${file.name} could not be read; the previous transcript is kept`, `(file): ${(err as Error).message} — choose the file again`);
       return showImportResult();

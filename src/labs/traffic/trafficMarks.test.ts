@@ -109,3 +109,22 @@ describe('traffic runner', () => {
     expect(made[1].posted[0]).toEqual({ type: 'check', job: 4, transcript: t, check: { allowanceMs: 300, maxMs: 5000 } });
   });
 });
+
+describe('fault marks and exits (capture envelope v2)', () => {
+  it('are markers on the server lane labelled in words; a fault names what it does and the scenario that teaches it', () => {
+    const lines = [
+      { v: 2, ts: 0, direction: 'c2s', transport: 'stdio', raw: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{}}}' },
+      { v: 2, ts: 40, direction: 'meta', transport: 'stdio', event: 'fault', fault: 'ignore-cancel', requestId: 1 },
+      { v: 2, ts: 90, direction: 'meta', transport: 'stdio', event: 'exit', code: null, signal: 'SIGKILL' },
+    ];
+    const r = importTranscript(lines.map((l) => JSON.stringify(l)).join('\n'));
+    if (!r.ok) throw new Error(r.reason);
+    const t = r.transcript;
+    const marks = trafficMarks(t, callSpans(t), t.entries.map((e) => e.index), [], null, 1000);
+    const fault = marks.find((m) => m.id === 'entry-1') as { kind: string; lane: string; label?: string; title?: string };
+    const exit = marks.find((m) => m.id === 'entry-2') as { kind: string; lane: string; label?: string };
+    expect([fault.kind, fault.lane, fault.label]).toEqual(['marker', 'server', 'fault: ignore-cancel']);
+    expect(fault.title).toMatch(/^40 ms fault ignore-cancel: the server keeps working after the cancellation.* taught by the races lab's scenario A \(#\/races\)$/);
+    expect([exit.kind, exit.lane, exit.label]).toEqual(['marker', 'server', 'exit by SIGKILL']);
+  });
+});

@@ -1,11 +1,13 @@
 import type { TimelineLane, TimelineMark, Tone } from '../../charts/timelineTypes';
-import type { CallSpan, Transcript, TranscriptEntry } from '../../store/trafficStore';
+import type { CallSpan, MetaEntry, Transcript, TranscriptEntry } from '../../store/trafficStore';
+import { faultWords } from '../../wire/transcript/view';
 
 /**
  * The traffic page's timeline: a client lane and a server lane, each with a "calls" row (every
  * request its side sent, as a span from the request to what ended it — open-ended when the
  * transcript never shows the outcome, Jepsen's `:info`) and a "messages" row (requests,
- * responses, progress, cancels as glyphs; stream closes and client timeouts as markers). Stderr
+ * responses, progress, cancels as glyphs; stream closes, client timeouts, and — on the server lane,
+ * in words — the faults that fired and process exits as markers). Stderr
  * lines sit faint on the server lane. With more than `maxMarks` entries shown, the messages are
  * aggregated into time buckets (one glyph per bucket, its count in the tooltip) and the calls
  * into an in-flight step series, so a 100k-line log draws a few hundred marks.
@@ -26,10 +28,20 @@ function methodOf(e: TranscriptEntry): string | null {
   return typeof e.message.method === 'string' ? e.message.method : null;
 }
 
+/** How a process ended, in words: `code 1`, `by SIGTERM`, `(how unknown)`. */
+function exitWords(e: MetaEntry): string {
+  if (typeof e.code === 'number') return `code ${e.code}`;
+  if (e.signal) return `by ${e.signal}`;
+  return '(how unknown)';
+}
+
 /** A short label of an entry for lists and tooltips: `→ tools/call #42`, `← result #42`, `stderr: …`. */
 export function entryLabel(e: TranscriptEntry): string {
   if (e.type === 'stderr') return `stderr: ${e.text.slice(0, 80)}`;
-  if (e.type === 'meta') return `${e.kind}${e.requestId !== undefined ? ` #${e.requestId}` : ''}${e.cause ? ` (${e.cause})` : ''}`;
+  if (e.type === 'meta') {
+    const what = e.kind === 'fault' ? `fault ${e.fault ?? '(unnamed)'}` : e.kind === 'exit' ? `process exit ${exitWords(e)}` : e.kind;
+    return `${what}${e.requestId !== undefined ? ` #${e.requestId}` : ''}${e.cause ? ` (${e.cause})` : ''}`;
+  }
   const arrow = e.direction === 'c2s' ? '→' : '←';
   const m = e.message !== null && typeof e.message === 'object' && !Array.isArray(e.message) ? e.message : null;
   const id = m && 'id' in m ? ` #${JSON.stringify(m.id)}` : '';
@@ -52,7 +64,8 @@ function toneOf(e: TranscriptEntry): Tone {
   return e.direction === 'c2s' ? 'client' : 'server';
 }
 
-const laneOf = (e: TranscriptEntry): 'client' | 'server' => (e.type === 'stderr' ? 'server' : e.type === 'meta' ? 'client' : e.direction === 'c2s' ? 'client' : 'server');
+const laneOf = (e: TranscriptEntry): 'client' | 'server' =>
+  e.type === 'stderr' ? 'server' : e.type === 'meta' ? (e.kind === 'fault' || e.kind === 'exit' ? 'server' : 'client') : e.direction === 'c2s' ? 'client' : 'server';
 
 const OUTCOME_TONE: Record<CallSpan['outcome'], Tone> = { result: 'ok', error: 'warn', cancelled: 'bad', timeout: 'warn', 'stream-closed': 'bad', unknown: 'muted' };
 
@@ -130,6 +143,12 @@ export function trafficMarks(t: Transcript, spans: readonly CallSpan[], shown: r
       const e = t.entries[i];
       const lane = laneOf(e);
       const tone = hl.has(i) ? 'bad' : toneOf(e);
+      if (e.type === 'meta' && (e.kind === 'fault' || e.kind === 'exit')) {
+        // In words on the timeline, not only a mark: which fault fired (and where it is taught), how the process ended.
+        const label = e.kind === 'fault' ? `fault: ${e.fault ?? '?'}` : `exit ${exitWords(e)}`;
+        marks.push({ kind: 'marker', id: entryMarkId(i), lane, row: 'msgs', at: e.atMs, tone: hl.has(i) ? 'bad' : 'warn', dashed: e.kind === 'exit', label, labelAt: 'bottom', title: `${e.atMs} ms ${e.kind === 'fault' ? faultWords(e.fault) : entryLabel(e)}` });
+        continue;
+      }
       if (e.type === 'meta' && (e.kind === 'stream-close' || e.kind === 'client-timeout' || e.kind === 'disconnect')) {
         marks.push({ kind: 'marker', id: entryMarkId(i), lane, row: 'msgs', at: e.atMs, tone, dashed: true, label: e.kind === 'client-timeout' ? 'timeout' : e.kind === 'stream-close' ? 'stream closed' : 'drop', labelAt: 'bottom', title: `${e.atMs} ms ${entryLabel(e)}` });
         continue;

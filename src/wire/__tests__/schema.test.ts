@@ -89,3 +89,34 @@ describe('every emitted MCP message validates against the official schema of its
     }
   });
 });
+
+describe('a response is checked against the result type of the method it answers (issue 24)', () => {
+  const res = (result: unknown) => ({ jsonrpc: '2.0', id: 1, result }) as never;
+
+  it('2026-07-28: a tools/call result without content no longer passes through InputRequiredResult', () => {
+    const bare = checkMessage('2026-07-28', res({ resultType: 'complete' }), 'tools/call');
+    expect(bare.valid).toBe(false);
+    expect(bare.errors.some((e) => e.startsWith('result CallToolResult'))).toBe(true);
+    expect(checkMessage('2026-07-28', res({ resultType: 'complete', content: [{ type: 'text', text: 'ok' }] }), 'tools/call').valid).toBe(true);
+    // An MRTR answer is judged as InputRequiredResult, not as a tool result.
+    expect(checkMessage('2026-07-28', res({ resultType: 'input_required', requestState: 'abc' }), 'tools/call').valid).toBe(true);
+  });
+
+  it('2025-11-25: an initialize result without serverInfo fails InitializeResult; the full one passes', () => {
+    const partial = checkMessage('2025-11-25', res({ protocolVersion: '2025-11-25', capabilities: {} }), 'initialize');
+    expect(partial.valid).toBe(false);
+    expect(partial.errors.join(' ')).toMatch(/result InitializeResult/);
+    expect(checkMessage('2025-11-25', res({ protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 's', version: '1' } }), 'initialize').valid).toBe(true);
+  });
+
+  it('2026-07-28 tasks/get results are checked against the tasks extension schema', () => {
+    const task = { taskId: 't-1', status: 'completed', createdAt: '2026-01-01T00:00:00Z', lastUpdatedAt: '2026-01-01T00:00:01Z', ttlMs: null, result: { content: [], resultType: 'complete' } };
+    const wrongType = checkMessage('2026-07-28', res({ ...task, resultType: 'task' }), 'tasks/get');
+    expect(wrongType.valid).toBe(false);
+    expect(wrongType.errors.join(' ')).toMatch(/tasks extension/);
+  });
+
+  it('a method with no known result type is checked by the envelope only', () => {
+    expect(checkMessage('2025-11-25', res({ anything: 1 }), 'vendor/custom').valid).toBe(true);
+  });
+});

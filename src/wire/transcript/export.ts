@@ -108,8 +108,25 @@ export function racesWireRecords(trace: RacesTrace, options: RacesRecordOptions 
 /** The records of an imported transcript (for re-export in another format). */
 export function transcriptRecords(t: Transcript): WireRecord[] {
   return t.entries.map((e): WireRecord => {
-    if (e.type === 'message') return { type: 'message', atMs: e.atMs, direction: e.direction, transport: e.transport, message: e.message, ...(e.status !== undefined ? { status: e.status } : {}) };
-    if (e.type === 'meta') return { type: 'meta', atMs: e.atMs, kind: e.kind, transport: e.transport, ...(e.requestId !== undefined ? { requestId: e.requestId } : {}), ...(e.cause ? { cause: e.cause } : {}), text: e.text };
+    if (e.type === 'message') {
+      return { type: 'message', atMs: e.atMs, direction: e.direction, transport: e.transport, message: e.message, ...(e.status !== undefined ? { status: e.status } : {}), ...(e.http ? { http: e.http } : {}), ...(e.streamId !== undefined ? { streamId: e.streamId } : {}) };
+    }
+    if (e.type === 'meta') {
+      return {
+        type: 'meta',
+        atMs: e.atMs,
+        kind: e.kind,
+        transport: e.transport,
+        ...(e.requestId !== undefined ? { requestId: e.requestId } : {}),
+        ...(e.cause ? { cause: e.cause } : {}),
+        text: e.text,
+        ...(e.fault !== undefined ? { fault: e.fault } : {}),
+        ...(e.code !== undefined ? { code: e.code } : {}),
+        ...(e.signal !== undefined ? { signal: e.signal } : {}),
+        ...(e.http ? { http: e.http } : {}),
+        ...(e.streamId !== undefined ? { streamId: e.streamId } : {}),
+      };
+    }
     return { type: 'stderr', atMs: e.atMs, text: e.text };
   });
 }
@@ -234,9 +251,12 @@ function toCapture(records: readonly WireRecord[], originMs: number): string {
     const ts = isoAt(originMs, r.atMs);
     if (r.type === 'stderr') lines.push(JSON.stringify({ ts, direction: 'stderr', transport: 'stdio', raw: r.text }));
     else if (r.type === 'meta') {
-      lines.push(JSON.stringify({ ts, direction: 'meta', ...(wireTransport(r.transport) ? { transport: wireTransport(r.transport) } : {}), event: r.kind, ...(r.requestId !== undefined ? { requestId: r.requestId } : {}), ...(r.cause ? { cause: r.cause } : {}), raw: r.text }));
+      // Envelope v2 fields only when the record has them, so a v1-only run exports the same bytes as before.
+      const v2 = { ...(r.fault !== undefined ? { fault: r.fault } : {}), ...(r.code !== undefined ? { code: r.code } : {}), ...(r.signal !== undefined ? { signal: r.signal } : {}), ...(r.streamId !== undefined ? { streamId: r.streamId } : {}), ...(r.http ? { http: r.http } : {}) };
+      lines.push(JSON.stringify({ ts, direction: 'meta', ...(wireTransport(r.transport) ? { transport: wireTransport(r.transport) } : {}), event: r.kind, ...(r.requestId !== undefined ? { requestId: r.requestId } : {}), ...(r.cause ? { cause: r.cause } : {}), ...v2, raw: r.text }));
     } else {
-      lines.push(JSON.stringify({ ts, direction: r.direction, ...(wireTransport(r.transport) ? { transport: wireTransport(r.transport) } : {}), raw: JSON.stringify(r.message), ...(r.status !== undefined ? { status: r.status } : {}) }));
+      const v2 = { ...(r.streamId !== undefined ? { streamId: r.streamId } : {}), ...(r.http ? { http: r.http } : {}) };
+      lines.push(JSON.stringify({ ts, direction: r.direction, ...(wireTransport(r.transport) ? { transport: wireTransport(r.transport) } : {}), ...v2, raw: JSON.stringify(r.message), ...(r.status !== undefined ? { status: r.status } : {}) }));
     }
   }
   return lines.map((l) => `${l}\n`).join('');

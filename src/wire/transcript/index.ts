@@ -4,8 +4,9 @@
  * Browser-safe (no Node APIs); the schema check uses ajv with the vendored official schemas.
  */
 export * from './types';
+export { decodeTranscript, sniffEncoding, printable, BINARY_REASON, type TranscriptEncoding } from './encoding';
 export { importTranscript, detectFormat, transcriptMessages, messageKind, parseTimeMs, isTimeoutError, type ImportOptions } from './parse';
-export { checkTranscript, CHECKS, canonicalJson, hasIdempotencyKey, type CheckId, type CheckDefinition, type CheckOptions, type CheckReport, type Finding, type Severity, type Teaches } from './checks';
+export { checkTranscript, TranscriptChecker, CHECK_MODULES, CHECKS, canonicalJson, hasIdempotencyKey, type CheckId, type CheckDefinition, type CheckOptions, type CheckReport, type Finding, type Severity, type Teaches } from './checks';
 export { exportTranscript, racesWireRecords, wireEffectRecords, transcriptRecords, formatKeeps, requestIdOfKey, type ExportOptions, type Observer, type RacesRecordOptions } from './export';
 export { redactMessage, redactRecords, redactTranscript, hashValue } from './redact';
 export { transcriptToScenario, SCENARIO_CALL_METHODS, type ToScenarioOptions, type ToScenarioResult } from './toScenario';

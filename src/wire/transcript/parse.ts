@@ -4,7 +4,11 @@ import { isLabId, labName, type LabId } from '../../sim/labIds';
 import {
   TRANSCRIPT_FORMAT_NAMES,
   type Direction,
+  type HttpInfo,
   type ImportResult,
+  type MessageEntry,
+  type MetaCause,
+  type MetaEntry,
   type MessageKind,
   type MetaKind,
   type RevisionSource,
@@ -14,6 +18,8 @@ import {
   type TranscriptFormat,
   type TranscriptTransport,
 } from './types';
+import { BINARY_REASON, printable } from './encoding';
+import { HAR_FORMAT_NAME, harToCapture, parseHar } from './har';
 
 /**
  * Transcript import: format detection and one parser per format, all producing the same
@@ -56,8 +62,8 @@ export interface ImportOptions {
 
 /** A parsed-but-not-normalised entry: absolute time (ms) or null (inherits the time of the line before). */
 type Pending =
-  | { type: 'message'; t: number | null; direction: Direction; transport: TranscriptTransport; message: Json; raw: string; line: number; status?: number; merged?: true }
-  | { type: 'meta'; t: number | null; kind: MetaKind; transport: TranscriptTransport; requestId?: RequestId; cause?: 'cancel' | 'network'; text: string; line: number; merged?: true }
+  | { type: 'message'; t: number | null; direction: Direction; transport: TranscriptTransport; message: Json; raw: string; line: number; status?: number; http?: HttpInfo; streamId?: string; framing?: 'content-length'; merged?: true }
+  | (Omit<MetaEntry, 'index' | 'atMs'> & { t: number | null; merged?: true })
   | { type: 'stderr'; t: number | null; text: string; line: number };
 
 interface Parsed {
@@ -167,7 +173,41 @@ const META_EVENTS: Record<string, MetaKind> = {
   'stream-closed': 'stream-close',
   'client-timeout': 'client-timeout',
   timeout: 'client-timeout',
+  'stream-open': 'stream-open',
+  http: 'http',
+  fault: 'fault',
+  exit: 'exit',
+  listen: 'listen',
+  framing: 'framing',
 };
+
+const CAUSES: ReadonlySet<string> = new Set(['cancel', 'network', 'server', 'fault']);
+
+/** The `http` object of an envelope v2 line, normalised (header names lower-cased, values kept as strings), or undefined. */
+export function httpInfoOf(v: unknown): HttpInfo | undefined {
+  if (!isObject(v)) return undefined;
+  const out: HttpInfo = {};
+  if (typeof v.method === 'string') out.method = v.method.toUpperCase();
+  if (typeof v.path === 'string') out.path = v.path;
+  if (typeof v.status === 'number' && Number.isInteger(v.status)) out.status = v.status;
+  if (isObject(v.headers)) {
+    const headers: Record<string, string> = {};
+    for (const [k, value] of Object.entries(v.headers)) if (typeof value === 'string' || typeof value === 'number') headers[k.toLowerCase()] = String(value);
+    out.headers = headers;
+  }
+  return out;
+}
+
+/** `Content-Length: N` (with any further header lines) and the blank line ending it: an LSP-style frame header. */
+const FRAME_HEADER = /^Content-Length:[ \t]*\d+[ \t]*\r?\n(?:[A-Za-z][A-Za-z0-9-]*:[^\r\n]*\r?\n)*\r?\n/i;
+/** A line that is a lone `Content-Length: N` header. */
+export const FRAME_HEADER_LINE = /^Content-Length:[ \t]*\d+[ \t]*$/i;
+
+/** Splits an LSP-style frame header off `raw`: the body after it, or null when `raw` has none. */
+export function stripFrameHeader(raw: string): string | null {
+  const m = FRAME_HEADER.exec(raw);
+  return m ? raw.slice(m[0].length) : null;
+}
 
 /** A client-produced timeout error: JSON-RPC error -32001 whose message says it timed out (TS SDK v1 `RequestTimeout`). */
 export function isTimeoutError(m: Json): boolean {
@@ -180,13 +220,43 @@ const SERVER_REQUESTS = new Set(['sampling/createMessage', 'elicitation/create',
 const CLIENT_NOTIFICATIONS = new Set(['notifications/initialized', 'notifications/roots/list_changed']);
 
 /**
+ * How many request ids (and progress tokens) the direction guesser remembers: a response to an
+ * older request is guessed as the server's (what nearly every response is), and memory stays
+ * bounded however long the file.
+ */
+const GUESSER_KEPT = 10_000;
+
+/**
+ * A map that forgets its oldest keys (by first insertion) beyond `GUESSER_KEPT`. The queue of keys
+ * is an array with a head index (a Map's own iterator would walk every deleted slot to find the oldest).
+ */
+class BoundedMap<V> {
+  private readonly map = new Map<string, V>();
+  private queue: string[] = [];
+  private head = 0;
+  get(key: string): V | undefined {
+    return this.map.get(key);
+  }
+  set(key: string, value: V): void {
+    if (!this.map.has(key)) this.queue.push(key);
+    this.map.set(key, value);
+    if (this.map.size <= GUESSER_KEPT) return;
+    this.map.delete(this.queue[this.head++]);
+    if (this.head > 4096 && this.head * 2 > this.queue.length) {
+      this.queue = this.queue.slice(this.head);
+      this.head = 0;
+    }
+  }
+}
+
+/**
  * Infers the direction of a message whose line only says request/response/notification, from
  * the messages before it: a response goes against its request; a cancellation travels like the
  * request it names; progress goes against the request that carried its token.
  */
 class DirectionGuesser {
-  private requestDir = new Map<string, Direction>();
-  private tokenDir = new Map<string, Direction>();
+  private requestDir = new BoundedMap<Direction>();
+  private tokenDir = new BoundedMap<Direction>();
   guess(m: Json): Direction {
     const kind = messageKind(m);
     const o = isObject(m) ? m : {};
@@ -221,7 +291,12 @@ class DirectionGuesser {
 }
 
 /** Pushes one or more messages (a JSON-RPC batch is split) with the shared fields. */
-function pushMessages(out: Pending[], value: Json, base: { t: number | null; direction: Direction; transport: TranscriptTransport; raw: string; line: number; status?: number; merged?: true }, guesser: DirectionGuesser) {
+function pushMessages(
+  out: Pending[],
+  value: Json,
+  base: { t: number | null; direction: Direction; transport: TranscriptTransport; raw: string; line: number; status?: number; http?: HttpInfo; streamId?: string; framing?: 'content-length'; merged?: true },
+  guesser: DirectionGuesser,
+) {
   const list = Array.isArray(value) ? value : [value];
   for (const m of list) {
     // A -32001 timeout "answering" a request that went the same way was produced by the sender itself: its own timeout.
@@ -375,27 +450,30 @@ function parseInspector(text: string): Parsed {
 
 // ───────────────────────────── JSONL formats ─────────────────────────────
 
-function parseJsonl(text: string, lineFn: (value: Record<string, Json>, raw: string, line: number, out: Pending[], skip: (reason: string) => void) => void): Parsed {
+type JsonlLineFn = (value: Record<string, Json>, raw: string, line: number, out: Pending[], skip: (reason: string) => void) => void;
+
+/** Reads one JSONL line into `pending` (or `skipped`, with the reason). `isLast`: the file's last line, without a newline after it. */
+function jsonlLine(lineText: string, line: number, isLast: boolean, lineFn: JsonlLineFn, pending: Pending[], skipped: SkippedLine[]): void {
+  if (lineText.trim() === '') return;
+  let value: Json;
+  try {
+    value = JSON.parse(lineText) as Json;
+  } catch (err) {
+    skipped.push({ line, reason: isLast ? 'truncated last line: not complete JSON' : `not valid JSON — ${(err as Error).message}`, text: excerpt(lineText) });
+    return;
+  }
+  if (!isObject(value)) {
+    skipped.push({ line, reason: 'not a JSON object', text: excerpt(lineText) });
+    return;
+  }
+  lineFn(value, lineText, line, pending, (reason) => skipped.push({ line, reason, text: excerpt(lineText) }));
+}
+
+function parseJsonl(text: string, lineFn: JsonlLineFn): Parsed {
   const { lines, endsWithNewline } = splitLines(text);
   const pending: Pending[] = [];
   const skipped: SkippedLine[] = [];
-  lines.forEach((lineText, i) => {
-    const line = i + 1;
-    if (lineText.trim() === '') return;
-    const isLast = i === lines.length - 1 && !endsWithNewline;
-    let value: Json;
-    try {
-      value = JSON.parse(lineText) as Json;
-    } catch (err) {
-      skipped.push({ line, reason: isLast ? 'truncated last line: not complete JSON' : `not valid JSON — ${(err as Error).message}`, text: excerpt(lineText) });
-      return;
-    }
-    if (!isObject(value)) {
-      skipped.push({ line, reason: 'not a JSON object', text: excerpt(lineText) });
-      return;
-    }
-    lineFn(value, lineText, line, pending, (reason) => skipped.push({ line, reason, text: excerpt(lineText) }));
-  });
+  lines.forEach((lineText, i) => jsonlLine(lineText, i + 1, i === lines.length - 1 && !endsWithNewline, lineFn, pending, skipped));
   return { pending, skipped, lineCount: lines.length };
 }
 
@@ -403,11 +481,42 @@ const C2S_WORDS = new Set(['c2s', 'client->server', 'client-to-server', 'out', '
 const S2C_WORDS = new Set(['s2c', 'server->client', 'server-to-client', 'in', 'incoming', 'recv', 'received', 'rx', '<']);
 const JSONL_ENVELOPE_KEYS = ['ts', 'timestamp', 'time', 'dir', 'from', 'transport', 'status'];
 const TIME_KEYS = ['ts', 'timestamp', 'time'];
+const ENVELOPE_KEY_SET: ReadonlySet<string> = new Set(JSONL_ENVELOPE_KEYS);
 
 /** The one sentence shown when a JSON-RPC JSONL file had no time at all. */
 export const LINE_ORDER_TIME_ASSUMPTION = 'no timestamps: 1 ms per line — line order is taken as time order (add a "ts" field to each line for real times)';
 
-function parseJsonrpcJsonl(text: string): Parsed {
+const FRAME_HEADERS = /Content-Length:[ \t]*\d+[ \t]*(?:\r\n|\n|\r)(?:[A-Za-z][A-Za-z0-9-]*:[^\r\n]*(?:\r\n|\n|\r))*(?:\r\n|\n|\r)/gi;
+const lineBreaks = (s: string) => s.split(/\r\n|\n|\r/).length - 1;
+
+/**
+ * LSP-style framing (`Content-Length: N`, a blank line, the body, the next header right after it)
+ * turned into one message per line: each header block becomes as many line breaks as it had, so
+ * line numbers stay those of the file. Returns the text and the lines that followed a header.
+ */
+export function deframeContentLength(text: string): { text: string; framedLines: Set<number> } {
+  const framedLines = new Set<number>();
+  let breaks = 0;
+  let last = 0;
+  const out = text.replace(FRAME_HEADERS, (match: string, offset: number) => {
+    breaks += lineBreaks(text.slice(last, offset)) + lineBreaks(match);
+    last = offset + match.length;
+    framedLines.add(breaks + 1);
+    return '\n'.repeat(lineBreaks(match));
+  });
+  return { text: out, framedLines };
+}
+
+function parseJsonrpcJsonl(input: string): Parsed {
+  let text = input;
+  let framedLines: Set<number> | null = null;
+  if (/^Content-Length:[ \t]*\d+/im.test(text)) ({ text, framedLines } = deframeContentLength(text));
+  const parsed = parseJsonrpcLines(text);
+  if (framedLines) for (const p of parsed.pending) if (p.type === 'message' && framedLines.has(p.line)) p.framing = 'content-length';
+  return parsed;
+}
+
+function parseJsonrpcLines(text: string): Parsed {
   const guesser = new DirectionGuesser();
   // Lines with no time field at all get their ordinal (1 ms per line); kept only if no line has a time.
   const untimed = new Map<Pending, { line: number; text: string }>();
@@ -434,7 +543,7 @@ function parseJsonrpcJsonl(text: string): Parsed {
 }
 
 /** One JSON-RPC JSONL line at time `t` (ms): a meta line, a stderr line, or a message (a batch is split). */
-function jsonrpcLine(value: Record<string, Json>, t: number, line: number, out: Pending[], skip: (reason: string) => void, guesser: DirectionGuesser): void {
+function jsonrpcLine(value: Record<string, Json>, t: number, line: number, out: Pending[], skip: (reason: string) => void, guesser: DirectionGuesser, keepRaw = true): void {
   const dir = typeof value.dir === 'string' ? value.dir.toLowerCase() : typeof value.direction === 'string' ? value.direction.toLowerCase() : '';
   const transport = transportOf(value.transport, 'unknown');
   if (dir === 'meta') {
@@ -451,9 +560,12 @@ function jsonrpcLine(value: Record<string, Json>, t: number, line: number, out: 
   let message: Json;
   if (isObject(value.message) && !('jsonrpc' in value)) message = value.message;
   else {
-    const copy: Record<string, Json> = { ...value };
-    for (const k of JSONL_ENVELOPE_KEYS) delete copy[k];
-    if (typeof copy.direction === 'string') delete copy.direction;
+    // The line without its envelope keys, built rather than copied and deleted from (delete made every message a slow dictionary object).
+    const copy: Record<string, Json> = {};
+    for (const k in value) {
+      if (ENVELOPE_KEY_SET.has(k) || (k === 'direction' && typeof value.direction === 'string')) continue;
+      copy[k] = value[k];
+    }
     message = copy;
   }
   if (messageKind(message) === 'invalid' && !('jsonrpc' in (message as Record<string, Json>))) return skip('neither a JSON-RPC message nor a meta line (no method, id/result/error or jsonrpc) — a message needs "jsonrpc":"2.0" and a method (request, notification) or an id with result or error');
@@ -464,12 +576,16 @@ function jsonrpcLine(value: Record<string, Json>, t: number, line: number, out: 
   else if (S2C_WORDS.has(dir)) direction = 's2c';
   else direction = guesser.guess(message);
   const status = typeof value.status === 'number' ? value.status : undefined;
-  pushMessages(out, message, { t, direction, transport, raw: JSON.stringify(message), line, ...(status !== undefined ? { status } : {}) }, guesser);
+  pushMessages(out, message, { t, direction, transport, raw: keepRaw ? JSON.stringify(message) : '', line, ...(status !== undefined ? { status } : {}) }, guesser);
 }
 
 function parseCapture(text: string): Parsed {
-  const guesser = new DirectionGuesser();
-  return parseJsonl(text, (value, _raw, line, out, skip) => {
+  return parseJsonl(text, captureLineFn(new DirectionGuesser()));
+}
+
+/** The per-line reader of the capture envelope (v1 and v2). */
+function captureLineFn(guesser: DirectionGuesser): JsonlLineFn {
+  return (value, _raw, line, out, skip) => {
     const t = parseTimeMs(value.ts ?? value.timestamp);
     if (t === null) return skip('no readable "ts" (timestamp) field');
     const direction = typeof value.direction === 'string' ? value.direction.toLowerCase() : '';
@@ -491,16 +607,37 @@ function parseCapture(text: string): Parsed {
       }
       const kind = META_EVENTS[String(fields.event ?? '').toLowerCase()] ?? 'note';
       const requestId = asRequestId(fields.requestId ?? fields.id);
-      const cause = fields.cause === 'cancel' || fields.cause === 'network' ? fields.cause : undefined;
+      const cause = typeof fields.cause === 'string' && CAUSES.has(fields.cause) ? (fields.cause as MetaCause) : undefined;
       const textValue = typeof fields.text === 'string' ? fields.text : typeof value.raw === 'string' ? value.raw : String(fields.event ?? 'meta');
-      out.push({ type: 'meta', t, kind, transport, ...(requestId !== undefined ? { requestId } : {}), ...(cause ? { cause } : {}), text: textValue, line });
+      const http = httpInfoOf(fields.http);
+      out.push({
+        type: 'meta',
+        t,
+        kind,
+        transport,
+        ...(requestId !== undefined ? { requestId } : {}),
+        ...(cause ? { cause } : {}),
+        text: textValue,
+        line,
+        ...(typeof fields.fault === 'string' ? { fault: fields.fault } : {}),
+        ...(typeof fields.code === 'number' || fields.code === null ? { code: fields.code } : {}),
+        ...(typeof fields.signal === 'string' || fields.signal === null ? { signal: fields.signal } : {}),
+        ...(http ? { http } : {}),
+        ...(typeof fields.streamId === 'string' ? { streamId: fields.streamId } : {}),
+      });
       return;
     }
     if (direction !== 'c2s' && direction !== 's2c') return skip(`"direction" must be c2s, s2c, stderr or meta, got ${JSON.stringify(value.direction) ?? 'nothing'}`);
     let message: Json;
     let raw: string;
+    let framing: 'content-length' | undefined;
     if (typeof value.raw === 'string') {
       raw = value.raw;
+      const body = stripFrameHeader(raw);
+      if (body !== null) {
+        framing = 'content-length';
+        raw = body.trim();
+      }
       try {
         message = JSON.parse(raw) as Json;
       } catch (err) {
@@ -510,8 +647,25 @@ function parseCapture(text: string): Parsed {
       message = value.raw;
       raw = JSON.stringify(value.raw);
     } else return skip('no "raw" frame');
-    pushMessages(out, message, { t, direction, transport, raw, line, ...(status !== undefined ? { status } : {}) }, guesser);
-  });
+    const http = httpInfoOf(value.http);
+    const frameStatus = status ?? http?.status;
+    pushMessages(
+      out,
+      message,
+      {
+        t,
+        direction,
+        transport,
+        raw,
+        line,
+        ...(frameStatus !== undefined ? { status: frameStatus } : {}),
+        ...(http ? { http } : {}),
+        ...(typeof value.streamId === 'string' ? { streamId: value.streamId } : {}),
+        ...(framing ? { framing } : {}),
+      },
+      guesser,
+    );
+  };
 }
 
 // ───────────────────────────── detection ─────────────────────────────
@@ -528,6 +682,8 @@ export function detectFormat(text: string): { format: TranscriptFormat } | { for
   const { lines } = splitLines(body);
   const sample = lines.filter((l) => l.trim() !== '').slice(0, 200);
   if (sample.some((l) => CLAUDE_LINE.test(l))) return { format: 'claude-desktop-log' };
+  // LSP-style framing dumped from a stdio pipe: Content-Length headers between the messages.
+  if (sample.some((l) => FRAME_HEADER_LINE.test(l.trim())) && sample.some((l) => /^\s*\{/.test(l))) return { format: 'jsonrpc-jsonl' };
   for (const l of sample) {
     const s = l.trim();
     if (!s.startsWith('{')) continue;
@@ -557,7 +713,7 @@ export function detectFormat(text: string): { format: TranscriptFormat } | { for
       return { format: null, reason: `this is a "${lab}" scenario file, not a transcript — open it in the ${labName(lab)} lab (#/${lab}, Import / export…) or replay it with npm run replay` };
     }
   }
-  const first = excerpt(sample[0] ?? '').slice(0, 80);
+  const first = printable(excerpt(sample[0] ?? '').slice(0, 80));
   return {
     format: null,
     reason: `not a transcript format the lab reads; the first line is: ${first} — give one JSON-RPC message per line ({"jsonrpc":"2.0",…}, optionally with "ts" and "dir"), a Claude Desktop log, an Inspector v2 JSON array or a capture envelope JSONL`,
@@ -567,7 +723,7 @@ export function detectFormat(text: string): { format: TranscriptFormat } | { for
 // ───────────────────────────── normalisation ─────────────────────────────
 
 /** Finds the protocol revision the transcript announces: a negotiated `initialize`, else a 2026 `_meta` field. */
-function findRevision(entries: TranscriptEntry[]): { seen: string | null; source: 'initialize' | '_meta' | null } {
+export function findRevision(entries: TranscriptEntry[]): { seen: string | null; source: 'initialize' | '_meta' | null } {
   let fromRequest: string | null = null;
   for (const e of entries) {
     if (e.type !== 'message' || !isObject(e.message)) continue;
@@ -589,7 +745,14 @@ function findRevision(entries: TranscriptEntry[]): { seen: string | null; source
 }
 
 function chooseRevision(entries: TranscriptEntry[], chosen: Revision | undefined): Pick<Transcript, 'revision' | 'revisionSource' | 'revisionSeen' | 'revisionNote'> {
-  const { seen, source } = findRevision(entries);
+  return chooseRevisionFrom(findRevision(entries), chosen);
+}
+
+/**
+ * The revision to check by, from what the transcript announced (`seen`, found in an initialize
+ * handshake or a 2026 `_meta`) and the one the user chose: the same choice as an import makes.
+ */
+export function chooseRevisionFrom({ seen, source }: { seen: string | null; source: 'initialize' | '_meta' | null }, chosen: Revision | undefined): Pick<Transcript, 'revision' | 'revisionSource' | 'revisionSeen' | 'revisionNote'> {
   if (chosen) {
     return { revision: chosen, revisionSource: 'chosen', revisionSeen: seen, revisionNote: `checked as ${chosen} (chosen)${seen ? `; the transcript announces ${seen}` : ''}` };
   }
@@ -643,19 +806,7 @@ function normalise(parsed: Parsed, format: TranscriptFormat, options: ImportOpti
   const order = timed.map((p, i) => ({ p, i })).sort((a, b) => (a.p.t as number) - (b.p.t as number) || a.i - b.i);
   let origin = Infinity;
   for (const m of messages) origin = Math.min(origin, m.t as number);
-  const entries: TranscriptEntry[] = order.map(({ p }, index) => {
-    const atMs = (p.t as number) - origin;
-    if (p.type === 'message') {
-      const { t: _t, merged: _m, ...rest } = p;
-      return { ...rest, index, atMs, kind: messageKind(p.message) };
-    }
-    if (p.type === 'meta') {
-      const { t: _t, merged: _m, ...rest } = p;
-      return { ...rest, index, atMs };
-    }
-    const { t: _t, ...rest } = p;
-    return { ...rest, index, atMs };
-  });
+  const entries: TranscriptEntry[] = order.map(({ p }, index) => pendingEntry(p, index, origin));
   const messageIndices = entries.filter((e) => e.type === 'message').map((e) => e.index);
   const absolute = origin > 1e11; // an epoch time (after 1973), not a relative ms count
   const transcript: Transcript = {
@@ -673,6 +824,83 @@ function normalise(parsed: Parsed, format: TranscriptFormat, options: ImportOpti
   return { ok: true, transcript };
 }
 
+/** The entry of a parsed line at position `index`, its time made relative to `origin` (ms). */
+function pendingEntry(p: Pending, index: number, origin: number): TranscriptEntry {
+  const atMs = (p.t as number) - origin;
+  if (p.type === 'message') {
+    // Field by field (an object rest/spread per message was a tenth of the streaming check's time); key order as before.
+    const e = { type: 'message', direction: p.direction, transport: p.transport, message: p.message, raw: p.raw, line: p.line } as MessageEntry;
+    if (p.status !== undefined) e.status = p.status;
+    if (p.http !== undefined) e.http = p.http;
+    if (p.streamId !== undefined) e.streamId = p.streamId;
+    if (p.framing !== undefined) e.framing = p.framing;
+    e.index = index;
+    e.atMs = atMs;
+    e.kind = messageKind(p.message);
+    return e;
+  }
+  if (p.type === 'meta') {
+    const { t: _t, merged: _m, ...rest } = p;
+    return { ...rest, index, atMs };
+  }
+  const { t: _t, ...rest } = p;
+  return { ...rest, index, atMs };
+}
+
+/** A parsed line before its time is made relative: the absolute time in ms (`t`), and the entry it becomes at a given index and origin. */
+export interface StreamedLine {
+  t: number;
+  isMessage: boolean;
+  entry(index: number, origin: number): TranscriptEntry;
+}
+
+/**
+ * A line-at-a-time reader of the line formats (JSON-RPC JSONL and the capture envelope), for the
+ * streaming `check`: `line(text, n, isLast)` returns the entries that line holds (a batch gives
+ * several), unsorted and with absolute times; skipped lines collect in `skipped`. It gives up —
+ * `fallback` set to the reason, and the caller reads the whole file instead — where a line's
+ * meaning depends on lines after it: JSON-RPC JSONL that mixes lines with and without times, or
+ * LSP-style framing (whose bodies span lines).
+ */
+export function lineReader(format: 'jsonrpc-jsonl' | 'capture-jsonl'): {
+  line(text: string, n: number, isLast: boolean): StreamedLine[];
+  skipped: SkippedLine[];
+  fallback: string | null;
+  timeAssumption: string | undefined;
+} {
+  const guesser = new DirectionGuesser();
+  const skipped: SkippedLine[] = [];
+  let ordinal = 0;
+  let timed = 0;
+  let untimed = 0;
+  const lineFn: JsonlLineFn =
+    format === 'capture-jsonl'
+      ? captureLineFn(guesser)
+      : (value, _raw, line, out, skip) => {
+          const hasTime = TIME_KEYS.some((k) => k in value);
+          if (hasTime) timed++;
+          else untimed++;
+          const t = hasTime ? parseTimeMs(value.ts ?? value.timestamp ?? value.time) : ordinal++;
+          if (t === null) return skip('no readable "ts" (timestamp) field — give an ISO time or a number of ms');
+          // The streaming check never shows a message's text: no need to write it again.
+          jsonrpcLine(value, t, line, out, skip, guesser, false);
+        };
+  const reader = {
+    skipped,
+    fallback: null as string | null,
+    timeAssumption: undefined as string | undefined,
+    line(text: string, n: number, isLast: boolean): StreamedLine[] {
+      if (format === 'jsonrpc-jsonl' && FRAME_HEADER_LINE.test(text.trim())) reader.fallback = 'Content-Length framing';
+      const out: Pending[] = [];
+      jsonlLine(text, n, isLast, lineFn, out, skipped);
+      if (timed > 0 && untimed > 0) reader.fallback = 'lines with and without times';
+      if (untimed > 0) reader.timeAssumption = LINE_ORDER_TIME_ASSUMPTION;
+      return out.map((p) => ({ t: p.t as number, isMessage: p.type === 'message', entry: (index: number, origin: number) => pendingEntry(p, index, origin) }));
+    },
+  };
+  return reader;
+}
+
 const PARSERS: Record<TranscriptFormat, (text: string) => Parsed> = {
   'claude-desktop-log': parseClaude,
   'inspector-v2': parseInspector,
@@ -687,6 +915,14 @@ const PARSERS: Record<TranscriptFormat, (text: string) => Parsed> = {
  */
 export function importTranscript(text: string, options: ImportOptions = {}): ImportResult {
   const body = stripBom(text);
+  if (body.includes('\u0000')) return { ok: false, reason: BINARY_REASON, format: null, skipped: [] };
+  // A HAR (browser network export) is read through the capture envelope it converts to.
+  const har = options.format === undefined || options.format === 'capture-jsonl' ? parseHar(body) : null;
+  if (har) {
+    const result = normalise(parseCapture(harToCapture(har.entries)), 'capture-jsonl', options);
+    if (result.ok) result.transcript.formatName = HAR_FORMAT_NAME;
+    return result;
+  }
   let format = options.format;
   if (!format) {
     const detected = detectFormat(body);

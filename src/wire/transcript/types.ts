@@ -56,6 +56,20 @@ export interface MessageEntry {
   line: number;
   /** HTTP status of the frame, when the capture recorded one. */
   status?: number;
+  /** The HTTP exchange the frame travelled in, when the capture recorded it (envelope v2, HAR): header names in lower case. */
+  http?: HttpInfo;
+  /** The response stream a server frame travelled on (envelope v2 `streamId`). */
+  streamId?: string;
+  /** Set when the frame came with an LSP-style `Content-Length:` header instead of newline-delimited JSON (stdio). */
+  framing?: 'content-length';
+}
+
+/** The HTTP side of a frame (capture envelope v2 `http`): the request's method and path, a response's status, headers with lower-case names. */
+export interface HttpInfo {
+  method?: string;
+  path?: string;
+  status?: number;
+  headers?: Record<string, string>;
 }
 
 /** Kinds of non-message entry the formats can show. */
@@ -70,6 +84,18 @@ export type MetaKind =
   | 'connect-failed'
   /** The connection dropped or was closed. */
   | 'disconnect'
+  /** A response stream opened (envelope v2). */
+  | 'stream-open'
+  /** An HTTP exchange with no JSON-RPC body: a 202, a 400, a 405, a DELETE (envelope v2). */
+  | 'http'
+  /** A live fault fired (envelope v2: `fault` names it, from src/sim/faultVocabulary.ts). */
+  | 'fault'
+  /** A process ended (envelope v2: `code` / `signal`). */
+  | 'exit'
+  /** A server started listening (envelope v2). */
+  | 'listen'
+  /** A stdio frame header (`Content-Length: N`): LSP framing where MCP stdio is newline-delimited JSON. */
+  | 'framing'
   /** Anything else the log says (an info line, an SSE comment). */
   | 'note';
 
@@ -81,12 +107,23 @@ export interface MetaEntry {
   kind: MetaKind;
   /** The request the entry is about, when the line names one. */
   requestId?: RequestId;
-  /** stream-close only: who closed it (`cancel`: the client, as its cancellation; `network`: a drop). */
-  cause?: 'cancel' | 'network';
+  /** stream-close only: who closed it (`cancel`: the client, as its cancellation; `network`: a drop; v2 adds `server` and `fault`). */
+  cause?: MetaCause;
   transport: TranscriptTransport;
   text: string;
   line: number;
+  /** fault only: the fault's name (`src/sim/faultVocabulary.ts`). */
+  fault?: string;
+  /** exit only: the exit code, or the signal that ended the process. */
+  code?: number | null;
+  signal?: string | null;
+  /** http (and any meta line the capture gave one): the HTTP exchange. */
+  http?: HttpInfo;
+  streamId?: string;
 }
+
+/** Who closed a stream (envelope v1: cancel, network; v2 adds server and fault). */
+export type MetaCause = 'cancel' | 'network' | 'server' | 'fault';
 
 /** A raw line of the server's stderr interleaved in the log (not a message). */
 export interface StderrEntry {
@@ -151,6 +188,6 @@ export type ImportResult =
  * time in ms. `exportTranscript` turns a list of these into any format's text.
  */
 export type WireRecord =
-  | { type: 'message'; atMs: number; direction: Direction; transport: TranscriptTransport; message: Json; status?: number }
-  | { type: 'meta'; atMs: number; kind: MetaKind; transport: TranscriptTransport; requestId?: RequestId; cause?: 'cancel' | 'network'; text: string }
+  | { type: 'message'; atMs: number; direction: Direction; transport: TranscriptTransport; message: Json; status?: number; http?: HttpInfo; streamId?: string }
+  | { type: 'meta'; atMs: number; kind: MetaKind; transport: TranscriptTransport; requestId?: RequestId; cause?: MetaCause; text: string; fault?: string; code?: number | null; signal?: string | null; http?: HttpInfo; streamId?: string }
   | { type: 'stderr'; atMs: number; text: string };

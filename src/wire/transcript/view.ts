@@ -2,6 +2,7 @@ import type { Json } from '../../sim/types';
 import type { RequestId } from '../../sim/mcp';
 import type { Finding } from './checks';
 import type { Direction, MessageEntry, Transcript, TranscriptEntry } from './types';
+import { isLiveFaultName, LIVE_FAULTS } from '../../sim/faultVocabulary';
 
 /**
  * Pure helpers for the traffic view (timeline and wire panel): calls as spans, open-ended where
@@ -151,4 +152,11 @@ export function stepFinding(findings: readonly Finding[], atMs: number, directio
 export function messageAt(t: Transcript, index: number): MessageEntry | undefined {
   const e = t.entries[index];
   return e && e.type === 'message' ? e : undefined;
+}
+
+/** The words of a fault mark's tooltip: what the fault does and the built-in scenario that teaches it (`src/sim/faultVocabulary.ts`). */
+export function faultWords(name: string | undefined): string {
+  if (name === undefined || !isLiveFaultName(name)) return `fault ${name ?? '(unnamed)'}: not one of the lab's named faults`;
+  const f = LIVE_FAULTS[name];
+  return `fault ${name}: the server ${f.does}; a correct client should ${f.clientShould}${f.lesson ? ` — taught by the ${f.lesson.lab} lab's scenario ${f.lesson.scenario} (#/${f.lesson.lab})` : ''}`;
 }

@@ -81,6 +81,44 @@ const CASES: { check: CheckId; trips: Line[]; clean: Line[]; options?: Parameter
     clean: [[0, 'c2s', call('req-7')], [500, 'meta', { event: 'stream-close', requestId: 'req-7', cause: 'cancel' }]],
     options: { transport: 'http' },
   },
+  {
+    check: 'response-unknown-id',
+    trips: [[0, 'c2s', call(1)], [100, 's2c', result(2)]],
+    clean: [[0, 'c2s', call(1)], [100, 's2c', result(1)]],
+  },
+  {
+    check: 'response-id-type',
+    trips: [[0, 'c2s', call(1)], [100, 's2c', result('1')]],
+    clean: [[0, 'c2s', call('1')], [100, 's2c', result('1')]],
+  },
+  {
+    check: 'response-twice',
+    trips: [[0, 'c2s', call(1)], [100, 's2c', result(1)], [200, 's2c', result(1)]],
+    clean: [[0, 'c2s', call(1)], [100, 's2c', result(1)], [150, 'c2s', call(2)], [200, 's2c', result(2)]],
+  },
+  {
+    check: 'idempotency-key-conflict',
+    trips: [[0, 'c2s', call(1, 'charge', { amount: 500, idempotencyKey: 'pay-1' })], [100, 's2c', result(1, 'receipt r-1')], [200, 'c2s', call(2, 'charge', { amount: 500, idempotencyKey: 'pay-1' })], [300, 's2c', result(2, 'receipt r-2')]],
+    clean: [[0, 'c2s', call(1, 'charge', { amount: 500, idempotencyKey: 'pay-1' })], [100, 's2c', result(1, 'receipt r-1')], [200, 'c2s', call(2, 'charge', { amount: 500, idempotencyKey: 'pay-1' })], [300, 's2c', result(2, 'receipt r-1')]],
+  },
+  {
+    check: 'content-length-framing',
+    trips: [[0, 'c2s', call(1), { raw: `Content-Length: ${JSON.stringify(call(1)).length}\r\n\r\n${JSON.stringify(call(1))}` }], [100, 's2c', result(1)]],
+    clean: [[0, 'c2s', call(1)], [100, 's2c', result(1)]],
+  },
+  {
+    check: 'http-headers-2026',
+    trips: [[0, 'c2s', call(1), { http: { method: 'POST', path: '/mcp', headers: { 'Mcp-Method': 'tools/call', 'mcp-protocol-version': '2026-07-28' } } }], [100, 's2c', { jsonrpc: '2.0', id: 1, error: { code: -32020, message: 'Header mismatch: no Mcp-Name' } }, { http: { status: 400 } }]],
+    clean: [[0, 'c2s', call(1), { http: { method: 'POST', path: '/mcp', headers: { 'mcp-method': 'tools/call', 'mcp-name': 'slow_task', 'mcp-protocol-version': '2026-07-28' } } }], [100, 's2c', result(1), { http: { status: 200 } }]],
+    options: { transport: 'http' },
+  },
+  {
+    check: 'http-header-not-rejected',
+    trips: [[0, 'c2s', call(1), { http: { method: 'POST', path: '/mcp', headers: { 'mcp-method': 'tools/call', 'mcp-name': 'other_tool', 'mcp-protocol-version': '2026-07-28' } } }], [100, 's2c', result(1), { http: { status: 200 } }]],
+    // Without headers in the capture there is nothing to judge.
+    clean: [[0, 'c2s', call(1)], [100, 's2c', result(1), { http: { status: 200 } }]],
+    options: { transport: 'http' },
+  },
 ];
 
 describe('every check has a transcript that trips it and one that does not', () => {

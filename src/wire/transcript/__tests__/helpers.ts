@@ -3,14 +3,17 @@ import type { Revision } from '../../../sim/mcp';
 import { importTranscript } from '../parse';
 import type { Transcript } from '../types';
 
-/** One line of a hand-made capture transcript: [ms, direction, message or meta fields]. */
-export type Line = [number, 'c2s' | 's2c', Json] | [number, 'meta', Record<string, Json>];
+/**
+ * One line of a hand-made capture transcript: [ms, direction, message or meta fields], and for a
+ * message optionally envelope fields that override or join the line's (`http`, a framed `raw`).
+ */
+export type Line = [number, 'c2s' | 's2c', Json] | [number, 'c2s' | 's2c', Json, Record<string, Json>] | [number, 'meta', Record<string, Json>];
 
 /** Capture-envelope JSONL text for `lines` (ts as relative ms). */
 export function captureText(lines: Line[], transport: 'stdio' | 'http' = 'stdio'): string {
   return lines
-    .map(([ts, direction, body]) =>
-      direction === 'meta' ? JSON.stringify({ ts, direction, transport, ...(body as Record<string, Json>) }) : JSON.stringify({ ts, direction, transport, raw: JSON.stringify(body) }),
+    .map(([ts, direction, body, extra]) =>
+      direction === 'meta' ? JSON.stringify({ ts, direction, transport, ...(body as Record<string, Json>) }) : JSON.stringify({ ts, direction, transport, raw: JSON.stringify(body), ...(extra ?? {}) }),
     )
     .join('\n');
 }

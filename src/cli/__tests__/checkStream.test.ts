@@ -1,0 +1,99 @@
+import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCheck, runCheckStreaming } from '../check';
+import { streamCheck } from '../checkStream';
+
+const root = path.resolve(import.meta.dirname, '../../..');
+const walk = (d: string): string[] => readdirSync(d).flatMap((f) => (statSync(path.join(d, f)).isDirectory() ? walk(path.join(d, f)) : [path.join(d, f)]));
+const samples = [...walk(path.join(root, 'public/transcripts')), path.join(root, 'src/wire/transcript/__tests__/fixtures/plain.jsonl')].filter((f) => !/\.md$|index\.json$/.test(f));
+const dir = mkdtempSync(path.join(tmpdir(), 'check-stream-'));
+const write = (name: string, text: string | Uint8Array) => {
+  const file = path.join(dir, name);
+  writeFileSync(file, text);
+  return file;
+};
+
+describe('the streaming check gives the whole-file output', () => {
+  it.each(samples.map((f) => [path.relative(root, f), f]))('%s', async (_name, file) => {
+    for (const extra of [[], ['--text'], ['--max-ms', '100'], ['--revision', '2026-07-28']]) {
+      const whole = runCheck([file, ...extra]);
+      const streamed = await runCheckStreaming([file, ...extra]);
+      expect(streamed).toEqual(whole);
+    }
+  });
+
+  it('the line formats stream (no fallback), the others fall back to the whole file', async () => {
+    const kinds = await Promise.all(samples.map(async (f) => [path.basename(f), 'fallback' in (await streamCheck(f, {})) ? 'whole' : 'stream']));
+    const byFormat = Object.fromEntries(kinds);
+    expect(byFormat['jsonrpc-progress-forever.jsonl']).toBe('stream');
+    expect(byFormat['capture-http-stream-close.jsonl']).toBe('stream');
+    expect(byFormat['sdk-recorded.jsonl']).toBe('stream');
+    expect(byFormat['inspector-user-cancel.json']).toBe('whole');
+    expect(byFormat['mcp-server-lab-late-result.log']).toBe('whole');
+  });
+
+  it('CRLF and lone-CR line ends, a BOM, a line split across chunks, an out-of-order line: same output', async () => {
+    const lines = [
+      '{"ts":0,"dir":"c2s","jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"pad":"' + 'x'.repeat(3 << 20) + '"}}}',
+      '{"ts":5,"dir":"s2c","jsonrpc":"2.0","id":2,"result":{"content":[]}}',
+      '{"ts":3,"dir":"s2c","jsonrpc":"2.0","id":1,"result":{"content":[]}}',
+    ];
+    for (const [name, text] of [
+      ['crlf.jsonl', `\ufeff${lines.slice(0, 2).join('\r\n')}\r\n`],
+      ['cr.jsonl', lines.slice(0, 2).join('\r')],
+      ['unordered.jsonl', lines.join('\n')],
+    ]) {
+      const file = write(name, text);
+      expect(await runCheckStreaming([file])).toEqual(runCheck([file]));
+    }
+    expect('fallback' in (await streamCheck(write('u2.jsonl', lines.join('\n')), {}))).toBe(true);
+    const crlf = await runCheckStreaming([path.join(dir, 'crlf.jsonl')]);
+    expect(JSON.parse(crlf.stdout).findings.map((f: { check: string }) => f.check)).toEqual(['response-unknown-id']);
+  });
+});
+
+describe('bad input is named in one line', () => {
+  it('a binary file (NUL bytes) is "a binary file, not a text transcript", exit 1, nothing echoed', async () => {
+    const file = write('bin.jsonl', new Uint8Array([0x7b, 0x00, 0x1b, 0x5b, 0x32, 0x4a, 0x00, 0x00, 0xff, 0x10, 0x00, 0x01, 0x02, 0x03]));
+    for (const r of [runCheck([file]), await runCheckStreaming([file])]) {
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe(`${file}: a binary file, not a text transcript (it holds NUL bytes; a transcript is UTF-8 or UTF-16 text)\n`);
+    }
+  });
+
+  it('UTF-16 (LE with a BOM, BE without) is decoded and checked like its UTF-8 text', async () => {
+    const text = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{}}}\n{"jsonrpc":"2.0","id":"1","result":{"content":[]}}\n';
+    const utf8 = write('u8.jsonl', text);
+    const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+    const be = Buffer.from(text, 'utf16le').swap16();
+    const want = JSON.parse((await runCheckStreaming([utf8])).stdout).findings.map((f: { check: string }) => f.check);
+    expect(want).toEqual(['response-id-type']);
+    for (const [name, bytes] of [['le.jsonl', le], ['be.jsonl', be]] as const) {
+      const file = write(name, bytes);
+      for (const r of [runCheck([file]), await runCheckStreaming([file])]) {
+        expect(r.code).toBe(3);
+        expect(JSON.parse(r.stdout).findings.map((f: { check: string }) => f.check)).toEqual(want);
+      }
+    }
+  });
+
+  it('control bytes in a line are never written raw to the terminal', async () => {
+    const file = write('esc.txt', 'hello \u001b[2J\u001b]0;pwned\u0007 world\nsecond line\n');
+    const { checkCommand } = await import('../check');
+    const chunks: string[] = [];
+    const orig = process.stderr.write.bind(process.stderr);
+    (process.stderr as { write: unknown }).write = (s: string) => (chunks.push(String(s)), true);
+    try {
+      expect(await checkCommand([file])).toBe(1);
+    } finally {
+      (process.stderr as { write: unknown }).write = orig;
+    }
+    const out = chunks.join('');
+    expect(out).toMatch(/not a transcript format/);
+    expect(out).toContain('\\u001b[2J');
+     
+    expect(out).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+  });
+});

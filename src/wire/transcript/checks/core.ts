@@ -1,0 +1,360 @@
+import type { Json } from '../../../sim/types';
+import type { RequestId, Revision } from '../../../sim/mcp';
+import { RULES } from '../../../sim/races/rules';
+import type { Direction, MessageEntry, MetaEntry, TranscriptEntry } from '../types';
+
+/**
+ * The shared floor of the transcript checks (`../checks.ts` runs them): the finding and check
+ * types, the call index every check reads, and the small helpers. One check is one module
+ * (`{ def, visit?, finish? }`) in this folder; the driver builds the call index once, in one pass
+ * over the entries in time order, and hands each check every entry with what the index resolved
+ * for it. A check reads a message's content only while visiting it (the streaming `check` drops
+ * message bodies after the visit), and keeps its own state between visits.
+ */
+
+/** How bad a finding is. `error`: a MUST broken; `warning`: a SHOULD broken or a risk (possible double execution); `info`: worth knowing, not broken. */
+export type Severity = 'error' | 'warning' | 'info';
+
+/** Every check the checker runs. */
+export type CheckId =
+  | 'late-after-cancel'
+  | 'message-after-stream-close'
+  | 'progress-after-completion'
+  | 'progress-not-increasing'
+  | 'progress-unknown-token'
+  | 'cancel-unknown-id'
+  | 'cancel-finished-id'
+  | 'outlived-maximum'
+  | 'timeout-without-cancel'
+  | 'duplicate-call'
+  | 'reconnect-lockstep'
+  | 'reconnect-no-cap'
+  | 'http-cancel-post-2026'
+  | 'response-unknown-id'
+  | 'response-id-type'
+  | 'response-twice'
+  | 'idempotency-key-conflict'
+  | 'content-length-framing'
+  | 'http-headers-2026'
+  | 'http-header-not-rejected'
+  | 'schema';
+
+/** The built-in scenario that teaches a rule: lab, scenario id, and the in-app link (with the overrides that show the bug). */
+export interface Teaches {
+  lab: 'races' | 'ledger' | 'flow' | 'resilience';
+  scenario: string;
+  href: string;
+}
+
+/** What a check is: its title, the lab rule id it applies (a `RULES` id of the races lab where one exists), the rule's text, its usual severity and the scenario that teaches it. */
+export interface CheckDefinition {
+  id: CheckId;
+  title: string;
+  rule: string;
+  ruleText: string;
+  severity: Severity;
+  teaches: Teaches;
+}
+
+/** One finding. */
+export interface Finding {
+  check: CheckId;
+  rule: string;
+  title: string;
+  severity: Severity;
+  /** What happened, with the times and ids. */
+  message: string;
+  /** Indices into `Transcript.entries`, in time order: the messages (and meta lines) involved. */
+  entries: number[];
+  /** The JSON-RPC ids involved. */
+  requestIds: RequestId[];
+  /** Virtual time of the first entry involved (ms). */
+  atMs: number;
+  teaches: Teaches;
+}
+
+/** Options of `checkTranscript`. */
+export interface CheckOptions {
+  /** Latency allowance for "well after" (ms). Default 1000. */
+  allowanceMs?: number;
+  /** The maximum a call may live (ms); `outlived-maximum` runs only when set. */
+  maxMs?: number | null;
+  /** Failed reconnect attempts in a row beyond which `reconnect-no-cap` fires. Default 10. */
+  maxReconnectAttempts?: number;
+  /** A reconnect gap beyond this, after gaps that kept growing, means the delay has no cap (ms). Default 60000. */
+  maxReconnectDelayMs?: number;
+  /** Run the schema check (default true). */
+  schema?: boolean;
+}
+
+/** The options with their defaults filled in (`CheckReport.options`). */
+export interface ResolvedCheckOptions {
+  allowanceMs: number;
+  maxMs: number | null;
+  maxReconnectAttempts: number;
+  maxReconnectDelayMs: number;
+  schema: boolean;
+}
+
+/** Fills in the defaults of `options`. */
+export function resolveOptions(options: CheckOptions = {}): ResolvedCheckOptions {
+  return {
+    allowanceMs: options.allowanceMs ?? 1000,
+    maxMs: options.maxMs ?? null,
+    maxReconnectAttempts: options.maxReconnectAttempts ?? 10,
+    maxReconnectDelayMs: options.maxReconnectDelayMs ?? 60000,
+    schema: options.schema ?? true,
+  };
+}
+
+/** A request as the call index tracks it (the fields the checks need, copied out of the message). */
+export interface Call {
+  id: RequestId;
+  /** `JSON.stringify(id)`: `1` and `"1"` are distinct keys. */
+  idKey: string;
+  direction: Direction;
+  entry: MessageEntry;
+  method: string;
+  tool: string | null;
+  /** tools/call: the arguments as canonical JSON (`canonicalJson`). */
+  argsCanonical: string | null;
+  hasIdempotencyKey: boolean;
+  /** tools/call: the idempotency key's value as canonical JSON, when one is carried. */
+  idempotencyKey: string | null;
+  tokenKey: string | null;
+  /** The first response to it. */
+  response: MessageEntry | null;
+  cancels: MessageEntry[];
+  streamClose: MetaEntry | null;
+  timeout: MetaEntry | null;
+}
+
+/**
+ * What the index resolved for one entry, handed to every check's `visit`. For a response,
+ * progress or cancellation the index is as it stood *before* the entry (the entry is applied
+ * after every check saw it: a response's `call.response` is still the earlier one, or null); a
+ * request is added before the checks see it (`previous`: the call that had the same direction and
+ * id before).
+ */
+export type Observation =
+  | { kind: 'request'; call: Call; previous: Call | undefined }
+  | { kind: 'response'; call: Call | undefined }
+  | { kind: 'progress'; call: Call | undefined; tokenKey: string; progress: unknown }
+  | { kind: 'cancel'; call: Call | undefined; requestId: RequestId }
+  | { kind: 'meta' }
+  | { kind: 'other' };
+
+/** What a check's `visit` and `finish` are given. */
+export interface CheckContext {
+  revision: Revision;
+  opts: ResolvedCheckOptions;
+  index: CallIndex;
+  /** Time of the last entry (ms); set before `finish`. */
+  endMs: number;
+  /**
+   * Records a finding of `check`. `entries`: those involved (any order, duplicates dropped);
+   * `severity` overrides the check's; `at`: the entry where the rule breaks (its time is the
+   * finding's `atMs`; default the first entry).
+   */
+  add(check: CheckId, message: string, entries: readonly TranscriptEntry[], requestIds: RequestId[], severity?: Severity, at?: TranscriptEntry): void;
+}
+
+/**
+ * One check: its definition, `visit` (each entry in time order, with what the index resolved;
+ * `m`: the message object, or null for meta, stderr and non-object messages) and `finish` (after
+ * the last entry, for checks that judge the whole run).
+ */
+export interface CheckModule {
+  def: CheckDefinition;
+  /** A fresh instance per run (checks keep state between visits). */
+  create(): { visit?(e: TranscriptEntry, m: Record<string, Json> | null, o: Observation, ctx: CheckContext): void; finish?(ctx: CheckContext): void };
+}
+
+export function isObject(v: unknown): v is Record<string, Json> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** A JSON-RPC id the MCP schema allows: a string or an integer. */
+export const validId = (v: unknown): v is RequestId => typeof v === 'string' || (typeof v === 'number' && Number.isInteger(v));
+
+export const opposite = (d: Direction): Direction => (d === 'c2s' ? 's2c' : 'c2s');
+/** An id as the reader sees it: `1`, `"1"`. */
+export const fmtId = (id: unknown) => JSON.stringify(id) ?? String(id);
+
+/** JSON text with object keys sorted, so equal arguments compare equal whatever their key order. */
+export function canonicalJson(value: Json): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (isObject(value)) {
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+const IDEMPOTENCY_KEY = /(^|\/)(idempotencyKey|idempotency_key|Idempotency-Key)$/i;
+
+/** Whether a tools/call carries an idempotency key (an argument or a `_meta` key named idempotencyKey / idempotency_key / Idempotency-Key). */
+export function hasIdempotencyKey(params: Record<string, Json>): boolean {
+  return idempotencyKeyOf(params) !== null;
+}
+
+/** The value of a tools/call's idempotency key (argument first, then `_meta`) as canonical JSON, or null when it carries none. */
+export function idempotencyKeyOf(params: Record<string, Json>): string | null {
+  for (const bag of [params.arguments, params._meta]) {
+    if (!isObject(bag)) continue;
+    const k = Object.keys(bag).find((key) => IDEMPOTENCY_KEY.test(key));
+    if (k !== undefined) return canonicalJson(bag[k]);
+  }
+  return null;
+}
+
+/** Appends to the list under `key` (in place: a call with 100k late progress stays linear). */
+export function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V, first?: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, first === undefined ? [value] : [first, value]);
+}
+
+export const teach = (lab: Teaches['lab'], scenario: string, query = ''): Teaches => ({ lab, scenario, href: `#/${lab}/${scenario}${query ? `?${query}` : ''}` });
+export const ruleText = (id: string) => RULES[id]?.text ?? '';
+
+/**
+ * How many answered calls the index remembers (by id and by progress token) after their response:
+ * what a second response, late progress or a late cancel for them is matched against. Older ones
+ * are forgotten, so memory is bounded by the calls still open plus this many; a message for a
+ * forgotten call reads as one for an unknown id (`response-unknown-id`, `progress-unknown-token`,
+ * `cancel-unknown-id` instead of `response-twice`, `progress-after-completion`,
+ * `cancel-finished-id`: still flagged).
+ */
+export const ANSWERED_CALLS_KEPT = 1_000;
+
+/**
+ * The call index, built once per run in time order: each request by direction and id (the latest
+ * wins), by progress token, the calls still open, and the stream closes and client timeouts that
+ * name them. `resolve` says what an entry is about without changing the index; `apply` records it.
+ * Answered calls are kept for `ANSWERED_CALLS_KEPT` more answers, then forgotten.
+ */
+export class CallIndex {
+  /** How many requests were seen. */
+  requests = 0;
+  /** Calls that timed out on the client (`timeout-without-cancel` reads them once the run is over). */
+  readonly timedOut: Call[] = [];
+  private readonly answered: Call[] = [];
+  private answeredHead = 0;
+  constructor(private readonly keep = ANSWERED_CALLS_KEPT) {}
+  private readonly latest = new Map<string, Call>();
+  private readonly byToken = new Map<string, Call>();
+  /** c2s calls without a response yet (for a client timeout that names no id, and the checks that judge calls never answered). */
+  readonly open = new Set<Call>();
+
+  /** The latest call sent in `direction` under `id`. */
+  callOf(direction: Direction, id: unknown): Call | undefined {
+    return this.latest.get(`${direction}|${fmtId(id)}`);
+  }
+
+  /** What `e` is about. For a request the call is built (not yet added: `apply` adds it). */
+  resolve(e: TranscriptEntry, m: Record<string, Json> | null): Observation {
+    if (e.type === 'meta') return { kind: 'meta' };
+    if (e.type !== 'message' || !m) return { kind: 'other' };
+    if (e.kind === 'request' && validId(m.id)) {
+      const params = isObject(m.params) ? m.params : {};
+      const meta = isObject(params._meta) ? params._meta : {};
+      const isTool = m.method === 'tools/call';
+      const key = isTool ? idempotencyKeyOf(params) : null;
+      const call: Call = {
+        id: m.id,
+        idKey: fmtId(m.id),
+        direction: e.direction,
+        entry: e,
+        method: m.method as string,
+        tool: isTool && typeof params.name === 'string' ? params.name : null,
+        argsCanonical: isTool ? canonicalJson(params.arguments ?? {}) : null,
+        hasIdempotencyKey: key !== null,
+        idempotencyKey: key,
+        tokenKey: validId(meta.progressToken) ? fmtId(meta.progressToken) : null,
+        response: null,
+        cancels: [],
+        streamClose: null,
+        timeout: null,
+      };
+      return { kind: 'request', call, previous: this.latest.get(`${e.direction}|${call.idKey}`) };
+    }
+    if (e.kind === 'response') return { kind: 'response', call: this.callOf(opposite(e.direction), m.id) };
+    if (e.kind !== 'notification') return { kind: 'other' };
+    const params = isObject(m.params) ? m.params : {};
+    if (m.method === 'notifications/progress') {
+      if (!validId(params.progressToken)) return { kind: 'other' }; // the schema check reports it
+      const tokenKey = fmtId(params.progressToken);
+      return { kind: 'progress', call: this.byToken.get(`${opposite(e.direction)}|${tokenKey}`), tokenKey, progress: params.progress };
+    }
+    if (m.method === 'notifications/cancelled') {
+      if (!validId(params.requestId)) return { kind: 'other' }; // malformed: the schema check reports it
+      const call = this.callOf(e.direction, params.requestId) ?? (e.direction === 's2c' ? this.callOf('c2s', params.requestId) : undefined);
+      return { kind: 'cancel', call, requestId: params.requestId };
+    }
+    return { kind: 'other' };
+  }
+
+  /** Records `e` (resolved as `o`) in the index. */
+  apply(e: TranscriptEntry, o: Observation): void {
+    if (o.kind === 'request') {
+      const call = o.call;
+      this.requests++;
+      this.latest.set(`${call.direction}|${call.idKey}`, call);
+      if (call.tokenKey !== null) this.byToken.set(`${call.direction}|${call.tokenKey}`, call);
+      if (call.direction === 'c2s') this.open.add(call);
+    } else if (o.kind === 'response') {
+      const call = o.call;
+      if (call && call.response === null) {
+        call.response = e as MessageEntry;
+        this.open.delete(call);
+        this.retire(call);
+      }
+    } else if (o.kind === 'cancel') {
+      if (o.call && e.type === 'message' && o.call.direction === e.direction) o.call.cancels.push(e);
+    } else if (o.kind === 'meta' && e.type === 'meta') {
+      if (e.kind === 'stream-close') {
+        const call = e.requestId !== undefined ? this.callOf('c2s', e.requestId) : undefined;
+        if (call && !call.streamClose) call.streamClose = e;
+      } else if (e.kind === 'client-timeout') {
+        let call = e.requestId !== undefined ? this.callOf('c2s', e.requestId) : undefined;
+        if (!call && e.requestId === undefined) {
+          let only: Call | undefined;
+          let count = 0;
+          for (const c of this.open) {
+            if (c.timeout === null && c.method !== 'subscriptions/listen') {
+              count++;
+              only = c;
+              if (count > 1) break;
+            }
+          }
+          if (count === 1) call = only;
+        }
+        if (call && !call.timeout) {
+          call.timeout = e;
+          this.timedOut.push(call);
+        }
+      }
+    }
+  }
+
+  /** Queues an answered call; the oldest beyond `keep` is forgotten (unless a newer request took its id or token). */
+  private retire(call: Call): void {
+    this.answered.push(call);
+    if (this.answered.length - this.answeredHead <= this.keep) return;
+    const old = this.answered[this.answeredHead++];
+    const key = `${old.direction}|${old.idKey}`;
+    if (this.latest.get(key) === old) this.latest.delete(key);
+    if (old.tokenKey !== null) {
+      const tk = `${old.direction}|${old.tokenKey}`;
+      if (this.byToken.get(tk) === old) this.byToken.delete(tk);
+    }
+    // Compact the queue now and then instead of shifting it on every answer.
+    if (this.answeredHead > 4096 && this.answeredHead * 2 > this.answered.length) {
+      this.answered.splice(0, this.answeredHead);
+      this.answeredHead = 0;
+    }
+  }
+}
