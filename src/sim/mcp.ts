@@ -185,6 +185,25 @@ export function requestHeaders2026(message: Json, omitName = false): Record<stri
   return headers;
 }
 
+/**
+ * The text line of a Streamable HTTP POST: the request line, the headers it carries (`Name: value`
+ * joined by "; ", the same list and format as the wire panel's headers row, so the two cannot
+ * disagree) and the answer. `headers` is what `requestHeaders2026` returned for the message under
+ * 2026-07-28; under 2025-11-25 (no `headers` field) the POST carries its `MCP-Protocol-Version`.
+ */
+export function postLine(revision: Revision, headers: Record<string, string> | undefined, answer: string): string {
+  const list = headers ?? { 'MCP-Protocol-Version': revision };
+  return `POST /mcp (${headerText(list)}) → ${answer}`;
+}
+
+/** Headers as `Name: value` joined by "; " — the one text of a header list, for the `http` line and the wire panel. */
+export function headerText(headers: Record<string, string>): string {
+  return Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('; ');
+}
+
+/** The answer part of `postLine` for a request: the server opens the request's SSE response stream. */
+export const POST_OPENS_STREAM = "200 Content-Type: text/event-stream; this request's SSE response stream opens";
+
 /** A JSON-RPC error response. Source: JSON-RPC 2.0 §5.1; schema `$defs/JSONRPCErrorResponse`. */
 export function errorResponse(id: RequestId, code: number, message: string): Json {
   return { jsonrpc: '2.0', id, error: { code, message } };

@@ -27,7 +27,13 @@ import { MECHANICS_INVARIANT_NAMES } from '../races/mechanics/invariants';
  * Behaviour changes are excluded from the inputs instead: see `racesArb.ts` and `ORACLE_EXCLUDED` below.
  */
 const NEW_INVARIANTS = new Set(['retry-new-id', 'side-effect-once', 'http-headers-complete', 'cancel-well-formed']);
-const json = (v: unknown) => JSON.stringify(v, (k, val) => (k === 'headers' ? undefined : val));
+/**
+ * Issue 23 (the wire panel's headers and the `http` line are one list): a 2026-07-28 POST's line now
+ * names every header it carries (`Mcp-Method`, `Mcp-Name` too); the oracle's line named only the
+ * version, so the list in parentheses is read back as the oracle wrote it.
+ */
+const ORACLE_POST_LINE = (val: string) => val.replace(/^POST \/mcp \(MCP-Protocol-Version: 2026-07-28[^)]*\)/, 'POST /mcp (MCP-Protocol-Version: 2026-07-28)');
+const json = (v: unknown) => JSON.stringify(v, (k, val) => (k === 'headers' ? undefined : k === 'http' && typeof val === 'string' ? ORACLE_POST_LINE(val) : val));
 
 // Invariants added after the oracle by the failure mechanics (MECHANICS_INVARIANT_NAMES) are left out
 // of the comparison too; their violations would still show in the steps, and with their switches

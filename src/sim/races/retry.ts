@@ -1,4 +1,4 @@
-import { callToolRequest, elicitResult, ERROR_CODES, errorResponse, inputRequiredResponse, requestHeaders2026, toolResultResponse, type RequestId } from '../mcp';
+import { callToolRequest, elicitResult, ERROR_CODES, errorResponse, inputRequiredResponse, POST_OPENS_STREAM, postLine, requestHeaders2026, toolResultResponse, type RequestId } from '../mcp';
 import type { Json } from '../types';
 import type { RacesEvent } from './schema';
 import { idKey, RANK, type RequestState } from './types';
@@ -51,12 +51,13 @@ export function issueRetry(state: RacesCore, from: RequestState, newId: RequestI
   const arrivesAt = ctx.now + config.latencyMs.clientToServer;
   const http = config.transport === 'streamable-http';
   const missing = from.missingHeaders;
+  const headers = http && config.revision === '2026-07-28' ? requestHeaders2026(message, missing !== undefined) : undefined;
   ctx.emit({
     from: 'client',
     transport: config.transport,
     message,
-    http: http ? `POST /mcp (MCP-Protocol-Version: ${config.revision}) → 200 Content-Type: text/event-stream; this request's SSE response stream opens` : undefined,
-    headers: http && config.revision === '2026-07-28' ? requestHeaders2026(message, missing !== undefined) : undefined,
+    http: http ? postLine(config.revision, headers, POST_OPENS_STREAM) : undefined,
+    headers,
     arrivesAt,
     requestKey: key,
   });
