@@ -106,6 +106,21 @@ export function toolResultResponse(revision: Revision, id: RequestId, text: stri
   return { jsonrpc: '2.0', id, result };
 }
 
+/**
+ * `notifications/subscriptions/acknowledged` for the listen stream `id`: the server's first message
+ * on a subscription, carrying its id under `io.modelcontextprotocol/subscriptionId` and the filter
+ * it agreed to honour (the lab's listen asks for `toolsListChanged` only, and gets it).
+ * Source: 2026-07-28 `basic/patterns/subscriptions` (Acknowledgment); schema
+ * `$defs/SubscriptionsAcknowledgedNotification`.
+ */
+export function listenAcknowledgedNotification(id: RequestId): Json {
+  return {
+    jsonrpc: '2.0',
+    method: 'notifications/subscriptions/acknowledged',
+    params: { _meta: { 'io.modelcontextprotocol/subscriptionId': id }, notifications: { toolsListChanged: true } },
+  };
+}
+
 /** The graceful end of a `subscriptions/listen` stream (2026-07-28). Source: `$defs/SubscriptionsListenResult`. */
 export function listenResultResponse(id: RequestId): Json {
   return {

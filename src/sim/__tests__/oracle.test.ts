@@ -26,7 +26,7 @@ import { MECHANICS_INVARIANT_NAMES } from '../races/mechanics/invariants';
  *   applies, and are then dropped from the list.
  * Behaviour changes are excluded from the inputs instead: see `racesArb.ts` and `ORACLE_EXCLUDED` below.
  */
-const NEW_INVARIANTS = new Set(['retry-new-id', 'side-effect-once', 'http-headers-complete', 'cancel-well-formed']);
+const NEW_INVARIANTS = new Set(['retry-new-id', 'side-effect-once', 'http-headers-complete', 'cancel-well-formed', 'listen-acknowledged-first', 'listen-teardown-signalled']);
 /**
  * Issue 23 (the wire panel's headers and the `http` line are one list): a 2026-07-28 POST's line now
  * names every header it carries (`Mcp-Method`, `Mcp-Name` too); the oracle's line named only the
@@ -59,6 +59,7 @@ const ORACLE_EXCLUDED: Record<string, string> = {
   'E2-malformed-cancel.json': 'malformed cancels are ignored (cancel.malformed); the `malformed` field is new',
   'M1-mrtr-confirm-transfer.json': 'MRTR events (input-required, input-response) are new (basic/patterns/mrtr)',
   'R1-broken-stream-reissue.json': 'a broken 2026 stream re-issues with a new id (changelog item 9)',
+  'L-listen-teardown.json': 'issue 23: a listen stream is acknowledged first (basic/patterns/subscriptions) and torn down with notifications/cancelled on HTTP too (basic/patterns/cancellation)',
   'D-http-stream-close.json · bug: HTTP client also POSTs a cancel under 2026-07-28':
     'a POSTed notifications/cancelled under 2026-07-28 HTTP is ignored as not the signal (cancel.http-2026-no-notification)',
 };

@@ -116,6 +116,10 @@ export interface RequestState {
     opExecutions?: number;
     /** The server answered with the result stored under the idempotency key instead of executing (ms). */
     dedupedAt?: number;
+    /** A listen stream: when the server sent `notifications/subscriptions/acknowledged` (ms); absent: not (yet, or the bug). */
+    listenAckAt?: number;
+    /** A listen stream the server tore down: the signal it sent the client (`none`: the silent bug). */
+    teardown?: 'notifications/cancelled' | 'listen-result' | 'none';
   };
 }
 

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { headerText } from '../../mcp';
+import { mcpValidator } from '../../../wire/schemaValidators';
+import { RULES } from '..';
 import type { Json } from '../../types';
-import { loadScenarios, run } from './helpers';
+import { loadScenarios, req, run, violated } from './helpers';
 
 /**
  * Issue 23 item 2 in the races lab (the audit of the lab against the 2026-07-28 text): the `http`
@@ -30,5 +32,54 @@ describe('the http line of a 2026-07-28 POST lists the headers the wire panel li
     const first = effects(t).find((e) => e.from === 'client' && e.headers !== undefined)!;
     expect(first.headers).toEqual({ 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'tools/call' });
     expect(first.http).toBe("POST /mcp (MCP-Protocol-Version: 2026-07-28; Mcp-Method: tools/call) → 200 Content-Type: text/event-stream; this request's SSE response stream opens");
+  });
+});
+
+describe('subscriptions/listen: acknowledged first; a teardown reaches the client on both transports', () => {
+  const l = () => loadScenarios().find((s) => s.scenario.id === 'L-listen-teardown')!.scenario;
+  const serverMessages = (t: ReturnType<typeof run>) => effects(t).filter((e) => e.from === 'server' && e.requestKey === '"sub-1"' && e.message !== undefined).map((e) => e.message as Record<string, Json>);
+
+  for (const transport of ['stdio', 'streamable-http'] as const) {
+    it(`${transport}: the first message on the stream is notifications/subscriptions/acknowledged carrying the subscription id; the schema accepts it`, () => {
+      const t = run(l(), { transport });
+      const [first] = serverMessages(t);
+      expect(first).toEqual({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { _meta: { 'io.modelcontextprotocol/subscriptionId': 'sub-1' }, notifications: { toolsListChanged: true } } });
+      expect(mcpValidator('2026-07-28', 'SubscriptionsAcknowledgedNotification', false)(first)).toBe(true);
+      expect(violated(t)).toEqual([]);
+    });
+
+    it(`${transport}, default reading (the cancellation page's MUST): notifications/cancelled referencing the listen id ends the stream at 1020 ms`, () => {
+      const t = run(l(), { transport });
+      expect(serverMessages(t).map((m) => m.method ?? 'result')).toEqual(['notifications/subscriptions/acknowledged', 'notifications/cancelled']);
+      expect([req(t, '"sub-1"').state, req(t, '"sub-1"').atMs]).toEqual(['ended-by-server', 1020]);
+    });
+
+    it(`${transport}, listenTeardown: listen-result (the subscriptions page's SHOULD): the successful listen result ends it at 1020 ms`, () => {
+      const t = run(l(), { transport, listenTeardown: 'listen-result' });
+      const msgs = serverMessages(t);
+      expect(msgs.map((m) => m.method ?? 'result')).toEqual(['notifications/subscriptions/acknowledged', 'result']);
+      expect(msgs[1]).toEqual({ jsonrpc: '2.0', id: 'sub-1', result: { resultType: 'complete', _meta: { 'io.modelcontextprotocol/subscriptionId': 'sub-1' } } });
+      expect([req(t, '"sub-1"').state, req(t, '"sub-1"').atMs]).toEqual(['ended-by-server', 1020]);
+    });
+  }
+
+  it('bug listenAckOmitted: no acknowledgement; invariant listen-acknowledged-first breaks at the open (20 ms)', () => {
+    const t = run(l(), { policy: { listenAckOmitted: true } });
+    expect(serverMessages(t).map((m) => m.method)).toEqual(['notifications/cancelled']);
+    expect(violated(t)).toEqual(['listen-acknowledged-first']);
+    expect(t.invariants.find((i) => i.name === 'listen-acknowledged-first')!.firstViolation!.at).toBe(20);
+  });
+
+  it('bug listenTeardownSilent over HTTP (the lab before issue 23): nothing is sent, the stream stays pending; invariant listen-teardown-signalled breaks at 1000 ms', () => {
+    const t = run(l(), { transport: 'streamable-http', policy: { listenTeardownSilent: true } });
+    expect(req(t, '"sub-1"').state).toBe('pending');
+    expect(violated(t)).toEqual(['listen-teardown-signalled']);
+    expect(t.invariants.find((i) => i.name === 'listen-teardown-signalled')!.firstViolation!.at).toBe(1000);
+  });
+
+  it('the rule note says which reading is the default and names the upstream issue', () => {
+    expect(RULES['cancel.server-listen-only'].text).toContain('modelcontextprotocol#3348');
+    expect(RULES['cancel.server-listen-only'].text).toContain('The lab follows the normative MUST by default');
+    expect(RULES['listen.acknowledged-first'].text).toContain('MUST send notifications/subscriptions/acknowledged as the first message');
   });
 });
