@@ -41,7 +41,7 @@ export function callToolRequest(revision: Revision, id: RequestId, tool: string,
   if (progressToken !== null) meta.progressToken = progressToken;
   if (revision === '2026-07-28') {
     meta['io.modelcontextprotocol/protocolVersion'] = revision;
-    meta['io.modelcontextprotocol/clientCapabilities'] = {};
+    meta['io.modelcontextprotocol/clientCapabilities'] = extra?.clientCapabilities ?? {};
     meta['io.modelcontextprotocol/clientInfo'] = CLIENT_INFO;
   }
   const params: Record<string, Json> = { name: tool, arguments: extra?.idempotencyKey !== undefined ? { idempotencyKey: extra.idempotencyKey } : {} };
@@ -59,12 +59,14 @@ export function callToolRequest(revision: Revision, id: RequestId, tool: string,
  */
 export interface CallToolExtra {
   idempotencyKey?: string;
+  /** 2026-07-28: what the client declares under `_meta["io.modelcontextprotocol/clientCapabilities"]` (omitted: `{}`, nothing). */
+  clientCapabilities?: Json;
   inputResponses?: Json;
   requestState?: string;
 }
 
-/** `subscriptions/listen` request (2026-07-28 only). Source: schema `$defs/SubscriptionsListenRequest`. */
-export function listenRequest(id: RequestId): Json {
+/** `subscriptions/listen` request (2026-07-28 only), declaring `clientCapabilities`. Source: schema `$defs/SubscriptionsListenRequest`. */
+export function listenRequest(id: RequestId, clientCapabilities: Json = {}): Json {
   return {
     jsonrpc: '2.0',
     id,
@@ -72,7 +74,7 @@ export function listenRequest(id: RequestId): Json {
     params: {
       _meta: {
         'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-        'io.modelcontextprotocol/clientCapabilities': {},
+        'io.modelcontextprotocol/clientCapabilities': clientCapabilities,
         'io.modelcontextprotocol/clientInfo': CLIENT_INFO,
       },
       notifications: { toolsListChanged: true },
@@ -149,6 +151,18 @@ export function inputRequiredResponse(id: RequestId, inputKey: string, message: 
   };
   if (requestState !== undefined) result.requestState = requestState;
   return { jsonrpc: '2.0', id, result };
+}
+
+/**
+ * `MissingRequiredClientCapabilityError` (-32021) for `id`: processing the request needs
+ * `requiredCapabilities`, which the client did not declare (on HTTP: 400 Bad Request). Source:
+ * 2026-07-28 `basic/index` ("If processing a request requires a capability the client did not
+ * include in io.modelcontextprotocol/clientCapabilities, the server MUST return a
+ * MissingRequiredClientCapabilityError (-32021) whose data.requiredCapabilities lists the missing
+ * capabilities"); schema `$defs/MissingRequiredClientCapabilityError`.
+ */
+export function missingCapabilityResponse(id: RequestId, requiredCapabilities: Json, message: string): Json {
+  return { jsonrpc: '2.0', id, error: { code: ERROR_CODES.missingRequiredClientCapability, message, data: { requiredCapabilities } } };
 }
 
 /** The `ElicitResult` a client puts under the input key in `inputResponses` (schema `$defs/ElicitResult`). */

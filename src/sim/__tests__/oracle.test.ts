@@ -26,14 +26,20 @@ import { MECHANICS_INVARIANT_NAMES } from '../races/mechanics/invariants';
  *   applies, and are then dropped from the list.
  * Behaviour changes are excluded from the inputs instead: see `racesArb.ts` and `ORACLE_EXCLUDED` below.
  */
-const NEW_INVARIANTS = new Set(['retry-new-id', 'side-effect-once', 'http-headers-complete', 'cancel-well-formed', 'listen-acknowledged-first', 'listen-teardown-signalled']);
+const NEW_INVARIANTS = new Set(['retry-new-id', 'side-effect-once', 'http-headers-complete', 'cancel-well-formed', 'input-requests-declared', 'listen-acknowledged-first', 'listen-teardown-signalled']);
 /**
  * Issue 23 (the wire panel's headers and the `http` line are one list): a 2026-07-28 POST's line now
  * names every header it carries (`Mcp-Method`, `Mcp-Name` too); the oracle's line named only the
  * version, so the list in parentheses is read back as the oracle wrote it.
  */
 const ORACLE_POST_LINE = (val: string) => val.replace(/^POST \/mcp \(MCP-Protocol-Version: 2026-07-28[^)]*\)/, 'POST /mcp (MCP-Protocol-Version: 2026-07-28)');
-const json = (v: unknown) => JSON.stringify(v, (k, val) => (k === 'headers' ? undefined : k === 'http' && typeof val === 'string' ? ORACLE_POST_LINE(val) : val));
+/**
+ * Issue 23 (MRTR asks only for what the client declared): the lab's client now declares
+ * `elicitation: { form: {} }` on every 2026-07-28 request ("Clients that support elicitation MUST
+ * declare the elicitation capability", `client/elicitation`); the oracle's declared `{}`.
+ */
+const CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
+const json = (v: unknown) => JSON.stringify(v, (k, val) => (k === 'headers' ? undefined : k === 'http' && typeof val === 'string' ? ORACLE_POST_LINE(val) : k === CAPABILITIES ? {} : val));
 
 // Invariants added after the oracle by the failure mechanics (MECHANICS_INVARIANT_NAMES) are left out
 // of the comparison too; their violations would still show in the steps, and with their switches

@@ -1,6 +1,6 @@
 import type { Json } from '../types';
 import { callToolRequest, ERROR_CODES, idProblem, listenRequest, POST_OPENS_STREAM, postLine, requestHeaders2026, type RequestId } from '../mcp';
-import { clientInputRequired, reissueLost } from './retry';
+import { clientInputRequired, racesClientCapabilities, reissueLost } from './retry';
 import type { RacesEvent } from './schema';
 import { idKey, RANK, type RequestState } from './types';
 import {
@@ -95,7 +95,8 @@ export function clientStart(state: RacesCore, ev: Extract<RacesEvent, { kind: 's
   }
 
   const idempotencyKey = ev.idempotencyKey !== undefined && !config.policy.idempotencyKeyOmitted && !isListen ? ev.idempotencyKey : undefined;
-  const message = isListen ? listenRequest(id) : callToolRequest(config.revision, id, ev.tool, wireToken, idempotencyKey !== undefined ? { idempotencyKey } : undefined);
+  const clientCapabilities = racesClientCapabilities(config);
+  const message = isListen ? listenRequest(id, clientCapabilities) : callToolRequest(config.revision, id, ev.tool, wireToken, idempotencyKey !== undefined ? { idempotencyKey, clientCapabilities } : { clientCapabilities });
   const arrivesAt = ctx.now + config.latencyMs.clientToServer;
   const onHttp = config.transport === 'streamable-http';
   const http2026 = onHttp && config.revision === '2026-07-28';

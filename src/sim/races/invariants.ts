@@ -107,6 +107,9 @@ const listenAcknowledged: Check = (r) =>
 const listenTeardownSignalled: Check = (r) =>
   r.server.teardown === 'none' ? `the server tore down listen stream ${r.key} at ${r.server.workEndedAt} ms without notifications/cancelled or a result: the client's stream stays pending` : null;
 
+const inputRequestsDeclared: Check = (r) =>
+  r.undeclaredInput ? `the server asked ${r.key}'s client for elicitation/create in inputRequests although the client declared no elicitation` : null;
+
 interface RacesCheck {
   name: string;
   description: string;
@@ -137,6 +140,7 @@ const CHECKS: RacesCheck[] = [
   { name: 'retry-new-id', description: 'A re-issue after a broken 2026-07-28 stream, and an MRTR retry, is a new request with a new id.', check: retryNewId },
   { name: 'side-effect-once', description: 'A side-effecting operation executes at most once across its re-issues and retries (the idempotency key deduplicates).', check: sideEffectOnce },
   { name: 'http-headers-complete', description: 'Every 2026-07-28 Streamable HTTP request carries Mcp-Method, and Mcp-Name where required.', check: headersComplete },
+  { name: 'input-requests-declared', description: 'A server puts in inputRequests only what the client declared in its clientCapabilities (no elicitation/create to a client without elicitation).', check: inputRequestsDeclared },
   { name: 'listen-acknowledged-first', description: 'The server\'s first message on a subscriptions/listen stream is notifications/subscriptions/acknowledged.', check: listenAcknowledged },
   { name: 'listen-teardown-signalled', description: 'A listen stream the server tears down ends with a signal the client receives (notifications/cancelled, or the listen result), never in silence.', check: listenTeardownSignalled },
   { name: 'cancel-well-formed', description: 'The client\'s notifications/cancelled is well-formed: jsonrpc "2.0", a string reason, no id.', check: cancelWellFormed },
@@ -154,7 +158,7 @@ export function racesInvariantsSurelyHold(r: RequestState, at: number): boolean 
   const c = r.client;
   if (c.state !== 'pending' || c.cancelRequestedAt !== null || c.cancelSignal !== 'none' || c.terminalSets > 1 || c.progressAfterEnd > 0) return false;
   if (r.server.cancelAcceptedAt !== null || r.server.opExecutions !== undefined) return false;
-  if (r.mech !== undefined || r.retryOf !== undefined || r.missingHeaders !== undefined || r.malformedCancel !== undefined) return false;
+  if (r.mech !== undefined || r.retryOf !== undefined || r.missingHeaders !== undefined || r.malformedCancel !== undefined || r.undeclaredInput !== undefined) return false;
   if (r.method === 'subscriptions/listen' && r.server.receivedAt !== null) return false;
   if (r.maxTimeoutMs === null) return true;
   const original = r.startAt + r.maxTimeoutMs;

@@ -25,6 +25,7 @@ export const racesPolicySchema = switchesSchema({
   idempotencyKeyOmitted: 'Bug: the client sends a side-effecting call without its idempotency key, so a re-issue or retry executes it again.',
   mcpNameHeaderOmitted: 'Bug: the 2026-07-28 HTTP client omits the Mcp-Name header; the server rejects the request with -32020 HeaderMismatch.',
   listenAckOmitted: 'Bug: the server opens a subscriptions/listen stream without sending notifications/subscriptions/acknowledged as its first message.',
+  inputRequestsUndeclared: 'Bug: the server puts elicitation/create in inputRequests although the client did not declare elicitation (it MUST NOT); the client cannot answer.',
   listenTeardownSilent: 'Bug: the server tears a listen stream down without notifications/cancelled or a result (the lab before issue 23 on HTTP): the client\'s stream stays pending.',
 });
 
@@ -59,6 +60,10 @@ export const racesConfigSchema = z
       .strict()
       .optional()
       .describe('Which implementation the client (and its server) behaves like; omitted: the lab.'),
+    clientElicitation: z
+      .enum(['form', 'none'], { error: 'must be one of form, none' })
+      .optional()
+      .describe("What the lab's client declares under clientCapabilities.elicitation on every 2026-07-28 request. 'form' (the default, omitted): it answers form elicitations, so it declares { form: {} }. 'none': it supports no elicitation and declares none; a correct server then answers a call that needs input with -32021 MissingRequiredClientCapability."),
     listenTeardown: z
       .enum(LISTEN_TEARDOWNS, { error: `must be one of ${LISTEN_TEARDOWNS.join(', ')}` })
       .optional()

@@ -287,6 +287,8 @@ function copyBase(r: RequestState): RequestState {
   };
   if (r.sdkDefaultIdle) copy.sdkDefaultIdle = true;
   if (r.mech) copy.mech = r.mech;
+  if (s.listenAckAt !== undefined) copy.server.listenAckAt = s.listenAckAt;
+  if (s.teardown !== undefined) copy.server.teardown = s.teardown;
   return copy;
 }
 
@@ -301,6 +303,7 @@ function copyOptional(r: RequestState, v: RequestState): RequestState {
   if (r.retriedAs !== undefined) v.retriedAs = r.retriedAs;
   if (r.retryKind !== undefined) v.retryKind = r.retryKind;
   if (r.inputRequest !== undefined) v.inputRequest = r.inputRequest;
+  if (r.undeclaredInput !== undefined) v.undeclaredInput = r.undeclaredInput;
   if (r.retryInput !== undefined) v.retryInput = r.retryInput;
   if (r.missingHeaders !== undefined) v.missingHeaders = r.missingHeaders;
   if (r.server.opExecutions !== undefined) v.server.opExecutions = r.server.opExecutions;

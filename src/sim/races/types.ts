@@ -61,6 +61,8 @@ export interface RequestState {
   retriedAs?: string;
   retryKind?: 'reissue' | 'mrtr';
   inputRequest?: { inputKey: string; requestState?: string };
+  /** The server put elicitation/create in `inputRequests` although the client declared no elicitation (the bug `inputRequestsUndeclared`). */
+  undeclaredInput?: true;
   /** The MRTR answer this request carries (`inputResponses`, echoed `requestState`); a re-issue carries it again. */
   retryInput?: { inputResponses: Json; requestState?: string };
   missingHeaders?: readonly string[];

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { headerText } from '../../mcp';
 import { mcpValidator } from '../../../wire/schemaValidators';
-import { RULES } from '..';
+import { racesCore, racesModel, RULES, withOverrides } from '..';
+import { replay } from '../../replay';
+import { SeekableTrace } from '../../trace';
 import type { Json } from '../../types';
 import { loadScenarios, req, run, violated } from './helpers';
 
@@ -81,5 +83,52 @@ describe('subscriptions/listen: acknowledged first; a teardown reaches the clien
     expect(RULES['cancel.server-listen-only'].text).toContain('modelcontextprotocol#3348');
     expect(RULES['cancel.server-listen-only'].text).toContain('The lab follows the normative MUST by default');
     expect(RULES['listen.acknowledged-first'].text).toContain('MUST send notifications/subscriptions/acknowledged as the first message');
+  });
+});
+
+describe('MRTR asks only for what the client declared', () => {
+  const m1 = () => loadScenarios().find((s) => s.scenario.id === 'M1-mrtr-confirm-transfer')!.scenario;
+  const caps = (m: Json) => ((m as { params: { _meta: Record<string, Json> } }).params._meta['io.modelcontextprotocol/clientCapabilities']);
+
+  it('the lab\'s client declares elicitation { form: {} } on every 2026-07-28 request (start, MRTR retry, re-issue, listen)', () => {
+    const requests = effects(run(m1())).filter((e) => e.from === 'client' && (e.message as { id?: Json } | undefined)?.id !== undefined);
+    expect(requests.length).toBe(3);
+    for (const e of requests) expect(caps(e.message as Json)).toEqual({ elicitation: { form: {} } });
+    const listen = effects(run(loadScenarios().find((s) => s.scenario.id === 'L-listen-teardown')!.scenario)).find((e) => (e.message as { method?: string } | undefined)?.method === 'subscriptions/listen')!;
+    expect(caps(listen.message as Json)).toEqual({ elicitation: { form: {} } });
+  });
+
+  it('a client without elicitation (clientElicitation: none) declares {}; the server may not ask and answers -32021 with requiredCapabilities, 400 on HTTP; the tool never runs', () => {
+    const t = run(m1(), { clientElicitation: 'none' });
+    const first = effects(t).find((e) => e.from === 'client')!;
+    expect(caps(first.message as Json)).toEqual({});
+    const answer = effects(t).find((e) => e.from === 'server')!;
+    expect(answer.message).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32021, message: "Missing required client capability: elicitation (the tool needs the user's confirmation)", data: { requiredCapabilities: { elicitation: { form: {} } } } } });
+    expect(mcpValidator('2026-07-28', 'MissingRequiredClientCapabilityError', false)(answer.message)).toBe(true);
+    expect(answer.http).toContain('400 Bad Request');
+    expect([req(t).state, req(t).atMs, req(t).serverState]).toEqual(['failed', 120, 'failed']);
+    expect(t.outcome.summary.sideEffectExecutions).toBeUndefined();
+    expect(violated(t)).toEqual([]);
+  });
+
+  it('bug inputRequestsUndeclared: the server asks anyway; the client cannot answer (its input-response is ignored), invariant input-requests-declared breaks at 100 ms', () => {
+    const t = run(m1(), { clientElicitation: 'none', policy: { inputRequestsUndeclared: true } });
+    expect(t.outcome.requests.map((r) => [r.key, r.state])).toEqual([['1', 'input-required']]);
+    expect(t.steps.flatMap((s) => s.ignored).map((i) => i.rule)).toContain('mrtr.capabilities');
+    expect(violated(t)).toEqual(['input-requests-declared']);
+    expect(t.invariants.find((i) => i.name === 'input-requests-declared')!.firstViolation!.at).toBe(100);
+  });
+});
+
+describe('the seekable trace rebuilds the new fields from checkpoints', () => {
+  it('L and M1 (every expectation): each state read from a checkpoint equals the full replay', () => {
+    for (const id of ['L-listen-teardown', 'M1-mrtr-confirm-transfer']) {
+      const s = loadScenarios().find((x) => x.scenario.id === id)!.scenario;
+      for (const e of [{ overrides: undefined }, ...(s.expect ?? [])]) {
+        const full = replay(racesModel, withOverrides(s, e.overrides as Record<string, Json> | undefined));
+        const seek = SeekableTrace.replay(racesCore, withOverrides(s, e.overrides as Record<string, Json> | undefined), { checkpointEvery: 2 });
+        for (let i = full.steps.length - 1; i >= 0; i--) expect(JSON.stringify(seek.stateAt(i))).toBe(JSON.stringify(full.steps[i].state));
+      }
+    }
   });
 });
