@@ -82,6 +82,12 @@ export const tasksInvariants: MechanismCheck<TasksState | TasksCore>[] = [
     },
   },
   {
+    name: 'input-requests-declared',
+    description: '2026-07-28: a task asks only for input the client declared (no elicitation/create in inputRequests for a client without elicitation: "Servers MUST NOT send an inputRequests that the client has not declared support for").',
+    check: (s) =>
+      s.server.undeclaredInputAt !== undefined ? `task ${s.server.taskId} asked the client for elicitation/create at ${s.server.undeclaredInputAt} ms, but the client declared no elicitation` : null,
+  },
+  {
     name: 'task-handle-resolves',
     description: 'A task handle the client was given always resolves: tasks/get never answers "Task not found" for it (within its ttl).',
     check: (s) =>

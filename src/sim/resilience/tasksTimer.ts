@@ -137,6 +137,12 @@ export function applyTasksTimer(s: TasksCore, t: TasksTimer, ctx: TasksCtx): voi
         Object.assign(c, { resultRequestedAt: t.sentAt, resultReceivedAt: ctx.now, resultError: t.error });
         return;
       }
+      if (is2026 && t.status === 'input_required' && fresh.length && config.clientElicitation === 'none') {
+        ctx.ignore(() => ({ by: 'client', what: `inputRequests ${fresh.join(', ')}`, reason: 'the client supports no elicitation: it cannot answer', rule: 'tasks.input-capability' }));
+        ctx.why(() => `The poll shows the task input_required, asking for ${fresh.join(', ')} — an elicitation this client does not support: it cannot answer, and the task waits for nothing.`, 'tasks.input-capability');
+        schedulePoll(s, ctx, ctx.now);
+        return;
+      }
       if (is2026 && t.status === 'input_required' && fresh.length) {
         const id = clientRequestId(s, 'update');
         const arrivesAt = ctx.now + config.latencyMs.clientToServer;

@@ -66,6 +66,11 @@ export interface TaskServerState {
   inputRounds: number;
   /** `notifications/cancelled` the server received for the task's request and ignored. */
   cancelNotificationsIgnored: number;
+  /** A failed task's JSON-RPC error code and data when not -32603 (absent: -32603, no data): -32021 when the input it needs was not declared. */
+  errorCode?: number;
+  errorData?: Record<string, unknown>;
+  /** The task asked a client without elicitation for elicitation/create (the bug `inputRequestsUndeclared`), ms. */
+  undeclaredInputAt?: number;
 }
 
 /** Client side of the one task. */
