@@ -87,7 +87,8 @@ export function send(s: TasksCore, ctx: TasksCtx, from: 'client' | 'server', mes
  * elicitation capability … on each request"); the extension's Capability Negotiation.
  */
 export function tasksClientCapabilities(config: TasksCore['config']): Json {
-  const tasks = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
+  // the tasks extension unless `clientTasksExtension` is false (issue 23: T5)
+  const tasks: Record<string, Json> = config.clientTasksExtension === false ? {} : { extensions: { 'io.modelcontextprotocol/tasks': {} } };
   return config.clientElicitation === 'none' ? tasks : { elicitation: { form: {} }, ...tasks };
 }
 

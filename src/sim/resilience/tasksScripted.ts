@@ -1,7 +1,7 @@
 import type { ResilienceEvent } from './schema';
 import { isTerminalStatus, labInputKey, taskCallRequest, type TaskStatus } from './taskWire';
 import { TASKS_RANK, type TasksCore } from './tasksTypes';
-import { ERROR_CODES } from '../mcp';
+import { ERROR_CODES, missingCapabilityResponse, type RequestId } from '../mcp';
 import { send, sendCancel, sendHandle, setStatus, type TasksCtx } from './tasksOps';
 
 /**
@@ -41,6 +41,15 @@ export function applyTasksScripted(s: TasksCore, ev: ResilienceEvent, ctx: Tasks
         const reason = s.server.taskId !== null ? 'the task already exists' : s.client.callFailedAt !== null ? 'the tools/call was lost in the crash' : 'the tools/call has not arrived yet';
         ctx.ignore({ by: 'server', what: ev.id, reason, rule: 'tasks.create' });
         ctx.why(() => `The server cannot create the task: ${reason}.`, 'tasks.create');
+        return;
+      }
+      if (is2026 && config.clientTasksExtension === false && !config.policy.taskToUndeclaredClient) {
+        const message = 'Missing required client capability: the call can only be served as a task (io.modelcontextprotocol/tasks)';
+        const arrivesAt = ctx.now + config.latencyMs.serverToClient;
+        send(s, ctx, 'server', missingCapabilityResponse(s.client.requestId as RequestId, { extensions: { 'io.modelcontextprotocol/tasks': {} } }, message), arrivesAt);
+        ctx.schedule(arrivesAt, TASKS_RANK.arrival, 'client', '-32021 arrives', { kind: 'arrive.call-refused', message: `${ERROR_CODES.missingRequiredClientCapability} ${message}` });
+        s.server.refusedAt = ctx.now;
+        ctx.why('The server would answer with a task, but the client did not declare the tasks extension on this request: it MUST NOT return CreateTaskResult, and, unable to serve the call otherwise, answers -32021 MissingRequiredClientCapability (requiredCapabilities: the extension). No task is created.', 'tasks.capability');
         return;
       }
       s.server.taskId = ev.taskId;

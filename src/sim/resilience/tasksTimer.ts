@@ -61,7 +61,17 @@ export function applyTasksTimer(s: TasksCore, t: TasksTimer, ctx: TasksCtx): voi
       );
       return;
     }
+    case 'arrive.call-refused': {
+      Object.assign(s.client, { resultReceivedAt: ctx.now, resultError: t.message });
+      ctx.why(() => `The client's tools/call fails with ${t.message}: no task exists, nothing to poll.`, 'tasks.capability');
+      return;
+    }
     case 'arrive.created': {
+      if (is2026 && config.clientTasksExtension === false) {
+        Object.assign(s.client, { resultReceivedAt: ctx.now, resultError: 'an invalid response: CreateTaskResult to a client that did not declare the tasks extension' });
+        ctx.why('CreateTaskResult reaches a client that did not declare the tasks extension: it MUST read it as an invalid response to its tools/call, and does not poll a task it knows nothing of.', 'tasks.capability');
+        return;
+      }
       Object.assign(s.client, { taskId: t.taskId, knownAt: ctx.now, observed: 'working', observedAt: ctx.now });
       if (s.client.abortAt !== null && !s.client.abortLost && s.client.cancelSentAt === null && s.client.cancelNotificationSentAt === null) {
         ctx.why(() => `CreateTaskResult arrives: the client learns ${t.taskId} and sends the ${config.policy.cancelWithNotification ? 'cancel (bug: as notifications/cancelled)' : 'tasks/cancel'} it remembered from the abort at ${s.client.abortAt} ms.`, 'tasks.early-abort');

@@ -71,6 +71,8 @@ export interface TaskServerState {
   errorData?: Record<string, unknown>;
   /** The task asked a client without elicitation for elicitation/create (the bug `inputRequestsUndeclared`), ms. */
   undeclaredInputAt?: number;
+  /** 2026-07-28: the server refused the tools/call with -32021 (the client did not declare the tasks extension), ms. */
+  refusedAt?: number;
 }
 
 /** Client side of the one task. */
@@ -128,6 +130,8 @@ export interface TasksState {
 export type TasksTimer =
   | { kind: 'arrive.call' }
   | { kind: 'arrive.created'; taskId: string }
+  /** The -32021 refusal of the tools/call reaches the client (2026-07-28, no tasks extension declared). */
+  | { kind: 'arrive.call-refused'; message: string }
   | { kind: 'poll' }
   | { kind: 'arrive.get'; requestId: string; sentAt: number }
   | { kind: 'arrive.get-result'; status: TaskStatus; sentAt: number; text: string | null; error: string | null; inputKeys: string[] }

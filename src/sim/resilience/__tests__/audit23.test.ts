@@ -40,3 +40,26 @@ describe('T4: a task needs input from a client without elicitation', () => {
     expect(t.invariants.find((i) => i.name === 'input-requests-declared')!.firstViolation!.at).toBe(600);
   });
 });
+
+describe('T5: a client that did not declare the tasks extension', () => {
+  const t5 = () => loadScenario('T5-client-without-tasks-extension');
+
+  it('declares no extension; the server refuses the call with -32021 naming the extension (requiredCapabilities), creates no task, and the client gets the error at 120 ms', () => {
+    const t = run(t5());
+    const all = messages(t);
+    expect(caps(all[0].m)).toEqual({ elicitation: { form: {} } });
+    const refusal = all.find((x) => x.from === 'server')!.m as { error?: unknown };
+    expect(refusal.error).toEqual({ code: -32021, message: 'Missing required client capability: the call can only be served as a task (io.modelcontextprotocol/tasks)', data: { requiredCapabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } } });
+    expect(all.map((x) => x.m.method ?? 'response')).toEqual(['tools/call', 'response']);
+    expect(t.outcome.requests[0]).toMatchObject({ taskId: null, status: null, resultReceivedAtMs: 120 });
+    expect(violated(t)).toEqual([]);
+  });
+
+  it('bug taskToUndeclaredClient: CreateTaskResult goes out anyway; the client reads it as invalid and polls nothing; invariant task-only-to-declaring-client breaks at 100 ms', () => {
+    const t = run(t5(), { policy: { taskToUndeclaredClient: true } });
+    expect(messages(t).some((x) => x.m.result?.resultType === 'task')).toBe(true);
+    expect(t.outcome.summary).toMatchObject({ polls: 0 });
+    expect(violated(t)).toEqual(['task-only-to-declaring-client']);
+    expect(t.invariants.find((i) => i.name === 'task-only-to-declaring-client')!.firstViolation!.at).toBe(100);
+  });
+});

@@ -24,12 +24,12 @@ import { breakerScenarioArb, stormScenarioArb, tasksScenarioArb } from './resili
  * Issue 23 rules the oracle predates, kept out of the comparison so it still proves the rest: the
  * tasks client now declares elicitation beside the extension on every 2026-07-28 request ("Clients
  * that support elicitation MUST declare the elicitation capability", `client/elicitation`), read back
- * as the oracle's declaration; the invariant `input-requests-declared` is dropped from the lists (its
- * bug switch and `clientElicitation` are beyond the oracle: `BEYOND_ORACLE` below).
+ * as the oracle's declaration; the invariants `input-requests-declared` and `task-only-to-declaring-client` are
+ * dropped from the lists (their bug switches, `clientElicitation` and `clientTasksExtension` are beyond the oracle: `BEYOND_ORACLE` below).
  */
 const ORACLE_CAPABILITIES = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
-const NEW_INVARIANTS = new Set(['input-requests-declared']);
-const BEYOND_ORACLE = new Set(['T4-input-without-elicitation.json']);
+const NEW_INVARIANTS = new Set(['input-requests-declared', 'task-only-to-declaring-client']);
+const BEYOND_ORACLE = new Set(['T4-input-without-elicitation.json', 'T5-client-without-tasks-extension.json']);
 const json = (v: unknown) =>
   JSON.stringify(v, function (key, value: unknown) {
     if (key === 'io.modelcontextprotocol/clientCapabilities') return ORACLE_CAPABILITIES;
