@@ -148,6 +148,13 @@ test.describe('Flow lab: proxy and keep-alives', () => {
     await expect(kit(lab).counter('operation')).toHaveText('completed at 90000 ms');
     await expect(kit(lab).invariant('keepalive-not-progress')).toHaveAttribute('data-status', 'violated');
   });
+
+  test('RI2 (issue 23): every re-issue meets the same 60 s proxy timeout, so no result reaches the client', async ({ lab }) => {
+    await openFlow(lab, 'RI2-reissue-meets-proxy-timeout');
+    await expect(kit(lab).counter('operation')).toHaveText(/^waiting/);
+    // The page's range ends at horizonMs (200 000 ms): the cuts at 60 000, 121 000 and 182 000 ms (the model's fourth, at 243 000 ms, is past it).
+    await expect(kit(lab).counter('proxy-timeouts')).toHaveText('3');
+  });
 });
 
 test.describe('Flow lab: fleets', () => {

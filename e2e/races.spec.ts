@@ -41,6 +41,25 @@ test.describe('Races lab: the lesson\'s four orders', () => {
   });
 });
 
+test.describe('Races lab: issue 23 (the wire panel and the listen stream)', () => {
+  test('M1 over 2026-07-28 HTTP: each POST\'s HTTP line names exactly the headers its Headers row lists', async ({ lab }) => {
+    await kit(lab).openOn('M1-mrtr-confirm-transfer');
+    await lab.keyboard.press('End');
+    const headers = await kit(lab).wireHeaders.allTextContents();
+    expect(headers.length).toBeGreaterThanOrEqual(3);
+    const lines = await kit(lab).wireHttpLines.allTextContents();
+    for (const h of headers) expect(lines.some((l) => l.includes(`POST /mcp (${h})`)), h).toBe(true);
+    expect(headers).toContain('MCP-Protocol-Version: 2026-07-28; Mcp-Method: tools/call; Mcp-Name: transfer_funds');
+  });
+
+  test('L over Streamable HTTP: the server\'s teardown ends the listen stream (it stayed pending before)', async ({ lab }) => {
+    await kit(lab).openOn('L-listen-teardown');
+    await kit(lab).transport.selectOption('streamable-http');
+    await lab.keyboard.press('End');
+    await expect(kit(lab).outcomeState).toHaveText('ended-by-server');
+  });
+});
+
 test.describe('Races lab: interaction', () => {
   test('dragging A\'s cancel after the completion ends the call completed', async ({ lab }) => {
     await kit(lab).openOn('A-cancel-then-complete');

@@ -142,6 +142,17 @@ test.describe('Resilience lab: tasks/cancel under both revisions', () => {
     await expect(kit(lab).task('observed')).toHaveText('none — no task: the call was lost at 250 ms');
     await expect(kit(lab).task('history')).toHaveText('working@100 · lost in the crash@250');
   });
+
+  test('T5 and T4 (issue 23): a client without the tasks extension gets -32021 and no task; a task that needs input from a client without elicitation fails with -32021', async ({ lab }) => {
+    await open(lab, 'T5-client-without-tasks-extension');
+    await lab.keyboard.press('End');
+    await expect(kit(lab).task('client-knows')).toHaveText('no task: the tools/call got -32021 Missing required client capability: the call can only be served as a task (io.modelcontextprotocol/tasks) at 120 ms');
+    await expect(kit(lab).task('server-has')).toHaveText('no task: it refused the call at 100 ms with -32021 (the client did not declare the tasks extension)');
+    await open(lab, 'T4-input-without-elicitation');
+    await lab.keyboard.press('End');
+    await expect(kit(lab).task('server-has')).toHaveText('task-1 failed since 600 ms');
+    await expect(kit(lab).task('observed')).toHaveText('failed at 600 ms');
+  });
 });
 
 test.describe('Resilience lab: circuit breaker', () => {

@@ -16,6 +16,14 @@ export class RacesPage extends LabDriver {
     await this.ignoredDetails.locator('summary').click();
     return this;
   }
+  /** The wire panel's HTTP lines of its shown entries ("HTTP: POST /mcp (…) → …"). */
+  get wireHttpLines(): Locator {
+    return this.page.locator('.wire-item .wire-http:not(.wire-headers)');
+  }
+  /** The wire panel's headers rows of its shown entries (the `Name: value; …` text). */
+  get wireHeaders(): Locator {
+    return this.page.locator('.wire-item .wire-headers code');
+  }
   /** The terminal state of call 1 ("cancelled", "completed", "timeout-max", …). */
   get outcomeState(): Locator {
     return this.id('outcome-state');

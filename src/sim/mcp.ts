@@ -41,7 +41,7 @@ export function callToolRequest(revision: Revision, id: RequestId, tool: string,
   if (progressToken !== null) meta.progressToken = progressToken;
   if (revision === '2026-07-28') {
     meta['io.modelcontextprotocol/protocolVersion'] = revision;
-    meta['io.modelcontextprotocol/clientCapabilities'] = {};
+    meta['io.modelcontextprotocol/clientCapabilities'] = extra?.clientCapabilities ?? {};
     meta['io.modelcontextprotocol/clientInfo'] = CLIENT_INFO;
   }
   const params: Record<string, Json> = { name: tool, arguments: extra?.idempotencyKey !== undefined ? { idempotencyKey: extra.idempotencyKey } : {} };
@@ -59,12 +59,14 @@ export function callToolRequest(revision: Revision, id: RequestId, tool: string,
  */
 export interface CallToolExtra {
   idempotencyKey?: string;
+  /** 2026-07-28: what the client declares under `_meta["io.modelcontextprotocol/clientCapabilities"]` (omitted: `{}`, nothing). */
+  clientCapabilities?: Json;
   inputResponses?: Json;
   requestState?: string;
 }
 
-/** `subscriptions/listen` request (2026-07-28 only). Source: schema `$defs/SubscriptionsListenRequest`. */
-export function listenRequest(id: RequestId): Json {
+/** `subscriptions/listen` request (2026-07-28 only), declaring `clientCapabilities`. Source: schema `$defs/SubscriptionsListenRequest`. */
+export function listenRequest(id: RequestId, clientCapabilities: Json = {}): Json {
   return {
     jsonrpc: '2.0',
     id,
@@ -72,7 +74,7 @@ export function listenRequest(id: RequestId): Json {
     params: {
       _meta: {
         'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-        'io.modelcontextprotocol/clientCapabilities': {},
+        'io.modelcontextprotocol/clientCapabilities': clientCapabilities,
         'io.modelcontextprotocol/clientInfo': CLIENT_INFO,
       },
       notifications: { toolsListChanged: true },
@@ -106,6 +108,21 @@ export function toolResultResponse(revision: Revision, id: RequestId, text: stri
   return { jsonrpc: '2.0', id, result };
 }
 
+/**
+ * `notifications/subscriptions/acknowledged` for the listen stream `id`: the server's first message
+ * on a subscription, carrying its id under `io.modelcontextprotocol/subscriptionId` and the filter
+ * it agreed to honour (the lab's listen asks for `toolsListChanged` only, and gets it).
+ * Source: 2026-07-28 `basic/patterns/subscriptions` (Acknowledgment); schema
+ * `$defs/SubscriptionsAcknowledgedNotification`.
+ */
+export function listenAcknowledgedNotification(id: RequestId): Json {
+  return {
+    jsonrpc: '2.0',
+    method: 'notifications/subscriptions/acknowledged',
+    params: { _meta: { 'io.modelcontextprotocol/subscriptionId': id }, notifications: { toolsListChanged: true } },
+  };
+}
+
 /** The graceful end of a `subscriptions/listen` stream (2026-07-28). Source: `$defs/SubscriptionsListenResult`. */
 export function listenResultResponse(id: RequestId): Json {
   return {
@@ -134,6 +151,18 @@ export function inputRequiredResponse(id: RequestId, inputKey: string, message: 
   };
   if (requestState !== undefined) result.requestState = requestState;
   return { jsonrpc: '2.0', id, result };
+}
+
+/**
+ * `MissingRequiredClientCapabilityError` (-32021) for `id`: processing the request needs
+ * `requiredCapabilities`, which the client did not declare (on HTTP: 400 Bad Request). Source:
+ * 2026-07-28 `basic/index` ("If processing a request requires a capability the client did not
+ * include in io.modelcontextprotocol/clientCapabilities, the server MUST return a
+ * MissingRequiredClientCapabilityError (-32021) whose data.requiredCapabilities lists the missing
+ * capabilities"); schema `$defs/MissingRequiredClientCapabilityError`.
+ */
+export function missingCapabilityResponse(id: RequestId, requiredCapabilities: Json, message: string): Json {
+  return { jsonrpc: '2.0', id, error: { code: ERROR_CODES.missingRequiredClientCapability, message, data: { requiredCapabilities } } };
 }
 
 /** The `ElicitResult` a client puts under the input key in `inputResponses` (schema `$defs/ElicitResult`). */
@@ -184,6 +213,25 @@ export function requestHeaders2026(message: Json, omitName = false): Record<stri
   if (!omitName && m.method === 'resources/read' && params && typeof params.uri === 'string') headers['Mcp-Name'] = params.uri;
   return headers;
 }
+
+/**
+ * The text line of a Streamable HTTP POST: the request line, the headers it carries (`Name: value`
+ * joined by "; ", the same list and format as the wire panel's headers row, so the two cannot
+ * disagree) and the answer. `headers` is what `requestHeaders2026` returned for the message under
+ * 2026-07-28; under 2025-11-25 (no `headers` field) the POST carries its `MCP-Protocol-Version`.
+ */
+export function postLine(revision: Revision, headers: Record<string, string> | undefined, answer: string): string {
+  const list = headers ?? { 'MCP-Protocol-Version': revision };
+  return `POST /mcp (${headerText(list)}) → ${answer}`;
+}
+
+/** Headers as `Name: value` joined by "; " — the one text of a header list, for the `http` line and the wire panel. */
+export function headerText(headers: Record<string, string>): string {
+  return Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('; ');
+}
+
+/** The answer part of `postLine` for a request: the server opens the request's SSE response stream. */
+export const POST_OPENS_STREAM = "200 Content-Type: text/event-stream; this request's SSE response stream opens";
 
 /** A JSON-RPC error response. Source: JSON-RPC 2.0 §5.1; schema `$defs/JSONRPCErrorResponse`. */
 export function errorResponse(id: RequestId, code: number, message: string): Json {

@@ -10,6 +10,8 @@ export { scenarioEquals } from './scenarioEquals';
 export * from './labSelectors';
 /** Races data the page shows as text (rule references, setting choices): plain values of the lab. */
 export { RULES, ruleSection } from '../sim/races/rules';
+/** The text of a header list (`Name: value; …`), the one the races `http` line is built with. */
+export { headerText } from '../sim/mcp';
 export { loadRacesParser } from './racesParser';
 /** The settings panel's descriptions (from the races schema, generated at build time). */
 export { RACES_SETTING_TEXTS } from './racesFirstPaint';

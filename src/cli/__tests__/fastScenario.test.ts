@@ -72,7 +72,7 @@ describe('the quick scenario parse of `replay` (fastScenario.ts)', () => {
       { numRuns: 4000, seed: 10 },
     );
     // Not vacuous: many edits stay valid and take the quick path, many are errors that zod words.
-    expect(tally.quick).toBeGreaterThan(800);
+    expect(tally.quick).toBeGreaterThan(700); // 789 with the built-ins of issue 23 (T4, T5, RI2: few events, so more edits are errors)
     expect(tally.rejected).toBeGreaterThan(800);
   }, 300_000);
 

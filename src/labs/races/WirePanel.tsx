@@ -2,7 +2,7 @@ import { memo, useDeferredValue, useEffect, useMemo, useRef } from 'react';
 import { formatMs } from '../../charts/format';
 import type { LabTraceView } from '../../sim/lab';
 import type { RacesState } from '../../sim/races';
-import { racesTraceView, selectCursor, selectTrace, stepEffectEnds } from '../../store/racesStore';
+import { headerText, racesTraceView, selectCursor, selectTrace, stepEffectEnds } from '../../store/racesStore';
 import { useRaces } from './context';
 import { effectLabel } from './timelineMarks';
 
@@ -57,7 +57,7 @@ function stepItems(trace: LabTraceView<RacesState>, s: number): WireItem[] {
     arrivesAt: e.arrivesAt ?? null,
     label: effectLabel(e),
     http: e.http ?? null,
-    headers: e.headers === undefined ? null : Object.entries(e.headers).map(([k, v]) => `${k}: ${v}`).join('; '),
+    headers: e.headers === undefined ? null : headerText(e.headers),
     message: e.message,
     malformed: !!e.malformed,
     transport: e.transport,

@@ -194,6 +194,7 @@ function observedText(req: Record<string, unknown>): string {
   if (req.terminalObservedAtMs !== null && req.terminalObservedAtMs !== undefined) return `${v(req.observed)} at ${v(req.terminalObservedAtMs)} ms`;
   if (typeof req.taskNotFoundAtMs === 'number') return `none — tasks/get answered "not found" at ${formatMs(req.taskNotFoundAtMs)} ms`;
   if (typeof req.callFailedAtMs === 'number') return `none — no task: the call was lost at ${formatMs(req.callFailedAtMs)} ms`;
+  if (req.taskId === null && typeof req.resultError === 'string') return `none — no task: ${req.resultError}`;
   return req.observed ? `none yet (last saw ${v(req.observed)})` : 'none yet';
 }
 

@@ -142,13 +142,17 @@ export function taskKnowledge(final: TasksState): { client: string; server: stri
         ? `holds ${c.taskId}, but tasks/get answered "Task not found" at ${c.taskNotFoundAt} ms: the task is gone`
         : c.taskId !== null
           ? `knows ${c.taskId} since ${c.knownAt} ms${c.observed !== null ? `, last saw ${c.observed}` : ''}`
-          : 'no task id yet';
+          : c.resultError !== null
+            ? `no task: the tools/call got ${c.resultError} at ${c.resultReceivedAt} ms`
+            : 'no task id yet';
   const server =
     sv.lostTaskId !== null && sv.crashedAt !== null
       ? `no task: ${sv.lostTaskId} was lost in the crash at ${sv.crashedAt} ms (never durable) — tasks/get for it answers -32602`
       : sv.taskId !== null && sv.status !== null
         ? `${sv.taskId} ${sv.status} since ${sv.statusAt} ms`
-        : 'no task yet';
+        : sv.refusedAt !== undefined
+          ? `no task: it refused the call at ${sv.refusedAt} ms with -32021 (the client did not declare the tasks extension)`
+          : 'no task yet';
   return { client, server };
 }
 

@@ -26,8 +26,20 @@ import { MECHANICS_INVARIANT_NAMES } from '../races/mechanics/invariants';
  *   applies, and are then dropped from the list.
  * Behaviour changes are excluded from the inputs instead: see `racesArb.ts` and `ORACLE_EXCLUDED` below.
  */
-const NEW_INVARIANTS = new Set(['retry-new-id', 'side-effect-once', 'http-headers-complete', 'cancel-well-formed']);
-const json = (v: unknown) => JSON.stringify(v, (k, val) => (k === 'headers' ? undefined : val));
+const NEW_INVARIANTS = new Set(['retry-new-id', 'side-effect-once', 'http-headers-complete', 'cancel-well-formed', 'input-requests-declared', 'listen-acknowledged-first', 'listen-teardown-signalled']);
+/**
+ * Issue 23 (the wire panel's headers and the `http` line are one list): a 2026-07-28 POST's line now
+ * names every header it carries (`Mcp-Method`, `Mcp-Name` too); the oracle's line named only the
+ * version, so the list in parentheses is read back as the oracle wrote it.
+ */
+const ORACLE_POST_LINE = (val: string) => val.replace(/^POST \/mcp \(MCP-Protocol-Version: 2026-07-28[^)]*\)/, 'POST /mcp (MCP-Protocol-Version: 2026-07-28)');
+/**
+ * Issue 23 (MRTR asks only for what the client declared): the lab's client now declares
+ * `elicitation: { form: {} }` on every 2026-07-28 request ("Clients that support elicitation MUST
+ * declare the elicitation capability", `client/elicitation`); the oracle's declared `{}`.
+ */
+const CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
+const json = (v: unknown) => JSON.stringify(v, (k, val) => (k === 'headers' ? undefined : k === 'http' && typeof val === 'string' ? ORACLE_POST_LINE(val) : k === CAPABILITIES ? {} : val));
 
 // Invariants added after the oracle by the failure mechanics (MECHANICS_INVARIANT_NAMES) are left out
 // of the comparison too; their violations would still show in the steps, and with their switches
@@ -53,6 +65,7 @@ const ORACLE_EXCLUDED: Record<string, string> = {
   'E2-malformed-cancel.json': 'malformed cancels are ignored (cancel.malformed); the `malformed` field is new',
   'M1-mrtr-confirm-transfer.json': 'MRTR events (input-required, input-response) are new (basic/patterns/mrtr)',
   'R1-broken-stream-reissue.json': 'a broken 2026 stream re-issues with a new id (changelog item 9)',
+  'L-listen-teardown.json': 'issue 23: a listen stream is acknowledged first (basic/patterns/subscriptions) and torn down with notifications/cancelled on HTTP too (basic/patterns/cancellation)',
   'D-http-stream-close.json · bug: HTTP client also POSTs a cancel under 2026-07-28':
     'a POSTed notifications/cancelled under 2026-07-28 HTTP is ignored as not the signal (cancel.http-2026-no-notification)',
 };

@@ -51,7 +51,10 @@ export const racesScenarioArb: fc.Arbitrary<Scenario> = fc
     if (http2026) policy = { ...policy, httpPostsCancel: false };
     calls.forEach((c, i) => {
       const requestId = c.id;
-      const method = c.listen ? 'subscriptions/listen' : 'tools/call';
+      // Issue 23 changed listen streams under 2026-07-28 (acknowledged first; torn down with
+      // notifications/cancelled on HTTP too), so the oracle is asked about them only under
+      // 2025-11-25, where the client rejects them (races/__tests__/audit23.test.ts and L's golden cover the rest).
+      const method = c.listen && revision === '2025-11-25' ? 'subscriptions/listen' : 'tools/call';
       const start: Record<string, Json> = { id: `start-${i}`, at: c.startAt, actor: 'client', kind: 'start', requestId, method, idleTimeoutMs: c.idle, maxTimeoutMs: c.max === null ? null : (c.idle ?? 0) + c.max, cancellable: c.cancellable };
       if (c.token !== undefined) start.progressToken = c.token;
       events.push(start);

@@ -6,6 +6,7 @@ import type { Expectation, Json, Scenario } from '../types';
 import { flowCore, flowModel, flowOutcome, type FlowCore, type FlowOutcome, type FlowState, type FlowTimer } from './model';
 import { simulateReconnectLoop, type ReconnectLoopResult } from './herd';
 import { resumeAfterDrops, type ResumptionResult } from './reconnect';
+import type { Revision } from '../mcp';
 import type { FlowConfig } from './schema';
 
 export * from '../retry/backoff';
@@ -48,7 +49,7 @@ export function flowMechanics(trace: FlowTrace): { reconnectLoop: ReconnectLoopR
   const config = trace.scenario.config as unknown as FlowConfig;
   return {
     reconnectLoop: config.reconnectLoop ? simulateReconnectLoop(config.reconnectLoop, trace.scenario.seed ?? 1) : null,
-    resumption: config.resumption ? resumeAfterDrops(config.resumption) : null,
+    resumption: config.resumption ? resumeAfterDrops(config.resumption, config.revision as Revision, config.bugs.resumeUnder2026) : null,
   };
 }
 

@@ -1,3 +1,4 @@
+import type { Revision } from '../mcp';
 import type { ResumptionConfig } from './schema';
 
 /** A 2025-11-25 stream resumed with Last-Event-ID across drops (issue 11), moved out of `reconnect.ts` (which re-exports it). */
@@ -22,6 +23,10 @@ export interface ResumptionSummary {
   responseDeliveredAtMs: number | null;
   /** True when the response never arrives by horizonMs: the request hangs. */
   hangs: boolean;
+  /** False under 2026-07-28: resumable streams are not supported, nothing is resumed. */
+  resumable: boolean;
+  /** 2026-07-28: when the first drop lost the request before its response (it must be re-issued as a new request); null otherwise. */
+  lostAtMs: number | null;
 }
 
 /** Result of `resumeAfterDrops`. */
@@ -45,7 +50,48 @@ export interface ResumptionResult {
  * resumed stream's cursor starts undefined, so a quick second drop, before the resumed stream
  * delivered an event, sends no Last-Event-ID. Correct: `cursor: 'carried'`. Pure; throws nothing.
  */
-export function resumeAfterDrops(c: ResumptionConfig): ResumptionResult {
+export function resumeAfterDrops(c: ResumptionConfig, revision: Revision = '2025-11-25', resumeUnder2026 = false): ResumptionResult {
+  if (revision === '2026-07-28' && !resumeUnder2026) return lostAtFirstDrop(c);
+  const result = resumeWithLastEventId(c);
+  if (revision === '2026-07-28') {
+    const first = result.attempts.find((a) => a.lastEventId !== null);
+    result.invariants.push(noResumption2026(first === undefined ? null : { at: first.atMs, message: `under 2026-07-28 the reconnect at ${first.atMs} ms resumes with Last-Event-ID: ${first.lastEventId}, which this revision does not support` }));
+  }
+  return result;
+}
+
+/** The invariant `no-resumption-2026` with its first violation (null: it holds). */
+function noResumption2026(firstViolation: { at: number; message: string } | null): ResumptionResult['invariants'][number] {
+  return {
+    name: 'no-resumption-2026',
+    description: 'Under 2026-07-28 no reconnect resumes a stream with Last-Event-ID ("Resumable SSE streams via Last-Event-ID are not supported"): a broken stream loses its request, which is re-issued as a new request.',
+    firstViolation,
+  };
+}
+
+/**
+ * 2026-07-28: the stream is not resumable, so the first drop before the response loses the request
+ * (the client re-issues it as a new request with a new id — the flow model's `reissue.ts` and built-in
+ * RI1); nothing is replayed and no GET with Last-Event-ID is sent. Sources: 2026-07-28
+ * `basic/transports/streamable-http` ("Resumable SSE streams via Last-Event-ID are not supported");
+ * `changelog` major item 9 ("A broken response stream loses the in-flight request").
+ */
+function lostAtFirstDrop(c: ResumptionConfig): ResumptionResult {
+  const responseAt = c.responseAtMs;
+  const drop = [...c.dropsAtMs].sort((a, b) => a - b).find((d) => d <= c.horizonMs);
+  const lostAt = drop !== undefined && drop <= responseAt ? drop : null;
+  const delivered = lostAt === null && responseAt <= c.horizonMs;
+  // A drop at an event's millisecond comes first (as in the 2025-11-25 walk).
+  const eventsReceived = lostAt !== null ? c.eventsAtMs.filter((at) => at < lostAt).length : c.eventsAtMs.filter((at) => at <= c.horizonMs).length + (delivered ? 1 : 0);
+  return {
+    summary: { reconnects: 0, reconnectsWithoutLastEventId: 0, eventsReceived, responseDelivered: delivered, responseDeliveredAtMs: delivered ? responseAt : null, hangs: false, resumable: false, lostAtMs: lostAt },
+    attempts: [],
+    invariants: [noResumption2026(null)],
+  };
+}
+
+/** The 2025-11-25 walk: events, drops and Last-Event-ID reconnects in time order. */
+function resumeWithLastEventId(c: ResumptionConfig): ResumptionResult {
   const events = [...c.eventsAtMs].sort((a, b) => a - b).map((at, i) => ({ id: i + 1, at }));
   const responseId = events.length + 1;
   events.push({ id: responseId, at: c.responseAtMs });
@@ -114,6 +160,8 @@ export function resumeAfterDrops(c: ResumptionConfig): ResumptionResult {
       responseDelivered: !hangs,
       responseDeliveredAtMs: deliveredAt,
       hangs,
+      resumable: true,
+      lostAtMs: null,
     },
     attempts,
     invariants: [

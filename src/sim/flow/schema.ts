@@ -141,7 +141,7 @@ export const flowConfigSchema = z
     }),
     fleet: fleetSchema.nullable().default(null),
     reconnectLoop: reconnectLoopSchema.nullable().default(null).describe('One client\'s reconnect loop (counter resets, flat delays, burst caps); see simulateReconnectLoop.'),
-    resumption: resumptionSchema.nullable().default(null).describe('2025-11-25: a response stream resumed with Last-Event-ID across two drops; see resumeAfterDrops.'),
+    resumption: resumptionSchema.nullable().default(null).describe('2025-11-25: a response stream resumed with Last-Event-ID across two drops; see resumeAfterDrops. Under 2026-07-28 nothing is resumed (the first drop loses the request) unless the bug resumeUnder2026 is on.'),
   })
   .strict();
 

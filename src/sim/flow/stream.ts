@@ -40,8 +40,11 @@ export function armProxyRead(s: FlowCore, ctx: Ctx): void {
   if (!s.config.proxy.enabled || t === null || s.status !== 'open') return;
   if (s.proxyReadHandle >= 0) ctx.cancel(s.proxyReadHandle);
   const at = ctx.now + t;
-  // Past the horizon nothing periodic runs, so no deadline is armed either (the replay ends).
-  if (at > s.config.horizonMs) {
+  // Past the horizon nothing periodic runs, so no deadline is armed either (the replay ends) —
+  // except on the stream of a re-issued call still waiting for its result (2026-07-28): that call
+  // meets the same read timeout as the one it replaces, and leaving the deadline out would let its
+  // result through only because the horizon ended first (issue 23).
+  if (at > s.config.horizonMs && !(s.op.state === 'waiting' && s.reissue.reissues > 0)) {
     s.proxyReadHandle = -1;
     s.proxyReadDeadlineAt = null;
     return;

@@ -1,6 +1,6 @@
 import type { Json } from '../types';
-import { callToolRequest, ERROR_CODES, idProblem, listenRequest, requestHeaders2026, type RequestId } from '../mcp';
-import { clientInputRequired, reissueLost } from './retry';
+import { callToolRequest, ERROR_CODES, idProblem, listenRequest, POST_OPENS_STREAM, postLine, requestHeaders2026, type RequestId } from '../mcp';
+import { clientInputRequired, racesClientCapabilities, reissueLost } from './retry';
 import type { RacesEvent } from './schema';
 import { idKey, RANK, type RequestState } from './types';
 import {
@@ -95,14 +95,15 @@ export function clientStart(state: RacesCore, ev: Extract<RacesEvent, { kind: 's
   }
 
   const idempotencyKey = ev.idempotencyKey !== undefined && !config.policy.idempotencyKeyOmitted && !isListen ? ev.idempotencyKey : undefined;
-  const message = isListen ? listenRequest(id) : callToolRequest(config.revision, id, ev.tool, wireToken, idempotencyKey !== undefined ? { idempotencyKey } : undefined);
+  const clientCapabilities = racesClientCapabilities(config);
+  const message = isListen ? listenRequest(id, clientCapabilities) : callToolRequest(config.revision, id, ev.tool, wireToken, idempotencyKey !== undefined ? { idempotencyKey, clientCapabilities } : { clientCapabilities });
   const arrivesAt = ctx.now + config.latencyMs.clientToServer;
-  const http = config.transport === 'streamable-http'
-    ? `POST /mcp (MCP-Protocol-Version: ${config.revision}) → 200 Content-Type: text/event-stream; this request's SSE response stream opens`
-    : undefined;
-  const http2026 = http !== undefined && config.revision === '2026-07-28';
+  const onHttp = config.transport === 'streamable-http';
+  const http2026 = onHttp && config.revision === '2026-07-28';
   const omitName = http2026 && !isListen && config.policy.mcpNameHeaderOmitted;
-  ctx.emit({ from: 'client', transport: config.transport, message, http, headers: http2026 ? requestHeaders2026(message, omitName) : undefined, arrivesAt, requestKey: key });
+  const headers = http2026 ? requestHeaders2026(message, omitName) : undefined;
+  const http = onHttp ? postLine(config.revision, headers, POST_OPENS_STREAM) : undefined;
+  ctx.emit({ from: 'client', transport: config.transport, message, http, headers, arrivesAt, requestKey: key });
   ctx.schedule(arrivesAt, RANK.arrival, 'server', `request ${key} arrives`, { kind: 'arrive.request', key });
 
   const req = newRequest(key, id, ctx.now, { method: ev.method, tool: ev.tool, cancellable: ev.cancellable, progressToken: token, wireToken, idleTimeoutMs: idle, maxTimeoutMs: max, idleDeadlineAt, maxDeadlineAt, idleHandle, maxHandle });

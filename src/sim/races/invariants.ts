@@ -98,6 +98,18 @@ const headersComplete: Check = (r) =>
 const cancelWellFormed: Check = (r) =>
   r.malformedCancel !== undefined ? `${r.key} was cancelled with a malformed notifications/cancelled (${r.malformedCancel}); the server ignores it and keeps working` : null;
 
+// Issue 23: a listen stream is acknowledged first, and a teardown reaches the client.
+const listenAcknowledged: Check = (r) =>
+  r.method === 'subscriptions/listen' && r.server.receivedAt !== null && r.server.listenAckAt === undefined
+    ? `the server opened listen stream ${r.key} at ${r.server.receivedAt} ms without notifications/subscriptions/acknowledged as its first message`
+    : null;
+
+const listenTeardownSignalled: Check = (r) =>
+  r.server.teardown === 'none' ? `the server tore down listen stream ${r.key} at ${r.server.workEndedAt} ms without notifications/cancelled or a result: the client's stream stays pending` : null;
+
+const inputRequestsDeclared: Check = (r) =>
+  r.undeclaredInput ? `the server asked ${r.key}'s client for elicitation/create in inputRequests although the client declared no elicitation` : null;
+
 interface RacesCheck {
   name: string;
   description: string;
@@ -128,13 +140,16 @@ const CHECKS: RacesCheck[] = [
   { name: 'retry-new-id', description: 'A re-issue after a broken 2026-07-28 stream, and an MRTR retry, is a new request with a new id.', check: retryNewId },
   { name: 'side-effect-once', description: 'A side-effecting operation executes at most once across its re-issues and retries (the idempotency key deduplicates).', check: sideEffectOnce },
   { name: 'http-headers-complete', description: 'Every 2026-07-28 Streamable HTTP request carries Mcp-Method, and Mcp-Name where required.', check: headersComplete },
+  { name: 'input-requests-declared', description: 'A server puts in inputRequests only what the client declared in its clientCapabilities (no elicitation/create to a client without elicitation).', check: inputRequestsDeclared },
+  { name: 'listen-acknowledged-first', description: 'The server\'s first message on a subscriptions/listen stream is notifications/subscriptions/acknowledged.', check: listenAcknowledged },
+  { name: 'listen-teardown-signalled', description: 'A listen stream the server tears down ends with a signal the client receives (notifications/cancelled, or the listen result), never in silence.', check: listenTeardownSignalled },
   { name: 'cancel-well-formed', description: 'The client\'s notifications/cancelled is well-formed: jsonrpc "2.0", a string reason, no id.', check: cancelWellFormed },
   ...MECHANICS_CHECKS.map((c) => ({ name: c.name, description: c.description, check: ((r, state) => c.check(r, state as unknown as Parameters<typeof c.check>[1])) as Check })),
 ];
 
 /**
  * True only when no races invariant can fail on `r` after a step at `at` (ms): the call is still
- * pending, never cancelled or signalled, settled at most once, took no progress after its end, its
+ * pending, never cancelled or signalled, not a listen stream the server opened, settled at most once, took no progress after its end, its
  * maximum deadline is where it started and not passed, and it carries none of the fields the
  * issue-11 and mechanics checks read. A conservative pre-check (false: run every check), read by
  * the core (`CoreModel.surelyHolds`); `__tests__/surelyHolds.test.ts` proves it never clears a failing request.
@@ -143,7 +158,8 @@ export function racesInvariantsSurelyHold(r: RequestState, at: number): boolean 
   const c = r.client;
   if (c.state !== 'pending' || c.cancelRequestedAt !== null || c.cancelSignal !== 'none' || c.terminalSets > 1 || c.progressAfterEnd > 0) return false;
   if (r.server.cancelAcceptedAt !== null || r.server.opExecutions !== undefined) return false;
-  if (r.mech !== undefined || r.retryOf !== undefined || r.missingHeaders !== undefined || r.malformedCancel !== undefined) return false;
+  if (r.mech !== undefined || r.retryOf !== undefined || r.missingHeaders !== undefined || r.malformedCancel !== undefined || r.undeclaredInput !== undefined) return false;
+  if (r.method === 'subscriptions/listen' && r.server.receivedAt !== null) return false;
   if (r.maxTimeoutMs === null) return true;
   const original = r.startAt + r.maxTimeoutMs;
   return r.maxDeadlineAt === original && at <= original;

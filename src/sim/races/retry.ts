@@ -1,6 +1,6 @@
-import { callToolRequest, elicitResult, ERROR_CODES, errorResponse, inputRequiredResponse, requestHeaders2026, toolResultResponse, type RequestId } from '../mcp';
+import { callToolRequest, elicitResult, ERROR_CODES, errorResponse, inputRequiredResponse, missingCapabilityResponse, POST_OPENS_STREAM, postLine, requestHeaders2026, toolResultResponse, type RequestId } from '../mcp';
 import type { Json } from '../types';
-import type { RacesEvent } from './schema';
+import type { RacesConfig, RacesEvent } from './schema';
 import { idKey, RANK, type RequestState } from './types';
 import { addRequest, newRequest, changed, clearDeadlines, describeId, findLatest, NO_KEYS, setLedger, settle, touch, type Ctx, type RacesCore } from './state';
 
@@ -35,6 +35,17 @@ export function nextFreeId(state: RacesCore): number {
 }
 
 /**
+ * What the races client declares under `_meta["io.modelcontextprotocol/clientCapabilities"]` on
+ * every 2026-07-28 request: `{ elicitation: { form: {} } }` (it answers form elicitations with
+ * `input-response`), or nothing under `clientElicitation: "none"`. Source: 2026-07-28
+ * `client/elicitation` ("Clients that support elicitation MUST declare the elicitation capability
+ * in _meta.io.modelcontextprotocol/clientCapabilities on each request").
+ */
+export function racesClientCapabilities(config: RacesConfig): Json {
+  return config.clientElicitation === 'none' ? {} : { elicitation: { form: {} } };
+}
+
+/**
  * Sends `from`'s call again as a new request (`newId`, or `from.id` when the buggy
  * `policy.retrySameId` is on): same tool, arguments, idempotency key, progress token and
  * timeouts (fresh deadlines from now); `extra` adds the MRTR `inputResponses`/`requestState`.
@@ -47,16 +58,17 @@ export function issueRetry(state: RacesCore, from: RequestState, newId: RequestI
   const id = config.policy.retrySameId ? from.id : newId;
   const instance = state.requests.filter((r) => idKey(r.id) === idKey(id)).length + 1;
   const key = instance === 1 ? idKey(id) : `${idKey(id)}#${instance}`;
-  const message = callToolRequest(config.revision, id, from.tool, from.wireToken, { idempotencyKey: from.idempotencyKey, ...extra });
+  const message = callToolRequest(config.revision, id, from.tool, from.wireToken, { idempotencyKey: from.idempotencyKey, clientCapabilities: racesClientCapabilities(config), ...extra });
   const arrivesAt = ctx.now + config.latencyMs.clientToServer;
   const http = config.transport === 'streamable-http';
   const missing = from.missingHeaders;
+  const headers = http && config.revision === '2026-07-28' ? requestHeaders2026(message, missing !== undefined) : undefined;
   ctx.emit({
     from: 'client',
     transport: config.transport,
     message,
-    http: http ? `POST /mcp (MCP-Protocol-Version: ${config.revision}) → 200 Content-Type: text/event-stream; this request's SSE response stream opens` : undefined,
-    headers: http && config.revision === '2026-07-28' ? requestHeaders2026(message, missing !== undefined) : undefined,
+    http: http ? postLine(config.revision, headers, POST_OPENS_STREAM) : undefined,
+    headers,
     arrivesAt,
     requestKey: key,
   });
@@ -118,6 +130,8 @@ export function serverInputRequired(state: RacesCore, ev: Extract<RacesEvent, { 
   if (!req || req.server.state !== 'working') return why(!req ? 'the server never received a request with that id' : `the request is ${req.server.state}`, 'mrtr.retry-new-id');
   if (req.method !== 'tools/call') return why('only tools/call, resources/read and prompts/get may get InputRequiredResult', 'mrtr.retry-new-id');
   if (req.server.streamClosed) return why('its response stream is closed', 'mrtr.retry-new-id');
+  const undeclared = config.clientElicitation === 'none';
+  if (undeclared && !config.policy.inputRequestsUndeclared) return refuseUndeclaredInput(state, req, ctx);
   const s = req.server;
   const message = inputRequiredResponse(req.id, ev.inputKey, ev.message, ev.requestState);
   const arrivesAt = ctx.now + config.latencyMs.serverToClient;
@@ -131,7 +145,35 @@ export function serverInputRequired(state: RacesCore, ev: Extract<RacesEvent, { 
   ctx.emit({ from: 'server', transport: config.transport, message, http: http ? 'SSE event with the InputRequiredResult; the server then closes the stream' : undefined, arrivesAt, requestKey: req.key });
   ctx.schedule(arrivesAt, RANK.arrival, 'client', `response ${req.key} arrives`, { kind: 'arrive.response', key: req.key, ok: true, inputRequired: true });
   if (req.client.responseFate === 'none') req.client.responseFate = 'in-flight';
+  if (undeclared) {
+    req.undeclaredInput = true;
+    ctx.why(() => `The server needs the user's input for ${describeId(req.id)} and puts elicitation/create in inputRequests although the client declared no elicitation (bug: it MUST NOT); the client cannot answer it.`, 'mrtr.capabilities');
+    return changed(state, req);
+  }
   ctx.why(() => `The server needs the user's input for ${describeId(req.id)}: instead of sending elicitation/create as its own request, it answers with InputRequiredResult (inputRequests.${ev.inputKey}). This request is over; the client must retry the call with a new id.`, 'mrtr.retry-new-id');
+  changed(state, req);
+}
+
+/**
+ * The call `req` needs the user's confirmation, but its client declared no elicitation: the server
+ * MUST NOT ask for it in `inputRequests` and answers -32021 MissingRequiredClientCapability with
+ * `data.requiredCapabilities: { elicitation: { form: {} } }` (HTTP: 400 Bad Request); the tool does
+ * not run. Sources: 2026-07-28 `basic/patterns/mrtr` ("Servers MUST NOT send an inputRequests that
+ * the client has not declared support for in its capabilities"); `basic/index` (the -32021 MUST).
+ */
+function refuseUndeclaredInput(state: RacesCore, req: RequestState, ctx: Ctx): void {
+  const { config } = state;
+  const s = req.server;
+  s.state = 'failed';
+  s.atMs = ctx.now;
+  s.responseSentAt = ctx.now;
+  s.workEndedAt = ctx.now;
+  const arrivesAt = ctx.now + config.latencyMs.serverToClient;
+  const message = missingCapabilityResponse(req.id, { elicitation: { form: {} } }, 'Missing required client capability: elicitation (the tool needs the user\'s confirmation)');
+  ctx.emit({ from: 'server', transport: config.transport, message, http: config.transport === 'streamable-http' ? 'HTTP 400 Bad Request with the JSON-RPC error' : undefined, arrivesAt, requestKey: req.key });
+  ctx.schedule(arrivesAt, RANK.arrival, 'client', `response ${req.key} arrives`, { kind: 'arrive.response', key: req.key, ok: false });
+  if (req.client.responseFate === 'none') req.client.responseFate = 'in-flight';
+  ctx.why(() => `${describeId(req.id)} needs the user's confirmation, but the client declared no elicitation: the server may not ask for it, so it answers ${ERROR_CODES.missingRequiredClientCapability} MissingRequiredClientCapability (requiredCapabilities: elicitation) and the tool does not run.`, 'mrtr.capabilities');
   changed(state, req);
 }
 
@@ -155,6 +197,11 @@ export function clientInputResponse(state: RacesCore, ev: Extract<RacesEvent, { 
     return touch(state, req ? req.self : NO_KEYS);
   }
   const inputKey = req.inputRequest?.inputKey ?? 'input';
+  if (state.config.clientElicitation === 'none') {
+    ctx.ignore(() => ({ by: 'client', what: `input-response ${describeId(ev.requestId)}`, reason: `the client supports no elicitation: it cannot answer inputRequests.${inputKey}`, rule: 'mrtr.capabilities' }));
+    ctx.why(() => `The client declared no elicitation and cannot show inputRequests.${inputKey} to the user: ${describeId(req.id)} stays answered with a question nobody can answer, and the call never runs.`, 'mrtr.capabilities');
+    return touch(state, req.self);
+  }
   const next = issueRetry(state, req, ev.newRequestId ?? nextFreeId(state), 'mrtr', ctx, {
     inputResponses: { [inputKey]: elicitResult(ev.action) },
     ...(req.inputRequest?.requestState !== undefined ? { requestState: req.inputRequest.requestState } : {}),

@@ -24,7 +24,20 @@ export const racesPolicySchema = switchesSchema({
   retrySameId: 'Bug: the re-issue after a broken 2026-07-28 response stream, or an MRTR retry, reuses the old request id (both MUST use a new one).',
   idempotencyKeyOmitted: 'Bug: the client sends a side-effecting call without its idempotency key, so a re-issue or retry executes it again.',
   mcpNameHeaderOmitted: 'Bug: the 2026-07-28 HTTP client omits the Mcp-Name header; the server rejects the request with -32020 HeaderMismatch.',
+  listenAckOmitted: 'Bug: the server opens a subscriptions/listen stream without sending notifications/subscriptions/acknowledged as its first message.',
+  inputRequestsUndeclared: 'Bug: the server puts elicitation/create in inputRequests although the client did not declare elicitation (it MUST NOT); the client cannot answer.',
+  listenTeardownSilent: 'Bug: the server tears a listen stream down without notifications/cancelled or a result (the lab before issue 23 on HTTP): the client\'s stream stays pending.',
 });
+
+/**
+ * How a server ends a `subscriptions/listen` stream it tears down (2026-07-28). The texts disagree
+ * (modelcontextprotocol#3348): the cancellation page's MUST ("A server MUST send
+ * notifications/cancelled referencing a subscriptions/listen request ID when it tears down that
+ * subscription stream") is the default; the subscriptions page's SHOULD ("it SHOULD send a
+ * successful subscriptions/listen response to signal a graceful end") is `listen-result`.
+ */
+export const LISTEN_TEARDOWNS = ['notifications/cancelled', 'listen-result'] as const;
+export type ListenTeardown = (typeof LISTEN_TEARDOWNS)[number];
 
 /** Races lab configuration. */
 export const racesConfigSchema = z
@@ -47,6 +60,14 @@ export const racesConfigSchema = z
       .strict()
       .optional()
       .describe('Which implementation the client (and its server) behaves like; omitted: the lab.'),
+    clientElicitation: z
+      .enum(['form', 'none'], { error: 'must be one of form, none' })
+      .optional()
+      .describe("What the lab's client declares under clientCapabilities.elicitation on every 2026-07-28 request. 'form' (the default, omitted): it answers form elicitations, so it declares { form: {} }. 'none': it supports no elicitation and declares none; a correct server then answers a call that needs input with -32021 MissingRequiredClientCapability."),
+    listenTeardown: z
+      .enum(LISTEN_TEARDOWNS, { error: `must be one of ${LISTEN_TEARDOWNS.join(', ')}` })
+      .optional()
+      .describe("How the server ends a listen stream it tears down (2026-07-28; the texts disagree, modelcontextprotocol#3348). 'notifications/cancelled' (the default, omitted): the cancellation page's MUST. 'listen-result': the subscriptions page's SHOULD (a successful subscriptions/listen result, then the stream closes)."),
     hop: z
       .object({
         name: z.string().min(1, 'must be a non-empty string').max(40, 'must be at most 40 characters').default('gateway').describe('What the hop is, for the notes (gateway, relay, host process).'),

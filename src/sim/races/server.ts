@@ -1,5 +1,5 @@
 import type { Json } from '../types';
-import { cancelledNotification, ERROR_CODES, errorResponse, idProblem, listenResultResponse, progressNotification, toolResultResponse, type RequestId } from '../mcp';
+import { cancelledNotification, ERROR_CODES, errorResponse, idProblem, listenAcknowledgedNotification, listenResultResponse, progressNotification, toolResultResponse, type RequestId } from '../mcp';
 import { answerFromLedger, recordExecution, rejectMissingHeaders } from './retry';
 import type { RacesEvent } from './schema';
 import { RANK, type RequestState, type ServerState } from './types';
@@ -31,8 +31,70 @@ export function serverReceive(state: RacesCore, key: string, ctx: Ctx): void {
   s.atMs = ctx.now;
   s.receivedAt = ctx.now;
   hopArms(state, req, ctx);
-  if (ctx.keepsNotes) ctx.why(req.method === 'subscriptions/listen' ? `The server opens listen stream ${describeId(req.id)}.` : `The server receives ${describeId(req.id)} and starts the work.`);
+  if (req.method === 'subscriptions/listen') return openListen(state, req, ctx);
+  if (ctx.keepsNotes) ctx.why(`The server receives ${describeId(req.id)} and starts the work.`);
   else ctx.why('');
+  changed(state, req);
+}
+
+/**
+ * The server opens the listen stream `req` and sends `notifications/subscriptions/acknowledged`
+ * as its first message on it (on HTTP, the first SSE event of the listen stream). The buggy
+ * `policy.listenAckOmitted` sends nothing (invariant `listen-acknowledged-first`). Source:
+ * 2026-07-28 `basic/patterns/subscriptions` ("The server MUST send
+ * notifications/subscriptions/acknowledged as the first message … and MUST NOT send any
+ * notification on the subscription before it").
+ */
+function openListen(state: RacesCore, req: RequestState, ctx: Ctx): void {
+  const { config } = state;
+  if (config.policy.listenAckOmitted) {
+    ctx.why(() => `The server opens listen stream ${describeId(req.id)} but sends no notifications/subscriptions/acknowledged first (bug): the client cannot tell an open subscription from a stalled one.`, 'listen.acknowledged-first');
+    return changed(state, req);
+  }
+  const arrivesAt = ctx.now + config.latencyMs.serverToClient;
+  const http = config.transport === 'streamable-http' ? 'the first SSE event of the listen stream' : undefined;
+  ctx.emitWire('server', config.transport, listenAcknowledgedNotification(req.id), http, arrivesAt, req.key);
+  req.server.listenAckAt = ctx.now;
+  ctx.why(() => `The server opens listen stream ${describeId(req.id)} and acknowledges it first (notifications/subscriptions/acknowledged, subscriptionId ${describeId(req.id)}).`, 'listen.acknowledged-first');
+  changed(state, req);
+}
+
+/**
+ * The server tears down the open listen stream `req` (2026-07-28, either transport) with the
+ * signal `config.listenTeardown` names: `notifications/cancelled` referencing the listen id (the
+ * default, the cancellation page's MUST) or a successful `subscriptions/listen` result (the
+ * subscriptions page's SHOULD); on HTTP the stream then closes. The buggy
+ * `policy.listenTeardownSilent` sends nothing and the client's stream stays pending (invariant
+ * `listen-teardown-signalled`). The two pages disagree: modelcontextprotocol#3348.
+ */
+function tearDownListen(state: RacesCore, req: RequestState, reason: string, ctx: Ctx): void {
+  const { config } = state;
+  const s = req.server;
+  const http = config.transport === 'streamable-http';
+  const s2cArrives = ctx.now + config.latencyMs.serverToClient;
+  s.atMs = ctx.now;
+  s.workEndedAt = ctx.now;
+  if (config.policy.listenTeardownSilent) {
+    s.state = 'cancelled';
+    s.teardown = 'none';
+    ctx.why(() => `The server tears down listen stream ${describeId(req.id)} and sends nothing (bug): the client's stream stays pending and cannot tell a teardown from a stall.`, 'cancel.server-listen-only');
+    return changed(state, req);
+  }
+  if ((config.listenTeardown ?? 'notifications/cancelled') === 'listen-result') {
+    s.state = 'completed';
+    s.teardown = 'listen-result';
+    ctx.emitWire('server', config.transport, listenResultResponse(req.id), http ? 'SSE event with the subscriptions/listen result; the server then closes the listen stream' : undefined, s2cArrives, req.key);
+    ctx.schedule(s2cArrives, RANK.arrival, 'client', `response ${req.key} arrives`, { kind: 'arrive.response', key: req.key, ok: true });
+    s.responseSentAt = ctx.now;
+    if (req.client.responseFate === 'none') req.client.responseFate = 'in-flight';
+    ctx.why(() => `The server ends listen stream ${describeId(req.id)} gracefully with a successful subscriptions/listen result (the subscriptions page's SHOULD; setting listenTeardown: listen-result).`, 'cancel.server-listen-only');
+    return changed(state, req);
+  }
+  s.state = 'cancelled';
+  s.teardown = 'notifications/cancelled';
+  ctx.emit({ from: 'server', transport: config.transport, message: cancelledNotification(req.id, reason), http: http ? 'SSE event on the listen stream; the server then closes it' : undefined, arrivesAt: s2cArrives, requestKey: req.key });
+  ctx.schedule(s2cArrives, RANK.arrival, 'client', `server cancel ${req.key} arrives`, { kind: 'arrive.server-cancel', key: req.key });
+  ctx.why(() => `The server tears down listen stream ${describeId(req.id)} with notifications/cancelled — the only request a server may cancel (the cancellation page's MUST, the default reading).`, 'cancel.server-listen-only');
   changed(state, req);
 }
 
@@ -108,12 +170,10 @@ export function serverWorkEvent(
 
   if (ev.kind === 'server-cancel') {
     const isListen = req.method === 'subscriptions/listen';
-    if (!(config.revision === '2026-07-28' && !http && isListen)) {
+    if (!(config.revision === '2026-07-28' && isListen)) {
       const reason = !isListen
         ? 'a server never cancels the client\'s requests with notifications/cancelled'
-        : http
-          ? 'on Streamable HTTP the server ends a listen stream by sending its result or closing the stream, not with notifications/cancelled'
-          : 'subscriptions/listen does not exist in 2025-11-25';
+        : 'subscriptions/listen does not exist in 2025-11-25';
       ctx.ignore(() => ({ by: 'server', what: `server-cancel ${req.key}`, reason, rule: 'cancel.server-listen-only' }));
       ctx.why(() => `The server does not send notifications/cancelled for ${describeId(req.id)}: ${reason}.`, 'cancel.server-listen-only');
       return touch(state, req.self);
@@ -123,14 +183,7 @@ export function serverWorkEvent(
       ctx.why('The listen stream already ended; there is nothing to tear down.', 'cancel.server-listen-only');
       return touch(state, req.self);
     }
-    const message = cancelledNotification(req.id, ev.reason);
-    ctx.emit({ from: 'server', transport: config.transport, message, arrivesAt: s2cArrives, requestKey: req.key });
-    ctx.schedule(s2cArrives, RANK.arrival, 'client', `server cancel ${req.key} arrives`, { kind: 'arrive.server-cancel', key: req.key });
-    s.state = 'cancelled';
-    s.atMs = ctx.now;
-    s.workEndedAt = ctx.now;
-    ctx.why(() => `The server tears down listen stream ${describeId(req.id)} with notifications/cancelled — the only request a server may cancel (stdio, 2026-07-28).`, 'cancel.server-listen-only');
-    return changed(state, req);
+    return tearDownListen(state, req, ev.reason, ctx);
   }
 
   // complete | error

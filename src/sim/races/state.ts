@@ -1,5 +1,5 @@
 import type { CoreContext } from '../core';
-import { cancelledNotification, idProblem, malformedCancelledNotification, requestHeaders2026, type MalformedCancel, type RequestId } from '../mcp';
+import { cancelledNotification, idProblem, malformedCancelledNotification, postLine, requestHeaders2026, type MalformedCancel, type RequestId } from '../mcp';
 import type { RacesConfig } from './schema';
 import { idKey, RANK, type ClientState, type LedgerEntry, type RacesState, type RacesTimer, type RequestState, type ServerState } from './types';
 
@@ -209,7 +209,8 @@ export function sendCancelSignal(state: RacesCore, req: RequestState, reason: st
     ctx.emit({ from: 'client', transport, http: `client closes the SSE response stream of request ${describeId(req.id)} (no body is sent)`, arrivesAt, requestKey: req.key });
     ctx.schedule(arrivesAt, RANK.arrival, 'server', `stream close ${req.key} arrives`, { kind: 'arrive.stream-close', key: req.key, cause: 'cancel' });
     if (policy.httpPostsCancel) {
-      ctx.emit({ from: 'client', transport, message, malformed: bad, http: 'POST /mcp (notification) → 202 Accepted', headers: requestHeaders2026(message), arrivesAt, requestKey: req.key });
+      const headers = requestHeaders2026(message);
+      ctx.emit({ from: 'client', transport, message, malformed: bad, http: postLine(revision, headers, '202 Accepted (a notification)'), headers, arrivesAt, requestKey: req.key });
       ctx.schedule(arrivesAt, RANK.arrival, 'server', `cancel ${req.key} arrives`, { kind: 'arrive.cancel', message, posted: true });
       req.client.cancelSignal = 'stream-close+notifications/cancelled';
       return;
@@ -287,6 +288,8 @@ function copyBase(r: RequestState): RequestState {
   if (r.sdkDefaultIdle) copy.sdkDefaultIdle = true;
   if (r.sdkStreamCutAt !== undefined) copy.sdkStreamCutAt = r.sdkStreamCutAt;
   if (r.mech) copy.mech = r.mech;
+  if (s.listenAckAt !== undefined) copy.server.listenAckAt = s.listenAckAt;
+  if (s.teardown !== undefined) copy.server.teardown = s.teardown;
   return copy;
 }
 
@@ -301,6 +304,7 @@ function copyOptional(r: RequestState, v: RequestState): RequestState {
   if (r.retriedAs !== undefined) v.retriedAs = r.retriedAs;
   if (r.retryKind !== undefined) v.retryKind = r.retryKind;
   if (r.inputRequest !== undefined) v.inputRequest = r.inputRequest;
+  if (r.undeclaredInput !== undefined) v.undeclaredInput = r.undeclaredInput;
   if (r.retryInput !== undefined) v.retryInput = r.retryInput;
   if (r.missingHeaders !== undefined) v.missingHeaders = r.missingHeaders;
   if (r.server.opExecutions !== undefined) v.server.opExecutions = r.server.opExecutions;

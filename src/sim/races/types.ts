@@ -61,6 +61,8 @@ export interface RequestState {
   retriedAs?: string;
   retryKind?: 'reissue' | 'mrtr';
   inputRequest?: { inputKey: string; requestState?: string };
+  /** The server put elicitation/create in `inputRequests` although the client declared no elicitation (the bug `inputRequestsUndeclared`). */
+  undeclaredInput?: true;
   /** The MRTR answer this request carries (`inputResponses`, echoed `requestState`); a re-issue carries it again. */
   retryInput?: { inputResponses: Json; requestState?: string };
   missingHeaders?: readonly string[];
@@ -118,6 +120,10 @@ export interface RequestState {
     opExecutions?: number;
     /** The server answered with the result stored under the idempotency key instead of executing (ms). */
     dedupedAt?: number;
+    /** A listen stream: when the server sent `notifications/subscriptions/acknowledged` (ms); absent: not (yet, or the bug). */
+    listenAckAt?: number;
+    /** A listen stream the server tore down: the signal it sent the client (`none`: the silent bug). */
+    teardown?: 'notifications/cancelled' | 'listen-result' | 'none';
   };
 }
 

@@ -32,12 +32,22 @@ export const tasksConfigSchema = z
       .describe('Transport the client and server speak; over Streamable HTTP every 2026-07-28 tasks/* request carries Mcp-Method and Mcp-Name: <taskId>.'),
     durableWriteMs: ms.default(0).describe('Time the task store takes to make a new task durable (until a tasks/get for it would resolve), ms.'),
     serverCrashAtMs: ms.nullable().default(null).describe('The server process crashes at this time and restarts at once: every task not yet durable is lost, and so is an unanswered tools/call; null = no crash.'),
+    clientTasksExtension: z
+      .boolean()
+      .optional()
+      .describe('2026-07-28: the client declares the tasks extension in its per-request capabilities (true, the default, omitted). false: it does not, so a server that can answer the call only with a task MUST refuse it with -32021 MissingRequiredClientCapability.'),
+    clientElicitation: z
+      .enum(['form', 'none'], { error: 'must be one of form, none' })
+      .optional()
+      .describe("2026-07-28: what the client declares under clientCapabilities.elicitation on every request. 'form' (the default, omitted): it answers the task's form elicitations with tasks/update. 'none': it declares none; a correct server then may not ask it for input (the task fails with -32021 MissingRequiredClientCapability)."),
     // Broken-policy switches of the tasks mechanism; all false is the correct client and server.
     policy: switchesField({
       cancelOverwritesTerminal: 'Bug: the task store writes "cancelled" over a task that already completed or failed.',
       forgetEarlyAbort: 'Bug: a user abort before the task id is known is dropped instead of remembered.',
       cancelWithNotification: 'Bug: the client cancels the task with notifications/cancelled for the tools/call id instead of tasks/cancel ("The notifications/cancelled notification MUST NOT be used for task cancellation").',
       handleBeforeDurable: 'Bug: the server returns the task handle before the task is durably created ("A server MUST NOT return CreateTaskResult until the task is durably created").',
+      taskToUndeclaredClient: 'Bug: the server answers with CreateTaskResult a client that did not declare the tasks extension ("A server MUST NOT return CreateTaskResult to a client that did not include the extension capability on its request").',
+      inputRequestsUndeclared: 'Bug: the task asks a client that declared no elicitation for elicitation/create in inputRequests ("Servers MUST NOT send an inputRequests that the client has not declared support for"); the client cannot answer.',
     }),
   })
   .strict();

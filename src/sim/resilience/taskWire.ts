@@ -185,7 +185,7 @@ export interface TaskDetail {
   /** Completed: the tool's result text. */
   resultText?: string;
   /** Failed: the JSON-RPC error the underlying request ended with. */
-  error?: { code: number; message: string };
+  error?: { code: number; message: string; data?: Json };
   /** input_required: the outstanding input requests. */
   inputRequests?: Record<string, Json>;
 }

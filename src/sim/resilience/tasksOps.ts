@@ -32,7 +32,7 @@ export function taskView(s: TasksCore, statusMessage?: string): TaskView {
 export function detail(s: TasksCore): TaskDetail {
   const sv = s.server;
   if (sv.status === 'completed' && sv.result !== null) return { resultText: sv.result };
-  if (sv.status === 'failed') return { error: { code: ERROR_CODES.internalError, message: sv.errorMessage ?? 'Tool execution failed' } };
+  if (sv.status === 'failed') return { error: sv.errorCode === undefined ? { code: ERROR_CODES.internalError, message: sv.errorMessage ?? 'Tool execution failed' } : { code: sv.errorCode, message: sv.errorMessage ?? 'Tool execution failed', data: (sv.errorData ?? {}) as Json } };
   if (sv.status === 'input_required' && sv.inputOutstanding.length) return { inputRequests: Object.assign({}, ...sv.inputOutstanding.map((k) => labInputRequests(k))) };
   return {};
 }
@@ -62,6 +62,7 @@ export function clientRequestId(s: TasksCore, prefix: string): string {
  */
 export function send(s: TasksCore, ctx: TasksCtx, from: 'client' | 'server', message: Json, arrivesAt: number): void {
   const { transport, revision } = s.config;
+  if (from === 'client' && revision === '2026-07-28') message = declaringCapabilities(message, tasksClientCapabilities(s.config));
   if (transport === 'stdio') {
     ctx.emit({ from, transport, message, arrivesAt, requestKey: 'task' });
     return;
@@ -76,6 +77,27 @@ export function send(s: TasksCore, ctx: TasksCtx, from: 'client' | 'server', mes
     http = `POST /mcp (MCP-Protocol-Version: ${revision}; Mcp-Method: ${m.method}${name !== undefined ? `; Mcp-Name: ${name}` : ''})`;
   }
   ctx.emit({ from, transport, message, arrivesAt, requestKey: 'task', http });
+}
+
+/**
+ * What the tasks client declares under `_meta["io.modelcontextprotocol/clientCapabilities"]` on
+ * every 2026-07-28 request: the tasks extension, and `elicitation: { form: {} }` unless
+ * `clientElicitation` is "none" (it answers the task's form elicitations with `tasks/update`).
+ * Source: 2026-07-28 `client/elicitation` ("Clients that support elicitation MUST declare the
+ * elicitation capability … on each request"); the extension's Capability Negotiation.
+ */
+export function tasksClientCapabilities(config: TasksCore['config']): Json {
+  // the tasks extension unless `clientTasksExtension` is false (issue 23: T5)
+  const tasks: Record<string, Json> = config.clientTasksExtension === false ? {} : { extensions: { 'io.modelcontextprotocol/tasks': {} } };
+  return config.clientElicitation === 'none' ? tasks : { elicitation: { form: {} }, ...tasks };
+}
+
+/** `message` with its request `_meta` declaring `capabilities` (messages without that `_meta` unchanged). */
+function declaringCapabilities(message: Json, capabilities: Json): Json {
+  const m = message as { params?: { _meta?: Record<string, Json> } };
+  const meta = m.params?._meta;
+  if (meta === undefined || !('io.modelcontextprotocol/clientCapabilities' in meta)) return message;
+  return { ...(message as Record<string, Json>), params: { ...m.params, _meta: { ...meta, 'io.modelcontextprotocol/clientCapabilities': capabilities } } } as Json;
 }
 
 /** The client cancels the task: `tasks/cancel` (or, bug `cancelWithNotification`, `notifications/cancelled`). */

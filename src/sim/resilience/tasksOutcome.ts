@@ -82,6 +82,20 @@ export const tasksInvariants: MechanismCheck<TasksState | TasksCore>[] = [
     },
   },
   {
+    name: 'task-only-to-declaring-client',
+    description: '2026-07-28: CreateTaskResult goes only to a client that declared the tasks extension on its request ("A server MUST NOT return CreateTaskResult to a client that did not include the extension capability on its request").',
+    check: (s) =>
+      s.config.revision === '2026-07-28' && s.config.clientTasksExtension === false && s.server.handleSentAt !== null
+        ? `the server returned CreateTaskResult for ${s.server.taskId ?? s.server.lostTaskId} at ${s.server.handleSentAt} ms to a client that did not declare the tasks extension`
+        : null,
+  },
+  {
+    name: 'input-requests-declared',
+    description: '2026-07-28: a task asks only for input the client declared (no elicitation/create in inputRequests for a client without elicitation: "Servers MUST NOT send an inputRequests that the client has not declared support for").',
+    check: (s) =>
+      s.server.undeclaredInputAt !== undefined ? `task ${s.server.taskId} asked the client for elicitation/create at ${s.server.undeclaredInputAt} ms, but the client declared no elicitation` : null,
+  },
+  {
     name: 'task-handle-resolves',
     description: 'A task handle the client was given always resolves: tasks/get never answers "Task not found" for it (within its ttl).',
     check: (s) =>

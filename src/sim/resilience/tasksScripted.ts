@@ -1,6 +1,7 @@
 import type { ResilienceEvent } from './schema';
 import { isTerminalStatus, labInputKey, taskCallRequest, type TaskStatus } from './taskWire';
 import { TASKS_RANK, type TasksCore } from './tasksTypes';
+import { ERROR_CODES, missingCapabilityResponse, type RequestId } from '../mcp';
 import { send, sendCancel, sendHandle, setStatus, type TasksCtx } from './tasksOps';
 
 /**
@@ -40,6 +41,15 @@ export function applyTasksScripted(s: TasksCore, ev: ResilienceEvent, ctx: Tasks
         const reason = s.server.taskId !== null ? 'the task already exists' : s.client.callFailedAt !== null ? 'the tools/call was lost in the crash' : 'the tools/call has not arrived yet';
         ctx.ignore({ by: 'server', what: ev.id, reason, rule: 'tasks.create' });
         ctx.why(() => `The server cannot create the task: ${reason}.`, 'tasks.create');
+        return;
+      }
+      if (is2026 && config.clientTasksExtension === false && !config.policy.taskToUndeclaredClient) {
+        const message = 'Missing required client capability: the call can only be served as a task (io.modelcontextprotocol/tasks)';
+        const arrivesAt = ctx.now + config.latencyMs.serverToClient;
+        send(s, ctx, 'server', missingCapabilityResponse(s.client.requestId as RequestId, { extensions: { 'io.modelcontextprotocol/tasks': {} } }, message), arrivesAt);
+        ctx.schedule(arrivesAt, TASKS_RANK.arrival, 'client', '-32021 arrives', { kind: 'arrive.call-refused', message: `${ERROR_CODES.missingRequiredClientCapability} ${message}` });
+        s.server.refusedAt = ctx.now;
+        ctx.why('The server would answer with a task, but the client did not declare the tasks extension on this request: it MUST NOT return CreateTaskResult, and, unable to serve the call otherwise, answers -32021 MissingRequiredClientCapability (requiredCapabilities: the extension). No task is created.', 'tasks.capability');
         return;
       }
       s.server.taskId = ev.taskId;
@@ -150,8 +160,24 @@ export function applyTasksScripted(s: TasksCore, ev: ResilienceEvent, ctx: Tasks
         ctx.why('The worker cannot resume on its own: the input it asked for comes in a tasks/update from the client.', 'tasks.update');
         return;
       }
+      if (is2026 && ev.kind === 'input-required' && config.clientElicitation === 'none' && !config.policy.inputRequestsUndeclared) {
+        ctx.why('The task needs the user\'s input, but the client declared no elicitation: the server may not put elicitation/create in inputRequests, so the task fails with -32021 MissingRequiredClientCapability (requiredCapabilities: elicitation), inlined in the next tasks/get.', 'tasks.input-capability');
+        setStatus(s, 'failed', ctx.now, {
+          workStoppedAt: ctx.now,
+          errorMessage: 'Missing required client capability: elicitation',
+          errorCode: ERROR_CODES.missingRequiredClientCapability,
+          errorData: { requiredCapabilities: { elicitation: { form: {} } } },
+          cancelPendingSince: null,
+        });
+        return;
+      }
       if (is2026 && ev.kind === 'input-required') {
         const key = labInputKey(s.server.inputRounds + 1);
+        if (config.clientElicitation === 'none') {
+          ctx.why(() => `The task needs input and, bug, asks a client that declared no elicitation for it: inputRequests["${key}"] (an elicitation) that the client cannot answer — the task waits in input_required.`, 'tasks.input-capability');
+          setStatus(s, to, ctx.now, { inputOutstanding: [key], inputRounds: s.server.inputRounds + 1, undeclaredInputAt: ctx.now });
+          return;
+        }
         ctx.why(() => `The task needs input: it moves working → input_required; the next tasks/get lists inputRequests["${key}"] (an elicitation) for the client to answer with tasks/update.`, 'tasks.update');
         setStatus(s, to, ctx.now, { inputOutstanding: [key], inputRounds: s.server.inputRounds + 1 });
         return;

@@ -61,7 +61,17 @@ export function applyTasksTimer(s: TasksCore, t: TasksTimer, ctx: TasksCtx): voi
       );
       return;
     }
+    case 'arrive.call-refused': {
+      Object.assign(s.client, { resultReceivedAt: ctx.now, resultError: t.message });
+      ctx.why(() => `The client's tools/call fails with ${t.message}: no task exists, nothing to poll.`, 'tasks.capability');
+      return;
+    }
     case 'arrive.created': {
+      if (is2026 && config.clientTasksExtension === false) {
+        Object.assign(s.client, { resultReceivedAt: ctx.now, resultError: 'an invalid response: CreateTaskResult to a client that did not declare the tasks extension' });
+        ctx.why('CreateTaskResult reaches a client that did not declare the tasks extension: it MUST read it as an invalid response to its tools/call, and does not poll a task it knows nothing of.', 'tasks.capability');
+        return;
+      }
       Object.assign(s.client, { taskId: t.taskId, knownAt: ctx.now, observed: 'working', observedAt: ctx.now });
       if (s.client.abortAt !== null && !s.client.abortLost && s.client.cancelSentAt === null && s.client.cancelNotificationSentAt === null) {
         ctx.why(() => `CreateTaskResult arrives: the client learns ${t.taskId} and sends the ${config.policy.cancelWithNotification ? 'cancel (bug: as notifications/cancelled)' : 'tasks/cancel'} it remembered from the abort at ${s.client.abortAt} ms.`, 'tasks.early-abort');
@@ -135,6 +145,12 @@ export function applyTasksTimer(s: TasksCore, t: TasksTimer, ctx: TasksCtx): voi
       if (is2026 && t.status === 'failed') {
         ctx.why(() => `The poll shows the task failed with its error inlined (${t.error}): the client stops polling.`, 'tasks.result');
         Object.assign(c, { resultRequestedAt: t.sentAt, resultReceivedAt: ctx.now, resultError: t.error });
+        return;
+      }
+      if (is2026 && t.status === 'input_required' && fresh.length && config.clientElicitation === 'none') {
+        ctx.ignore(() => ({ by: 'client', what: `inputRequests ${fresh.join(', ')}`, reason: 'the client supports no elicitation: it cannot answer', rule: 'tasks.input-capability' }));
+        ctx.why(() => `The poll shows the task input_required, asking for ${fresh.join(', ')} — an elicitation this client does not support: it cannot answer, and the task waits for nothing.`, 'tasks.input-capability');
+        schedulePoll(s, ctx, ctx.now);
         return;
       }
       if (is2026 && t.status === 'input_required' && fresh.length) {

@@ -66,6 +66,13 @@ export interface TaskServerState {
   inputRounds: number;
   /** `notifications/cancelled` the server received for the task's request and ignored. */
   cancelNotificationsIgnored: number;
+  /** A failed task's JSON-RPC error code and data when not -32603 (absent: -32603, no data): -32021 when the input it needs was not declared. */
+  errorCode?: number;
+  errorData?: Record<string, unknown>;
+  /** The task asked a client without elicitation for elicitation/create (the bug `inputRequestsUndeclared`), ms. */
+  undeclaredInputAt?: number;
+  /** 2026-07-28: the server refused the tools/call with -32021 (the client did not declare the tasks extension), ms. */
+  refusedAt?: number;
 }
 
 /** Client side of the one task. */
@@ -123,6 +130,8 @@ export interface TasksState {
 export type TasksTimer =
   | { kind: 'arrive.call' }
   | { kind: 'arrive.created'; taskId: string }
+  /** The -32021 refusal of the tools/call reaches the client (2026-07-28, no tasks extension declared). */
+  | { kind: 'arrive.call-refused'; message: string }
   | { kind: 'poll' }
   | { kind: 'arrive.get'; requestId: string; sentAt: number }
   | { kind: 'arrive.get-result'; status: TaskStatus; sentAt: number; text: string | null; error: string | null; inputKeys: string[] }

@@ -90,7 +90,7 @@ describe('the cut lands while the tool is still running', () => {
 });
 
 describe('a proxy read timeout shorter than a silent tool (P2 without keep-alives)', () => {
-  it('every 20 s cut loses the request: re-issued at 21000, 42000, 63000, 84000 ms (ids job-2-reissue-1…4), five executions, idle timeout of the last at 114000 ms', () => {
+  it('every 20 s cut loses the request: re-issued at 21000, 42000, 63000, 84000 ms (ids job-2-reissue-1…4), five executions; the last is cut at 104000 ms like the others (issue 23: not saved by the horizon), so the call never ends', () => {
     const t = runFlow(loadFlow('P2-keepalive-not-progress'), { keepAliveIntervalMs: null });
     expect(clientRequests(t).map((e) => [e.at, (e.message as { id: string }).id])).toEqual([
       [21000, 'job-2-reissue-1'],
@@ -98,7 +98,7 @@ describe('a proxy read timeout shorter than a silent tool (P2 without keep-alive
       [63000, 'job-2-reissue-3'],
       [84000, 'job-2-reissue-4'],
     ]);
-    expect(t.outcome.summary).toMatchObject({ operation: 'timeout-idle', operationEndedAtMs: 114000, disconnects: 4, reissues: 4, operationExecutions: 5, sideEffectExecutions: 0 });
+    expect(t.outcome.summary).toMatchObject({ operation: 'waiting', operationEndedAtMs: null, disconnects: 5, reissues: 4, operationExecutions: 5, sideEffectExecutions: 0 });
     expect(violatedFlow(t)).toEqual([]);
   });
 

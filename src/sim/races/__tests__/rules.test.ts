@@ -225,11 +225,11 @@ describe('server-sent cancellation (2026-07-28)', () => {
     expect(req(t, '"s"')).toMatchObject({ state: 'ended-by-server', atMs: 100 });
     expect(t.steps.find((s) => s.entry.label === 'end')?.effects[0].message).toMatchObject({ method: 'notifications/cancelled', params: { requestId: 's' } });
   });
-  it('is refused for a tools/call, on HTTP, and for a stream that already ended', () => {
+  it('is refused for a tools/call and for a stream that already ended; on HTTP it ends the listen stream too (issue 23: the cancellation page names no transport)', () => {
     const call = run(mk(stdio, [start(0), ev('x', 100, 'server', 'server-cancel')]));
     expect(call.steps[call.steps.length - 1].ignored[0].rule).toBe('cancel.server-listen-only');
     const http = run(mk(http26, [listen, ev('end', 100, 'server', 'server-cancel', { requestId: 's' })]));
-    expect(http.steps[http.steps.length - 1].ignored[0].reason).toMatch(/Streamable HTTP/);
+    expect(req(http, '"s"')).toMatchObject({ state: 'ended-by-server', atMs: 100 });
     const twice = run(mk(stdio, [listen, ev('end', 100, 'server', 'server-cancel', { requestId: 's' }), ev('again', 200, 'server', 'server-cancel', { requestId: 's' })]));
     expect(twice.steps.find((s) => s.entry.label === 'again')?.ignored[0].reason).toMatch(/already ended/);
   });
@@ -245,6 +245,8 @@ describe('every broken policy breaks its invariant', () => {
     ['clientNeverSettles', stdio, [start(0), ev('x', 10, 'client', 'cancel')], 'cancel-settles'],
     ['timeoutWithoutCancel', stdio, [start(0, { maxTimeoutMs: 100 })], 'abandon-signals-server'],
     ['httpPostsCancel', http26, [start(0), ev('x', 10, 'client', 'cancel')], 'transport-signal'],
+    ['listenAckOmitted', stdio, [start(0, { method: 'subscriptions/listen' })], 'listen-acknowledged-first'],
+    ['listenTeardownSilent', http26, [start(0, { method: 'subscriptions/listen' }), ev('end', 100, 'server', 'server-cancel')], 'listen-teardown-signalled'],
   ];
   for (const [policy, config, events, invariant] of cases) {
     it(`${policy} → ${invariant}`, () => {
@@ -262,8 +264,8 @@ describe('ruleTable: the rules data files', () => {
     expect(() => ruleTable({ 'a.b': { text: '', section: 'lesson: x' } })).toThrow('rules.a.b.text: missing — every rule says what it requires');
     expect(() => ruleTable({ 'a.c': { text: 'A rule.', section: {} } })).toThrow('rules.a.c.section: missing — name the spec page (or the reference) the rule comes from');
   });
-  it('every rule of the table is keyed by its own id (46 rules: the model\'s 30, 10 SDK behaviours — 8 of v1, 1 of v2 only, 1 asserted on SDK v2 and not modelled —, 6 mechanics)', () => {
-    expect(Object.keys(RULES)).toHaveLength(46);
+  it('every rule of the table is keyed by its own id (48 rules: the model\'s 32, 10 SDK behaviours — 8 of v1, 1 of v2 only, 1 asserted on SDK v2 and not modelled —, 6 mechanics)', () => {
+    expect(Object.keys(RULES)).toHaveLength(48);
     for (const [k, r] of Object.entries(RULES)) expect(r.id).toBe(k);
   });
 });

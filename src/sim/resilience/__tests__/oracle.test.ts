@@ -20,8 +20,21 @@ import { breakerScenarioArb, stormScenarioArb, tasksScenarioArb } from './resili
  * engine's states share the logs of the whole run, so their raw JSON shows later entries too; a
  * state rebuilt from a checkpoint holds only its own).
  */
+/**
+ * Issue 23 rules the oracle predates, kept out of the comparison so it still proves the rest: the
+ * tasks client now declares elicitation beside the extension on every 2026-07-28 request ("Clients
+ * that support elicitation MUST declare the elicitation capability", `client/elicitation`), read back
+ * as the oracle's declaration; the invariants `input-requests-declared` and `task-only-to-declaring-client` are
+ * dropped from the lists (their bug switches, `clientElicitation` and `clientTasksExtension` are beyond the oracle: `BEYOND_ORACLE` below).
+ */
+const ORACLE_CAPABILITIES = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
+const NEW_INVARIANTS = new Set(['input-requests-declared', 'task-only-to-declaring-client']);
+const BEYOND_ORACLE = new Set(['T4-input-without-elicitation.json', 'T5-client-without-tasks-extension.json']);
 const json = (v: unknown) =>
   JSON.stringify(v, function (key, value: unknown) {
+    if (key === 'io.modelcontextprotocol/clientCapabilities') return ORACLE_CAPABILITIES;
+    if (key === 'invariants' && Array.isArray(value)) return value.filter((i: { name?: string }) => !NEW_INVARIANTS.has(i.name ?? ''));
+    if (key === 'invariants' && value && typeof value === 'object') return Object.fromEntries(Object.entries(value).filter(([k]) => !NEW_INVARIANTS.has(k)));
     if (key === 'logs' && value && typeof value === 'object' && 'attempts' in value) {
       const s = this as { attemptsSeen: number; callsSeen: number; transitionsSeen: number };
       const l = value as { attempts: unknown[]; calls: unknown[]; transitions: unknown[] };
@@ -35,7 +48,7 @@ const fullOf = (t: AnyTrace) => json({ initial: t.initial, steps: t.steps, outco
 const summaryOf = (t: AnyTrace) => json({ outcome: t.outcome, invariants: t.invariants, effects: t.effects, endAt: t.endAt, stepCount: t.stepCount, truncated: t.truncated });
 
 /** A step without its state (the generated runs compare states at the end and at one step only). */
-const stepsOf = (steps: { state: unknown }[]) => JSON.stringify(steps.map(({ state: _state, ...rest }) => rest));
+const stepsOf = (steps: { state: unknown }[]) => json(steps.map(({ state: _state, ...rest }) => rest));
 
 /**
  * Asserts every mode of the new core agrees with the oracle on `scenario`; returns the step count.
@@ -70,6 +83,7 @@ function agree(scenario: Scenario, checkpointEvery: number, thorough: boolean, m
 
 describe('resilience on the core = oracle on every built-in scenario and expectation override', () => {
   for (const { file, scenario } of loadScenarios()) {
+    if (BEYOND_ORACLE.has(file)) continue;
     const variants = [{ label: 'as written', overrides: undefined }, ...(scenario.expect ?? []).map((e) => ({ label: e.label, overrides: e.overrides }))];
     for (const v of variants) {
       // Issue 13 item 5 changed the storm's cancel propagation on purpose (the whole chain in cancelPropagationMs, not one hop):

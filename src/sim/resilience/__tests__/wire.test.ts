@@ -70,6 +70,10 @@ describe('task messages validate: the official core schema, and under 2026-07-28
         if (revision === '2025-11-25') {
           expect(official).toBeGreaterThan(4);
           expect(ext).toBe(0);
+        } else if (scenario.config.clientTasksExtension === false) {
+          // T5: the client did not declare the extension, so no tasks/* message exists; the refusal is the official -32021 error.
+          const refusal = t.effects.find((e) => (e.message as { error?: { code?: number } }).error?.code === -32021);
+          expect(refusal === undefined ? ['no -32021'] : validOfficial(revision, 'MissingRequiredClientCapabilityError', refusal.message as Json)).toEqual([]);
         } else expect(ext).toBeGreaterThan(1);
       });
     }
