@@ -7,7 +7,7 @@ import type { BuiltinLoad } from '../../store/builtins';
 import { LabPage } from '../common/LabPage';
 import { useRaces } from './context';
 import { ErrorBanner } from './ErrorBanner';
-import { LessonPanel } from './LessonPanel';
+import { GuideSlot } from './GuideSlot';
 import { NowPanel } from './NowPanel';
 import { PlaybackBar } from './PlaybackBar';
 import { RacesTimeline } from './RacesTimeline';
@@ -35,6 +35,8 @@ const ChaosPanel = lazy(() => import('../common/ChaosPanel').then((m) => ({ defa
 const InvariantsPanel = lazy(() => import('../common/InvariantsPanel').then((m) => ({ default: m.InvariantsPanel })));
 const TieRulePanel = lazy(() => import('../common/TieRulePanel').then((m) => ({ default: m.TieRulePanel })));
 const ImportPanel = lazy(() => import('./ImportPanel').then((m) => ({ default: m.ImportPanel })));
+/** "The lesson says" reads each expectation against the run: a lazy chunk (with its mismatch texts), so the guided path's button fits the initial budget. */
+const LessonPanel = lazy(() => import('./LessonPanel').then((m) => ({ default: m.LessonPanel })));
 
 /**
  * The races store of this tab: made once from the address (a bad link falls back with the error
@@ -81,7 +83,10 @@ function RacesPage() {
           </Suspense>
         </div>
         <aside className="races-side" aria-label="Settings, lesson and checks">
-          <LessonPanel />
+          <GuideSlot />
+          <Suspense fallback={<section className="panel lesson-pending" aria-busy="true" aria-label="The lesson says (loading)" />}>
+            <LessonPanel />
+          </Suspense>
           <SettingsPanel />
           <Suspense fallback={null}>
             <InvariantsPanel />
