@@ -18,7 +18,7 @@ export const GUIDE_TEXT = {
   otherScenario: 'This exercise runs on another scenario: open it first.',
   previous: '← Previous',
   next: 'Next →',
-  hint: (n: number, of: number) => `Hint ${n} of ${of}`,
+  hint: (n: number, of: number) => `Show hint ${n} of ${of}`,
   noMoreHints: 'No more hints',
   shareLink: (n: number) => `Link to exercise ${n} (opens the path here)`,
 } as const;

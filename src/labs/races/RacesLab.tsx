@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState, use } from 'react';
+import { lazy, Suspense, useState, use, useSyncExternalStore } from 'react';
 import { loadRacesBuiltins, RACES_BUILTIN_ERRORS, RACES_FIRST_BUILTIN } from '../../store/racesFirstPaint';
 import { linkCodecReady } from '../../store/labLink';
 import { labStoreFor } from '../../store/labStores';
@@ -60,7 +60,21 @@ function ScenarioIntro() {
   );
 }
 
+const NARROW = '(max-width: 900px)';
+/** Whether the page is one column (≤ 900 px): the guided path then sits above the timeline, not below every panel. */
+function useNarrow(): boolean {
+  return useSyncExternalStore(
+    (cb) => {
+      const m = window.matchMedia(NARROW);
+      m.addEventListener('change', cb);
+      return () => m.removeEventListener('change', cb);
+    },
+    () => window.matchMedia(NARROW).matches,
+  );
+}
+
 function RacesPage() {
+  const narrow = useNarrow();
   return (
     <>
       <ScenarioBar />
@@ -68,6 +82,7 @@ function RacesPage() {
       <ScenarioIntro />
       <div className="races-grid">
         <div className="races-main">
+          {narrow && <GuideSlot />}
           <TimelineSection headingId="tl-h">
             <PlaybackBar />
             <RacesTimeline />
@@ -83,7 +98,7 @@ function RacesPage() {
           </Suspense>
         </div>
         <aside className="races-side" aria-label="Settings, lesson and checks">
-          <GuideSlot />
+          {!narrow && <GuideSlot />}
           <Suspense fallback={<section className="panel lesson-pending" aria-busy="true" aria-label="The lesson says (loading)" />}>
             <LessonPanel />
           </Suspense>
