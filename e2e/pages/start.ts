@@ -85,3 +85,11 @@ export class GuidePanelDriver {
     return this.panel.locator('.guide-dot');
   }
 }
+
+/** The shell's skip links (the first Tab stops of every page). */
+export class SkipLinks {
+  constructor(readonly page: Page) {}
+  get toTimeline(): Locator {
+    return this.page.getByTestId('skip-to-timeline');
+  }
+}

@@ -90,6 +90,21 @@ export function App() {
       }}>
         Skip to the lab
       </a>
+      {current !== undefined && (
+        <a
+          className="skip-link"
+          href="#main"
+          data-testid="skip-to-timeline"
+          onClick={(e) => {
+            // The first event of the timeline (its handles are sliders); the lab's top when it has none.
+            e.preventDefault();
+            const handle = document.querySelector<HTMLElement>('#main [role="slider"][data-handle]') ?? document.getElementById('main');
+            handle?.focus();
+          }}
+        >
+          Skip to the timeline's first event
+        </a>
+      )}
       <header className="site-header">
         <a className="brand" href="#/start" aria-current={start ? 'page' : undefined} title="Start here: what the lab is for and where to begin" data-testid="nav-start">
           <span className="brand-mark" aria-hidden="true">
