@@ -251,7 +251,7 @@ test.describe('Flow lab: herd plot', () => {
     await kit(lab).plan.store.fill('10000');
     await expect(kit(lab).plan.revision('2025')).toContainText('replays those 5900 events');
     await kit(lab).plan.markSafe();
-    await expect(kit(lab).plan.revision('2026')).toContainText('safe to repeat: re-issued with a NEW id');
+    await expect(kit(lab).plan.revision('2026')).toContainText('is safe to repeat (read-only or idempotent). Re-issued as a new request');
   });
 });
 

@@ -1,9 +1,10 @@
-// Makes a fresh machine ready: `--deps` installs npm dependencies when node_modules is missing or
-// older than package-lock.json; `--chromium` checks for Debian's Chromium and, as root, installs it
+// Makes a fresh machine ready: `--deps` installs npm dependencies when node_modules does not hold
+// what package-lock.json lists (decided by content: scripts/depsState.mjs); `--chromium` checks for Debian's Chromium and, as root, installs it
 // with apt-get when missing (Playwright cannot download browsers on this network); `--cli` builds
 // the bundled command line (dist-cli/mcp-lab.mjs) when it is missing or older than a file under src/
 // or the build script.
-import { existsSync, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, readdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { depsState, LOCK_MARKER, lockHash } from './depsState.mjs';
 import path from 'node:path';
 import { execSync, spawn } from 'node:child_process';
 
@@ -27,8 +28,13 @@ function npmCi() {
 }
 
 if (args.has('--deps')) {
-  const firstRun = !existsSync('node_modules/.package-lock.json');
-  const stale = firstRun || statSync('package-lock.json').mtimeMs > statSync('node_modules/.package-lock.json').mtimeMs;
+  const read = (f) => (existsSync(f) ? readFileSync(f, 'utf8') : null);
+  const lockText = readFileSync('package-lock.json', 'utf8');
+  const state = depsState({ lockText, markerText: read(LOCK_MARKER), hiddenLockText: read('node_modules/.package-lock.json') });
+  const firstRun = state === 'missing';
+  const stale = state !== 'fresh';
+  // A copied or hand-made install that matches: record it, so the next start reads one small file.
+  if (!stale && read(LOCK_MARKER) === null && !(existsSync('node_modules') && lstatSync('node_modules').isSymbolicLink())) writeFileSync(LOCK_MARKER, lockHash(lockText) + '\n');
   // A linked node_modules (a git worktree sharing another checkout's) is never reinstalled from here: npm ci
   // would replace the link and empty the directory it points to, under every checkout that shares it.
   const linked = existsSync('node_modules') && lstatSync('node_modules').isSymbolicLink();
@@ -41,6 +47,12 @@ if (args.has('--deps')) {
     if (code !== 0) {
       console.error(`npm ci failed (exit ${code}): see its output above.`);
       process.exit(code);
+    }
+    // Written only after npm ci succeeded: an interrupted install leaves no marker, so the next start installs again.
+    try {
+      writeFileSync(LOCK_MARKER, lockHash(lockText) + '\n');
+    } catch {
+      // no node_modules to mark: the next start compares npm's own record instead
     }
     console.log('› Dependencies installed.');
     if (allowScripts) {

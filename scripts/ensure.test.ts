@@ -11,9 +11,21 @@ const ENSURE = path.resolve('scripts/ensure.mjs');
  * node_modules/.package-lock.json like `npm ci` and, when `warn`, prints npm 11's allowScripts notice
  * (the lines npm 11.19 prints for esbuild, copied from a real install) on stderr.
  */
-function ensureDeps(warn: boolean, installed: 'no' | 'yes' | 'linked-older' = 'no') {
+function ensureDeps(warn: boolean, installed: 'no' | 'yes' | 'linked-older' | 'copied-older' | 'interrupted' = 'no') {
   const dir = mkdtempSync(path.join(tmpdir(), 'lab-ensure-'));
-  writeFileSync(path.join(dir, 'package-lock.json'), '{}');
+  // The linked checkout's install is of another lockfile (content differs); every other case shares '{}'.
+  writeFileSync(path.join(dir, 'package-lock.json'), installed === 'linked-older' ? '{"packages":{"node_modules/a":{"version":"2.0.0"}}}' : '{}');
+  if (installed === 'copied-older') {
+    // A fresh clone with a copied node_modules: same packages, files older than the clone's package-lock.json.
+    mkdirSync(path.join(dir, 'node_modules'));
+    writeFileSync(path.join(dir, 'node_modules/.package-lock.json'), '{}');
+    utimesSync(path.join(dir, 'node_modules/.package-lock.json'), new Date(2000, 0, 1), new Date(2000, 0, 1));
+  }
+  if (installed === 'interrupted') {
+    // npm ci stopped half way: node_modules exists, partly filled, without npm's record (written last).
+    mkdirSync(path.join(dir, 'node_modules'));
+    writeFileSync(path.join(dir, 'node_modules/half-extracted'), '');
+  }
   if (installed === 'yes') {
     mkdirSync(path.join(dir, 'node_modules'));
     writeFileSync(path.join(dir, 'node_modules/.package-lock.json'), '{}');
@@ -66,6 +78,17 @@ describe('npm start on a fresh clone says what it is doing while npm ci runs', (
     const current = ensureDeps(true, 'yes');
     expect(current.stdout).toBe('');
     expect(current.status).toBe(0);
+  });
+
+  it('decides by the lockfile\'s content, not file times: a copied node_modules is kept; an interrupted install runs again', () => {
+    const copied = ensureDeps(false, 'copied-older');
+    expect(copied.stdout).not.toContain('npm-args');
+    expect(copied.status).toBe(0);
+    const interrupted = ensureDeps(false, 'interrupted');
+    expect(interrupted.stdout).toContain('npm-args: ci');
+    expect(existsSync(path.join(interrupted.dir, 'node_modules/.lab-installed-lock.sha256'))).toBe(true);
+    // The marker holds the lockfile's hash: the next start reads it and installs nothing.
+    expect(spawnSync(process.execPath, [ENSURE, '--deps'], { cwd: interrupted.dir, encoding: 'utf8' }).stdout).toBe('');
   });
 
   it('a linked node_modules (a worktree sharing another checkout\'s) is never reinstalled: npm ci would empty what it points to', () => {

@@ -7,6 +7,14 @@ export class RacesPage extends LabDriver {
     super(page, 'races');
   }
 
+  /** The Outcome panel (its region). */
+  get outcomePanel(): Locator {
+    return this.page.getByRole('region', { name: 'Outcome' });
+  }
+  /** The Wire panel's list of messages up to the playhead. */
+  get wireList(): Locator {
+    return this.page.getByRole('list', { name: 'Wire messages up to the playhead' });
+  }
   /** The outcome panel's "Ignored events" section (a <details>: its summary counts them). */
   get ignoredDetails(): Locator {
     return this.page.locator('.ignored-details');

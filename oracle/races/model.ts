@@ -40,7 +40,7 @@ export type ServerState = 'not-received' | 'working' | 'completed' | 'failed' | 
 export type CancelSignal = 'none' | 'notifications/cancelled' | 'stream-close' | 'stream-close+notifications/cancelled';
 
 /** Where the server's final response went. */
-export type ResponseFate = 'none' | 'in-flight' | 'accepted' | 'ignored-late' | 'undeliverable';
+export type ResponseFate = 'none' | 'in-flight' | 'accepted' | 'ignored-late' | 'lost-with-stream' | 'undeliverable';
 
 /** One request's state on both sides. Immutable: every change makes a new object. */
 export interface RequestState {
@@ -600,6 +600,12 @@ function clientProgress(state: RacesState, key: string, progress: number, ctx: C
 function clientResponse(state: RacesState, key: string, ok: boolean, ctx: Ctx): RacesState {
   const req = byKey(state, key);
   if (!req) return touch(state, NO_KEYS);
+  // Issue 27 (the one rule change since 3802fb5, see README): a response written to a dropped stream never reaches the client.
+  if (req.client.state === 'connection-closed') {
+    const next: RequestState = withClient(req, { responseFate: 'lost-with-stream' });
+    ctx.why(() => `The response to ${describeId(req.id)} was written to the stream dropped at ${req.client.atMs} ms: it never reaches the client (lost with the stream). The client only knows the call ended ${req.client.state}.`, state.config.revision === '2026-07-28' ? 'disconnect.2026' : 'disconnect.2025');
+    return replaceRequest(state, next);
+  }
   if (req.client.state !== 'pending') {
     const next: RequestState = withClient(req, { responseFate: 'ignored-late' });
     ctx.ignore({ by: 'client', what: `response to ${req.key}`, reason: `the call already ended ${req.client.state} at ${req.client.atMs} ms`, rule: 'cancel.late-response' });

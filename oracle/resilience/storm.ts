@@ -432,7 +432,7 @@ export const stormInvariants: Invariant<StormState>[] = [
   },
   {
     name: 'one-retry-layer-per-process',
-    description: 'Inside one process at most one layer retries (stacked loops multiply: 4 application attempts × 3 SDK attempts = 12 requests, nanobot#2760 as cited in issue 11).',
+    description: 'Inside one process at most one layer retries (stacked loops multiply: 4 application attempts × 3 SDK attempts = 12 requests, nanobot#2760).',
     check: (s) => {
       const byProcess = new Map<string, string[]>();
       s.config.layers.forEach((l, i) => {

@@ -1,4 +1,4 @@
-import { createElement, Suspense, useEffect, useId, useState } from 'react';
+import { createElement, lazy, Suspense, useEffect, useId, useState } from 'react';
 import { useStore } from 'zustand';
 import { Icon } from '../labs/common/icons';
 import { labAddresses } from '../store/labStores';
@@ -7,8 +7,13 @@ import { LabBoundary } from './LabBoundary';
 import { labText } from './labText';
 import { LanguagePicker } from './LanguagePicker';
 import { pageOf } from './labPages';
-import { LABS, useLabRoute } from './router';
+import { LABS, labOfHash, useLabRoute } from './router';
 import { useTheme, type ThemeChoice } from './theme';
+import { recallPlace, rememberPlace } from './lastPlace';
+
+/** The Start page: a lazy chunk, so the initial bundle holds only this line. */
+const StartPage = lazy(() => import('./start/StartPage').then((m) => ({ default: m.StartPage })));
+const isReadyLab = (id: string) => LABS.some((l) => l.id === id && l.ready);
 
 /** Shown while a lazy lab's chunk loads. */
 function Loading({ name }: { name: string }) {
@@ -19,17 +24,6 @@ function Loading({ name }: { name: string }) {
   );
 }
 
-function ComingSoon({ name }: { name: string }) {
-  return (
-    <div className="coming-soon">
-      <h1>{name}</h1>
-      <p>This lab is coming soon. The Races lab is ready:</p>
-      <p>
-        <a href="#/races">Open the Races lab</a>
-      </p>
-    </div>
-  );
-}
 
 /**
  * The lab navigation. Each link carries its lab's current address (a nav link returns to the lab as
@@ -63,6 +57,13 @@ function LabNav({ currentId }: { currentId: string | undefined }) {
   );
 }
 
+/** The remembered place as the Start page's "continue" link (its lab's name), or null. */
+function placeToResume(place: string | null): { href: string; name: string } | null {
+  const id = place === null ? null : /^#\/([A-Za-z0-9-]+)/.exec(place)?.[1];
+  const l = id ? LABS.find((x) => x.id === id && x.ready) : undefined;
+  return l && place ? { href: place, name: l.name } : null;
+}
+
 /** The site shell: header, lab navigation, hash routing and theme. */
 export function App() {
   const lab = useLabRoute();
@@ -73,12 +74,21 @@ export function App() {
   // so an Arabic shell does not lay English text and the timelines out right to left.
   const untranslated = useLang() === 'en' ? undefined : { lang: 'en', dir: 'ltr' as const };
 
-  // `#/` or no hash → the first lab.
+  // `#/` or no hash → where a returning visitor was, else the Start page. Every lab address is remembered.
+  const [place] = useState(recallPlace);
   useEffect(() => {
-    if (lab === null) history.replaceState(history.state, '', '#/races');
-  }, [lab]);
+    // location.replace fires hashchange (the route re-reads) and leaves no extra history entry.
+    if (lab === null && place !== null) window.location.replace(place);
+  }, [lab, place]);
+  useEffect(() => {
+    const remember = () => rememberPlace(window.location.hash, isReadyLab);
+    remember();
+    window.addEventListener('hashchange', remember);
+    return () => window.removeEventListener('hashchange', remember);
+  }, []);
 
-  const current = LABS.find((l) => l.id === (lab ?? 'races'));
+  const start = lab === 'start' || (lab === null && place === null);
+  const current = start ? undefined : LABS.find((l) => l.id === (lab ?? labOfHash(place ?? '') ?? 'races'));
   const [attempts, setAttempts] = useState<Record<string, number>>({});
   // pageOf caches one component per (lab, attempt) in a module map, so its identity is stable across renders.
   const Page = current?.ready ? pageOf(current.id, attempts[current.id] ?? 0) : undefined;
@@ -91,13 +101,29 @@ export function App() {
       }}>
         {t('shell.skip')}
       </a>
+      {current !== undefined && (
+        <a
+          className="skip-link"
+          href="#main"
+          data-testid="skip-to-timeline"
+          onClick={(e) => {
+            // The first event of the timeline (its handles are sliders); the lab's top when it has none.
+            e.preventDefault();
+            const handle = document.querySelector<HTMLElement>('#main [role="slider"][data-handle]') ?? document.getElementById('main');
+            handle?.focus();
+          }}
+        >
+          {t('shell.skipTimeline')}
+        </a>
+      )}
       <header className="site-header">
-        <div className="brand">
+        <a className="brand" href="#/start" aria-current={start ? 'page' : undefined} title={t('shell.startTitle')} data-testid="nav-start">
           <span className="brand-mark" aria-hidden="true">
             <Icon name="clock" size={18} />
           </span>
           <span className="brand-name">{t('shell.brand')}</span>
-        </div>
+          <span className="brand-start">{t('shell.start')}</span>
+        </a>
         <LabNav currentId={current?.id} />
         <div className="theme-pick">
           <label htmlFor={themeId}>{t('theme.label')}</label>
@@ -110,7 +136,11 @@ export function App() {
         <LanguagePicker />
       </header>
       <main id="main" tabIndex={-1} {...untranslated}>
-        {current === undefined ? (
+        {start ? (
+          <Suspense fallback={<Loading name="Start" />}>
+            <StartPage resume={placeToResume(place)} />
+          </Suspense>
+        ) : current === undefined ? (
           <div className="coming-soon">
             <h1>Not found</h1>
             <p>
@@ -124,7 +154,7 @@ export function App() {
             </Suspense>
           </LabBoundary>
         ) : (
-          <ComingSoon name={current.name} />
+          <p className="coming-soon">The {current.name} lab is coming soon.</p>
         )}
       </main>
       <footer className="site-footer" {...untranslated}>

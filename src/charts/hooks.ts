@@ -30,8 +30,17 @@ export function useAxis(ref: RefObject<SVGGElement | null>, x: LinearScale, plot
     if (!g) return;
     select(g)
       .call(axisTop<number>(x).ticks(tickCount(plotW)).tickFormat((v) => formatMs(Number(v))).tickSizeOuter(0))
-      .call((sel) => sel.selectAll('text').attr('class', 'tl-axis-text'));
+      .call((sel) => sel.selectAll('text').attr('class', 'tl-axis-text'))
+      .call((sel) => sel.selectAll<SVGGElement, number>('.tick text').attr('text-anchor', (v) => tickAnchor(x(v), x.range()[1])));
   }, [ref, x, plotW]);
+}
+
+/**
+ * A tick label's anchor: centred under its tick, but ending at it when centring would cut it at the
+ * plot's right edge (Resilience S2's "22 000" was clipped there, issue 27).
+ */
+export function tickAnchor(tickX: number, rightX: number, halfLabelPx = 22): 'middle' | 'end' {
+  return tickX + halfLabelPx > rightX ? 'end' : 'middle';
 }
 
 /**

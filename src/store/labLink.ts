@@ -27,6 +27,9 @@ import { base64UrlToBytes, bytesToBase64Url, configDiff, fromBase64Url, parseQue
  */
 export const CHAOS_LINK_PARAM = 'chaos';
 
+/** The guided path's link parameter (`guide=<n>`: open the lab's path at exercise n), read by `guideProgress.ts`; the scenario's decoder skips it. */
+export const GUIDE_LINK_PARAM = 'guide';
+
 /** Which parts a lab's address carries beyond the scenario. */
 export interface LinkOptions {
   /** Config overrides of a built-in as query parameters (races). */
@@ -272,7 +275,7 @@ export function decodeLink(lab: string, hash: string, builtins: readonly Scenari
     if (encoded === null) return { kind: 'none' };
     const parsed = decodeScenarioPayload(encoded, builtins, parse);
     if (!parsed.ok) return { kind: 'bad', errors: parsed.errors };
-    for (const k of new Set(query.keys())) if (k !== 'scenario' && k !== CHAOS_LINK_PARAM && !(k === 't' && options.playhead)) warnings.push(notAParameter(k));
+    for (const k of new Set(query.keys())) if (k !== 'scenario' && k !== CHAOS_LINK_PARAM && k !== GUIDE_LINK_PARAM && !(k === 't' && options.playhead)) warnings.push(notAParameter(k));
     const original = builtins.find((b) => b.id === parsed.scenario.id) ?? parsed.scenario;
     return { kind: 'ok', scenario: parsed.scenario, original, builtinId: null, cursorMs, warnings };
   }
@@ -286,13 +289,13 @@ export function decodeLink(lab: string, hash: string, builtins: readonly Scenari
   const builtin = builtins.find((b) => b.id === id);
   if (!builtin) {
     const unknownId = `scenario id (in the link): no built-in scenario is called ${quoteClipped(id)}; known: ${builtins.map((b) => b.id).join(', ')}`;
-    const params = options.configParams ? [] : [...new Set(query.keys())].filter((k) => k !== 'scenario' && k !== CHAOS_LINK_PARAM && !(k === 't' && options.playhead)).map((k) => unknownLinkParameter(k, false));
+    const params = options.configParams ? [] : [...new Set(query.keys())].filter((k) => k !== 'scenario' && k !== CHAOS_LINK_PARAM && k !== GUIDE_LINK_PARAM && !(k === 't' && options.playhead)).map((k) => unknownLinkParameter(k, false));
     return { kind: 'bad', errors: [unknownId, ...params] };
   }
   let scenario = builtin;
   for (const [key, raw] of query) {
     if (key === 't' && options.playhead) continue;
-    if (key === CHAOS_LINK_PARAM) continue;
+    if (key === CHAOS_LINK_PARAM || key === GUIDE_LINK_PARAM) continue;
     if (key === 'scenario') {
       warnings.push(ignored('scenario (in the link): give either a scenario id in the path or ?scenario=…, not both; the scenario the path names is shown'));
       continue;

@@ -11,9 +11,13 @@ describe('speed slider (log scale)', () => {
     for (const speed of [10, 100, 1000, 10000, 100000]) expect(sliderToSpeed(speedToSlider(speed))).toBe(speed);
   });
   it('suggests a 1-2-5 speed that plays the trace in a few seconds', () => {
-    expect(suggestedSpeed(500)).toBe(50);
-    expect(suggestedSpeed(460000)).toBe(50000);
+    expect(suggestedSpeed(500)).toBe(100);
+    expect(suggestedSpeed(46000)).toBe(10000);
+    expect(suggestedSpeed(460000)).toBe(SPEED_MAX);
     expect(suggestedSpeed(0)).toBe(SPEED_MIN);
+  });
+  it('shows motion at once: Races A (last step 550 ms) passes its first progress (150 ms) within 1.5 s of Play', () => {
+    expect(suggestedSpeed(550) * 1.5).toBeGreaterThanOrEqual(150);
   });
 });
 

@@ -29,8 +29,12 @@ export function roundSignificant(value: number, digits: number): number {
   return Math.round(value / magnitude) * magnitude;
 }
 
-/** A speed that plays a trace ending at `endMs` in about `seconds` real seconds, on the 1-2-5 ladder. */
-export function suggestedSpeed(endMs: number, seconds = 8): number {
+/**
+ * A speed that plays a trace ending at `endMs` in about `seconds` real seconds, on the 1-2-5 ladder.
+ * Four seconds by default: at eight, Races A (550 ms) played at 50 ms/s and showed 79 ms after 1.5 s
+ * of Play — it looked stuck (issue 27's walkthrough); now 100 ms/s reaches its first progress in 1.5 s.
+ */
+export function suggestedSpeed(endMs: number, seconds = 4): number {
   const target = Math.max(endMs, 1) / seconds;
   const ladder: number[] = [];
   for (let m = 10; m <= SPEED_MAX; m *= 10) ladder.push(m, 2 * m, 5 * m);

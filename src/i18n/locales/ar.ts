@@ -8,6 +8,9 @@ import type { Catalogue } from './en';
 export const messages: Catalogue = {
   'shell.skip': 'انتقل إلى المختبر',
   'shell.brand': 'مختبر موثوقية MCP',
+  'shell.start': 'ابدأ من هنا',
+  'shell.startTitle': 'ابدأ من هنا: ما الغرض من المختبر ومن أين تبدأ',
+  'shell.skipTimeline': 'انتقل إلى أول حدث في الخط الزمني',
   'nav.label': 'المختبرات',
   'nav.soon': 'قريباً',
   'nav.soonTitle': '{blurb} — قريباً',

@@ -7,6 +7,9 @@
 export const en = {
   'shell.skip': 'Skip to the lab',
   'shell.brand': 'MCP Reliability Lab',
+  'shell.start': 'Start here',
+  'shell.startTitle': 'Start here: what the lab is for and where to begin',
+  'shell.skipTimeline': 'Skip to the timeline\'s first event',
   'nav.label': 'Labs',
   'nav.soon': 'soon',
   'nav.soonTitle': '{blurb} — coming soon',

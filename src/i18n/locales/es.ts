@@ -8,6 +8,9 @@ import type { Catalogue } from './en';
 export const messages: Catalogue = {
   'shell.skip': 'Ir al laboratorio',
   'shell.brand': 'Laboratorio de fiabilidad MCP',
+  'shell.start': 'Empieza aquí',
+  'shell.startTitle': 'Empieza aquí: para qué sirve el laboratorio y por dónde empezar',
+  'shell.skipTimeline': 'Ir al primer evento de la línea de tiempo',
   'nav.label': 'Laboratorios',
   'nav.soon': 'pronto',
   'nav.soonTitle': '{blurb} — muy pronto',

@@ -8,6 +8,9 @@ import type { Catalogue } from './en';
 export const messages: Catalogue = {
   'shell.skip': '跳到实验室',
   'shell.brand': 'MCP 可靠性实验室',
+  'shell.start': '从这里开始',
+  'shell.startTitle': '从这里开始：实验室的用途和入门路径',
+  'shell.skipTimeline': '跳到时间线的第一个事件',
   'nav.label': '实验室',
   'nav.soon': '即将推出',
   'nav.soonTitle': '{blurb} — 即将推出',

@@ -1,4 +1,4 @@
-import { memo, useCallback, useEffect, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { LabId } from '../../sim/labIds';
 import type { Scenario } from '../../sim/types';
 import { selectScenario, selectSelectedEventId } from '../../store/labSelectors';
@@ -6,6 +6,7 @@ import type { LabStoreState } from '../../store/labStore';
 import { useLab, useLabStore } from './LabContext';
 import type { AllOrdersClass, AllOrdersReply, AllOrdersRequest } from './allOrdersProtocol';
 import { RunControls, type RunStatus } from './RunControls';
+import { addSelectedHint } from './addSelectedHint';
 import { failOnWorkerError } from './workerFailure';
 
 /** Most events one exploration orders (8! = 40,320 orders). */
@@ -66,6 +67,8 @@ export function AllOrdersPanel({ lab, scope }: { lab: LabId; scope?: string }) {
   const shown = result && (result.of === scenario || result.classes.some((c) => c.scenario === scenario)) ? result : null;
 
   const toggle = useCallback((id: string) => setPicked((p) => (p.includes(id) ? p.filter((x) => x !== id) : p.length >= MAX_ORDER_EVENTS ? p : [...p, id])), []);
+  const addHint = addSelectedHint(selectedOnTimeline ?? null, picked, MAX_ORDER_EVENTS);
+  const addHintId = useId();
   // The event list is drawn only while its <details> is open: a drag then re-renders none of its
   // (up to 200) checkboxes, and an open list re-renders only the row of the moved event.
   const [listOpen, setListOpen] = useState(false);
@@ -141,9 +144,14 @@ export function AllOrdersPanel({ lab, scope }: { lab: LabId; scope?: string }) {
         </div>
       </details>
       <RunControls testIdPrefix="all-orders" runLabel="Explore all orders" status={status} progress={status === 'done' && !shown ? null : progress} message={message} onRun={start} onCancel={cancel} totalPendingAsEllipsis>
-        <button type="button" className="small-btn" onClick={() => selectedOnTimeline && !picked.includes(selectedOnTimeline) && toggle(selectedOnTimeline)} disabled={!selectedOnTimeline || picked.includes(selectedOnTimeline) || picked.length >= MAX_ORDER_EVENTS} data-testid="all-orders-add-selected">
+        <button type="button" className="small-btn" onClick={() => selectedOnTimeline && !picked.includes(selectedOnTimeline) && toggle(selectedOnTimeline)} disabled={addHint !== null} aria-describedby={addHint !== null ? addHintId : undefined} data-testid="all-orders-add-selected">
           Add the selected event{selectedOnTimeline ? ` (${selectedOnTimeline})` : ''}
         </button>
+        {addHint !== null && (
+          <span className="muted small all-orders-add-hint" id={addHintId} data-testid="all-orders-add-hint">
+            {addHint}
+          </span>
+        )}
       </RunControls>
       {shown && (
         <div className="all-orders-table-wrap">

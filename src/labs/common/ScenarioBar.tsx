@@ -124,8 +124,13 @@ export function ScenarioBar({ groups, children }: { groups?: PickerGroups; child
             builtins.map(option)
           )}
         </select>
-        {modified && (
+        {modified ? (
           <span className="badge badge-info" data-testid="edited">
+            edited
+          </span>
+        ) : (
+          // Its place, kept: the first edit shows the badge without moving the buttons after it.
+          <span className="badge badge-info is-placeholder" aria-hidden="true">
             edited
           </span>
         )}
@@ -148,13 +153,19 @@ export function ScenarioBar({ groups, children }: { groups?: PickerGroups; child
           Import / export…
         </button>
       </div>
-      {(undoStep ?? redoStep) && !(imported !== null && !status) && (
+      {(undoStep ?? redoStep) && !(imported !== null && !status) ? (
         // The step Ctrl+Z (else Ctrl+Shift+Z) takes, as visible text beside the buttons; one line,
         // cut with an ellipsis when narrow (the whole text in its tooltip). The buttons' names
         // already say it to assistive technology, so this copy is hidden from it; while
         // "Imported … — Undo" shows, that line says it.
         <span className="history-step small" data-testid="history-step" aria-hidden="true" title={undoStep ? `Undo: ${undoStep}` : `Redo: ${redoStep}`}>
           {undoStep ? `Undo: ${undoStep}` : `Redo: ${redoStep}`}
+        </span>
+      ) : (
+        // Its place, kept while there is nothing to undo: the first edit then fills it instead of
+        // wrapping the bar onto another line (the page jumped by that line, issue 27).
+        <span className="history-step small is-empty" aria-hidden="true">
+          {'\u00a0'}
         </span>
       )}
       <div className="share-status" role="status">

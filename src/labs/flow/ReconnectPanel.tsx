@@ -83,7 +83,7 @@ export function ReconnectPanel({ store }: { store: FlowStore }) {
     );
   }
   const i = drop.input;
-  const inFlight = i.inFlight.length ? i.inFlight.map((c) => `${c.tool} (tools/call id ${c.id})`).join(', ') : 'no call';
+  const inFlight = i.inFlight.length ? i.inFlight.map((c) => `${c.tool} (request ${JSON.stringify(c.id)}${c.idempotencyKey !== undefined ? `, idempotency key ${JSON.stringify(c.idempotencyKey)}` : ''})`).join(', ') : 'no call';
   return (
     <section className="panel" aria-labelledby="plan-h">
       <h2 id="plan-h">Reconnect plan after the drop the timeline shows</h2>

@@ -98,6 +98,6 @@ export function ledgerMarks(trace: LedgerTrace, cursorMs: number): TimelineMark[
   const points: [number, number][] = [[0, 0]];
   for (const s of trace.steps) if (s.state.tables.executions !== points[points.length - 1][1]) points.push([s.at, s.state.tables.executions]);
   const max = Math.max(2, final.tables.executions);
-  marks.push({ kind: 'steps', id: 'executions', lane: 'ledger', row: 'count', points, max, until: cursorMs, tone: final.tables.executions > 1 ? 'bad' : 'ok', label: `executions (max ${max})` });
+  marks.push({ kind: 'steps', id: 'executions', lane: 'ledger', row: 'count', points, max, until: cursorMs, tone: final.tables.executions > 1 ? 'bad' : 'ok', label: `executions over time (scale 0–${max})` });
   return marks;
 }

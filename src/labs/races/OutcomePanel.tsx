@@ -2,6 +2,7 @@ import { useMemo } from 'react';
 import { formatMs } from '../../charts/format';
 import type { LabTraceView } from '../../sim/lab';
 import type { RacesState, RacesTrace, RequestOutcome } from '../../sim/races';
+import { finalResponseNote, serverWorkText } from '../../store/racesStatements';
 import { racesOutcomeAt } from '../../store/racesStore';
 import { racesOriginWord } from '../../store/failureOrigins';
 import type { Revision } from '../../sim/mcp';
@@ -10,13 +11,6 @@ import { useRaces } from './context';
 import { RuleRef } from './RuleRef';
 import { requestLabel } from './timelineMarks';
 
-const FATE_TEXT: Record<RequestOutcome['responseFate'], string> = {
-  none: 'no response reached the client',
-  'in-flight': 'on the wire',
-  accepted: 'accepted by the client',
-  'ignored-late': 'arrived late: logged and dropped',
-  undeliverable: 'nowhere to deliver it (stream closed)',
-};
 
 export function stateBadgeClass(state: string): string {
   if (state === 'completed' || state === 'ended-by-server') return 'badge badge-ok';
@@ -93,17 +87,14 @@ function RequestFacts({ r, testIds, revision }: { r: RequestOutcome | undefined;
       <dt>Final response</dt>
       <dd>
         <span data-testid={tid('final-response')}>{r.finalResponse ? 'yes' : 'no'}</span>
-        <span className="muted small"> — {r.finalResponse ? FATE_TEXT[r.responseFate] : r.serverState === 'cancelled' ? 'the server stopped and sent none' : 'none sent'}</span>
+        <span className="muted small"> — {finalResponseNote(r)}</span>
       </dd>
       <dt>Cancel signal on the wire</dt>
       <dd>
         <code data-testid={tid('cancel-signal')}>{r.cancelSignal}</code>
       </dd>
       <dt>Server</dt>
-      <dd>
-        {r.serverState}
-        {r.workEndedAtMs !== null && <span className="muted small"> (work stopped at {formatMs(r.workEndedAtMs)} ms)</span>}
-      </dd>
+      <dd>{serverWorkText(r)}</dd>
       <dt>Why</dt>
       <dd className="why">
         {r.reason}

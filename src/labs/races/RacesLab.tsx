@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState, use } from 'react';
+import { lazy, Suspense, useState, use, useSyncExternalStore } from 'react';
 import { loadRacesBuiltins, RACES_BUILTIN_ERRORS, RACES_FIRST_BUILTIN } from '../../store/racesFirstPaint';
 import { linkCodecReady } from '../../store/labLink';
 import { labStoreFor } from '../../store/labStores';
@@ -7,7 +7,7 @@ import type { BuiltinLoad } from '../../store/builtins';
 import { LabPage } from '../common/LabPage';
 import { useRaces } from './context';
 import { ErrorBanner } from './ErrorBanner';
-import { LessonPanel } from './LessonPanel';
+import { GuideSlot } from './GuideSlot';
 import { NowPanel } from './NowPanel';
 import { PlaybackBar } from './PlaybackBar';
 import { RacesTimeline } from './RacesTimeline';
@@ -35,6 +35,8 @@ const ChaosPanel = lazy(() => import('../common/ChaosPanel').then((m) => ({ defa
 const InvariantsPanel = lazy(() => import('../common/InvariantsPanel').then((m) => ({ default: m.InvariantsPanel })));
 const TieRulePanel = lazy(() => import('../common/TieRulePanel').then((m) => ({ default: m.TieRulePanel })));
 const ImportPanel = lazy(() => import('./ImportPanel').then((m) => ({ default: m.ImportPanel })));
+/** "The lesson says" reads each expectation against the run: a lazy chunk (with its mismatch texts), so the guided path's button fits the initial budget. */
+const LessonPanel = lazy(() => import('./LessonPanel').then((m) => ({ default: m.LessonPanel })));
 
 /**
  * The races store of this tab: made once from the address (a bad link falls back with the error
@@ -58,7 +60,21 @@ function ScenarioIntro() {
   );
 }
 
+const NARROW = '(max-width: 900px)';
+/** Whether the page is one column (≤ 900 px): the guided path then sits above the timeline, not below every panel. */
+function useNarrow(): boolean {
+  return useSyncExternalStore(
+    (cb) => {
+      const m = window.matchMedia(NARROW);
+      m.addEventListener('change', cb);
+      return () => m.removeEventListener('change', cb);
+    },
+    () => window.matchMedia(NARROW).matches,
+  );
+}
+
 function RacesPage() {
+  const narrow = useNarrow();
   return (
     <>
       <ScenarioBar />
@@ -66,6 +82,7 @@ function RacesPage() {
       <ScenarioIntro />
       <div className="races-grid">
         <div className="races-main">
+          {narrow && <GuideSlot />}
           <TimelineSection headingId="tl-h">
             <PlaybackBar />
             <RacesTimeline />
@@ -81,7 +98,10 @@ function RacesPage() {
           </Suspense>
         </div>
         <aside className="races-side" aria-label="Settings, lesson and checks">
-          <LessonPanel />
+          {!narrow && <GuideSlot />}
+          <Suspense fallback={<section className="panel lesson-pending" aria-busy="true" aria-label="The lesson says (loading)" />}>
+            <LessonPanel />
+          </Suspense>
           <SettingsPanel />
           <Suspense fallback={null}>
             <InvariantsPanel />

@@ -1,7 +1,8 @@
 import { memo, useDeferredValue, useEffect, useMemo, useRef } from 'react';
 import { formatMs } from '../../charts/format';
 import type { LabTraceView } from '../../sim/lab';
-import type { RacesState } from '../../sim/races';
+import type { RacesOutcome, RacesState } from '../../sim/races';
+import { effectLostAtMs } from '../../store/racesStatements';
 import { headerText, racesTraceView, selectCursor, selectTrace, stepEffectEnds } from '../../store/racesStore';
 import { useRaces } from './context';
 import { effectLabel } from './timelineMarks';
@@ -21,10 +22,12 @@ interface WireItem {
   headers: string | null;
   malformed: boolean;
   transport: string;
+  /** When this final response was lost with the stream the client dropped (the outcome's `lost-with-stream`), or null. */
+  lostAt: number | null;
 }
 
-const WireEntry = memo(function WireEntry(item: WireItem & { newest: boolean; inFlight: boolean }) {
-  const { newest, inFlight } = item;
+const WireEntry = memo(function WireEntry(item: WireItem & { newest: boolean; inFlight: boolean; lost: boolean }) {
+  const { newest, inFlight, lost } = item;
   const to = item.from === 'client' ? 'server' : 'client';
   return (
     <li className={`wire-item from-${item.from}${newest ? ' is-newest' : ''}${item.malformed ? ' is-malformed' : ''}`} aria-current={newest ? 'step' : undefined}>
@@ -37,7 +40,9 @@ const WireEntry = memo(function WireEntry(item: WireItem & { newest: boolean; in
         {newest && <span className="badge badge-info">newest</span>}
         <span className="wire-times">
           sent {formatMs(item.sentAt)} ms ·{' '}
-          {item.arrivesAt === null ? <span className="bad-text">never delivered</span> : inFlight ? <span>in flight, arrives {formatMs(item.arrivesAt)} ms</span> : <>arrived {formatMs(item.arrivesAt)} ms</>}
+          {lost ? (
+            <span className="bad-text">never reached the client: lost with the dropped stream</span>
+          ) : item.arrivesAt === null ? <span className="bad-text">never delivered</span> : inFlight ? <span>in flight, arrives {formatMs(item.arrivesAt)} ms</span> : <>arrived {formatMs(item.arrivesAt)} ms</>}
         </span>
       </div>
       {item.http && <p className="wire-http">HTTP: {item.http}</p>}
@@ -48,7 +53,7 @@ const WireEntry = memo(function WireEntry(item: WireItem & { newest: boolean; in
 });
 
 /** The wire items of step `s` (its effects in order, keyed `step-index`). */
-function stepItems(trace: LabTraceView<RacesState>, s: number): WireItem[] {
+function stepItems(trace: LabTraceView<RacesState>, outcome: RacesOutcome, s: number): WireItem[] {
   const sentAt = trace.atOf(s);
   return trace.effectsOf(s).map((e, i) => ({
     key: `${s}-${i}`,
@@ -61,6 +66,7 @@ function stepItems(trace: LabTraceView<RacesState>, s: number): WireItem[] {
     message: e.message,
     malformed: !!e.malformed,
     transport: e.transport,
+    lostAt: effectLostAtMs(outcome, e),
   }));
 }
 
@@ -71,7 +77,8 @@ function stepItems(trace: LabTraceView<RacesState>, s: number): WireItem[] {
  * trace costs this panel the last LIMIT entries, not every message.
  */
 export function WirePanel() {
-  const trace = racesTraceView(useDeferredValue(useRaces(selectTrace)));
+  const full = useDeferredValue(useRaces(selectTrace));
+  const trace = racesTraceView(full);
   const cursorMs = useDeferredValue(useRaces(selectCursor));
   const idx = trace.indexAt(cursorMs);
   const ends = stepEffectEnds(trace);
@@ -82,12 +89,12 @@ export function WirePanel() {
     let n = 0;
     for (let s = idx; s >= 0 && n < LIMIT; s--) {
       if (ends[s] === (s > 0 ? ends[s - 1] : 0)) continue;
-      const items = stepItems(trace, s);
+      const items = stepItems(trace, full.outcome, s);
       parts.push(items);
       n += items.length;
     }
     return parts.reverse().flat().slice(-LIMIT);
-  }, [trace, ends, idx]);
+  }, [trace, full, ends, idx]);
   const newestStep = shown.length ? shown[shown.length - 1].key.split('-')[0] : null;
   const listRef = useRef<HTMLOListElement>(null);
 
@@ -107,7 +114,7 @@ export function WirePanel() {
         <ol className="wire-list" ref={listRef} tabIndex={0} aria-label="Wire messages up to the playhead">
           {uptoCount > shown.length && <li className="muted small">… {uptoCount - shown.length} earlier entries not shown</li>}
           {shown.map((item) => (
-            <WireEntry {...item} key={item.key} newest={item.key.split('-')[0] === newestStep} inFlight={item.arrivesAt !== null && item.arrivesAt > cursorMs} />
+            <WireEntry {...item} key={item.key} newest={item.key.split('-')[0] === newestStep} inFlight={item.arrivesAt !== null && item.arrivesAt > cursorMs} lost={item.lostAt !== null && cursorMs >= item.lostAt} />
           ))}
         </ol>
       )}

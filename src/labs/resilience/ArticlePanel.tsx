@@ -32,7 +32,7 @@ export function ArticlePanel() {
           const failing = res.calls.find((c) => c.state === 'failed');
           return (
             <div key={r.id} className={`seed-card seed-card-${r.id.startsWith('article') ? 'incident' : 'fixed'}`} data-testid={`article-${r.id}`}>
-              <h4>{r.label}</h4>
+              <h3 className="seed-card-h">{r.label}</h3>
               <dl className="stats">
                 <div className="stat">
                   <dt>Attempts before the breaker opens</dt>

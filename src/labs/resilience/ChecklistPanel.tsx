@@ -48,7 +48,7 @@ export function ChecklistPanel() {
         Production checklist <span className="muted small">— {passed} pass, {failed} fail</span>
       </h2>
       <p className="small muted">
-        The postmortem's production checklist (items 2–10 of the seed text) as lints over this scenario as it is now — every edit re-runs them. The p99 they compare with is{' '}
+        The postmortem's production checklist (its items 2–10) as lints over this scenario as it is now — every edit re-runs them. The p99 they compare with is{' '}
         {p99 === null ? `${formatMs(lints[0]?.p99Ms ?? 0)} ms, from ${lints[0]?.p99Source ?? '—'}` : 'the one typed'}; type another to see the floor move.
       </p>
       <div className="button-row">

@@ -53,7 +53,7 @@ export function SeedPanels() {
       }}
     >
       <summary data-testid="seed-panels-summary">
-        <h2 className="seed-group-h">From the seed documents: the postmortem and the article</h2>
+        <h2 className="seed-group-h">From the source documents: the postmortem and the article</h2>
         <p className="small seed-group-intro" data-testid="seed-panels-intro">
           The lab was seeded from two documents: a postmortem of a retry storm in a layered MCP service (its error origins, dynamic timeout, protection tiers and production checklist) and an article
           whose <code>retryWithBackoff</code> and <code>CircuitBreaker</code> code is shown as written and corrected — these five panels check the loaded scenario against them.

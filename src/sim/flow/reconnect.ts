@@ -22,10 +22,15 @@ import type { FlowConfig, FlowEvent } from './schema';
  */
 
 export interface InFlightCall {
+  /** The call's JSON-RPC id: the one name the plan, the timeline and the lesson rows use for it. */
   id: RequestId;
   tool: string;
   /** True when repeating the call could repeat a side effect (no idempotency key, not read-only). */
   unsafe: boolean;
+  /** The idempotency key the call carries (arguments.idempotencyKey), as the model reads it; absent: none. */
+  idempotencyKey?: string;
+  /** The id a 2026-07-28 re-issue gets (the model's `<id>-reissue-<n>`); absent: the plan counts one up from `nextId`. */
+  reissueId?: RequestId;
 }
 
 export interface ReconnectInput {
@@ -203,14 +208,19 @@ function plan2026(input: ReconnectInput): PlanStep[] {
       steps.push({
         from: 'client',
         http: '(nothing sent)',
-        note: `${call.tool} (id ${JSON.stringify(call.id)}) was in flight and is unsafe to repeat: not replayed automatically. Its outcome is unknown — ask the user, or check with a read, before retrying with an idempotency key.`,
+        note: `${call.tool} (request ${JSON.stringify(call.id)}) was in flight and is unsafe to repeat: not replayed automatically. Its outcome is unknown — ask the user, or check with a read, before retrying with an idempotency key.`,
       });
     } else {
+      const newId = call.reissueId ?? id++;
+      const why =
+        call.idempotencyKey !== undefined
+          ? `carries idempotency key ${JSON.stringify(call.idempotencyKey)}, so repeating it is safe: a server that already executed it answers with the stored result`
+          : 'it is safe to repeat (read-only or idempotent)';
       steps.push({
         from: 'client',
         http: 'POST /mcp',
-        message: { jsonrpc: '2.0', id: id++, method: 'tools/call', params: { name: call.tool, arguments: {}, _meta: meta2026() } },
-        note: `${call.tool} was in flight and is safe to repeat: re-issued with a NEW id (${id - 1}; the old id ${JSON.stringify(call.id)} is dead).`,
+        message: { jsonrpc: '2.0', id: newId, method: 'tools/call', params: { name: call.tool, arguments: call.idempotencyKey !== undefined ? { idempotencyKey: call.idempotencyKey } : {}, _meta: meta2026() } },
+        note: `${call.tool} (request ${JSON.stringify(call.id)}) was in flight and ${why}. Re-issued as a new request ${JSON.stringify(newId)} (the old id ${JSON.stringify(call.id)} is dead).`,
       });
     }
   }
@@ -353,9 +363,21 @@ export function streamDrop(trace: FlowTrace, atMs: number, options: StreamDropOp
     dropIndex >= 0 ? after.lostWhileDown - before.lostWhileDown : before.buffer.size + before.proxyHeld.progress + before.proxyHeld.finals;
   const refetch = dropIndex >= 0 ? after.buffer.refetch : uniqueSorted([...before.buffer.refetch, ...before.buffer.runs.map((r) => r.token)]);
   const callId = (token: string) => tokens.indexOf(token) + 2;
+  // The watched call as the model names and keys it (reissue.ts): its id is its token (then
+  // `<token>-reissue-<n>`), its tool is config.client.tool, and its idempotency key — unless the
+  // key-omitted bug is on — makes a re-issue safe (the server answers from the stored result).
+  const opToken = before.reissue.requestId !== null ? before.op.token : null;
+  const key = config.client.idempotencyKey !== null && !config.bugs.idempotencyKeyOmitted ? config.client.idempotencyKey : undefined;
+  const reissuedAs = reconnectIndex >= 0 ? steps[reconnectIndex].state.reissue.requestId : null;
   const inFlight: InFlightCall[] = tokens
     .filter((t) => (firstAt.get(t) as number) <= dropAt && !before.finishedTokens.includes(t))
-    .map((t) => ({ id: callId(t), tool: t, unsafe: !options.inFlightSafe }));
+    .map((t): InFlightCall => {
+      if (t !== opToken) return { id: callId(t), tool: t, unsafe: !options.inFlightSafe };
+      const id = before.reissue.requestId as string;
+      const call: InFlightCall = { id, tool: config.client.tool, unsafe: !options.inFlightSafe && key === undefined, reissueId: reissuedAs !== null && reissuedAs !== id ? reissuedAs : `${t}-reissue-${before.reissue.reissues + 1}` };
+      if (key !== undefined) call.idempotencyKey = key;
+      return call;
+    });
   const storeSize = Math.max(1, Math.floor(options.eventStoreEvents));
   // Every write up to the reconnect (or the assumed drop), as (resource, event id).
   const emitted: { resource: string; eventId: number }[] = [];

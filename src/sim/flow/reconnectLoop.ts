@@ -42,8 +42,8 @@ export interface ReconnectLoopResult {
 
 /** Names of the reconnect loop's invariants. */
 export const RECONNECT_LOOP_INVARIANTS = {
-  'reconnect-attempts-bounded': 'Without a healthy connection a client stops after maxAttempts reconnects: a normal stream end or a successful handshake does not reset the attempt counter (python-sdk#3257, oh-my-pi PR#1596, cited in issue 11).',
-  'reconnect-bursts-capped': 'No more than 10 connects in any 3000 ms (oh-my-pi PR#1596\'s expectation, cited in issue 11).',
+  'reconnect-attempts-bounded': 'Without a healthy connection a client stops after maxAttempts reconnects: a normal stream end or a successful handshake does not reset the attempt counter (python-sdk#3257, oh-my-pi PR#1596).',
+  'reconnect-bursts-capped': 'No more than 10 connects in any 3000 ms (oh-my-pi PR#1596\'s expectation).',
   'reconnect-backs-off': 'Consecutive reconnects without a healthy connection do not all wait the same flat delay (back off, with jitter, so a fleet does not reconnect in lockstep).',
 } as const;
 

@@ -167,7 +167,7 @@ function resumeWithLastEventId(c: ResumptionConfig): ResumptionResult {
     invariants: [
       {
         name: 'resume-carries-last-event-id',
-        description: 'Every resumption GET after an event was received carries Last-Event-ID with the newest id seen, across any number of drops (typescript-sdk#2499, cited in issue 11).',
+        description: 'Every resumption GET after an event was received carries Last-Event-ID with the newest id seen, across any number of drops (typescript-sdk#2499).',
         firstViolation: missingAt,
       },
       {

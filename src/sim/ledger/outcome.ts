@@ -54,7 +54,7 @@ export const LEDGER_INVARIANTS: Invariant<LedgerState>[] = [
   {
     name: 'in-progress-is-not-final',
     description:
-      'A 409 idempotency_key_in_use ("in progress": the first execution is still running) is not the call\'s final answer: the client waits and retries with the same key, and after the commit gets the stored result (Stripe\'s idempotency_key_in_use, cited in issue 11).',
+      'A 409 idempotency_key_in_use ("in progress": the first execution is still running) is not the call\'s final answer: the client waits and retries with the same key, and after the commit gets the stored result (Stripe\'s idempotency_key_in_use).',
     check: (s) => {
       const gave = s.calls.filter((c) => c.gaveUpOnInUse);
       return gave.length ? gave.map((c) => `request ${c.key} stopped at 409 for key "${c.idempotencyKey}"`).join('; ') : null;
@@ -62,7 +62,7 @@ export const LEDGER_INVARIANTS: Invariant<LedgerState>[] = [
   },
   {
     name: 'key-reaches-upstream',
-    description: 'An idempotency key the client sends reaches the upstream that deduplicates; a tool layer that drops it turns every repeat into a new execution (agentmail-mcp#49, cited in issue 11).',
+    description: 'An idempotency key the client sends reaches the upstream that deduplicates; a tool layer that drops it turns every repeat into a new execution (agentmail-mcp#49).',
     check: (s) => {
       const dropped = s.calls.filter((c) => usableKey(c.idempotencyKey) && c.upstreamKey === null);
       return dropped.length ? dropped.map((c) => `request ${c.key}: key "${c.idempotencyKey}" dropped before the upstream`).join('; ') : null;

@@ -56,7 +56,7 @@ export const ledgerConfigSchema = z
     toolLayer: z
       .enum(['forwards-key', 'drops-key'])
       .default('forwards-key')
-      .describe('The MCP tool layer between the client and the deduplicating upstream: forwards the idempotency key (correct) or drops it (the bug of agentmail-mcp#49, cited in issue 11: the upstream never sees the key and executes every repeat).'),
+      .describe('The MCP tool layer between the client and the deduplicating upstream: forwards the idempotency key (correct) or drops it (the bug of agentmail-mcp#49: the upstream never sees the key and executes every repeat).'),
     policy: z.enum(POLICIES).default('immediate').describe('How connections A and B check and claim the key.'),
     busy: z.enum(['wait', 'error']).default('wait').describe('A writer that finds the lock taken waits (busy_timeout) or fails at once with SQLITE_BUSY.'),
     race: z

@@ -286,6 +286,7 @@ export function clientResponse(state: RacesCore, key: string, ok: boolean, ctx: 
   if (!req) return touch(state, NO_KEYS);
   const c = req.client;
   if (req.sdkStreamCutAt !== undefined) return sdkLostOnCutStream(state, req, 'the response', ctx);
+  if (c.state === 'connection-closed') return responseLostWithStream(state, req, ctx);
   if (countArrival(req) && !state.config.policy.lateResponseReconnects) return ignoreDuplicate(state, req, ctx);
   if (inputRequired && c.state === 'pending') return clientInputRequired(state, req, ctx);
   if (c.state !== 'pending') {
@@ -306,6 +307,19 @@ export function clientResponse(state: RacesCore, key: string, ok: boolean, ctx: 
     settle(req, ctx.now, 'failed', `error response received at ${ctx.now} ms`, undefined);
     ctx.why(() => `The server's error response to ${describeId(req.id)} arrives: the call fails with that error.`);
   }
+  changed(state, req);
+}
+
+/**
+ * A response written to a stream (or connection) the client already dropped never reaches the
+ * client (MCP `basic/transports`: the response is sent on the request's SSE stream; once that
+ * stream is gone there is nothing to read it from). Its arrival time passes with nothing received:
+ * no client-side "ignored", no late-response rule — the fate is `lost-with-stream`.
+ */
+function responseLostWithStream(state: RacesCore, req: RequestState, ctx: Ctx): void {
+  const c = req.client;
+  c.responseFate = 'lost-with-stream';
+  ctx.why(() => `The response to ${describeId(req.id)} was written to the stream dropped at ${c.atMs} ms: it never reaches the client (lost with the stream). The client only knows the call ended ${c.state}.`, state.config.revision === '2026-07-28' ? 'disconnect.2026' : 'disconnect.2025');
   changed(state, req);
 }
 

@@ -30,8 +30,12 @@ export type ServerState = 'not-received' | 'working' | 'completed' | 'failed' | 
 /** The signal the client put on the wire to cancel, if any. */
 export type CancelSignal = 'none' | 'notifications/cancelled' | 'stream-close' | 'stream-close+notifications/cancelled';
 
-/** Where the server's final response went. */
-export type ResponseFate = 'none' | 'in-flight' | 'accepted' | 'ignored-late' | 'undeliverable';
+/**
+ * Where the server's final response went. `lost-with-stream`: it was written to a stream (or
+ * connection) the client had already dropped, so it never reached the client — unlike
+ * `ignored-late`, which the client received and dropped because the call had already ended.
+ */
+export type ResponseFate = 'none' | 'in-flight' | 'accepted' | 'ignored-late' | 'lost-with-stream' | 'undeliverable';
 
 /**
  * One request's state on both sides. In a trace or a view it is frozen; inside the core's hot loop

@@ -29,6 +29,11 @@ export function stepPoint(view: LabTraceView<RacesState>, s: number, layout: Rac
   const stepIgnored = view.ignoredOf(s);
   const ignored = stepIgnored.length > 0;
   const isDeadline = kind === 'deadline.idle' || kind === 'deadline.max';
+  // A response that reaches a dropped stream's end is lost there (the model notes it under the
+  // disconnect rule): a muted cross, never the dot of a response the client received.
+  const rule = kind === 'arrive.response' ? view.ruleOf(s) : undefined;
+  const lost = rule === 'disconnect.2026' || rule === 'disconnect.2025';
+  if (lost) return { id: `p:${stableId}`, lane, row: layout.rowFor(lane, key, 'event'), at, shape: 'x', tone: 'muted', hollow: false, struck: false, title: `${formatMs(at)} ms · ${entry.label}: ${note()}` };
   return {
     id: `p:${stableId}`,
     lane,

@@ -120,7 +120,7 @@ describe('a broken 2026-07-28 response stream loses the request; the client re-i
     const t = run(mk(http2026, invoice()));
     const one = req(t, '1');
     const two = req(t, '2');
-    expect([one.state, one.atMs, one.retriedAs, one.responseFate, one.opExecutions]).toEqual(['connection-closed', 510, '2', 'ignored-late', 1]);
+    expect([one.state, one.atMs, one.retriedAs, one.responseFate, one.opExecutions]).toEqual(['connection-closed', 510, '2', 'lost-with-stream', 1]);
     expect([two.state, two.atMs, two.retryOf, two.opExecutions]).toEqual(['completed', 550, '1', undefined]);
     expect(t.outcome.summary.sideEffectExecutions).toBe(1);
     const reissue = effects(t).find((e) => e.requestKey === '2' && e.from === 'client')!;
