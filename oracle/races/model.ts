@@ -745,6 +745,13 @@ function serverWorkEvent(
   const ok = ev.kind === 'complete';
   if (s.state === 'cancelled' && config.policy.respondAfterCancel && s.responseSentAt === null) {
     const message = ok ? toolResultResponse(config.revision, req.id, ev.text, ev.isError) : errorResponse(req.id, ev.code, ev.message);
+    if (s.streamClosed) {
+      // The same one rule as src/sim/races/server.ts: under 2026-07-28 HTTP the cancel closed the only stream the response may use.
+      ctx.emit({ from: 'server', transport: config.transport, message, http: 'written to the response stream the client already closed (its cancellation): it reaches nobody', requestKey: req.key });
+      const closed: RequestState = withServer(req, { responseSentAt: ctx.now });
+      ctx.why(() => `The server accepted the cancellation of ${describeId(req.id)} at ${s.cancelAcceptedAt} ms yet still writes a response (bug); the client closed that stream as its cancellation, so the response reaches nobody.`, 'cancel.receiver-stops');
+      return replaceRequest(state, withClient(closed, { responseFate: 'undeliverable' }));
+    }
     ctx.emit({ from: 'server', transport: config.transport, message, http: http ? 'SSE event on a stream the client already closed' : undefined, arrivesAt: s2cArrives, requestKey: req.key });
     ctx.schedule(s2cArrives, RANK.arrival, 'client', `response ${req.key} arrives`, { kind: 'arrive.response', key: req.key, ok: ok && !ev.isError });
     const next: RequestState = withServer(req, { responseSentAt: ctx.now });

@@ -190,6 +190,15 @@ export function serverWorkEvent(
   const ok = ev.kind === 'complete';
   if (serverState === 'cancelled' && config.policy.respondAfterCancel && s.responseSentAt === null) {
     const message = ok ? toolResultResponse(config.revision, req.id, ev.text, ev.isError) : errorResponse(req.id, ev.code, ev.message);
+    if (s.streamClosed) {
+      // 2026-07-28 Streamable HTTP: the client cancelled by closing the request's response stream, the only
+      // stream that response may travel on ("the server MUST send the response on the same stream"): it goes nowhere.
+      ctx.emit({ from: 'server', transport: config.transport, message, http: 'written to the response stream the client already closed (its cancellation): it reaches nobody', requestKey: req.key });
+      s.responseSentAt = ctx.now;
+      req.client.responseFate = 'undeliverable';
+      ctx.why(() => `The server accepted the cancellation of ${describeId(req.id)} at ${s.cancelAcceptedAt} ms yet still writes a response (bug); the client closed that stream as its cancellation, so the response reaches nobody.`, 'cancel.receiver-stops');
+      return changed(state, req);
+    }
     ctx.emit({ from: 'server', transport: config.transport, message, http: http ? 'SSE event on a stream the client already closed' : undefined, arrivesAt: s2cArrives, requestKey: req.key });
     ctx.schedule(s2cArrives, RANK.arrival, 'client', `response ${req.key} arrives`, { kind: 'arrive.response', key: req.key, ok: ok && !ev.isError });
     s.responseSentAt = ctx.now;

@@ -132,3 +132,21 @@ describe('the seekable trace rebuilds the new fields from checkpoints', () => {
     }
   });
 });
+
+describe('a response written after a 2026-07-28 HTTP cancel goes nowhere (found live by mcp-lab serve)', () => {
+  // Streamable HTTP, 2026-07-28: the client cancels by closing the request's response stream, and the server sends a
+  // request's response only on that stream — a server that answers anyway (respondAfterCancel) writes to a closed stream.
+  const d = () => loadScenarios().find((s) => s.scenario.id === 'D-http-stream-close')!.scenario;
+  it('under 2026-07-28 the answer is undeliverable, no response arrives, and no-response-after-cancel still breaks', () => {
+    const t = run(d(), { policy: { respondAfterCancel: true } });
+    const r = req(t, JSON.stringify('req-7'));
+    expect(r.state).toBe('cancelled');
+    expect(r.responseFate).toBe('undeliverable');
+    expect(t.steps.some((s) => s.entry.label.startsWith('response'))).toBe(false);
+    expect(violated(t)).toContain('no-response-after-cancel');
+  });
+  it('under 2025-11-25 (the cancel is a POST; the stream stays open) the answer arrives and is ignored as late', () => {
+    const t = run(d(), { revision: '2025-11-25', policy: { respondAfterCancel: true } });
+    expect(req(t, JSON.stringify('req-7')).responseFate).toBe('ignored-late');
+  });
+});
