@@ -185,7 +185,11 @@ export async function runProbe(args: ProbeArgs, recorder: Recorder = NO_RECORDER
         return cancelled.finding;
       });
       let second: SecondCallResult | null = null;
-      await run(['survives-cancel'], async () => {
+      // A server that is gone right after the probe's cancel did not survive it: that is this probe's
+      // failure, not "not observed" (mcp-lab serve --fault crash-on-cancel exits on the cancel of a call in flight).
+      if (cancelled !== null && session.closedReason !== null) {
+        findings.push(finding('survives-cancel', 'fail', 'warning', 'SHOULD (a cancel only stops the one request)', `the server was gone right after the cancel: ${session.closedReason}`, session.log.slice(-6)));
+      } else await run(['survives-cancel'], async () => {
         second = await probeSurvives(session, o, tool);
         return second.finding;
       });

@@ -386,6 +386,8 @@ export function probeOneResponse(s: ProbeSession): ProbeFinding {
  */
 export function probeProgressStops(s: ProbeSession, inFlightMs: number): ProbeFinding {
   const word = 'MUST stop after completion';
+  // stdio is one ordered pipe: a progress read after the response was written after it, so no in-flight allowance.
+  const allowanceMs = s.transport === 'stdio' ? 0 : inFlightMs;
   const tokenOf = new Map<string, string>(); // request id → its progress token
   const cancelled = new Set<string>();
   const doneAt = new Map<string, WireEvent>(); // token → the response that completed its request
@@ -408,7 +410,7 @@ export function probeProgressStops(s: ProbeSession, inFlightMs: number): ProbeFi
       const token = idKey(progressOf(m)?.token);
       progressed.add(token);
       const done = doneAt.get(token);
-      if (done && e.atMs - done.atMs > inFlightMs) {
+      if (done && (allowanceMs === 0 || e.atMs - done.atMs > allowanceMs)) {
         return finding('progress-stops-at-result', 'fail', 'error', word, `progress for token ${token} at ${e.atMs} ms, ${Math.round(e.atMs - done.atMs)} ms after its request's response`, [done, e], [done.message?.id as string | number]);
       }
     }

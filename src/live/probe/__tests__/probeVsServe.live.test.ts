@@ -1,0 +1,46 @@
+/**
+ * probe against `mcp-lab serve` (issue 22 item 3): with no fault every probe passes or is not
+ * applicable; with each server fault of the vocabulary that the probe is built to see
+ * (`FAULT_PROBE`), the probe meant for it fails and no other probe does. Real processes: serve as
+ * a child over stdio (through tsx, as serve's own live tests run it), the probe's real SDK v2
+ * client; every wait is bounded by the probe's own timeouts.
+ */
+import { describe, expect, it } from 'vitest';
+import { FAULT_PROBE } from '../../__tests__/targets';
+import { SERVE_COMMAND, ROOT } from '../../serve/testkit';
+import { runProbe } from '../command';
+import type { ProbeTarget } from '../session';
+
+/** `mcp-lab serve …args` over stdio, as a probe target. */
+const serveStdio = (args: readonly string[]): ProbeTarget => ({ kind: 'stdio', command: SERVE_COMMAND[0], args: [...SERVE_COMMAND.slice(1), ...args], cwd: ROOT });
+
+/** slow_job long enough to be cancelled mid-way, with progress every 100 ms. */
+const JOB = { durationMs: 1500, progressEveryMs: 100 };
+
+const probe = (args: readonly string[], tool: string | null) =>
+  runProbe({ target: serveStdio(args), revision: '2025-11-25', tool, args: JOB, json: true, checksJson: null, record: null, timeoutMs: 20_000 });
+
+describe('probe vs mcp-lab serve over stdio', () => {
+  it('no fault: no probe fails, and the cancel probe passes on positive evidence', async () => {
+    const r = await probe([], 'slow_job');
+    expect(r.findings.filter((f) => f.verdict === 'fail').map((f) => f.check)).toEqual([]);
+    expect(r.findings.find((f) => f.check === 'cancel-stops-work')?.verdict).toBe('pass');
+  });
+
+  // What serve's faults break, probe by probe. Same as FAULT_PROBE (the fixture's and the proxy's faults) except two:
+  // ignore-cancel breaks every cancel, so the rapid cycles fail too; serve's crash-on-cancel exits on the cancel of
+  // a call in flight (a cancel for an unknown id is ignored first), so survives-cancel is the probe that sees it.
+  const SERVE_BREAKS: Record<string, { probes: string[]; tool: boolean }> = {
+    'ignore-cancel': { probes: ['cancel-stops-work', 'rapid-cancel-cycles'], tool: true },
+    'progress-after-result': { probes: [FAULT_PROBE['progress-after-result']!.probe], tool: true },
+    'duplicate-response': { probes: [FAULT_PROBE['duplicate-response']!.probe], tool: true },
+    'response-for-unknown-id': { probes: [FAULT_PROBE['response-for-unknown-id']!.probe], tool: true },
+    'crash-on-cancel': { probes: ['survives-cancel'], tool: true },
+  };
+  it.each(Object.keys(SERVE_BREAKS))('--fault %s: the probes meant for it fail, the others do not', async (fault) => {
+    const meant = SERVE_BREAKS[fault];
+    const r = await probe(['--fault', fault], meant.tool ? 'slow_job' : null);
+    const failed = r.findings.filter((f) => f.verdict === 'fail').map((f) => f.check);
+    expect(failed).toEqual(meant.probes);
+  });
+});
