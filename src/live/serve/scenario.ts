@@ -14,6 +14,7 @@
  */
 import { parseAnyScenarioText } from '../../sim/labs';
 import { LAB_IDS } from '../../sim/labIds';
+import { racesPageDefinition } from '../../sim/races/definition';
 import type { LiveFaultName } from '../../sim/faultVocabulary';
 
 /** The races bug switches that are a live server fault. */
@@ -40,6 +41,9 @@ interface RacesEventLike {
   maxTimeoutMs?: number | null;
 }
 
+/** The one lab whose scenarios serve plays: the races lab's model is one server answering calls. */
+const SERVED_LAB: string = racesPageDefinition.id;
+
 /** Maps a scenario file's text (never throws: a bad or foreign file gives one line). */
 export function scenarioFaults(text: string): ScenarioMapping {
   let lab: unknown;
@@ -48,7 +52,7 @@ export function scenarioFaults(text: string): ScenarioMapping {
   } catch {
     /* parseAnyScenarioText names the JSON problem */
   }
-  if (typeof lab === 'string' && lab !== 'races' && (LAB_IDS as readonly string[]).includes(lab)) return { ok: false, error: `is a ${lab} lab scenario — serve maps only the races lab's scenarios (one server's answers to a call: delays, progress cadence, completion, server bug switches)` };
+  if (typeof lab === 'string' && lab !== SERVED_LAB && (LAB_IDS as readonly string[]).includes(lab)) return { ok: false, error: `is a ${lab} lab scenario — serve maps only the races lab's scenarios (one server's answers to a call: delays, progress cadence, completion, server bug switches)` };
   const parsed = parseAnyScenarioText(text);
   if (!parsed.ok) return { ok: false, error: parsed.errors[0] ?? 'not a scenario' };
   const scenario = parsed.scenario as unknown as { config: { latencyMs?: { clientToServer?: number }; policy?: Record<string, boolean> }; events: RacesEventLike[] };

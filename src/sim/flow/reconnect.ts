@@ -365,16 +365,20 @@ export function streamDrop(trace: FlowTrace, atMs: number, options: StreamDropOp
   const callId = (token: string) => tokens.indexOf(token) + 2;
   // The watched call as the model names and keys it (reissue.ts): its id is its token (then
   // `<token>-reissue-<n>`), its tool is config.client.tool, and its idempotency key — unless the
-  // key-omitted bug is on — makes a re-issue safe (the server answers from the stored result).
+  // key-omitted bug is on — makes a re-issue safe (the server answers from the stored result), as does a tool
+  // without a side effect.
   const opToken = before.reissue.requestId !== null ? before.op.token : null;
   const key = config.client.idempotencyKey !== null && !config.bugs.idempotencyKeyOmitted ? config.client.idempotencyKey : undefined;
   const reissuedAs = reconnectIndex >= 0 ? steps[reconnectIndex].state.reissue.requestId : null;
   const inFlight: InFlightCall[] = tokens
-    .filter((t) => (firstAt.get(t) as number) <= dropAt && !before.finishedTokens.includes(t))
+    // In flight at the drop: the watched call from its request on (RI2's report writes nothing for 90 s), any other
+    // stream from its first write.
+    .filter((t) => (t === opToken || (firstAt.get(t) as number) <= dropAt) && !before.finishedTokens.includes(t))
     .map((t): InFlightCall => {
       if (t !== opToken) return { id: callId(t), tool: t, unsafe: !options.inFlightSafe };
       const id = before.reissue.requestId as string;
-      const call: InFlightCall = { id, tool: config.client.tool, unsafe: !options.inFlightSafe && key === undefined, reissueId: reissuedAs !== null && reissuedAs !== id ? reissuedAs : `${t}-reissue-${before.reissue.reissues + 1}` };
+      // Safe to repeat as the model reads it: a key, or a tool with no side effect (config.client.sideEffect false: RI2's report).
+      const call: InFlightCall = { id, tool: config.client.tool, unsafe: !options.inFlightSafe && key === undefined && config.client.sideEffect, reissueId: reissuedAs !== null && reissuedAs !== id ? reissuedAs : `${t}-reissue-${before.reissue.reissues + 1}` };
       if (key !== undefined) call.idempotencyKey = key;
       return call;
     });

@@ -26,7 +26,7 @@ export const racesPolicySchema = switchesSchema({
   mcpNameHeaderOmitted: 'Bug: the 2026-07-28 HTTP client omits the Mcp-Name header; the server rejects the request with -32020 HeaderMismatch.',
   listenAckOmitted: 'Bug: the server opens a subscriptions/listen stream without sending notifications/subscriptions/acknowledged as its first message.',
   inputRequestsUndeclared: 'Bug: the server puts elicitation/create in inputRequests although the client did not declare elicitation (it MUST NOT); the client cannot answer.',
-  listenTeardownSilent: 'Bug: the server tears a listen stream down without notifications/cancelled or a result (the lab before issue 23 on HTTP): the client\'s stream stays pending.',
+  listenTeardownSilent: 'Bug: the server tears a listen stream down without notifications/cancelled or a result (what the lab did on HTTP before it modelled the teardown): the client\'s stream stays pending.',
 });
 
 /**

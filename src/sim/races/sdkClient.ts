@@ -44,7 +44,7 @@ export function sdkClientProgress(state: RacesCore, req: RequestState, progress:
 }
 
 /**
- * SDK v2: progress reaches the client past the maximum; `_resetTimeout` throws and the call is
+ * SDK v2: progress reaches the client past the maximum; the timeout reset in `Protocol._onprogress` throws and the call is
  * rejected ("Maximum total timeout exceeded"), and the response handler marks the request answered
  * first, so the idle timer left armed will find nothing to cancel: the lab cancels that timer here
  * (what it would do when it fires is nothing) and no `notifications/cancelled` is ever sent

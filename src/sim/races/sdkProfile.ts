@@ -116,7 +116,7 @@ export const SDK_BEHAVIOURS: Record<string, SdkBehaviour> = {
     title: 'SDK v1: the maximum is checked only when progress resets the timer',
     text: 'maxTotalTimeout has no timer: the SDK compares elapsed time with it only inside its timer reset, i.e. when progress arrives and the reset-timeout-on-progress option is on. The spec: "implementations SHOULD always enforce a maximum timeout, regardless of progress notifications".',
     thread: 'modelcontextprotocol/typescript-sdk#2695',
-    v2: { status: 'same', evidence: 'core-internal/src/shared/protocol.ts: Protocol._setupTimeout arms only the idle timer; Protocol._resetTimeout (called from _onprogress when resetTimeoutOnProgress is on) is the only maxTotalTimeout check; typescript-sdk#2695 (open) carries the labels v1 and v2' },
+    v2: { status: 'same', evidence: 'core-internal/src/shared/protocol.ts: Protocol._setupTimeout arms only the idle timer; the timeout reset called from Protocol._onprogress (when the request asks to reset its timeout on progress) is the only maxTotalTimeout check; typescript-sdk#2695 (open) carries the labels v1 and v2' },
   },
   'sdk.no-cancel-at-maximum': {
     id: 'sdk.no-cancel-at-maximum',
@@ -159,7 +159,7 @@ export const SDK_BEHAVIOURS: Record<string, SdkBehaviour> = {
     id: 'sdk.v2-no-cancel-after-maximum',
     title: 'SDK v2: when the maximum trips, no cancel is ever sent',
     text: 'As in v1 the maximum is noticed only when progress arrives and the call is rejected there; v2 marks the request answered (responseReceived) on that error, so the idle timer left armed later calls cancel(), which returns at once: no notifications/cancelled at all, and the server works on (F2: progress keeps arriving after 220 000 ms). The spec (basic/lifecycle, Timeouts): when no response arrives within the timeout, "the sender SHOULD issue a cancellation notification for that request and stop waiting for a response".',
-    v2: { status: 'v2-only', evidence: 'core-internal/src/shared/protocol.ts: Protocol._requestWithSchemaViaCodec, the response handler sets responseReceived = true before it rejects an Error; cancel() returns when responseReceived; Protocol._resetTimeout deletes the timeout info without clearTimeout; no upstream thread found for it (searched the typescript-sdk issues; the root, the maximum checked only on progress, is typescript-sdk#2695)' },
+    v2: { status: 'v2-only', evidence: 'core-internal/src/shared/protocol.ts: Protocol._requestWithSchemaViaCodec, the response handler sets responseReceived = true before it rejects an Error; cancel() returns when responseReceived; the timeout reset of Protocol._onprogress deletes the timeout info without clearing its timer; no upstream thread found for it (searched the typescript-sdk issues; the root, the maximum checked only on progress, is typescript-sdk#2695)' },
   },
   'sdk.broken-stream-pending': {
     id: 'sdk.broken-stream-pending',

@@ -1,6 +1,7 @@
 import type { Json } from '../../../sim/types';
 import type { RequestId, Revision } from '../../../sim/mcp';
 import { RULES } from '../../../sim/races/rules';
+import type { LabId } from '../../../sim/labIds';
 import type { Direction, MessageEntry, MetaEntry, TranscriptEntry } from '../types';
 
 /**
@@ -41,7 +42,7 @@ export type CheckId =
 
 /** The built-in scenario that teaches a rule: lab, scenario id, and the in-app link (with the overrides that show the bug). */
 export interface Teaches {
-  lab: 'races' | 'ledger' | 'flow' | 'resilience';
+  lab: LabId;
   scenario: string;
   href: string;
 }
