@@ -155,6 +155,27 @@ export function parseProbeArgs(argv: readonly string[]): ProbeArgs {
  * Runs every probe on `args.target` and returns the report.
  * @throws Error (one line) when the server cannot be reached or the handshake fails.
  */
+/**
+ * Bad input, not a broken rule: a `--tool` the server does not list stops the probe with one line
+ * naming the tools it has (exit 1). A server whose `tools/list` fails is probed as asked.
+ * @throws Error naming the missing tool and up to ten the server lists.
+ */
+async function requireTool(session: Awaited<ReturnType<typeof openSession>>, tool: string): Promise<void> {
+  const names: string[] = [];
+  try {
+    let cursor: string | undefined;
+    for (let page = 0; page < 10; page++) {
+      const r = await session.client.listTools(cursor === undefined ? undefined : { cursor });
+      names.push(...r.tools.map((t) => t.name));
+      cursor = r.nextCursor;
+      if (cursor === undefined) break;
+    }
+  } catch {
+    return;
+  }
+  if (!names.includes(tool)) throw new Error(`the server has no tool ${JSON.stringify(tool)} (--tool) — it lists ${names.length === 0 ? 'none' : names.slice(0, 10).join(', ') + (names.length > 10 ? ', …' : '')}`);
+}
+
 export async function runProbe(args: ProbeArgs, recorder: Recorder = NO_RECORDER): Promise<ProbeReport> {
   const session = await openSession(args.target, { revision: args.revision, recorder, connectTimeoutMs: args.timeoutMs });
   const o: ProbeOptions = { ...PROBE_DEFAULTS, requestTimeoutMs: Math.max(args.timeoutMs, PROBE_DEFAULTS.requestTimeoutMs), tool: args.tool, args: args.args };
@@ -174,6 +195,7 @@ export async function runProbe(args: ProbeArgs, recorder: Recorder = NO_RECORDER
   };
   try {
     await run(['handshake'], () => probeHandshake(session, args.revision));
+    if (args.tool !== null && session.closedReason === null) await requireTool(session, args.tool);
     await run(['cancel-unknown-id'], () => probeUnknownCancel(session, o));
     await run(['malformed-cancels'], () => probeMalformedCancels(session, o));
     await run(['ping-notification'], () => probePingNotification(session, o));

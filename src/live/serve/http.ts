@@ -287,13 +287,13 @@ export async function startHttp(rt: ServeRuntime, options: ServeHttpOptions): Pr
       instrument(rt, res, streamId, undefined, reqHeaders['mcp-protocol-version'] ?? 'unknown');
       const t = sessionId ? sessions.get(sessionId) : undefined;
       if (t) return t.handleRequest(req, res);
-      if (sessionId) return void res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } }));
+      if (sessionId) return void res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' } }));
       return modernNode(req, res);
     }
     const body = await readBody(req, rt.caps.maxRequestBytes);
     if (body === null) {
       rt.log(`mcp-lab serve: refused a POST body over the ${rt.caps.maxRequestBytes}-byte request cap (--max-request-bytes): 413`, 'http');
-      res.writeHead(413, { 'content-type': 'application/json', connection: 'close' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `request body over ${rt.caps.maxRequestBytes} bytes` } }));
+      res.writeHead(413, { 'content-type': 'application/json', connection: 'close' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message: `request body over ${rt.caps.maxRequestBytes} bytes` } }));
       return;
     }
     const raw = body.toString('utf8');
@@ -303,7 +303,7 @@ export async function startHttp(rt: ServeRuntime, options: ServeHttpOptions): Pr
       parsed = JSON.parse(raw);
     } catch {
       rt.log(`mcp-lab serve: a POST body is not JSON (${JSON.stringify(raw.slice(0, 60))}): 400 -32700`, 'http');
-      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the body is not JSON' } }));
+      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body is not JSON' } }));
       return;
     }
     const first = (Array.isArray(parsed) ? parsed[0] : parsed) as { id?: string | number; method?: string } | undefined;
@@ -338,7 +338,7 @@ export async function startHttp(rt: ServeRuntime, options: ServeHttpOptions): Pr
   const server = createServer((req, res) => {
     handle(req, res).catch((err: Error) => {
       rt.log(`mcp-lab serve: ${req.method} ${req.url}: ${err.message}`, 'http');
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32603, message: 'Internal error' } }));
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' } }));
     });
   });
   server.on("clientError", (err, socket) => {

@@ -25,6 +25,8 @@ export interface JobCall {
   /** Sends a notification related to the request (the SDK's `ctx.mcpReq.notify`). */
   notify(notification: { method: string; params: Record<string, unknown> }): Promise<void>;
   channel: RequestChannel | undefined;
+  /** The era the call is served in: a frame written by hand carries the era's result shape (2026-07-28: `resultType`). */
+  era?: 'modern' | 'legacy';
 }
 
 /** The job's timings and the faults on it. */
@@ -151,7 +153,8 @@ export async function runJob(rt: ServeRuntime, call: JobCall, plan: JobPlan): Pr
   const result: TextResult = { content: [{ type: 'text', text }] };
   if (call.signal.aborted && ignoreCancel) {
     // The SDK never answers an aborted request, so the late answer is written on the transport here.
-    const written = call.channel?.writeRaw({ jsonrpc: '2.0', id: call.id, result }) ?? false;
+    // Shaped as the era's result: under 2026-07-28 a tools/call result names its resultType ("complete").
+    const written = call.channel?.writeRaw({ jsonrpc: '2.0', id: call.id, result: call.era === 'modern' ? { resultType: 'complete', ...result } : result }) ?? false;
     mark(f.has('ignore-cancel') ? 'ignore-cancel' : 'late-result', written ? 'answered after the cancellation' : 'tried to answer after the cancellation: the response stream is closed, so nothing reached the client');
     return result;
   }

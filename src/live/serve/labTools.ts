@@ -61,6 +61,7 @@ async function withCall(tc: LabToolContext, tool: string, own: readonly LiveFaul
       signal: ctx.mcpReq.signal,
       notify: (n) => ctx.mcpReq.notify(n),
       channel,
+      era: tc.era,
     };
     return await run(call, faults);
   } finally {

@@ -95,12 +95,12 @@ export class ServeStdioTransport implements Transport {
       message = JSON.parse(line);
     } catch {
       this.rt.log(`mcp-lab serve: a line from the client is not JSON (${JSON.stringify(line.slice(0, 60))}${line.length > 60 ? '…' : ''}): answered -32700`);
-      this.writeLine({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the line is not JSON' } });
+      this.writeLine({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the line is not JSON' } });
       return;
     }
     if (typeof message !== 'object' || message === null || Array.isArray(message) || (message as { jsonrpc?: unknown }).jsonrpc !== '2.0') {
       this.rt.log('mcp-lab serve: a line from the client is not a JSON-RPC 2.0 message: answered -32600');
-      this.writeLine({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: not a JSON-RPC 2.0 message object' } });
+      this.writeLine({ jsonrpc: '2.0', error: { code: -32600, message: 'Invalid Request: not a JSON-RPC 2.0 message object' } });
       return;
     }
     const m = message as { id?: string | number; method?: string };
