@@ -253,7 +253,10 @@ export function probeSummary(r: ProbeReport): string {
       }
     }
   }
-  lines.push(`${r.counts.pass} pass, ${r.counts.fail} fail, ${r.counts['not-observed']} not observed, ${r.counts['not-applicable']} not applicable — ${r.clean ? 'no rule broken' : 'a rule is broken (exit 3)'}`);
+  const unseen = r.counts['not-observed'];
+  // "No rule broken" claims only what was seen: a rule the client could not observe is said to be unchecked.
+  const verdict = !r.clean ? 'a rule is broken (exit 3)' : unseen > 0 ? `no rule seen broken; ${unseen === 1 ? '1 rule' : `${unseen} rules`} could not be checked from the client (see NOT OBSERVED above)` : 'no rule broken';
+  lines.push(`${r.counts.pass} pass, ${r.counts.fail} fail, ${unseen} not observed, ${r.counts['not-applicable']} not applicable — ${verdict}`);
   return `${lines.join('\n')}\n`;
 }
 

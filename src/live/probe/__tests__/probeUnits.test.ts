@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { captureStdio } from '../../../cli/__tests__/captureStdio';
 import { runCli } from '../../../cli/main';
-import { parseProbeArgs, splitCommand } from '../command';
+import { parseProbeArgs, probeSummary, splitCommand } from '../command';
 import { finding, toConformanceChecks } from '../findings';
 import { idempotencyArgument, receiptOf } from '../probes';
 import { parseProxyArgs } from '../../proxy/command';
@@ -112,5 +112,21 @@ describe('the CLI entry', () => {
     expect(theirs.code).toBe(1);
     expect(theirs.stdout).toBe('');
     expect(theirs.stderr).toMatch(/^proxy: cannot start "mcp-lab-no-such-server-xyz": ENOENT\n$/);
+  });
+});
+
+describe('probeSummary', () => {
+  const report = (verdicts: ('pass' | 'not-observed')[]) => {
+    const findings = verdicts.map((v, i) => finding(i === 0 ? 'handshake' : 'cancel-stops-work', v, 'error', 'MUST', v === 'pass' ? 'seen' : 'nothing can arrive on a closed stream', []));
+    const counts = { pass: verdicts.filter((v) => v === 'pass').length, fail: 0, 'not-observed': verdicts.filter((v) => v === 'not-observed').length, 'not-applicable': 0 };
+    return { target: 'x', transport: 'http' as const, revision: '2026-07-28', tool: 'slow_job', counts, clean: true, findings };
+  };
+  it('says "no rule broken" only when every rule was seen', () => {
+    expect(probeSummary(report(['pass']))).toMatch(/— no rule broken\n$/);
+  });
+  it('with a rule the client could not see, says it could not be checked rather than "no rule broken"', () => {
+    const text = probeSummary(report(['pass', 'not-observed']));
+    expect(text).toMatch(/— no rule seen broken; 1 rule could not be checked from the client/);
+    expect(text).not.toMatch(/— no rule broken/);
   });
 });
