@@ -27,6 +27,8 @@ test.describe('Walkthrough leftovers (second pass)', () => {
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: 900 });
       const races = await new LabDriver(page, 'races').open('I6-cancel-in-write-window');
+      // "The lesson says" is a lazy chunk: wait for its rows before counting them (count() does not wait).
+      await expect(races.lessonRow(2)).toBeVisible();
       const rows = await races.lessonRows.count();
       expect(rows).toBeGreaterThan(2);
       for (let i = 0; i < rows; i++) {
