@@ -3,6 +3,7 @@ import { useStore } from 'zustand';
 import { Icon } from '../labs/common/icons';
 import { labAddresses } from '../store/labStores';
 import { useLang, useT } from '../i18n/i18n';
+import { siteText } from '../i18n/areas/site';
 import { LabBoundary } from './LabBoundary';
 import { labText } from './labText';
 import { LanguagePicker } from './LanguagePicker';
@@ -70,8 +71,10 @@ export function App() {
   const [theme, setTheme] = useTheme();
   const themeId = useId();
   const t = useT();
-  // The lab pages and the footer are not translated yet (issue 25): marked as English, left to right,
-  // so an Arabic shell does not lay English text and the timelines out right to left.
+  const footerT = siteText.useT();
+  // The lab pages are translated area by area (issue 25, `src/i18n/areas/`); one still in English is
+  // marked as English, left to right, so an Arabic shell does not lay English text and the timelines
+  // out right to left.
   const untranslated = useLang() === 'en' ? undefined : { lang: 'en', dir: 'ltr' as const };
 
   // `#/` or no hash → where a returning visitor was, else the Start page. Every lab address is remembered.
@@ -157,8 +160,8 @@ export function App() {
           <p className="coming-soon">The {current.name} lab is coming soon.</p>
         )}
       </main>
-      <footer className="site-footer" {...untranslated}>
-        <p>Everything runs in your browser on a virtual clock: same scenario, same trace. Spec revisions 2026-07-28 and 2025-11-25.</p>
+      <footer className="site-footer">
+        <p>{footerT('site.footer', { latest: '2026-07-28', previous: '2025-11-25' })}</p>
       </footer>
     </>
   );

@@ -8,8 +8,21 @@ import { messages as es } from './locales/es';
 import { messages as ar } from './locales/ar';
 import { messages as zh } from './locales/zh';
 
-const CATALOGUES = { en, es, ar, zh } as Record<string, Record<string, string>>;
 const SRC = path.resolve(import.meta.dirname, '..');
+const AREAS_DIR = path.join(SRC, 'i18n', 'areas');
+const LANGS = ['en', 'es', 'ar', 'zh'] as const;
+
+/**
+ * Every catalogue: the shell's (`locales/`) and each page area's (`areas/<area>/`, found by reading
+ * the folder, so a new area is checked without registering it here).
+ */
+const AREAS: { area: string; cats: Record<(typeof LANGS)[number], Record<string, string>> }[] = [
+  { area: 'shell', cats: { en, es, ar, zh } as Record<(typeof LANGS)[number], Record<string, string>> },
+];
+for (const area of readdirSync(AREAS_DIR).sort()) {
+  const mods = await Promise.all(LANGS.map((l) => import(path.join(AREAS_DIR, area, `${l}.ts`))));
+  AREAS.push({ area, cats: { en: mods[0].en, es: mods[1].messages, ar: mods[2].messages, zh: mods[3].messages } });
+}
 
 /** Every .ts/.tsx source under src/, except tests and the catalogues themselves. */
 function sources(dir: string): string[] {
@@ -17,16 +30,25 @@ function sources(dir: string): string[] {
   for (const name of readdirSync(dir)) {
     const full = path.join(dir, name);
     if (statSync(full).isDirectory()) {
-      if (full !== path.join(SRC, 'i18n', 'locales')) out.push(...sources(full));
+      if (full !== path.join(SRC, 'i18n', 'locales') && full !== AREAS_DIR) out.push(...sources(full));
     } else if (/\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name)) out.push(full);
   }
   return out;
 }
 
-describe('catalogues', () => {
-  const keys = Object.keys(en).sort();
+/** The text of every source file (not tests, not catalogues): where keys must be used. */
+const SOURCE_TEXT = sources(SRC).map((f) => readFileSync(f, 'utf8')).join('\n');
 
-  for (const [lang, cat] of Object.entries(CATALOGUES)) {
+describe.each(AREAS)('catalogues of $area', ({ area, cats }) => {
+  const keys = Object.keys(cats.en).sort();
+  const enCat = cats.en;
+
+  it('has keys, each named after its area', () => {
+    expect(keys.length).toBeGreaterThan(0);
+    if (area !== 'shell') for (const k of keys) expect(k.startsWith(`${area}.`), `${k} must start with ${area}.`).toBe(true);
+  });
+
+  for (const [lang, cat] of Object.entries(cats)) {
     it(`${lang} has exactly the English keys, none empty`, () => {
       expect(Object.keys(cat).sort()).toEqual(keys);
       for (const k of keys) expect(cat[k].trim(), `${lang} ${k}`).not.toBe('');
@@ -35,7 +57,7 @@ describe('catalogues', () => {
     it(`${lang}: every message parses as ICU and keeps the English arguments`, () => {
       const icu = createIcuFormatter(lang);
       for (const k of keys) {
-        const args = Object.fromEntries([...en[k as keyof typeof en].matchAll(/\{(\w+)\}/g)].map((m) => [m[1], `<${m[1]}>`]));
+        const args = Object.fromEntries([...enCat[k].matchAll(/\{(\w+)\}/g)].map((m) => [m[1], `<${m[1]}>`]));
         const out = icu.format(cat[k], args);
         for (const a of Object.keys(args)) expect(out, `${lang} ${k} drops {${a}}`).toContain(`<${a}>`);
       }
@@ -43,26 +65,35 @@ describe('catalogues', () => {
   }
 
   it('English messages use plain {name} arguments only (the bundled fallback formatter is exact)', () => {
-    for (const [k, m] of Object.entries(en)) expect(m.replace(/\{\w+\}/g, ''), k).not.toMatch(/[{}]/);
+    for (const [k, m] of Object.entries(enCat)) expect(m.replace(/\{\w+\}/g, ''), k).not.toMatch(/[{}]/);
   });
 
-  it('every key is used in the sources, and every key the sources use exists', () => {
-    const text = sources(SRC).map((f) => readFileSync(f, 'utf8')).join('\n');
-    const unused = keys.filter((k) => !text.includes(`'${k}'`));
+  it('every key is used in the sources', () => {
+    const unused = keys.filter((k) => !SOURCE_TEXT.includes(`'${k}'`));
     expect(unused).toEqual([]);
-    const used = new Set([...text.matchAll(/\bt\('([a-z]+\.[A-Za-z.]+)'/g)].map((m) => m[1]));
-    expect(used.size).toBeGreaterThan(5);
-    for (const k of used) expect(keys, `t('${k}') has no catalogue entry`).toContain(k);
   });
 
   it('protocol tokens and product names stay untranslated', () => {
-    expect(Object.values(en).some((m) => m.includes('MCP'))).toBe(true);
     for (const k of keys) {
-      for (const token of [...PROTOCOL_TOKENS, 'SQLite']) {
-        if (!en[k as keyof typeof en].includes(token)) continue;
-        for (const [lang, cat] of Object.entries(CATALOGUES)) expect(cat[k], `${lang} ${k} must keep ${token}`).toContain(token);
+      for (const token of [...PROTOCOL_TOKENS, 'SQLite', 'MCP']) {
+        if (!enCat[k].includes(token)) continue;
+        for (const [lang, cat] of Object.entries(cats)) expect(cat[k], `${lang} ${k} must keep ${token}`).toContain(token);
       }
     }
+  });
+
+});
+
+describe('the shell catalogue', () => {
+  it('every key a source passes to a translate function exists in some catalogue', () => {
+    const all = new Set(AREAS.flatMap(({ cats }) => Object.keys(cats.en)));
+    const used = new Set([...SOURCE_TEXT.matchAll(/\b[tT]\('([a-z]+\.[A-Za-z0-9.]+)'/g)].map((m) => m[1]));
+    expect(used.size).toBeGreaterThan(5);
+    for (const k of used) expect(all.has(k), `t('${k}') has no catalogue entry`).toBe(true);
+  });
+
+  it('the shell names MCP in its own words', () => {
+    expect(Object.values(en).some((m) => m.includes('MCP'))).toBe(true);
   });
 
   it('uses the glossary terms for the lab blurbs', () => {

@@ -44,9 +44,40 @@ function fillPlain(message: string, values: MessageValues | undefined): string {
 
 /** The message `key` in the shown language, `values` substituted (English when a key is missing). */
 export function translate(key: MessageKey, values?: MessageValues): string {
-  const { messages, icu } = state;
-  const message = messages[key] ?? en[key];
+  return formatMessage(state.messages[key] ?? en[key], values);
+}
+
+/**
+ * One message of the shown language formatted with `values`: ICU for a non-English language, the
+ * plain `{name}` filler for English. Used by the page areas (`area.ts`) for their own catalogues.
+ */
+export function formatMessage(message: string, values?: MessageValues): string {
+  const { icu } = state;
   return icu && state.shown !== 'en' ? icu.format(message, values) : fillPlain(message, values);
+}
+
+/** The language whose messages are shown (lags the chosen one while its chunks load). */
+export function shownLang(): Lang {
+  return state.shown;
+}
+
+/**
+ * Loaders the page areas register (`area.ts`): `setLang` waits for every registered area's
+ * catalogue of the new language before it switches, so a page never shows half its words in the
+ * old language. An area whose code loads later fetches its own catalogue then.
+ */
+const areaLoaders = new Set<(lang: Exclude<Lang, 'en'>) => Promise<void>>();
+
+/** Registers an area's loader (see {@link areaLoaders}); returns the unregister function. */
+export function registerAreaLoader(load: (lang: Exclude<Lang, 'en'>) => Promise<void>): () => void {
+  areaLoaders.add(load);
+  return () => areaLoaders.delete(load);
+}
+
+/** Subscribes to language changes (the React hooks and the areas use it). */
+export function subscribeLang(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
 }
 
 /** A number in the shown language's conventions (`Intl.NumberFormat`). */
@@ -80,7 +111,11 @@ export async function setLang(lang: Lang): Promise<void> {
     return;
   }
   emit();
-  const [{ messages }, { createIcuFormatter }] = await Promise.all([LOADERS[lang](), import('./icu')]);
+  const [{ messages }, { createIcuFormatter }] = await Promise.all([
+    LOADERS[lang](),
+    import('./icu'),
+    ...[...areaLoaders].map((load) => load(lang)),
+  ]);
   if (mine !== request) return;
   state = { lang, shown: lang, messages, icu: createIcuFormatter(lang) };
   applyDocument(lang);
@@ -115,10 +150,7 @@ export function initialLang(): Lang {
   return resolveLang(typeof location === 'undefined' ? '' : location.search, stored, browser);
 }
 
-function subscribe(listener: () => void) {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
+const subscribe = subscribeLang;
 
 const getState = () => state;
 
