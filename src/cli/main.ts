@@ -79,7 +79,7 @@ export const COMMANDS: Record<string, CliCommand> = {
     run: async (argv) => (await import('../live/serve/command')).serveCommand(argv),
   },
   probe: {
-    summary: 'probe (--command "CMD ARGS…" | --url http://HOST:PORT/mcp) [--tool NAME] [--args JSON] [--revision R] [--json] [--checks-json FILE] [--record FILE] — test your MCP server with a real SDK v2 client: cancels, progress, survival (exit 3 when a rule is broken, 1 when it cannot connect)',
+    summary: 'probe (--command "CMD ARGS…" | --url http://HOST:PORT/mcp) [--tool NAME] [--args JSON] [--revision R] [--json] [--checks-json FILE] [--record FILE] — test your MCP server with a real SDK v2 client: cancels, progress, survival (exit 3 when a rule is broken, 1 when it cannot connect, 2 for a bad option)',
     options: [
       ['--command "CMD ARGS…"', 'spawn the server and speak stdio to it (no shell; quotes group words)'],
       ['--url URL', 'a Streamable HTTP endpoint, e.g. http://127.0.0.1:3000/mcp'],

@@ -260,14 +260,15 @@ export function probeSummary(r: ProbeReport): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** The `probe` command: parses argv, runs, prints (stdout: the summary or `--json`), exits 0 / 3 / 1. */
+/** The `probe` command: parses argv, runs, prints (stdout: the summary or `--json`), exits 0 / 3 / 1, or 2 for a bad command line. */
 export async function probeCommand(argv: string[]): Promise<number> {
   let args: ProbeArgs;
   try {
     args = parseProbeArgs(argv);
   } catch (err) {
+    // A bad command line exits 2, as serve, check, chaos and explore do; 1 stays "cannot connect".
     process.stderr.write(`probe: ${(err as Error).message}\n`);
-    return 1;
+    return 2;
   }
   let recorder: Recorder = NO_RECORDER;
   try {

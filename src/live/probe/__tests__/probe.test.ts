@@ -207,12 +207,22 @@ describe('probe command: exit codes, one line on bad input, never a hang', () =>
     ['a server that sends garbage', ['--command', `${node} -e "setInterval(()=>console.log('garbage'),50)"`, '--timeout-ms', '1500'], /probe: .*handshake failed/],
     ['a server that never answers', ['--command', `${node} -e "setInterval(()=>{},1000)"`, '--timeout-ms', '1500'], /probe: .*handshake failed/],
     ['a URL that refuses', ['--url', 'http://127.0.0.1:9/mcp', '--timeout-ms', '1500'], /probe: .*handshake failed/],
-    ['bad --args', ['--command', 'x', '--args', '[1]'], /probe: --args: must be a JSON object/],
-    ['both --command and --url', ['--command', 'x', '--url', 'http://127.0.0.1:1/mcp'], /probe: give exactly one of/],
   ])('%s: exit 1 with one line', async (_label, argv, line) => {
     const started = Date.now();
     const r = await captureStdio(() => probeCommand(argv as string[]));
     expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(line);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(Date.now() - started).toBeLessThan(20_000);
+  });
+
+  it.each([
+    ['bad --args', ['--command', 'x', '--args', '[1]'], /probe: --args: must be a JSON object/],
+    ['both --command and --url', ['--command', 'x', '--url', 'http://127.0.0.1:1/mcp'], /probe: give exactly one of/],
+  ])('%s: a bad command line exits 2 with one line, as serve and check do', async (_label, argv, line) => {
+    const started = Date.now();
+    const r = await captureStdio(() => probeCommand(argv as string[]));
+    expect(r.code).toBe(2);
     expect(r.stderr).toMatch(line);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(Date.now() - started).toBeLessThan(20_000);
