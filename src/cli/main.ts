@@ -79,7 +79,7 @@ export const COMMANDS: Record<string, CliCommand> = {
     run: async (argv) => (await import('../live/serve/command')).serveCommand(argv),
   },
   probe: {
-    summary: 'probe (--command "CMD ARGS…" | --url http://HOST:PORT/mcp) [--tool NAME] [--args JSON] [--revision R] [--json] [--checks-json FILE] [--record FILE] — test your MCP server with a real SDK v2 client: cancels, progress, survival (exit 3 when a rule is broken, 1 when it cannot connect, 2 for a bad option)',
+    summary: 'probe (--command "CMD ARGS…" | --url http://HOST:PORT/mcp) [--tool NAME] [--args JSON] [--revision R] [--json] [--checks-json FILE] [--record FILE] [--window-ms N] — test your MCP server with a real SDK v2 client: cancels, progress, survival (exit 3 when a rule is broken, 1 when it cannot connect, 2 for a bad option)',
     options: [
       ['--command "CMD ARGS…"', 'spawn the server and speak stdio to it (no shell; quotes group words)'],
       ['--url URL', 'a Streamable HTTP endpoint, e.g. http://127.0.0.1:3000/mcp'],
@@ -90,6 +90,7 @@ export const COMMANDS: Record<string, CliCommand> = {
       ['--checks-json FILE', 'also write the findings as the official conformance suite\'s checks.json'],
       ['--record FILE', 'record the probe\'s own session (capture envelope JSONL: open it in the Traffic page, or mcp-lab check it)'],
       ['--timeout-ms N', 'bound on the handshake (default 10000); requests are bounded by max(N, 30000)'],
+      ['--window-ms N', 'how long to listen after a cancel for anything late (default 2000, at least 3× the progress interval; 100–600000)'],
     ],
     run: async (argv) => (await import('../live/probe/command')).probeCommand(argv),
   },

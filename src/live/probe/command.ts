@@ -1,6 +1,6 @@
 /**
  * `mcp-lab probe (--command "CMD ARGS…" | --url http://HOST:PORT/mcp) [--tool NAME] [--args JSON]
- * [--revision 2026-07-28|2025-11-25] [--json] [--checks-json FILE] [--record FILE] [--timeout-ms N]`
+ * [--revision 2026-07-28|2025-11-25] [--json] [--checks-json FILE] [--record FILE] [--timeout-ms N] [--window-ms N]`
  *
  * Tests a user's MCP server with a real SDK v2 client (issue 22): the safe probes on any server
  * (handshake, a cancel for an unknown id, malformed cancels, a ping notification), and with `--tool`
@@ -44,6 +44,12 @@ export interface ProbeArgs {
   checksJson: string | null;
   record: string | null;
   timeoutMs: number;
+  /**
+   * The shortest time (ms) the probe listens after a cancel for anything late (default 2000; the
+   * window is also at least 3× the observed progress interval). Raise it to match a tool that can go
+   * silent for longer before answering anyway.
+   */
+  windowMs?: number;
 }
 
 /** The probe's result document (`--json`). */
@@ -98,7 +104,7 @@ export function splitCommand(text: string): string[] {
 export function parseProbeArgs(argv: readonly string[]): ProbeArgs {
   let command: string | null = null;
   let url: string | null = null;
-  const out: Omit<ProbeArgs, 'target'> = { revision: null, tool: null, args: {}, json: false, checksJson: null, record: null, timeoutMs: 10000 };
+  const out: Omit<ProbeArgs, 'target'> = { revision: null, tool: null, args: {}, json: false, checksJson: null, record: null, timeoutMs: 10000, windowMs: PROBE_DEFAULTS.minWindowMs };
   const value = (i: number, flag: string) => {
     const v = argv[i];
     if (v === undefined || v.startsWith('--')) throw new Error(`${flag}: missing its value`);
@@ -130,6 +136,10 @@ export function parseProbeArgs(argv: readonly string[]): ProbeArgs {
       const v = value(++i, a);
       if (!/^\d+$/.test(v) || Number(v) < 1) throw new Error(`--timeout-ms: must be a whole number of milliseconds ≥ 1, got ${JSON.stringify(v)}`);
       out.timeoutMs = Number(v);
+    } else if (a === '--window-ms') {
+      const v = value(++i, a);
+      if (!/^\d+$/.test(v) || Number(v) < 100 || Number(v) > 600000) throw new Error(`--window-ms: must be a whole number of milliseconds from 100 to 600000, got ${JSON.stringify(v)}`);
+      out.windowMs = Number(v);
     } else throw new Error(`unknown option ${JSON.stringify(a)}`);
   }
   if ((command === null) === (url === null)) throw new Error('give exactly one of --command "CMD ARGS…" or --url http://HOST:PORT/mcp');
@@ -178,7 +188,7 @@ async function requireTool(session: Awaited<ReturnType<typeof openSession>>, too
 
 export async function runProbe(args: ProbeArgs, recorder: Recorder = NO_RECORDER): Promise<ProbeReport> {
   const session = await openSession(args.target, { revision: args.revision, recorder, connectTimeoutMs: args.timeoutMs });
-  const o: ProbeOptions = { ...PROBE_DEFAULTS, requestTimeoutMs: Math.max(args.timeoutMs, PROBE_DEFAULTS.requestTimeoutMs), tool: args.tool, args: args.args };
+  const o: ProbeOptions = { ...PROBE_DEFAULTS, minWindowMs: args.windowMs ?? PROBE_DEFAULTS.minWindowMs, requestTimeoutMs: Math.max(args.timeoutMs, PROBE_DEFAULTS.requestTimeoutMs), tool: args.tool, args: args.args };
   const findings: ProbeFinding[] = [];
   /** Runs one probe; once the server is gone (or a probe throws), the rest are "not observed" with the reason. */
   const run = async (ids: ProbeId[], probe: () => ProbeFinding | ProbeFinding[] | Promise<ProbeFinding | ProbeFinding[]>) => {

@@ -192,6 +192,14 @@ describe('probe command: exit codes, one line on bad input, never a hang', () =>
     expect(doc[0].specReferences.length).toBe(1);
   });
 
+  it('--window-ms sets how long the probe listens after the cancel (the finding says so)', async () => {
+    const t = fixtureStdio('ok') as { args: string[] };
+    const r = await captureStdio(() => probeCommand(['--command', `${node} ${t.args.join(' ')}`, '--tool', 'slow', '--args', JSON.stringify(SLOW), '--window-ms', '2700', '--json']));
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout) as ProbeReport;
+    expect(doc.findings.find((f) => f.check === 'cancel-stops-work')?.message).toMatch(/listened 2700 ms/);
+  });
+
   it('exit 3 when a rule is broken, with --json one document', async () => {
     const t = fixtureStdio('answers-after-cancel') as { args: string[] };
     const r = await captureStdio(() => probeCommand(['--command', `${node} ${t.args.join(' ')}`, '--tool', 'slow', '--args', JSON.stringify(SLOW), '--json']));

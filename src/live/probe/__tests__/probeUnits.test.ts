@@ -22,8 +22,12 @@ describe('probe command line', () => {
   });
 
   it('parses every option and refuses bad ones with one line', () => {
-    const a = parseProbeArgs(['--command', 'node s.js', '--tool', 'slow', '--args', '{"n":1}', '--revision', '2025-11-25', '--json', '--checks-json', 'c.json', '--record', 'r.jsonl', '--timeout-ms', '500']);
-    expect(a).toEqual({ target: { kind: 'stdio', command: 'node', args: ['s.js'] }, tool: 'slow', args: { n: 1 }, revision: '2025-11-25', json: true, checksJson: 'c.json', record: 'r.jsonl', timeoutMs: 500 });
+    const a = parseProbeArgs(['--command', 'node s.js', '--tool', 'slow', '--args', '{"n":1}', '--revision', '2025-11-25', '--json', '--checks-json', 'c.json', '--record', 'r.jsonl', '--timeout-ms', '500', '--window-ms', '4500']);
+    expect(a).toEqual({ target: { kind: 'stdio', command: 'node', args: ['s.js'] }, tool: 'slow', args: { n: 1 }, revision: '2025-11-25', json: true, checksJson: 'c.json', record: 'r.jsonl', timeoutMs: 500, windowMs: 4500 });
+    expect(parseProbeArgs(['--command', 'x']).windowMs).toBe(2000);
+    expect(() => parseProbeArgs(['--command', 'x', '--window-ms', '99'])).toThrow(/--window-ms: must be a whole number of milliseconds from 100 to 600000, got "99"/);
+    expect(() => parseProbeArgs(['--command', 'x', '--window-ms', '600001'])).toThrow(/--window-ms/);
+    expect(() => parseProbeArgs(['--command', 'x', '--window-ms', '2.5'])).toThrow(/--window-ms/);
     expect(parseProbeArgs(['--url', 'http://127.0.0.1:3000/mcp']).target).toEqual({ kind: 'http', url: 'http://127.0.0.1:3000/mcp' });
     expect(() => parseProbeArgs([])).toThrow(/exactly one of --command/);
     expect(() => parseProbeArgs(['--url', 'ftp://x/'])).toThrow(/--url: must be http/);
