@@ -1,7 +1,7 @@
 /// <reference lib="webworker" />
 import { callSpans, checkTranscript, importTranscript, type Transcript } from '../../wire/transcript';
 import { reviewMarkdownOf } from '../../store/trafficReview';
-import type { TrafficReply, TrafficRequest } from './trafficProtocol';
+import { TRAFFIC_PART_SIZE, type TrafficReply, type TrafficRequest } from './trafficProtocol';
 
 /**
  * The traffic page's worker: imports a transcript (format auto-detected), checks it and draws its
@@ -28,7 +28,16 @@ self.onmessage = async (e: MessageEvent<TrafficRequest>) => {
       reply({ type: 'progress', job: req.job, stage: 'checking' });
       const report = checkTranscript(result.transcript, req.check);
       last = result.transcript;
-      reply({ type: 'imported', job: req.job, result, report, spans: callSpans(result.transcript) });
+      const spans = callSpans(result.transcript);
+      const { entries } = result.transcript;
+      if (entries.length <= TRAFFIC_PART_SIZE && spans.length <= TRAFFIC_PART_SIZE) {
+        return reply({ type: 'imported', job: req.job, result, report, spans });
+      }
+      // A big transcript goes in parts (see TRAFFIC_PART_SIZE), so no one decode blocks the page.
+      for (let i = 0; i < Math.max(entries.length, spans.length); i += TRAFFIC_PART_SIZE) {
+        reply({ type: 'part', job: req.job, entries: entries.slice(i, i + TRAFFIC_PART_SIZE), spans: spans.slice(i, i + TRAFFIC_PART_SIZE) });
+      }
+      reply({ type: 'imported', job: req.job, result: { ok: true, transcript: { ...result.transcript, entries: [] } }, report, spans: [], parts: true });
     } else {
       const t = req.transcript ?? last;
       if (!t) return reply({ type: 'failed', job: req.job, error: '(transcript): the worker holds no transcript — import it again' });

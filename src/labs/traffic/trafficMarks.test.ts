@@ -108,6 +108,28 @@ describe('traffic runner', () => {
     expect(made).toHaveLength(2);
     expect(made[1].posted[0]).toEqual({ type: 'check', job: 4, transcript: t, check: { allowanceMs: 300, maxMs: 5000 } });
   });
+  it('a big import arrives in parts: the runner joins entries and spans in order; parts of a cancelled job are dropped', () => {
+    const store = createTrafficStore();
+    const { spawn, reply } = fakeWorkers();
+    const runner = createTrafficRunner(store, spawn);
+    const t = load(
+      ['{"ts":"2026-01-01T00:00:00.000Z","dir":"req","jsonrpc":"2.0","id":1,"method":"ping"}', '{"ts":"2026-01-01T00:00:00.010Z","dir":"res","jsonrpc":"2.0","id":1,"result":{}}', '{"ts":"2026-01-01T00:00:00.020Z","dir":"req","jsonrpc":"2.0","id":2,"method":"ping"}'].join('\n'),
+    );
+    const spans = callSpans(t);
+    runner.importText('…', 'The file a.log', { allowanceMs: 1000, maxMs: null });
+    runner.cancel();
+    // Job 1 was cancelled: its part must not leak into job 3.
+    reply(0, { type: 'part', job: 1, entries: t.entries.slice(0, 1), spans: [] });
+    runner.importText('…', 'The file b.log', { allowanceMs: 1000, maxMs: null });
+    reply(1, { type: 'part', job: 3, entries: t.entries.slice(0, 2), spans: spans.slice(0, 1) });
+    expect(store.getState().transcript).toBeNull();
+    reply(1, { type: 'part', job: 3, entries: t.entries.slice(2), spans: spans.slice(1) });
+    reply(1, { type: 'imported', job: 3, result: { ok: true, transcript: { ...t, entries: [] } }, report: null, spans: [], parts: true });
+    const got = store.getState();
+    expect(got.transcript?.entries).toEqual(t.entries);
+    expect(got.spans).toEqual(spans);
+    expect(got.source).toBe('The file b.log');
+  });
 });
 
 describe('fault marks and exits (capture envelope v2)', () => {

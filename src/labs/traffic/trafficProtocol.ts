@@ -1,4 +1,12 @@
-import type { CallSpan, CheckReport, ImportResult, Transcript } from '../../store/trafficStore';
+import type { CallSpan, CheckReport, ImportResult, Transcript, TranscriptEntry } from '../../store/trafficStore';
+
+/**
+ * Entries (and spans) per `part` message. A structured clone is decoded on the receiving thread in
+ * one task, so the whole 100,000-entry transcript in one message was a 2.5–2.8 s main-thread task
+ * (issue 24 item 1); in parts of this size each decode is a short task of its own and the page stays
+ * responsive while a big import arrives.
+ */
+export const TRAFFIC_PART_SIZE = 2_000;
 
 /**
  * Messages between the traffic page and its worker (`traffic.worker.ts`). The worker keeps the
@@ -15,7 +23,13 @@ export type TrafficRequest =
 
 export type TrafficReply =
   | { type: 'progress'; job: number; stage: 'parsing' | 'checking' }
-  | { type: 'imported'; job: number; result: ImportResult; report: CheckReport | null; spans: CallSpan[] }
+  /** A slice of a big import's entries or spans, in order, sent before its `imported` (which then says `parts: true`). */
+  | { type: 'part'; job: number; entries: TranscriptEntry[]; spans: CallSpan[] }
+  /**
+   * The import's result. With `parts: true` the transcript's `entries` and the `spans` are empty here:
+   * they came in the `part` messages before it, and the page joins them.
+   */
+  | { type: 'imported'; job: number; result: ImportResult; report: CheckReport | null; spans: CallSpan[]; parts?: true }
   | { type: 'checked'; job: number; report: CheckReport }
   | { type: 'review'; job: number; filename: string; text: string }
   | { type: 'failed'; job: number; error: string };

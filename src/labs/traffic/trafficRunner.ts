@@ -1,4 +1,4 @@
-import type { TrafficStore } from '../../store/trafficStore';
+import type { CallSpan, TrafficStore, TranscriptEntry } from '../../store/trafficStore';
 import type { TrafficReply, TrafficRequest } from './trafficProtocol';
 
 /** What the runner needs of a worker (a real `Worker`, or a fake in tests). */
@@ -21,15 +21,31 @@ export function createTrafficRunner(store: TrafficStore, spawn: () => TrafficWor
   /** The transcript the current worker holds (after its import or a re-check sent to it). */
   let held: unknown = null;
 
+  /** The parts of the import in flight (a big transcript arrives in `part` messages before `imported`). */
+  let parts: { job: number; entries: TranscriptEntry[][]; spans: CallSpan[][] } = { job: 0, entries: [], spans: [] };
+
   const onReply = (e: MessageEvent<TrafficReply>) => {
     const m = e.data;
     if (m.job !== job) return;
     const s = store.getState();
     if (m.type === 'progress') return s.advance(m.stage);
     if (m.type === 'review') return;
+    if (m.type === 'part') {
+      if (parts.job !== m.job) parts = { job: m.job, entries: [], spans: [] };
+      parts.entries.push(m.entries);
+      parts.spans.push(m.spans);
+      return;
+    }
     busy = false;
     if (m.type === 'imported') {
-      s.finishImport(source, m.result, m.report, m.spans);
+      let { result, spans } = m;
+      if (m.parts && result.ok) {
+        const mine = parts.job === m.job ? parts : { entries: [], spans: [] };
+        result = { ok: true, transcript: { ...result.transcript, entries: mine.entries.flat() } };
+        spans = mine.spans.flat();
+      }
+      parts = { job: 0, entries: [], spans: [] };
+      s.finishImport(source, result, m.report, spans);
       if (m.result.ok) held = store.getState().transcript;
     }
     else if (m.type === 'checked') s.finishCheck(m.report);
