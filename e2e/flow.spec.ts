@@ -110,7 +110,7 @@ test.describe('Flow lab: the buffer under pressure', () => {
     await expect(kit(lab).speedControl).toBeVisible();
   });
 
-  test('a capacity below 2 is refused with the field named, and the previous scenario is kept', async ({ lab }) => {
+  test('a capacity below 2 under the lesson policy is refused with the field named, and the previous scenario is kept', async ({ lab }) => {
     await openFlow(lab, 'R1-coalesce-one-token');
     await kit(lab).capacity.fill('1');
     await expect(kit(lab).banner).toContainText('config.capacityEvents');
@@ -147,6 +147,25 @@ test.describe('Flow lab: proxy and keep-alives', () => {
     await kit(lab).bug('keepalive').check();
     await expect(kit(lab).counter('operation')).toHaveText('completed at 90000 ms');
     await expect(kit(lab).invariant('keepalive-not-progress')).toHaveAttribute('data-status', 'violated');
+  });
+
+  test('SB1 (cpp-mcp PR#53): the 512-event queue and keep-alives deliver the burst; one slot overwrites 49 of 50 silently; no keep-alives cut the stream at 10 s and the result never comes', async ({ lab }) => {
+    await openFlow(lab, 'SB1-one-slot-sse-buffer');
+    await expect(kit(lab).scenarioSummary).toContainText('cpp-mcp PR#53');
+    await expect(kit(lab).counter('peak')).toHaveText('50');
+    await expect(kit(lab).counter('dropped')).toHaveText('0');
+    await expect(kit(lab).counter('proxy-timeouts')).toHaveText('0');
+    await expect(kit(lab).counter('operation')).toHaveText('completed at 14040 ms');
+    await kit(lab).setPolicy('drop-silent');
+    await kit(lab).setCapacity(1);
+    await expect(kit(lab).counter('silent')).toHaveText('49');
+    await expect(kit(lab).counter('operation')).toHaveText('completed at 12081 ms');
+    await expect(kit(lab).invariant('no-silent-gap')).toHaveAttribute('data-status', 'violated');
+    await kit(lab).setKeepAliveMs(null);
+    await expect(kit(lab).counter('operation')).toHaveText(/^waiting/);
+    // The page's range ends at horizonMs (20 000 ms): the cut at 10 000 ms is in it, the re-issue's cut at 21 000 ms past it.
+    await expect(kit(lab).counter('proxy-timeouts')).toHaveText('1');
+    await expect(kit(lab).counter('silent')).toHaveText('0');
   });
 
   test('RI2 (issue 23): every re-issue meets the same 60 s proxy timeout, so no result reaches the client', async ({ lab }) => {

@@ -165,6 +165,20 @@ export class FlowPage extends LabDriver {
   get queueTicks(): Locator {
     return this.queueChart.locator('.flow-tick');
   }
+  /** Sets the buffer capacity (events) box. */
+  async setCapacity(events: number): Promise<this> {
+    await this.capacity.fill(String(events));
+    return this;
+  }
+  /** The keep-alive interval box (ms; empty: no keep-alives). */
+  get keepAlive(): Locator {
+    return this.id('flow-keepalive');
+  }
+  /** Sets the keep-alive interval (ms), or clears it (null: the server writes no keep-alives). */
+  async setKeepAliveMs(ms: number | null): Promise<this> {
+    await this.keepAlive.fill(ms === null ? '' : String(ms));
+    return this;
+  }
   /** The proxy-buffering switch. */
   get proxyBuffering(): Locator {
     return this.id('proxy-buffering');

@@ -54,7 +54,7 @@ export function Controls({ store }: { store: FlowStore }) {
           </label>
           <label className="flow-field">
             <span>Capacity (events)</span>
-            <input type="number" min={2} value={config.capacityEvents} data-testid="flow-capacity" onChange={(e) => e.target.value !== '' && set({ capacityEvents: Number(e.target.value) })} />
+            <input type="number" min={1} value={config.capacityEvents} data-testid="flow-capacity" onChange={(e) => e.target.value !== '' && set({ capacityEvents: Number(e.target.value) })} />
           </label>
           <label className="flow-check">
             <input type="checkbox" checked={config.proxy.enabled} data-testid="proxy-enabled" onChange={(e) => set({ proxy: { enabled: e.target.checked } })} /> a proxy sits between server and client

@@ -15,10 +15,12 @@
  *   error.
  * - 'unbounded': never drops; memory grows without limit (the capacity is only a reference line).
  * - 'drop-oldest': a ring buffer; when full the oldest item of any kind is dropped and its token
- *   marked (it can drop a final response: the `final-never-dropped` invariant shows it).
+ *   marked (it can drop a final response: the `final-never-dropped` invariant shows it). At
+ *   capacity 1 each event overwrites the unread one, the loss marked.
  * - 'disconnect': at capacity the stream is closed; everything queued and the new item are lost,
  *   every affected token is marked, and the client must reconnect and resync.
  * - 'drop-silent': the explicitly broken policy: drop-oldest without any refetch mark (a silent gap).
+ *   At capacity 1 it is cpp-mcp's single-slot buffer before PR#53 (built-in SB1).
  */
 
 /** How the buffer behaves at capacity. */
@@ -90,14 +92,24 @@ export interface PushResult {
   error?: string;
 }
 
+/** The lesson policy's smallest capacity: one progress and one final must fit together. */
+export const LESSON_MIN_CAPACITY_EVENTS = 2;
+
 /**
- * An empty buffer. Throws RangeError unless `capacityEvents` is an integer ≥ 2 (the lesson's
- * minimum: one progress and one final must fit together).
+ * Why `capacityEvents` is no capacity for `policy`, or null: an integer ≥ 2 under 'lesson' (one
+ * progress and one final must fit together), ≥ 1 under the others — 1 is the one-slot buffer of
+ * cpp-mcp before PR#53 (github.com/hkr04/cpp-mcp/pull/53: "send_event overwrote the previous
+ * unread notification"), which 'drop-silent' at capacity 1 is.
  */
+export function capacityProblem(policy: BufferPolicy, capacityEvents: number): string | null {
+  const min = policy === 'lesson' ? LESSON_MIN_CAPACITY_EVENTS : 1;
+  return Number.isInteger(capacityEvents) && capacityEvents >= min ? null : `buffer: capacityEvents must be an integer ≥ ${min} under policy ${policy}, got ${capacityEvents}`;
+}
+
+/** An empty buffer. Throws RangeError when `capacityProblem(policy, capacityEvents)` names a problem. */
 export function emptyBuffer(policy: BufferPolicy, capacityEvents: number): BufferState {
-  if (!Number.isInteger(capacityEvents) || capacityEvents < 2) {
-    throw new RangeError(`buffer: capacityEvents must be an integer ≥ 2, got ${capacityEvents}`);
-  }
+  const problem = capacityProblem(policy, capacityEvents);
+  if (problem !== null) throw new RangeError(problem);
   return {
     policy,
     capacityEvents,

@@ -1,6 +1,6 @@
 import { asCoreContext, oneStepMethods, type CoreModel } from '../core';
 import type { Model, ScriptedEvent } from '../types';
-import type { BufferPolicy } from './buffer';
+import { capacityProblem, type BufferPolicy } from './buffer';
 import type { FlowConfig, FlowEvent } from './schema';
 import { FLOW_RANK, producerLabels, proxyBuffersConfig, sentSseHeaders, type FlowCtx as Ctx, type FlowState, type FlowTimer } from './modelTypes';
 import { armIdle, armProxyRead, deliver, disarmProxyRead, goDown, NO_HELD, pump, serverWrites, http, TIMER } from './stream';
@@ -278,7 +278,8 @@ function init(config: FlowConfig, ctx: Ctx): FlowCore {
     finishedView: [],
     errorsView: [],
   };
-  if (!Number.isInteger(config.capacityEvents) || config.capacityEvents < 2) throw new RangeError(`buffer: capacityEvents must be an integer ≥ 2, got ${config.capacityEvents}`);
+  const capacity = capacityProblem(config.policy as BufferPolicy, config.capacityEvents);
+  if (capacity !== null) throw new RangeError(capacity);
   const hasStream = config.producers.length > 0 || config.fleet === null;
   if (hasStream) {
     ctx.schedule(0, FLOW_RANK.client, 'server', 'SSE response headers', TIMER.open);

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { BUFFER_POLICIES } from './buffer';
+import { BUFFER_POLICIES, LESSON_MIN_CAPACITY_EVENTS } from './buffer';
 import { eventBase, eventObject, eventUnion, switchesField } from '../schemaParts';
 
 const ms = z.number().int('must be an integer number of milliseconds').min(0, 'must be ≥ 0 ms').max(1_000_000_000, 'must be ≤ 1,000,000,000 ms');
@@ -92,7 +92,13 @@ export const flowConfigSchema = z
   .object({
     revision: z.enum(['2026-07-28', '2025-11-25']).default('2026-07-28').describe('MCP spec revision simulated.'),
     policy: z.enum(BUFFER_POLICIES as [string, ...string[]]).default('lesson').describe('What the SSE buffer does at capacity.'),
-    capacityEvents: z.number().int('must be an integer').min(2, 'must be at least 2 (a progress and a final must fit together)').max(1_000_000).default(3),
+    capacityEvents: z
+      .number()
+      .int('must be an integer')
+      .min(1, 'must be at least 1 event')
+      .max(1_000_000)
+      .default(3)
+      .describe('The server\'s per-stream SSE buffer (events). 1 is a one-slot buffer (cpp-mcp before PR#53: each event overwrites the unread one); the lesson policy needs at least 2 (a progress and a final must fit together).'),
     producers: z.array(producerSchema).max(8).default([]),
     consumer: z
       .object({ readIntervalMs: ms.default(0).describe('Time the client needs per event; 0 keeps up with any rate.') })
@@ -143,7 +149,10 @@ export const flowConfigSchema = z
     reconnectLoop: reconnectLoopSchema.nullable().default(null).describe('One client\'s reconnect loop (counter resets, flat delays, burst caps); see simulateReconnectLoop.'),
     resumption: resumptionSchema.nullable().default(null).describe('2025-11-25: a response stream resumed with Last-Event-ID across two drops; see resumeAfterDrops. Under 2026-07-28 nothing is resumed (the first drop loses the request) unless the bug resumeUnder2026 is on.'),
   })
-  .strict();
+  .strict()
+  .superRefine((c, ctx) => {
+    if (c.policy === 'lesson' && c.capacityEvents < LESSON_MIN_CAPACITY_EVENTS) ctx.addIssue({ code: 'custom', path: ['capacityEvents'], message: `must be at least ${LESSON_MIN_CAPACITY_EVENTS} under the lesson policy (a progress and a final must fit together); a one-slot buffer needs policy drop-oldest, drop-silent, disconnect or unbounded` });
+  });
 
 const base = eventBase(ms);
 

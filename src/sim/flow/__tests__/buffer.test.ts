@@ -55,7 +55,7 @@ describe('lesson policy: the issue\'s reference values', () => {
   });
 
   it('capacity below 2 is rejected with a clear error', () => {
-    expect(() => emptyBuffer('lesson', 1)).toThrow(/capacityEvents must be an integer ≥ 2, got 1/);
+    expect(() => emptyBuffer('lesson', 1)).toThrow(/capacityEvents must be an integer ≥ 2 under policy lesson, got 1/);
     expect(() => emptyBuffer('lesson', 2.5)).toThrow(/got 2.5/);
   });
 });
@@ -83,6 +83,20 @@ describe('the other policies', () => {
     expect(state.size).toBe(3);
     expect(state.silentlyLost).toBe(7);
     expect(state.refetch).toEqual([]);
+  });
+
+  it('a one-slot buffer (capacity 1, cpp-mcp before PR#53) keeps only the newest of a burst: drop-silent loses 4 of 5 unmarked, drop-oldest marks the gap', () => {
+    const burst = Array.from({ length: 5 }, (_, i) => p('scan', i + 1));
+    const silent = pushAll(emptyBuffer('drop-silent', 1), burst);
+    expect(silent.outcomes).toEqual(['queued', 'dropped-oldest', 'dropped-oldest', 'dropped-oldest', 'dropped-oldest']);
+    expect(bufferItems(silent.state)).toEqual([p('scan', 5)]);
+    expect([silent.state.dropped, silent.state.silentlyLost, silent.state.peak]).toEqual([4, 4, 1]);
+    expect(silent.state.refetch).toEqual([]);
+    const marked = pushAll(emptyBuffer('drop-oldest', 1), burst);
+    expect(bufferItems(marked.state)).toEqual([p('scan', 5)]);
+    expect([marked.state.dropped, marked.state.silentlyLost]).toEqual([4, 0]);
+    expect(marked.state.refetch).toEqual(['scan']);
+    expect(() => emptyBuffer('drop-oldest', 0)).toThrow(/capacityEvents must be an integer ≥ 1 under policy drop-oldest, got 0/);
   });
 
   it('disconnect loses the queue and the new item at capacity, marking every token', () => {

@@ -17,6 +17,9 @@ import type { FlowConfig } from '../schema';
  *   `operationRequestId`, `reissues`, `operationExecutions`, `sideEffectExecutions`, and the
  *   invariants `retry-new-id` and `side-effect-once` (in the trace's list and in step violations):
  *   dropped from both sides' JSON.
+ * - A one-slot buffer (`capacityEvents` 1 under a policy other than 'lesson'; cpp-mcp PR#53,
+ *   built-in SB1): the oracle's buffer refuses a capacity below 2, so such a scenario is not
+ *   compared (`oracleRefuses`); its trace is pinned by the golden traces and `sseBuffer.test.ts`.
  */
 export const NEW_KEYS: ReadonlySet<string> = new Set(['reissue', 'operationRequestId', 'reissues', 'operationExecutions', 'sideEffectExecutions']);
 export const NEW_INVARIANTS: ReadonlySet<string> = new Set(['retry-new-id', 'side-effect-once']);
@@ -40,4 +43,9 @@ export function oracleScoped(scenario: Scenario): { scenario: Scenario; scoped: 
   const config = scenario.config as unknown as FlowConfig;
   if (config.revision !== '2026-07-28' || replay(flowModel, scenario, { keep: 'effects' }).outcome.summary.disconnects === 0) return { scenario, scoped: false };
   return { scenario: withOldRule(scenario), scoped: true };
+}
+
+/** Whether the oracle cannot run `scenario` at all: a capacity below its minimum of 2 (the one-slot buffer it predates). */
+export function oracleRefuses(scenario: Scenario): boolean {
+  return (scenario.config as unknown as FlowConfig).capacityEvents < 2;
 }
