@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConformanceFixtureOptions } from './fixtures';
 import { startConformanceHost } from './testHost';
-import { startHttpServe } from '../serve/testkit';
+import { readRecording, startHttpServe, tempRecording } from '../serve/testkit';
 import type { HostOptions } from './testHost';
 
 const root = join(__dirname, '..', '..', '..');
@@ -207,6 +207,30 @@ describe('the official conformance suite judges mcp-lab serve --http --tools con
     } finally {
       await broken.close();
     }
+  });
+
+  it('the judge fails a fault: serve --tools conformance --fault no-progress fails tools-call-with-progress alone (2025-11-25)', async () => {
+    // The real serve process, not the test host: --fault reaches the fixtures, and no-progress
+    // keeps test_tool_with_progress silent, so the scenario that counts progress fails.
+    const record = tempRecording('conformance-no-progress');
+    const faulty = await startHttpServe(['--tools', 'conformance', '--fault', 'no-progress', '--record', record]);
+    try {
+      expect(faulty.stderr()).toMatch(/faults: no-progress · tools: conformance/);
+      const out = join(tmp, 'fault-no-progress');
+      const run = await runScript(['--url', faulty.url, '--requirements', '2025-11-25', '--expected-failures', EXPECTED_FAILURES, '-o', out]);
+      const results = readResults(out);
+      const scored = yamlList(join(suiteRoot, 'requirements', '2025-11-25.yaml'), 'server');
+      expect(scored.filter((s) => !results.has(s)), 'scored scenarios the suite did not run').toEqual([]);
+      const failing = scored.filter((s) => failed(results.get(s) ?? []));
+      expect(failing).toEqual(['tools-call-with-progress']);
+      expect(results.get('tools-call-with-progress')?.find((c) => c.status === 'FAILURE')?.errorMessage).toMatch(/^No progress notifications received$/);
+      expect(run.code).toBe(1);
+    } finally {
+      await faulty.stop();
+    }
+    const marks = readRecording(record).filter((f) => f.event === 'fault');
+    expect(marks.length).toBeGreaterThanOrEqual(1);
+    expect(marks.every((f) => f.fault === 'no-progress' && /test_tool_with_progress: silent/.test(f.text ?? ''))).toBe(true);
   });
 
   it('the judge can fail: one progress notification instead of three fails tools-call-with-progress (2025-11-25)', async () => {

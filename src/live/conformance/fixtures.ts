@@ -47,6 +47,7 @@ import type {
   ServerContext,
 } from '@modelcontextprotocol/server';
 import * as z from 'zod/v4';
+import type { LiveFaultName } from '../../sim/faultVocabulary';
 
 /**
  * The fixtures {@link registerConformanceFixtures} can turn wrong on purpose, to show the judge
@@ -79,6 +80,14 @@ export interface ConformanceFixtureOptions {
   break?: BreakableFixture;
   /** Where the `test_trigger_*_change` tools publish; see {@link ListChangedNotifier}. */
   notifier?: ListChangedNotifier;
+  /**
+   * The live faults `serve --fault` applies (`src/sim/faultVocabulary.ts`). The fixtures act on
+   * `no-progress`: `test_tool_with_progress` stays silent for its 100 ms, then answers (so the
+   * suite's `tools-call-with-progress` fails, the other scenarios do not). Default: none.
+   */
+  faults?: readonly LiveFaultName[];
+  /** Called when a fault acts on a fixture call (serve records it as a fault mark): request id, one line. */
+  onFault?: (fault: LiveFaultName, requestId: string | number, text: string) => void;
 }
 
 /** Server name and version the conformance hosts announce (`serverInfo`). */
@@ -317,7 +326,10 @@ function registerSessionTools(server: McpServer, options: ConformanceFixtureOpti
     async (_args, ctx) => {
       const token = ctx.mcpReq._meta?.progressToken;
       // Progress only for a caller that asked (a progress token); never otherwise.
-      if (token !== undefined) {
+      if (token !== undefined && options.faults?.includes('no-progress')) {
+        options.onFault?.('no-progress', ctx.mcpReq.id, 'test_tool_with_progress: silent for 100 ms (no progress), then the answer');
+        await sleep(100);
+      } else if (token !== undefined) {
         const steps = options.break === 'test_tool_with_progress' ? [0] : [0, 50, 100];
         for (const [i, progress] of steps.entries()) {
           if (i > 0) await sleep(50);

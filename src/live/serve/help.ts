@@ -10,7 +10,7 @@ export const SERVE_OPTIONS: ReadonlyArray<readonly [string, string]> = [
   ['(no flag)', 'stdio: reads JSON-RPC lines on stdin, writes them on stdout (logs go to stderr)'],
   ['--http HOST:PORT', 'Streamable HTTP at http://HOST:PORT/mcp (loopback only; port 0: any free port); Host and Origin are checked'],
   ['--unsafe-bind', 'allow a non-loopback --http address'],
-  ['--fault NAME[,NAME…]', 'apply these faults to every tool call (slow_job included); names below'],
+  ['--fault NAME[,NAME…]', 'apply these faults to every tool call (slow_job included; in the conformance set, no-progress silences test_tool_with_progress); names below'],
   ['--chaos SEED', 'draw a fault per call from the chaos swarm\'s kinds, deterministic from SEED and the call order'],
   ['--scenario FILE', 'play a races lab scenario\'s server side (timings, bug switches → faults)'],
   ['--record FILE', 'write every frame to FILE (capture envelope v2 JSONL: mcp-lab check and the Traffic page read it)'],

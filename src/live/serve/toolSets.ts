@@ -23,7 +23,16 @@ export type ToolSetContext = LabToolContext & { notifier?: ListChangedNotifier }
 /** Registers one tool set's tools (and resources, prompts) on a server instance. */
 export type RegisterToolSet = (server: McpServer, context: ToolSetContext) => void;
 
-const conformanceFixtures: RegisterToolSet = (server, context) => registerConformanceFixtures(server, context.notifier ? { notifier: context.notifier } : {});
+/**
+ * The conformance fixtures under serve: `--fault` reaches them too (the fixtures act on
+ * `no-progress`, see `ConformanceFixtureOptions.faults`), each time marked in the recording.
+ */
+const conformanceFixtures: RegisterToolSet = (server, context) =>
+  registerConformanceFixtures(server, {
+    ...(context.notifier ? { notifier: context.notifier } : {}),
+    faults: context.runtime.faults,
+    onFault: (fault, requestId, text) => context.runtime.fault(fault, requestId, context.runtime.channel(requestId)?.transport ?? 'stdio', text),
+  });
 
 /** True when the set carries the conformance fixtures (the server is then built with their options: `conformanceServerOptions`). */
 export function hasConformanceFixtures(set: ToolSetName): boolean {
