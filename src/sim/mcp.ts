@@ -97,6 +97,27 @@ export function cancelledNotification(requestId: RequestId, reason: string): Jso
   return { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason } };
 }
 
+/**
+ * A side-effect-free liveness request, as a circuit breaker's half-open probe sends it: `ping` under
+ * 2025-11-25 (`$defs/PingRequest`); under 2026-07-28, which removed `ping`, `server/discover`
+ * (`$defs/DiscoverRequest`: "Servers **MUST** implement `server/discover`"), with the per-request
+ * `_meta` every 2026-07-28 request carries.
+ */
+export function probeRequest(revision: Revision, id: RequestId): Json {
+  if (revision === '2025-11-25') return { jsonrpc: '2.0', id, method: 'ping' };
+  const _meta = { 'io.modelcontextprotocol/protocolVersion': revision, 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': CLIENT_INFO };
+  return { jsonrpc: '2.0', id, method: 'server/discover', params: { _meta } };
+}
+
+/**
+ * The server's answer to `probeRequest`: the empty ping result (2025-11-25), or a `DiscoverResult`
+ * (2026-07-28: `resultType`, `supportedVersions`, `capabilities` with tools, `cacheScope`, `ttlMs`).
+ */
+export function probeResultResponse(revision: Revision, id: RequestId): Json {
+  if (revision === '2025-11-25') return { jsonrpc: '2.0', id, result: {} };
+  return { jsonrpc: '2.0', id, result: { resultType: 'complete', supportedVersions: [revision], capabilities: { tools: {} }, cacheScope: 'public', ttlMs: 0, _meta: { 'io.modelcontextprotocol/serverInfo': SERVER_INFO } } };
+}
+
 /** A `tools/call` result response. 2026-07-28 results carry `resultType: "complete"`. */
 export function toolResultResponse(revision: Revision, id: RequestId, text: string, isError: boolean): Json {
   const result: Record<string, Json> = { content: [{ type: 'text', text }] };

@@ -4,7 +4,7 @@ import { classifyRetry, type ErrorOrigin } from '../retry/classify';
 import { bucketAfter, bucketAllowsRetry, ratioAllowsRetry } from '../retry/budget';
 import { BREAKER_RANK, callChanged, liveChanged, type AttemptRecord, type BreakerCore, type BreakerTimer, type CallRecord, type LiveCallCore } from './breakerTypes';
 import { admit, halfOpen, record, type BreakerCtx } from './breakerWindow';
-import { attemptFailure, attemptRequest, attemptSuccess } from './breakerWire';
+import { attemptFailure, attemptRequest, attemptSuccess, probeAnswer, probeMessage } from './breakerWire';
 import { TextCache } from './textCache';
 
 /**
@@ -131,7 +131,7 @@ function startAttempt(s: BreakerCore, call: LiveCallCore, ctx: BreakerCtx): void
   let gen = call.loopGen;
   let mode = s.mode;
   if (config.composition === 'retry-around-breaker') {
-    if (!admit(s)) {
+    if (!admitOrProbe(s, ctx)) {
       logAttempt(s, { call: call.key, n: call.attempt, startAt: ctx.now, endAt: ctx.now, outcome: 'rejected', mode: s.mode, stale: false });
       rejectAttempt(s, call, ctx);
       return;
@@ -139,6 +139,8 @@ function startAttempt(s: BreakerCore, call: LiveCallCore, ctx: BreakerCtx): void
     gen = s.generation;
     mode = s.mode;
   }
+  // A real call admitted as a half-open probe (breaker-around-retry: the loop's first attempt) repeats the tool's side effect.
+  if (mode === 'half-open' && config.operation.sideEffect && (config.composition === 'retry-around-breaker' || call.attempt === 1)) s.probeSideEffects++;
   const endAt = ctx.now + config.downstream.latencyMs;
   const id = `${call.key}/${call.attempt}`;
   ctx.emitWire('client', 'streamable-http', attemptRequest(config, id, call.attempt), undefined, ctx.now, call.key);
@@ -170,7 +172,7 @@ export function applyBreakerScripted(s: BreakerCore, ev: ResilienceEvent, ctx: B
         const call: LiveCallCore = { key, startAt: ctx.now, attempt: 1, loopGen: -1, attemptGen: -1, attemptStartAt: ctx.now, attemptMode: s.mode, view: null };
         if (s.config.composition === 'breaker-around-retry') {
           const mode = s.mode;
-          if (!admit(s)) {
+          if (!admitOrProbe(s, ctx)) {
             logAttempt(s, { call: key, n: 1, startAt: ctx.now, endAt: ctx.now, outcome: 'rejected', mode, stale: false });
             endCall(s, call, ctx.now, 'rejected', REJECTED.get(mode, null));
             notes?.push(`${key} rejected (${mode})`);
@@ -203,6 +205,60 @@ function modeNote(before: BreakerCore['mode'], after: BreakerCore['mode'], stale
 
 const capitalized = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 
+/**
+ * Whether half-open probes with a side-effect-free request (ping / server/discover) instead of the
+ * next real call: the corrected breaker does so for a tool with a side effect (hermes-agent#11113);
+ * a read-only tool's call is its own probe, as before.
+ */
+export function probesWithoutSideEffect(config: BreakerConfig): boolean {
+  return config.operation.sideEffect && !config.policy.halfOpenProbeIsRealCall;
+}
+
+/**
+ * Records one attempt's (or loop's) result with the breaker. `answered`: the server answered with
+ * an isError tool result — a completed round trip, which the corrected breaker counts as a success;
+ * bug `toolErrorsCounted` counts it as a failure (hermes-agent#11113), tallied in `toolErrorsCounted`
+ * unless the breaker ignores the result as stale.
+ */
+function recordResult(s: BreakerCore, ok: boolean, answered: boolean, gen: number, ctx: BreakerCtx): void {
+  const { policy } = s.config;
+  if (answered && policy.toolErrorsCounted) {
+    if (gen === s.generation || policy.staleResultsCounted) s.toolErrorsCounted++;
+    record(s, false, gen, ctx);
+    return;
+  }
+  record(s, ok || answered, gen, ctx);
+}
+
+/**
+ * Asks the breaker to admit one call or attempt (`admit`), except that a half-open breaker probing
+ * without side effect (`probesWithoutSideEffect`) answers the first call of its half-open period by
+ * sending its probes and rejecting the call: the call's side effect is never risked on a server not
+ * yet known to be up. The probes take every permit, so calls are rejected until they answer.
+ * Probing on demand keeps a server that never comes back from being probed forever with no caller.
+ */
+function admitOrProbe(s: BreakerCore, ctx: BreakerCtx): boolean {
+  if (s.mode === 'half-open' && s.halfOpenAdmitted === 0 && probesWithoutSideEffect(s.config)) {
+    sendProbes(s, ctx);
+    return false;
+  }
+  return admit(s);
+}
+
+/** Sends `halfOpenPermits` side-effect-free probes at once, taking every half-open permit. */
+function sendProbes(s: BreakerCore, ctx: BreakerCtx): void {
+  const { config } = s;
+  const permits = config.breaker.halfOpenPermits;
+  for (let i = 1; i <= permits; i++) {
+    const id = permits === 1 ? `probe-${s.generation}` : `probe-${s.generation}/${i}`;
+    ctx.emitWire('client', 'streamable-http', probeMessage(config, id), undefined, ctx.now, id);
+    ctx.schedule(ctx.now + config.downstream.latencyMs, BREAKER_RANK.result, 'upstream', `${id} answer`, { kind: 'probe', id, gen: s.generation });
+  }
+  s.halfOpenAdmitted = permits;
+  if (permits > s.maxHalfOpenAdmitted) s.maxHalfOpenAdmitted = permits;
+  s.probesSent += permits;
+}
+
 /** Applies one timer of the breaker mechanism. */
 export function applyBreakerTimer(s: BreakerCore, t: BreakerTimer, ctx: BreakerCtx): void {
   const { config } = s;
@@ -212,11 +268,26 @@ export function applyBreakerTimer(s: BreakerCore, t: BreakerTimer, ctx: BreakerC
     halfOpen(s, ctx);
     return;
   }
+  if (t.kind === 'probe') {
+    // The server's transport answers a probe whenever it is up: a downstream failing only with isError tool results is up.
+    const ok = s.healthy || config.downstream.failWith === 'tool-error';
+    if (ok) ctx.emitWire('server', 'streamable-http', probeAnswer(config, t.id), undefined, ctx.now, t.id);
+    else {
+      const f = attemptFailure(config, t.id);
+      ctx.emitWire('server', 'streamable-http', f.message, f.http, ctx.now, t.id);
+    }
+    const before = s.mode;
+    record(s, ok, t.gen, ctx);
+    ctx.why(ctx.keepsNotes ? `Probe ${t.id} ${ok ? 'is answered: the server is reachable' : `fails (${config.downstream.failWith})`}.${modeNote(before, s.mode, t.gen !== s.generation, config)}` : '', 'breaker.probe');
+    return;
+  }
   const call = s.live.get(t.call);
   if (call === undefined) return;
   if (t.kind === 'attempt') return startAttempt(s, call, ctx);
   // result
   const ok = s.healthy;
+  // The server answered with an isError tool result: a completed round trip, not a transport failure.
+  const answered = !ok && config.downstream.failWith === 'tool-error';
   const id = t.id;
   const composedPerAttempt = config.composition === 'retry-around-breaker';
   const stale = composedPerAttempt && call.attemptGen !== s.generation;
@@ -228,7 +299,7 @@ export function applyBreakerTimer(s: BreakerCore, t: BreakerTimer, ctx: BreakerC
   }
   if (config.retry.budget === 'token-bucket') s.bucket = bucketAfter(s.bucket, ok);
   const modeBefore = s.mode;
-  if (composedPerAttempt) record(s, ok, call.attemptGen, ctx);
+  if (composedPerAttempt) recordResult(s, ok, answered, call.attemptGen, ctx);
   const modeAfter = s.mode;
   if (ok) {
     if (!composedPerAttempt) record(s, true, call.loopGen, ctx);
@@ -243,7 +314,7 @@ export function applyBreakerTimer(s: BreakerCore, t: BreakerTimer, ctx: BreakerC
   if (stop !== null) {
     if (!composedPerAttempt) {
       const before = s.mode;
-      record(s, false, call.loopGen, ctx);
+      recordResult(s, false, answered, call.loopGen, ctx);
       if (s.mode !== before) stop = LOOP_COUNTED.get(stop, s.mode);
     }
     const text = stop;

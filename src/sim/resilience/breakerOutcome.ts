@@ -37,6 +37,9 @@ export function breakerOutcome(s: BreakerState | BreakerCore): BreakerOutcome {
       firstHalfOpenAtMs: firstHalf?.at ?? null,
       closedAgainAtMs: closedAgain?.at ?? null,
       maxHalfOpenAdmitted: s.maxHalfOpenAdmitted,
+      probesSent: s.probesSent,
+      probeSideEffects: s.probeSideEffects,
+      toolErrorsCounted: s.toolErrorsCounted,
       finalMode: s.mode,
       transitions: transitions.map((t) => `${t.to}@${t.at}`),
     },
@@ -56,7 +59,9 @@ export function breakerInvariantsSurelyHold(s: BreakerCore): boolean {
     s.staleChanges <= 0 &&
     !(s.mode === 'open' && s.resetHandle < 0) &&
     s.expiredCountedAtOpen <= 0 &&
-    !(retry.budget === 'ratio' && s.retries * 1000 > s.ratio.ratioMilli * s.ratio.calls)
+    !(retry.budget === 'ratio' && s.retries * 1000 > s.ratio.ratioMilli * s.ratio.calls) &&
+    s.toolErrorsCounted <= 0 &&
+    s.probeSideEffects <= 0
   );
 }
 
@@ -89,5 +94,15 @@ export const breakerInvariants: MechanismCheck<BreakerState | BreakerCore>[] = [
     name: 'retry-budget-respected',
     description: 'Under a ratio budget, retries never exceed retryRatio × calls.',
     check: (s) => (s.config.retry.budget === 'ratio' && s.retries * 1000 > s.ratio.ratioMilli * s.ratio.calls ? `${s.retries} retries for ${s.ratio.calls} calls exceed the ${s.ratio.ratioMilli / 10}% budget` : null),
+  },
+  {
+    name: 'breaker-counts-transport-failures-only',
+    description: 'Only transport failures count (timeouts, connection errors, HTTP and JSON-RPC errors); a tools/call result with isError: true is a completed round trip and counts as a success (hermes-agent#11113).',
+    check: (s) => (s.toolErrorsCounted > 0 ? `the breaker counted ${s.toolErrorsCounted} isError tool result(s) as failures of a server that answered` : null),
+  },
+  {
+    name: 'half-open-probe-side-effect-free',
+    description: 'A half-open probe has no side effect: ping / server/discover, or the call of a read-only tool (hermes-agent#11113).',
+    check: (s) => (s.probeSideEffects > 0 ? `${s.probeSideEffects} half-open probe(s) were real calls of a tool with a side effect` : null),
   },
 ];

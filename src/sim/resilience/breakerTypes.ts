@@ -8,7 +8,10 @@ import { ratioBudget, tokenBucket, type RatioBudget, type TokenBucket } from '..
  * buckets) that opens once it holds `failureThreshold` calls and the failure rate reaches
  * `failureRateThreshold`; exactly `halfOpenPermits` probes in half-open, the rest rejected; results
  * of calls admitted before a state change are ignored (each state change starts a new generation);
- * one reset timer per opening, even when failures arrive together.
+ * one reset timer per opening, even when failures arrive together; only transport failures count
+ * (an `isError` tool result is a completed round trip, a success to the breaker); a tool with a
+ * side effect is probed in half-open with a side-effect-free request (ping / server/discover),
+ * never with a real call (hermes-agent#11113).
  * The naive breaker of the client-resilience article: a consecutive failure count that never
  * decays, half-open letting every caller through, stale results counted — and the library bug
  * where a failure arriving while already open clears the reset timer without re-arming it.
@@ -111,6 +114,12 @@ export interface BreakerState {
   /** Failures the breaker counted when it last opened that were older than the window (must stay 0 for the corrected breaker). */
   expiredCountedAtOpen: number;
   wireAttemptsAtFirstOpen: number | null;
+  /** Side-effect-free half-open probes sent (ping / server/discover; a tool with a side effect, corrected breaker). */
+  probesSent: number;
+  /** Half-open probes that were real tools/call attempts of a tool with a side effect (bug `halfOpenProbeIsRealCall`; must stay 0). */
+  probeSideEffects: number;
+  /** isError tool results the breaker counted as failures (bug `toolErrorsCounted`; must stay 0). */
+  toolErrorsCounted: number;
   /** Shared append-only logs and how much of each this state has seen. */
   logs: { attempts: AttemptRecord[]; calls: CallRecord[]; transitions: BreakerTransition[] };
   attemptsSeen: number;
@@ -123,9 +132,11 @@ export type BreakerTimer =
   | { kind: 'reset' }
   /** `id`: the JSON-RPC id of the attempt's request, which the reply echoes (one string for both). */
   | { kind: 'result'; call: string; id: string }
-  | { kind: 'attempt'; call: string };
+  | { kind: 'attempt'; call: string }
+  /** A side-effect-free half-open probe's answer arrives (`id`: its JSON-RPC id; `gen`: the half-open generation that sent it). */
+  | { kind: 'probe'; id: string; gen: number };
 
-/** Tie ranks: the reset timer first, then attempt results, then scripted events, then retries. */
+/** Tie ranks: the reset timer first, then attempt results (and probe answers), then scripted events, then retries. */
 export const BREAKER_RANK = { reset: 0, result: 1, scripted: 2, attempt: 3 } as const;
 
 /** The outcome of the breaker mechanism. */
@@ -146,6 +157,12 @@ export interface BreakerOutcome {
     firstHalfOpenAtMs: number | null;
     closedAgainAtMs: number | null;
     maxHalfOpenAdmitted: number;
+    /** Side-effect-free half-open probes sent (ping / server/discover). */
+    probesSent: number;
+    /** Half-open probes that repeated a tool's side effect (bug `halfOpenProbeIsRealCall`). */
+    probeSideEffects: number;
+    /** isError tool results counted as breaker failures (bug `toolErrorsCounted`). */
+    toolErrorsCounted: number;
     finalMode: BreakerMode;
     transitions: string[];
   };
@@ -177,6 +194,9 @@ export function initBreaker(config: BreakerConfig): BreakerState {
     staleChanges: 0,
     expiredCountedAtOpen: 0,
     wireAttemptsAtFirstOpen: null,
+    probesSent: 0,
+    probeSideEffects: 0,
+    toolErrorsCounted: 0,
     logs: { attempts: [], calls: [], transitions: [] },
     attemptsSeen: 0,
     callsSeen: 0,
@@ -263,6 +283,9 @@ export function breakerView(s: BreakerCore): BreakerState {
     staleChanges: s.staleChanges,
     expiredCountedAtOpen: s.expiredCountedAtOpen,
     wireAttemptsAtFirstOpen: s.wireAttemptsAtFirstOpen,
+    probesSent: s.probesSent,
+    probeSideEffects: s.probeSideEffects,
+    toolErrorsCounted: s.toolErrorsCounted,
     logs: s.logs,
     attemptsSeen: s.attemptsSeen,
     callsSeen: s.callsSeen,

@@ -1,5 +1,5 @@
 import type { Json } from '../types';
-import { callToolRequest, errorResponse, toolResultResponse, ERROR_CODES } from '../mcp';
+import { callToolRequest, errorResponse, probeRequest, probeResultResponse, toolResultResponse, ERROR_CODES } from '../mcp';
 import type { BreakerConfig } from './schema';
 
 /**
@@ -94,4 +94,14 @@ export function attemptFailure(c: BreakerConfig, id: string): { message: Json | 
   const f = templatesOf(c).failure;
   if (f.http !== undefined) return { message: undefined, http: f.http };
   return { message: f.member === 'error' ? { jsonrpc: '2.0', id, error: f.body } : { jsonrpc: '2.0', id, result: f.body }, http: undefined };
+}
+
+/** A half-open probe without side effect, id `id`: `ping` (2025-11-25) or `server/discover` (2026-07-28). */
+export function probeMessage(c: BreakerConfig, id: string): Json {
+  return probeRequest(c.revision, id);
+}
+
+/** The server's answer to a half-open probe `id` (the empty ping result, or a DiscoverResult). */
+export function probeAnswer(c: BreakerConfig, id: string): Json {
+  return probeResultResponse(c.revision, id);
 }

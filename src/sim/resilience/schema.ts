@@ -118,6 +118,8 @@ export const breakerConfigSchema = z
       halfOpenAdmitsAll: 'Naive: half-open lets every caller through instead of the permitted probes.',
       staleResultsCounted: 'Naive: results of calls admitted before a state change still move the state (no generation).',
       resetTimerLostOnRepeatOpen: 'Library bug: a failure arriving while already open clears the reset timer and never re-arms it.',
+      toolErrorsCounted: 'Bug (hermes-agent#11113): a tools/call result with isError: true counts as a breaker failure, so a healthy server that answers "not found" three times is marked unreachable. Corrected: only transport failures count (timeouts, connection errors, HTTP and JSON-RPC errors); a completed round trip, even isError, counts as a success.',
+      halfOpenProbeIsRealCall: 'Bug (hermes-agent#11113): the half-open probe is the next real tools/call even when the tool has a side effect, so every probe repeats the side effect (and, answering isError again, re-trips the breaker). Corrected: a tool with a side effect is probed with a side-effect-free request — ping (2025-11-25) or server/discover (2026-07-28, which has no ping); a read-only tool\'s call is its own probe.',
     }),
   })
   .strict();
