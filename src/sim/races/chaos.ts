@@ -60,7 +60,7 @@ function racesFaults(s: Scenario, random: () => number): Faulted {
   return { events, config, faults };
 }
 
-/** The config fields that choose the policy, as one JSON string: `policy` (the broken-policy switches), `client.profile` when it is not the lab's, and whether a scripted cancel is malformed. */
+/** The config fields that choose the policy, as one JSON string: `policy` (the broken-policy switches that act on this transport), `client.profile` when it is not the lab's, and whether a scripted cancel is malformed. */
 function policySignature(scenario: Scenario): string {
   const c = scenario.config as Record<string, Json>;
   // The client profile chooses a policy too; 'lab' is the default. The TypeScript SDK v1 profile
@@ -71,7 +71,11 @@ function policySignature(scenario: Scenario): string {
   // Under 2026-07-28 HTTP the cancel is a stream close, so the malformation never reaches the wire.
   const onWire = c.transport !== 'streamable-http' || c.revision !== '2026-07-28' || (c.policy as Record<string, Json> | undefined)?.httpPostsCancel === true;
   const malformedCancel = onWire && scenario.events.some((e) => e.kind === 'cancel' && e.malformed !== undefined);
-  const signature: Record<string, Json> = { policy: c.policy as Json };
+  // cancelKillsServerProcess acts on stdio only (over HTTP the client owns no server process): off
+  // stdio the switch is inert, so K1's HTTP row is the correct policy it is, not the stdio bug's.
+  const policy = c.policy as Record<string, Json> | undefined;
+  const inert = c.transport !== 'stdio' && policy?.cancelKillsServerProcess === true;
+  const signature: Record<string, Json> = { policy: inert ? { ...policy, cancelKillsServerProcess: false } : (policy as Json) };
   if (profile !== undefined && profile !== 'lab') Object.assign(signature, { clientProfile: profile, scenario: scenario.id });
   if (malformedCancel) signature.malformedCancel = true;
   return JSON.stringify(signature);

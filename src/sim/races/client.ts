@@ -28,6 +28,7 @@ import { sdkAbortAfterEnd, sdkClientProgress, sdkLostOnCutStream, sdkStaleIdleFi
 import { clientReconnectsOnLateResponse, hostTearsDown } from './mechanics/strayProgress';
 import { silentResend } from './mechanics/silentRetry';
 import { countArrival, ignoreDuplicate } from './mechanics/writeWindow';
+import { callOnClosedTransport, cancelEndsProcess, cancelKillsProcess, processKilledSince } from './mechanics/cancelKill';
 
 /**
  * Client-side rules of the races model (the caller's view of each request): start, cancel,
@@ -86,6 +87,10 @@ export function clientStart(state: RacesCore, ev: Extract<RacesEvent, { kind: 's
   let maxHandle = -1;
   const maxDeadlineAt = max === null ? null : ctx.now + max;
   const idleDeadlineAt = idle === null ? null : ctx.now + idle;
+  const killedAt = config.policy.cancelKillsServerProcess ? processKilledSince(state) : null;
+  if (killedAt !== null) {
+    return callOnClosedTransport(state, key, id, killedAt, { method: ev.method, tool: ev.tool, cancellable: ev.cancellable, progressToken: token, wireToken, idleTimeoutMs: idle, maxTimeoutMs: max, idleDeadlineAt, maxDeadlineAt, idleHandle, maxHandle }, ctx);
+  }
   const enforceMaxByTimer = !config.policy.idleTimeoutOnly && !config.policy.maximumCheckedOnProgress && !sdk;
   if (maxDeadlineAt !== null && enforceMaxByTimer) {
     maxHandle = ctx.schedule(maxDeadlineAt, RANK.maxDeadline, 'client', `maximum deadline ${key}`, { kind: 'deadline.max', key });
@@ -147,6 +152,7 @@ export function clientCancel(state: RacesCore, ev: Extract<RacesEvent, { kind: '
     return touch(state, req.self);
   }
   const { config } = state;
+  if (config.policy.cancelKillsServerProcess && cancelEndsProcess(state)) return cancelKillsProcess(state, req, ev.reason, ctx);
   sendCancelSignal(state, req, ev.reason, ctx, ev.malformed);
   if (ev.malformed !== undefined && (config.transport === 'stdio' || config.revision === '2025-11-25' || config.policy.httpPostsCancel)) req.malformedCancel = ev.malformed;
   req.client.cancelRequestedAt = ctx.now;

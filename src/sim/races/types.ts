@@ -27,8 +27,11 @@ export type ClientState =
 /** The server's view of a request. `working` means work (or an open listen stream) is in flight. */
 export type ServerState = 'not-received' | 'working' | 'completed' | 'failed' | 'cancelled';
 
-/** The signal the client put on the wire to cancel, if any. */
-export type CancelSignal = 'none' | 'notifications/cancelled' | 'stream-close' | 'stream-close+notifications/cancelled';
+/**
+ * The signal the client put on the wire to cancel, if any. `process-kill`: no message at all — the
+ * stdio client ended the server process (the bug `policy.cancelKillsServerProcess`).
+ */
+export type CancelSignal = 'none' | 'notifications/cancelled' | 'stream-close' | 'stream-close+notifications/cancelled' | 'process-kill';
 
 /**
  * Where the server's final response went. `lost-with-stream`: it was written to a stream (or

@@ -74,6 +74,20 @@ export const MECHANICS_CHECKS: MechanicsCheck[] = [
     description: 'A cancel that lands after the handler returned never fails another call: the server neither crashes nor stops reading.',
     check: (r) => (r.mech?.killedByCrashAt !== undefined ? `${r.key} failed at ${r.mech.killedByCrashAt} ms because the server crashed writing a response after a late cancel` : null),
   },
+  {
+    name: 'server-outlives-cancel',
+    description: 'A cancel ends one request, never the server: on stdio the client sends notifications/cancelled and the server process lives (qwen-code#11272, claude-code#49479).',
+    check: (r) => (r.mech?.processKilledAt !== undefined ? `the client ended the server process at ${r.mech.processKilledAt} ms to cancel ${r.key} instead of sending notifications/cancelled` : null),
+  },
+  {
+    name: 'later-call-answered',
+    description: 'Every call other than the cancelled one — in flight at the cancel, or sent after it — still reaches a live server: a cancel never closes the transport.',
+    check: (r) => {
+      const m = r.mech;
+      if (m?.closedTransportAt !== undefined) return `${r.key}, sent at ${m.closedTransportAt} ms, failed at once with connection closed: the client had ended the server process over a cancel`;
+      return m?.killedByCancelKillAt !== undefined ? `${r.key} failed at ${m.killedByCancelKillAt} ms because the client ended the server process to cancel another call` : null;
+    },
+  },
 ];
 
 /** Names of the mechanics' invariants. */

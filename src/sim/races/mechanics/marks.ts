@@ -43,6 +43,12 @@ export interface MechanicsMarks {
   crashedAt?: number;
   /** This call failed because the server had crashed in a write window (ms). */
   killedByCrashAt?: number;
+  /** qwen-code#11272: the client ended the stdio server process to cancel this call (ms). */
+  processKilledAt?: number;
+  /** This call, in flight, failed because the client ended the server process to cancel another (ms). */
+  killedByCancelKillAt?: number;
+  /** This call was started after the client ended the server process: the transport was closed, it failed at once (ms). */
+  closedTransportAt?: number;
 }
 
 /** Sets marks on `req` (a new object; the caller calls `changed`). */

@@ -11,5 +11,6 @@ export const MECHANICS_POLICY = {
   silentRetryOnTimeout: 'Bug (ruby-mcp-client PR#178): on timeout no cancel is sent and the call is re-sent under a new id; the tool runs twice.',
   hopIgnoresProgress: 'Bug: the intermediary hop (config.hop) does not reset its idle timer when progress passes through it, so it cuts a long call that keeps reporting progress.',
   duplicateResponseOnCancel: 'Bug: a cancel that lands between the handler\'s return and its response write makes the server write an error response too: two responses for one request id.',
+  cancelKillsServerProcess: 'Bug (qwen-code#11272, claude-code#49479): on stdio the user\'s cancel ends the server process instead of sending notifications/cancelled; calls in flight fail, and every later call fails with -32000 (the transport is closed). No effect on Streamable HTTP (the client owns no server process).',
   crashOnCancelInWriteWindow: 'Bug: a cancel that lands between the handler\'s return and its response write crashes the server at the write; calls in flight and the next call fail.',
 };
