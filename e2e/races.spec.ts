@@ -154,6 +154,30 @@ test.describe('Races lab: interaction', () => {
   });
 });
 
+test.describe('Races lab: incidents (issue 24 item 4)', () => {
+  test('K1 (qwen-code#11272): the cancel is a notification and call 2 is answered at 3 201 ms; with the bug the cancel ends the stdio server and call 2 fails at once at 3 000 ms', async ({ lab }) => {
+    const races = await kit(lab).openOn('K1-cancel-kills-stdio-server');
+    await lab.keyboard.press('End');
+    await expect(races.outcomeState).toHaveText('cancelled');
+    await expect(races.cancelSignal).toHaveText('notifications/cancelled');
+    await expect(races.finalTerminalOf(1)).toHaveText('cancelled at 2 000 ms');
+    await expect(races.finalTerminalOf(2)).toHaveText('completed at 3 201 ms');
+    for (const name of ['server-outlives-cancel', 'later-call-answered']) await expect(races.invariant(name)).toHaveAttribute('data-status', 'holds');
+
+    await races.policy('cancelKillsServerProcess').check();
+    await expect(races.cancelSignal).toHaveText('process-kill');
+    await expect(races.finalTerminalOf(1)).toHaveText('cancelled at 2 000 ms');
+    await expect(races.finalTerminalOf(2)).toHaveText('connection-closed at 3 000 ms');
+    await expect(races.finalWhyOf(2)).toContainText('the client ended the server process at 2000 ms and the transport is closed: error -32000 (connection closed)');
+    for (const name of ['server-outlives-cancel', 'later-call-answered']) await expect(races.invariant(name)).toHaveAttribute('data-status', 'violated');
+
+    // Over Streamable HTTP the client owns no process: the switch changes nothing, call 2 is answered.
+    await races.setTransport('streamable-http');
+    await expect(races.finalTerminalOf(2)).toHaveText('completed at 3 201 ms');
+    await expect(races.invariant('server-outlives-cancel')).toHaveAttribute('data-status', 'holds');
+  });
+});
+
 test.describe('Races lab: bad input', () => {
   test('a malformed scenario import names the field and keeps the previous scenario', async ({ lab }) => {
     await kit(lab).openOn('B-complete-then-cancel');

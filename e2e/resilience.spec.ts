@@ -181,6 +181,29 @@ test.describe('Resilience lab: circuit breaker', () => {
   });
 });
 
+test.describe('Resilience lab: incidents (issue 24 item 4)', () => {
+  test('B5 (hermes-agent#11113): the corrected breaker never opens and the good page succeeds; counting isError opens it at 2 100 ms, rejects the good page, and each probe is a real navigation', async ({ lab }) => {
+    await open(lab, 'B5-breaker-counts-tool-errors');
+    await lab.keyboard.press('End');
+    await expect(kit(lab).breaker('open-at')).toHaveText('—');
+    await expect(kit(lab).breaker('now')).toHaveText('closed');
+    // ok / failed / rejected: the good page (bing, 4 000 ms) is the one success; the five isError answers reach the model.
+    await expect(kit(lab).breaker('calls')).toHaveText('1 / 5 / 0');
+    await expect(kit(lab).breaker('retries')).toHaveText('6 / 0 / 0');
+    for (const name of ['breaker-counts-transport-failures-only', 'half-open-probe-side-effect-free']) await expect(kit(lab).invariant(name)).toHaveAttribute('data-status', 'holds');
+
+    await kit(lab).toggle('policy.toolErrorsCounted').check();
+    await kit(lab).toggle('policy.halfOpenProbeIsRealCall').check();
+    await expect(kit(lab).breaker('open-at')).toHaveText('2 100 ms');
+    await expect(kit(lab).breaker('half-open-at')).toHaveText('62 100 ms');
+    await expect(kit(lab).breaker('closed-at')).toHaveText('—');
+    await expect(kit(lab).breaker('calls')).toHaveText('0 / 5 / 1');
+    await expect(kit(lab).breaker('retries')).toHaveText('5 / 0 / 0');
+    for (const name of ['breaker-counts-transport-failures-only', 'half-open-probe-side-effect-free']) await expect(kit(lab).invariant(name)).toHaveAttribute('data-status', 'violated');
+    await expect(kit(lab).lessonRow(1)).toHaveAttribute('data-met', 'yes');
+  });
+});
+
 test.describe('Resilience lab: review fixes (state labels, phone width, typed settings, playhead counts, links, paste)', () => {
   test('B2: breaker state labels never overlap (full name, initial or none; each names its state in a tooltip); no sideways scroll at 390 px', async ({ lab }) => {
     await open(lab, 'B2-retry-composition');

@@ -40,6 +40,22 @@ export class RacesPage extends LabDriver {
   outcomeStateOf(n: number): Locator {
     return this.id(`outcome-state-${n}`);
   }
+  /** The Final column of call `n` when the run has two calls (its heading is "call <n>"). */
+  finalColumnOf(n: number): Locator {
+    return this.page
+      .locator('.outcome-request')
+      .filter({ has: this.page.locator('h3.request-h', { hasText: new RegExp(`^call ${n}$`) }) })
+      .locator('.outcome-col')
+      .first();
+  }
+  /** Call `n`'s final terminal state with its time ("completed at 3 201 ms"), runs of two calls. */
+  finalTerminalOf(n: number): Locator {
+    return this.finalColumnOf(n).locator('dd').first();
+  }
+  /** Call `n`'s final "Why" line (the reason and the rule that decided it), runs of two calls. */
+  finalWhyOf(n: number): Locator {
+    return this.finalColumnOf(n).locator('.why');
+  }
   /** Whether a final response exists ("yes" / "no"). */
   get finalResponse(): Locator {
     return this.id('final-response');

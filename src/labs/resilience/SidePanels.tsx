@@ -113,6 +113,8 @@ export function SettingsPanel() {
           <Toggle label="Half-open lets every caller through" path={['policy', 'halfOpenAdmitsAll']} value={c.policy.halfOpenAdmitsAll as boolean} />
           <Toggle label="Stale results counted (no generation)" path={['policy', 'staleResultsCounted']} value={c.policy.staleResultsCounted as boolean} />
           <Toggle label="Library bug: reset timer lost on a repeat trip" path={['policy', 'resetTimerLostOnRepeatOpen']} value={c.policy.resetTimerLostOnRepeatOpen as boolean} />
+          <Toggle label="isError results counted as failures (hermes-agent#11113)" path={['policy', 'toolErrorsCounted']} value={c.policy.toolErrorsCounted as boolean} />
+          <Toggle label="Half-open probe is the next real call, side effect and all" path={['policy', 'halfOpenProbeIsRealCall']} value={c.policy.halfOpenProbeIsRealCall as boolean} />
         </>
       )}
       {config.mechanism === 'storm' && (
