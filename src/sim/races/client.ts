@@ -29,6 +29,7 @@ import { clientReconnectsOnLateResponse, hostTearsDown } from './mechanics/stray
 import { silentResend } from './mechanics/silentRetry';
 import { countArrival, ignoreDuplicate } from './mechanics/writeWindow';
 import { callOnClosedTransport, cancelEndsProcess, cancelKillsProcess, processKilledSince } from './mechanics/cancelKill';
+import { callAfterPrefixStop, largeResponseBytes, prefixLimitStoppedAt, readLargeResponse } from './mechanics/stdioLimit';
 
 /**
  * Client-side rules of the races model (the caller's view of each request): start, cancel,
@@ -90,6 +91,10 @@ export function clientStart(state: RacesCore, ev: Extract<RacesEvent, { kind: 's
   const killedAt = config.policy.cancelKillsServerProcess ? processKilledSince(state) : null;
   if (killedAt !== null) {
     return callOnClosedTransport(state, key, id, killedAt, { method: ev.method, tool: ev.tool, cancellable: ev.cancellable, progressToken: token, wireToken, idleTimeoutMs: idle, maxTimeoutMs: max, idleDeadlineAt, maxDeadlineAt, idleHandle, maxHandle }, ctx);
+  }
+  const stoppedAt = config.policy.limitCheckedOnPrefix ? prefixLimitStoppedAt(state) : null;
+  if (stoppedAt !== null) {
+    return callAfterPrefixStop(state, key, id, stoppedAt, { method: ev.method, tool: ev.tool, cancellable: ev.cancellable, progressToken: token, wireToken, idleTimeoutMs: idle, maxTimeoutMs: max, idleDeadlineAt, maxDeadlineAt, idleHandle, maxHandle }, ctx);
   }
   const enforceMaxByTimer = !config.policy.idleTimeoutOnly && !config.policy.maximumCheckedOnProgress && !sdk;
   if (maxDeadlineAt !== null && enforceMaxByTimer) {
@@ -293,6 +298,10 @@ export function clientResponse(state: RacesCore, key: string, ok: boolean, ctx: 
   const c = req.client;
   if (req.sdkStreamCutAt !== undefined) return sdkLostOnCutStream(state, req, 'the response', ctx);
   if (c.state === 'connection-closed') return responseLostWithStream(state, req, ctx);
+  if (state.config.stdioReader !== undefined) {
+    const bytes = largeResponseBytes(state, req);
+    if (bytes !== null && readLargeResponse(state, req, bytes, ctx)) return;
+  }
   if (countArrival(req) && !state.config.policy.lateResponseReconnects) return ignoreDuplicate(state, req, ctx);
   if (inputRequired && c.state === 'pending') return clientInputRequired(state, req, ctx);
   if (c.state !== 'pending') {

@@ -8,6 +8,7 @@ import { MECHANICS_POLICY } from './mechanics/policy';
 const json: z.ZodType<unknown> = z.unknown();
 const ms = z.number({ error: 'must be a number of milliseconds' }).int('must be an integer number of milliseconds').min(0, 'must be ≥ 0 ms').max(1_000_000_000, 'must be ≤ 1,000,000,000 ms');
 const positiveMs = z.number({ error: 'must be a number of milliseconds' }).int('must be an integer number of milliseconds').min(1, 'must be ≥ 1 ms').max(1_000_000_000, 'must be ≤ 1,000,000,000 ms');
+const bytes = z.number({ error: 'must be a number of bytes' }).int('must be an integer number of bytes').min(1, 'must be ≥ 1 byte').max(1_073_741_824, 'must be ≤ 1,073,741,824 bytes (1 GiB)');
 const idOrInt = z.union([z.string(), z.number().int()], { error: 'must be a string or an integer' });
 
 /** Broken-policy switches; all false means the correct client and server. */
@@ -77,6 +78,19 @@ export const racesConfigSchema = z
       .strict()
       .optional()
       .describe('An intermediary hop between client and server with its own timers (mechanics/hop.ts); omitted: client and server talk directly.'),
+    stdioReader: z
+      .object({
+        maxMessageBytes: bytes.describe("The client's limit on one message it reads from the server's stdout (bytes, the newline included)."),
+        chunkBytes: bytes.describe('How many bytes one read from the pipe returns (the last read of a line may return fewer).'),
+        largeResponses: z
+          .array(z.object({ requestId: idOrInt, messageBytes: bytes.describe("The size of this call's response line (bytes, the newline included).") }).strict())
+          .max(16, 'must list at most 16 responses')
+          .default([])
+          .describe('The responses whose line is large enough to matter; every other message is small (within one read and the limit).'),
+      })
+      .strict()
+      .optional()
+      .describe('stdio only: how the client reads the server\'s stdout, for a size limit (mechanics/stdioLimit.ts); omitted: every message is small.'),
     policy: switchesOff(racesPolicySchema),
   })
   .strict();

@@ -88,6 +88,24 @@ export const MECHANICS_CHECKS: MechanicsCheck[] = [
       return m?.killedByCancelKillAt !== undefined ? `${r.key} failed at ${m.killedByCancelKillAt} ms because the client ended the server process to cancel another call` : null;
     },
   },
+  {
+    name: 'message-limit-on-complete-line',
+    description: 'A message-size limit judges complete messages (on stdio, lines): the same response is accepted or rejected whatever the pipe\'s chunking — never failed on an incomplete prefix, never let through over the limit (XcodeMCPKit#204).',
+    check: (r) => {
+      const m = r.mech;
+      if (m?.prefixLimitAt !== undefined) return `the client judged an incomplete ${m.prefixBytes}-byte prefix of ${r.key}'s response against its limit at ${m.prefixLimitAt} ms, before the line was complete`;
+      return m?.oversizeAcceptedBytes !== undefined ? `the client let ${r.key}'s ${m.oversizeAcceptedBytes}-byte response line through although it is over its limit: whole in one read, the prefix check never saw it` : null;
+    },
+  },
+  {
+    name: 'oversize-rejected-alone',
+    description: 'An over-limit message fails its own call only: the server process lives, and every other call — in flight or sent later — is still answered.',
+    check: (r) => {
+      const m = r.mech;
+      if (m?.closedByPrefixLimitAt !== undefined) return `${r.key}, sent at ${m.closedByPrefixLimitAt} ms, failed at once with connection closed: the client had stopped the server process over another response's size`;
+      return m?.killedByPrefixLimitAt !== undefined ? `${r.key} failed at ${m.killedByPrefixLimitAt} ms because the client stopped the server process over another response's size` : null;
+    },
+  },
 ];
 
 /** Names of the mechanics' invariants. */

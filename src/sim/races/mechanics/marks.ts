@@ -49,6 +49,17 @@ export interface MechanicsMarks {
   killedByCancelKillAt?: number;
   /** This call was started after the client ended the server process: the transport was closed, it failed at once (ms). */
   closedTransportAt?: number;
+  /** XcodeMCPKit#204: the buggy stdio reader stopped the server process over an incomplete prefix of this call's response (ms), and that prefix's size (bytes). */
+  prefixLimitAt?: number;
+  prefixBytes?: number;
+  /** This call, in flight, failed because the buggy reader stopped the server process over another call's prefix (ms). */
+  killedByPrefixLimitAt?: number;
+  /** This call was started after the buggy reader stopped the server process: the transport was closed, it failed at once (ms). */
+  closedByPrefixLimitAt?: number;
+  /** The buggy reader let this call's response line through although it is over maxMessageBytes (its size, bytes). */
+  oversizeAcceptedBytes?: number;
+  /** The correct reader rejected this call's complete response line, over maxMessageBytes (its size, bytes). */
+  oversizeRejectedBytes?: number;
 }
 
 /** Sets marks on `req` (a new object; the caller calls `changed`). */

@@ -13,4 +13,5 @@ export const MECHANICS_POLICY = {
   duplicateResponseOnCancel: 'Bug: a cancel that lands between the handler\'s return and its response write makes the server write an error response too: two responses for one request id.',
   cancelKillsServerProcess: 'Bug (qwen-code#11272, claude-code#49479): on stdio the user\'s cancel ends the server process instead of sending notifications/cancelled; calls in flight fail, and every later call fails with -32000 (the transport is closed). No effect on Streamable HTTP (the client owns no server process).',
   crashOnCancelInWriteWindow: 'Bug: a cancel that lands between the handler\'s return and its response write crashes the server at the write; calls in flight and the next call fail.',
+  limitCheckedOnPrefix: 'Bug (XcodeMCPKit#204): the stdio client checks stdioReader.maxMessageBytes on the incomplete prefix left after each read, not on complete lines: a large line read whole passes, the same line split by the pipe stops the server process (calls in flight and later calls fail with -32000).',
 };
