@@ -176,6 +176,27 @@ test.describe('Races lab: incidents (issue 24 item 4)', () => {
     await expect(races.finalTerminalOf(2)).toHaveText('completed at 3 201 ms');
     await expect(races.invariant('server-outlives-cancel')).toHaveAttribute('data-status', 'holds');
   });
+
+  test('K2 (XcodeMCPKit#204): a 5 MiB line over a 4 MiB limit fails its own call alone; with the bug the limit judged on a 64 KiB-read prefix stops the server and every call fails', async ({ lab }) => {
+    const races = await kit(lab).openOn('K2-size-limit-on-prefix');
+    await lab.keyboard.press('End');
+    // Three calls: the outcome panel is a table, one row per call ("call 1", its final state and time).
+    const row = (n: number) => lab.getByRole('row', { name: new RegExp(`^call ${n} `) });
+    const firstWhy = lab.locator('.outcome-table').locator('xpath=../following-sibling::p[contains(@class,"why")]');
+    await expect(races.outcomeStateOf(1)).toHaveText('failed');
+    await expect(row(1).getByRole('cell').first()).toHaveText('failed 1 001 ms');
+    await expect(firstWhy).toContainText("over the reader's maxMessageBytes 4194304: rejected alone");
+    await expect(row(2).getByRole('cell').first()).toHaveText('completed 1 501 ms');
+    await expect(row(3).getByRole('cell').first()).toHaveText('completed 2 201 ms');
+    for (const name of ['message-limit-on-complete-line', 'oversize-rejected-alone']) await expect(races.invariant(name)).toHaveAttribute('data-status', 'holds');
+
+    await races.policy('limitCheckedOnPrefix').check();
+    await expect(row(1).getByRole('cell').first()).toHaveText('connection-closed 1 001 ms');
+    await expect(row(2).getByRole('cell').first()).toHaveText('connection-closed 1 001 ms');
+    await expect(row(3).getByRole('cell').first()).toHaveText('connection-closed 2 000 ms');
+    await expect(firstWhy).toContainText('the incomplete 4259840-byte prefix');
+    for (const name of ['message-limit-on-complete-line', 'oversize-rejected-alone']) await expect(races.invariant(name)).toHaveAttribute('data-status', 'violated');
+  });
 });
 
 test.describe('Races lab: bad input', () => {
