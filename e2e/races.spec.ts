@@ -197,6 +197,30 @@ test.describe('Races lab: incidents (issue 24 item 4)', () => {
     await expect(firstWhy).toContainText('the incomplete 4259840-byte prefix');
     for (const name of ['message-limit-on-complete-line', 'oversize-rejected-alone']) await expect(races.invariant(name)).toHaveAttribute('data-status', 'violated');
   });
+
+  test('K3 (agent-os#894): matched by id each call gets its own result; read in order, the progress is an empty success and every later call takes the previous one\'s result; framed with Content-Length, nothing is received', async ({ lab }) => {
+    const races = await kit(lab).openOn('K3-first-message-read');
+    await lab.keyboard.press('End');
+    const row = (n: number) => lab.getByRole('row', { name: new RegExp(`^call ${n} `) });
+    const finalOf = (n: number) => row(n).getByRole('cell').first();
+    await expect(finalOf(1)).toHaveText('completed 801 ms');
+    await expect(finalOf(2)).toHaveText('completed 1 401 ms');
+    await expect(finalOf(3)).toHaveText('completed 2 301 ms');
+    for (const name of ['reply-matched-by-id', 'notification-is-not-a-result', 'newline-delimited-framing']) await expect(races.invariant(name)).toHaveAttribute('data-status', 'holds');
+
+    await races.policy('replyIsFirstMessageRead').check();
+    await expect(finalOf(1)).toHaveText('completed 301 ms');
+    await expect(finalOf(2)).toHaveText('completed 1 000 ms');
+    await expect(finalOf(3)).toHaveText('completed 2 000 ms');
+    await expect(lab.locator('.outcome-table').locator('xpath=../following-sibling::p[contains(@class,"why")]')).toContainText('notifications/progress 1 for 1, taken as the reply: an empty success');
+    for (const name of ['reply-matched-by-id', 'notification-is-not-a-result']) await expect(races.invariant(name)).toHaveAttribute('data-status', 'violated');
+
+    await races.policy('replyIsFirstMessageRead').uncheck();
+    await races.policy('contentLengthFraming').check();
+    await expect(finalOf(1)).toHaveText('timeout-idle 10 000 ms');
+    await expect(finalOf(3)).toHaveText('timeout-idle 12 000 ms');
+    await expect(races.invariant('newline-delimited-framing')).toHaveAttribute('data-status', 'violated');
+  });
 });
 
 test.describe('Races lab: bad input', () => {

@@ -60,6 +60,9 @@ function racesFaults(s: Scenario, random: () => number): Faulted {
   return { events, config, faults };
 }
 
+/** The broken-policy switches that change nothing off stdio. */
+const STDIO_ONLY = ['cancelKillsServerProcess', 'replyIsFirstMessageRead', 'contentLengthFraming'];
+
 /** The config fields that choose the policy, as one JSON string: `policy` (the broken-policy switches that act on this transport), `client.profile` when it is not the lab's, and whether a scripted cancel is malformed. */
 function policySignature(scenario: Scenario): string {
   const c = scenario.config as Record<string, Json>;
@@ -71,11 +74,13 @@ function policySignature(scenario: Scenario): string {
   // Under 2026-07-28 HTTP the cancel is a stream close, so the malformation never reaches the wire.
   const onWire = c.transport !== 'streamable-http' || c.revision !== '2026-07-28' || (c.policy as Record<string, Json> | undefined)?.httpPostsCancel === true;
   const malformedCancel = onWire && scenario.events.some((e) => e.kind === 'cancel' && e.malformed !== undefined);
-  // cancelKillsServerProcess acts on stdio only (over HTTP the client owns no server process): off
-  // stdio the switch is inert, so K1's HTTP row is the correct policy it is, not the stdio bug's.
+  // Some switches act on stdio only: cancelKillsServerProcess (over HTTP the client owns no server
+  // process), replyIsFirstMessageRead and contentLengthFraming (HTTP frames and pairs each message by
+  // its request's stream). Off stdio they are inert, so K1's and K3's HTTP rows are the correct
+  // policy they are, not the stdio bug's.
   const policy = c.policy as Record<string, Json> | undefined;
-  const inert = c.transport !== 'stdio' && policy?.cancelKillsServerProcess === true;
-  const signature: Record<string, Json> = { policy: inert ? { ...policy, cancelKillsServerProcess: false } : (policy as Json) };
+  const inert = c.transport !== 'stdio' && policy !== undefined ? STDIO_ONLY.filter((name) => policy[name] === true) : [];
+  const signature: Record<string, Json> = { policy: inert.length > 0 ? { ...policy, ...Object.fromEntries(inert.map((name) => [name, false])) } : (policy as Json) };
   if (profile !== undefined && profile !== 'lab') Object.assign(signature, { clientProfile: profile, scenario: scenario.id });
   if (malformedCancel) signature.malformedCancel = true;
   return JSON.stringify(signature);

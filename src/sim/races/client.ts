@@ -30,6 +30,7 @@ import { silentResend } from './mechanics/silentRetry';
 import { countArrival, ignoreDuplicate } from './mechanics/writeWindow';
 import { callOnClosedTransport, cancelEndsProcess, cancelKillsProcess, processKilledSince } from './mechanics/cancelKill';
 import { callAfterPrefixStop, largeResponseBytes, prefixLimitStoppedAt, readLargeResponse } from './mechanics/stdioLimit';
+import { claimQueued, framedUnread, framesWithContentLength, pairsByReadOrder, readInOrder } from './mechanics/firstRead';
 
 /**
  * Client-side rules of the races model (the caller's view of each request): start, cancel,
@@ -113,8 +114,9 @@ export function clientStart(state: RacesCore, ev: Extract<RacesEvent, { kind: 's
   const omitName = http2026 && !isListen && config.policy.mcpNameHeaderOmitted;
   const headers = http2026 ? requestHeaders2026(message, omitName) : undefined;
   const http = onHttp ? postLine(config.revision, headers, POST_OPENS_STREAM) : undefined;
-  ctx.emit({ from: 'client', transport: config.transport, message, http, headers, arrivesAt, requestKey: key });
-  ctx.schedule(arrivesAt, RANK.arrival, 'server', `request ${key} arrives`, { kind: 'arrive.request', key });
+  const contentLength = framesWithContentLength(state);
+  ctx.emit({ from: 'client', transport: config.transport, message, http, headers, arrivesAt, requestKey: key, ...(contentLength ? { malformed: true } : {}) });
+  if (!contentLength) ctx.schedule(arrivesAt, RANK.arrival, 'server', `request ${key} arrives`, { kind: 'arrive.request', key });
 
   const req = newRequest(key, id, ctx.now, { method: ev.method, tool: ev.tool, cancellable: ev.cancellable, progressToken: token, wireToken, idleTimeoutMs: idle, maxTimeoutMs: max, idleDeadlineAt, maxDeadlineAt, idleHandle, maxHandle });
 
@@ -140,6 +142,8 @@ export function clientStart(state: RacesCore, ev: Extract<RacesEvent, { kind: 's
 
   if (sdk && !isListen && ev.idleTimeoutMs === null) req.sdkDefaultIdle = true;
   addRequest(state, req);
+  if (contentLength) framedUnread(req, ctx);
+  else if (state.readQueue !== undefined && pairsByReadOrder(state)) claimQueued(state, req, ctx);
 }
 
 export function clientCancel(state: RacesCore, ev: Extract<RacesEvent, { kind: 'cancel' }>, ctx: Ctx): void {
@@ -241,6 +245,7 @@ export function clientProgress(state: RacesCore, index: number, progress: number
   const { config } = state;
   const c = req.client;
   if (req.sdkStreamCutAt !== undefined) return sdkLostOnCutStream(state, req, `progress ${progress}`, ctx);
+  if (config.policy.replyIsFirstMessageRead && pairsByReadOrder(state) && readInOrder(state, req, { kind: 'progress', key: req.key, of: describeId(req.id), progress }, ctx)) return;
   if (c.state !== 'pending') {
     if (config.policy.strayProgressKillsConnection) return hostTearsDown(state, req, progress, ctx);
     ctx.ignore(() => ({ by: 'client', what: `progress ${progress} for ${req.key}`, reason: `the call already ended ${c.state}`, rule: 'progress.after-end' }));
@@ -298,6 +303,7 @@ export function clientResponse(state: RacesCore, key: string, ok: boolean, ctx: 
   const c = req.client;
   if (req.sdkStreamCutAt !== undefined) return sdkLostOnCutStream(state, req, 'the response', ctx);
   if (c.state === 'connection-closed') return responseLostWithStream(state, req, ctx);
+  if (state.config.policy.replyIsFirstMessageRead && pairsByReadOrder(state) && readInOrder(state, req, { kind: 'response', key: req.key, of: describeId(req.id), ok }, ctx)) return;
   if (state.config.stdioReader !== undefined) {
     const bytes = largeResponseBytes(state, req);
     if (bytes !== null && readLargeResponse(state, req, bytes, ctx)) return;

@@ -1,7 +1,7 @@
 import type { CoreContext } from '../core';
 import { cancelledNotification, idProblem, malformedCancelledNotification, postLine, requestHeaders2026, type MalformedCancel, type RequestId } from '../mcp';
 import type { RacesConfig } from './schema';
-import { idKey, RANK, type ClientState, type LedgerEntry, type RacesState, type RacesTimer, type RequestState, type ServerState } from './types';
+import { idKey, RANK, type ClientState, type LedgerEntry, type RacesState, type ReadMessage, type RacesTimer, type RequestState, type ServerState } from './types';
 
 /**
  * The races model's mutable state for the checkpointed core, and the helpers its rules share.
@@ -38,6 +38,8 @@ export interface RacesCore {
   /** The side-effect ledger (see `RacesState.ledger`); absent until a side effect runs. Entries are replaced, never changed in place. */
   ledger?: Record<string, LedgerEntry>;
   ledgerView?: Readonly<Record<string, LedgerEntry>> | null;
+  /** See `RacesState.readQueue`; replaced, never changed in place. */
+  readQueue?: readonly ReadMessage[];
 }
 
 /** Strings and the payload the progress path would otherwise rebuild at every step. */
@@ -200,8 +202,10 @@ export function sendCancelSignal(state: RacesCore, req: RequestState, reason: st
   const message = malformed === undefined ? cancelledNotification(req.id, reason) : malformedCancelledNotification(req.id, reason, malformed, `cancel-${String(req.id)}`);
   const bad = malformed === undefined ? undefined : true;
   if (transport === 'stdio') {
-    ctx.emit({ from: 'client', transport, message, malformed: bad, arrivesAt, requestKey: req.key });
-    ctx.schedule(arrivesAt, RANK.arrival, 'server', `cancel ${req.key} arrives`, { kind: 'arrive.cancel', message, posted: false });
+    // Bug policy.contentLengthFraming (mechanics/firstRead.ts): framed LSP-style, the cancel never reaches a newline-delimited server.
+    const unread = policy.contentLengthFraming;
+    ctx.emit({ from: 'client', transport, message, malformed: bad ?? (unread ? true : undefined), arrivesAt, requestKey: req.key });
+    if (!unread) ctx.schedule(arrivesAt, RANK.arrival, 'server', `cancel ${req.key} arrives`, { kind: 'arrive.cancel', message, posted: false });
     req.client.cancelSignal = 'notifications/cancelled';
     return;
   }
@@ -331,6 +335,11 @@ export function viewOf(state: RacesCore): RacesState {
   }
   const latest = state.latestView ?? (state.latestView = Object.freeze({ ...state.latest }));
   const indexOf = state.indexOfView ?? (state.indexOfView = Object.freeze({ ...state.indexOf }));
+  if (state.readQueue !== undefined) {
+    // Only with the reading-order bug (mechanics/firstRead.ts): kept off the common path below.
+    const ledgerPart = state.ledger === undefined ? {} : { ledger: state.ledgerView ?? (state.ledgerView = Object.freeze({ ...state.ledger })) };
+    return Object.freeze({ config: state.config, requests: Object.freeze(requests), latest, indexOf, touched: state.touched, ...ledgerPart, readQueue: Object.freeze(state.readQueue) });
+  }
   if (state.ledger === undefined) return Object.freeze({ config: state.config, requests: Object.freeze(requests), latest, indexOf, touched: state.touched });
   const ledger = state.ledgerView ?? (state.ledgerView = Object.freeze({ ...state.ledger }));
   return Object.freeze({ config: state.config, requests: Object.freeze(requests), latest, indexOf, touched: state.touched, ledger });
@@ -357,5 +366,6 @@ export function thaw(view: RacesState): RacesCore {
     indexOfView: Object.isFrozen(view.indexOf) ? view.indexOf : null,
     hot: [],
     ...(view.ledger !== undefined ? { ledger: { ...view.ledger }, ledgerView: view.ledger } : {}),
+    ...(view.readQueue !== undefined ? { readQueue: view.readQueue } : {}),
   };
 }

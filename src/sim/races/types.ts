@@ -148,7 +148,16 @@ export interface RacesState {
    * executions so far and the stored result text once one committed. Absent until a side effect runs.
    */
   ledger?: Readonly<Record<string, LedgerEntry>>;
+  /**
+   * Bug `policy.replyIsFirstMessageRead` (mechanics/firstRead.ts): the server's messages the client
+   * read while no call waited for a reply, oldest first — each next call takes the first as its
+   * reply. Absent until one is kept.
+   */
+  readQueue?: readonly ReadMessage[];
 }
+
+/** A server message as the client that pairs replies by reading order keeps it: a progress notification or a response, for the call with instance key `key` (`of`: its id as JSON text). */
+export type ReadMessage = { kind: 'progress'; key: string; of: string; progress: number } | { kind: 'response'; key: string; of: string; ok: boolean };
 
 /** One ledger entry (see `RacesState.ledger`). */
 export interface LedgerEntry {

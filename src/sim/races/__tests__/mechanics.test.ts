@@ -112,3 +112,53 @@ describe('a response for an abandoned id (ignore = spec; reconnect = bug)', () =
     expect(violated(t)).toEqual(['late-response-harmless']);
   });
 });
+
+describe('replies in reading order and Content-Length framing (agent-os#894)', () => {
+  const k3 = loadScenario('K3-first-message-read');
+  const fromServer = (t: RacesTrace) => wire(t).filter((e) => e.from === 'server').map((e) => [e.at, (e.message as { id?: number }).id ?? (e.message as { method: string }).method]);
+  it('correct: the progress at 301 ms resets call 1\'s idle timer to 10301 ms; each call takes its own response (801, 1401, 2301 ms)', () => {
+    const t = run(k3);
+    expect([req(t, '1').atMs, req(t, '2').atMs, req(t, '3').atMs]).toEqual([801, 1401, 2301]);
+    expect(t.steps.find((s) => s.at === 301)?.state.requests[0].idleDeadlineAt).toBe(10301);
+    expect(violated(t)).toEqual([]);
+  });
+  it('bug: the server sends the same five messages, but the client pairs them in reading order — 1 completes at 301 ms on the progress, 2 at 1000 ms on 1\'s result, 3 at 2000 ms on 2\'s; 3\'s result stays unread', () => {
+    const t = run(k3, { policy: { replyIsFirstMessageRead: true } });
+    expect(fromServer(t)).toEqual([[300, 'notifications/progress'], [800, 1], [1400, 2], [2300, 3]]);
+    expect(req(t, '1')).toMatchObject({ state: 'completed', atMs: 301, responseFate: 'accepted' });
+    expect(req(t, '1').reason).toContain('notifications/progress 1 for 1, taken as the reply: an empty success');
+    expect(req(t, '2')).toMatchObject({ state: 'completed', atMs: 1000 });
+    expect(req(t, '2').reason).toContain('the result response to 1');
+    expect(req(t, '3')).toMatchObject({ state: 'completed', atMs: 2000 });
+    expect(req(t, '3').reason).toContain('the result response to 2');
+    const final = t.steps[t.steps.length - 1].state;
+    expect(final.readQueue).toEqual([{ kind: 'response', key: '3', of: '3', ok: true }]);
+    expect(req(t, '3').responseFate).toBe('in-flight');
+    expect(violated(t)).toEqual(['notification-is-not-a-result', 'reply-matched-by-id']);
+  });
+  it('bug, overlapping calls: the first call still waiting takes the first message — responses in reverse order swap the results', () => {
+    const s = mk({ transport: 'stdio', latencyMs: { clientToServer: 1, serverToClient: 1 }, policy: { replyIsFirstMessageRead: true } }, [
+      start(0, { requestId: 1, tool: 'a', idleTimeoutMs: 5000, maxTimeoutMs: 9000 }),
+      start(10, { requestId: 2, tool: 'b', idleTimeoutMs: 5000, maxTimeoutMs: 9000 }),
+      ev('done-2', 100, 'server', 'complete', { requestId: 2, text: 'b' }),
+      ev('fail-1', 200, 'server', 'error', { requestId: 1, code: -32603, message: 'disk full' }),
+    ]);
+    const t = run(s);
+    expect(req(t, '1')).toMatchObject({ state: 'completed', atMs: 101 });
+    expect(req(t, '2')).toMatchObject({ state: 'failed', atMs: 201 });
+    expect(req(t, '2').reason).toContain("the error response to 1, taken as this call's error");
+    expect(violated(t)).toEqual(['reply-matched-by-id']);
+    expect(run(s, { policy: { replyIsFirstMessageRead: false } }).outcome.requests.map((r) => [r.key, r.state, r.atMs])).toEqual([['1', 'failed', 201], ['2', 'completed', 101]]);
+  });
+  it('Content-Length framing: nothing is received — no response, the timeouts\' cancels unread too; 1, 2, 3 time out at 10000, 11000, 12000 ms', () => {
+    const t = run(k3, { policy: { contentLengthFraming: true } });
+    expect(fromServer(t)).toEqual([]);
+    expect(wire(t).filter((e) => e.from === 'client').map((e) => [e.at, e.malformed === true])).toEqual([[0, true], [1000, true], [2000, true], [10000, true], [11000, true], [12000, true]]);
+    expect(['1', '2', '3'].map((k) => [req(t, k).state, req(t, k).atMs, req(t, k).serverState])).toEqual([['timeout-idle', 10000, 'not-received'], ['timeout-idle', 11000, 'not-received'], ['timeout-idle', 12000, 'not-received']]);
+    expect(violated(t)).toEqual(['newline-delimited-framing']);
+  });
+  it('both switches change nothing over Streamable HTTP', () => {
+    const http = (policy: Record<string, boolean>) => run(k3, { transport: 'streamable-http', policy }).outcome.requests.map((r) => [r.key, r.state, r.atMs]);
+    expect(http({ replyIsFirstMessageRead: true, contentLengthFraming: true })).toEqual(http({}));
+  });
+});

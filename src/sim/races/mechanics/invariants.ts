@@ -106,6 +106,30 @@ export const MECHANICS_CHECKS: MechanicsCheck[] = [
       return m?.killedByPrefixLimitAt !== undefined ? `${r.key} failed at ${m.killedByPrefixLimitAt} ms because the client stopped the server process over another response's size` : null;
     },
   },
+  {
+    name: 'reply-matched-by-id',
+    description: 'A call\'s reply is the response carrying its own id: never another call\'s response read next in the pipe (agent-os#894).',
+    check: (r) => {
+      const m = r.mech;
+      return m?.otherReplyAt !== undefined ? `${r.key} took ${m.replyWas} as its own reply at ${m.otherReplyAt} ms: the client paired by reading order, not by id` : null;
+    },
+  },
+  {
+    name: 'notification-is-not-a-result',
+    description: 'A notification (progress, a log message) never completes a call: it carries no id and answers nothing (agent-os#894: empty successes).',
+    check: (r) => {
+      const m = r.mech;
+      return m?.notificationAsResultAt !== undefined ? `${r.key} completed at ${m.notificationAsResultAt} ms with ${m.replyWas} as its result: an empty success` : null;
+    },
+  },
+  {
+    name: 'newline-delimited-framing',
+    description: 'On stdio every message is one line of JSON: a request framed with Content-Length headers is never received by a newline-delimited server (agent-os#894).',
+    check: (r) => {
+      const m = r.mech;
+      return m?.contentLengthFramedAt !== undefined ? `${r.key} was written at ${m.contentLengthFramedAt} ms as "Content-Length: N" + a blank line + JSON: the server never read it as a message` : null;
+    },
+  },
 ];
 
 /** Names of the mechanics' invariants. */

@@ -60,6 +60,17 @@ export interface MechanicsMarks {
   oversizeAcceptedBytes?: number;
   /** The correct reader rejected this call's complete response line, over maxMessageBytes (its size, bytes). */
   oversizeRejectedBytes?: number;
+  /** agent-os#894 (`replyIsFirstMessageRead`): this call took a notification as its reply — an empty success (ms), and the message it took (`notifications/progress 1 for "1"`). */
+  notificationAsResultAt?: number;
+  replyWas?: string;
+  /** This call took another call's response as its own (ms). */
+  otherReplyAt?: number;
+  /** This call's message (a progress or its response) went to the waiting call with this instance key. */
+  replyTakenBy?: string;
+  /** This call's message arrived while no call waited: kept for the next call (ms). */
+  readQueuedAt?: number;
+  /** agent-os#894 (`contentLengthFraming`): the client framed this request with a Content-Length header (ms); the server never received it. */
+  contentLengthFramedAt?: number;
 }
 
 /** Sets marks on `req` (a new object; the caller calls `changed`). */
