@@ -181,19 +181,19 @@ test.describe('Races lab: incidents (issue 24 item 4)', () => {
     const races = await kit(lab).openOn('K2-size-limit-on-prefix');
     await lab.keyboard.press('End');
     // Three calls: the outcome panel is a table, one row per call ("call 1", its final state and time).
-    const row = (n: number) => lab.getByRole('row', { name: new RegExp(`^call ${n} `) });
-    const firstWhy = lab.locator('.outcome-table').locator('xpath=../following-sibling::p[contains(@class,"why")]');
+    const finalOf = (n: number) => races.tableFinalOf(n);
+    const firstWhy = races.tableFirstWhy;
     await expect(races.outcomeStateOf(1)).toHaveText('failed');
-    await expect(row(1).getByRole('cell').first()).toHaveText('failed 1 001 ms');
+    await expect(finalOf(1)).toHaveText('failed 1 001 ms');
     await expect(firstWhy).toContainText("over the reader's maxMessageBytes 4194304: rejected alone");
-    await expect(row(2).getByRole('cell').first()).toHaveText('completed 1 501 ms');
-    await expect(row(3).getByRole('cell').first()).toHaveText('completed 2 201 ms');
+    await expect(finalOf(2)).toHaveText('completed 1 501 ms');
+    await expect(finalOf(3)).toHaveText('completed 2 201 ms');
     for (const name of ['message-limit-on-complete-line', 'oversize-rejected-alone']) await expect(races.invariant(name)).toHaveAttribute('data-status', 'holds');
 
     await races.policy('limitCheckedOnPrefix').check();
-    await expect(row(1).getByRole('cell').first()).toHaveText('connection-closed 1 001 ms');
-    await expect(row(2).getByRole('cell').first()).toHaveText('connection-closed 1 001 ms');
-    await expect(row(3).getByRole('cell').first()).toHaveText('connection-closed 2 000 ms');
+    await expect(finalOf(1)).toHaveText('connection-closed 1 001 ms');
+    await expect(finalOf(2)).toHaveText('connection-closed 1 001 ms');
+    await expect(finalOf(3)).toHaveText('connection-closed 2 000 ms');
     await expect(firstWhy).toContainText('the incomplete 4259840-byte prefix');
     for (const name of ['message-limit-on-complete-line', 'oversize-rejected-alone']) await expect(races.invariant(name)).toHaveAttribute('data-status', 'violated');
   });
@@ -201,8 +201,7 @@ test.describe('Races lab: incidents (issue 24 item 4)', () => {
   test('K3 (agent-os#894): matched by id each call gets its own result; read in order, the progress is an empty success and every later call takes the previous one\'s result; framed with Content-Length, nothing is received', async ({ lab }) => {
     const races = await kit(lab).openOn('K3-first-message-read');
     await lab.keyboard.press('End');
-    const row = (n: number) => lab.getByRole('row', { name: new RegExp(`^call ${n} `) });
-    const finalOf = (n: number) => row(n).getByRole('cell').first();
+    const finalOf = (n: number) => races.tableFinalOf(n);
     await expect(finalOf(1)).toHaveText('completed 801 ms');
     await expect(finalOf(2)).toHaveText('completed 1 401 ms');
     await expect(finalOf(3)).toHaveText('completed 2 301 ms');
@@ -212,7 +211,7 @@ test.describe('Races lab: incidents (issue 24 item 4)', () => {
     await expect(finalOf(1)).toHaveText('completed 301 ms');
     await expect(finalOf(2)).toHaveText('completed 1 000 ms');
     await expect(finalOf(3)).toHaveText('completed 2 000 ms');
-    await expect(lab.locator('.outcome-table').locator('xpath=../following-sibling::p[contains(@class,"why")]')).toContainText('notifications/progress 1 for 1, taken as the reply: an empty success');
+    await expect(races.tableFirstWhy).toContainText('notifications/progress 1 for 1, taken as the reply: an empty success');
     for (const name of ['reply-matched-by-id', 'notification-is-not-a-result']) await expect(races.invariant(name)).toHaveAttribute('data-status', 'violated');
 
     await races.policy('replyIsFirstMessageRead').uncheck();
@@ -220,6 +219,19 @@ test.describe('Races lab: incidents (issue 24 item 4)', () => {
     await expect(finalOf(1)).toHaveText('timeout-idle 10 000 ms');
     await expect(finalOf(3)).toHaveText('timeout-idle 12 000 ms');
     await expect(races.invariant('newline-delimited-framing')).toHaveAttribute('data-status', 'violated');
+  });
+
+  test('K4 (claude-code#65413): a 15 400-byte result line read in 4 KiB reads completes call 1 at 91 ms; parsed read by read it is never processed, call 1 hangs until the Esc at 180 000 ms', async ({ lab }) => {
+    const races = await kit(lab).openOn('K4-large-line-never-read');
+    await lab.keyboard.press('End');
+    await expect(races.finalTerminalOf(1)).toHaveText('completed at 91 ms');
+    await expect(races.finalTerminalOf(2)).toHaveText('completed at 1 051 ms');
+    await expect(races.invariant('response-line-reassembled')).toHaveAttribute('data-status', 'holds');
+
+    await races.policy('incompleteTailDropped').check();
+    await expect(races.finalTerminalOf(1)).toHaveText('cancelled at 180 000 ms');
+    await expect(races.finalTerminalOf(2)).toHaveText('completed at 1 051 ms');
+    await expect(races.invariant('response-line-reassembled')).toHaveAttribute('data-status', 'violated');
   });
 });
 

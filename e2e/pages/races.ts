@@ -56,6 +56,14 @@ export class RacesPage extends LabDriver {
   finalWhyOf(n: number): Locator {
     return this.finalColumnOf(n).locator('.why');
   }
+  /** Call `n`'s final state with its time in the outcome table ("completed 1 401 ms"), runs of three calls or more. */
+  tableFinalOf(n: number): Locator {
+    return this.page.getByRole('row', { name: new RegExp(`^call ${n} `) }).getByRole('cell').first();
+  }
+  /** The "First request: …" line under the outcome table (the first call's reason and rule), runs of three calls or more. */
+  get tableFirstWhy(): Locator {
+    return this.page.locator('.outcome-table').locator('xpath=../following-sibling::p[contains(@class,"why")]');
+  }
   /** Whether a final response exists ("yes" / "no"). */
   get finalResponse(): Locator {
     return this.id('final-response');

@@ -80,13 +80,13 @@ export const racesConfigSchema = z
       .describe('An intermediary hop between client and server with its own timers (mechanics/hop.ts); omitted: client and server talk directly.'),
     stdioReader: z
       .object({
-        maxMessageBytes: bytes.describe("The client's limit on one message it reads from the server's stdout (bytes, the newline included)."),
+        maxMessageBytes: bytes.optional().describe("The client's limit on one message it reads from the server's stdout (bytes, the newline included); omitted: no limit."),
         chunkBytes: bytes.describe('How many bytes one read from the pipe returns (the last read of a line may return fewer).'),
         largeResponses: z
           .array(z.object({ requestId: idOrInt, messageBytes: bytes.describe("The size of this call's response line (bytes, the newline included).") }).strict())
           .max(16, 'must list at most 16 responses')
           .default([])
-          .describe('The responses whose line is large enough to matter; every other message is small (within one read and the limit).'),
+          .describe('The responses whose line is large enough to matter (a complete event\'s resultBytes says it too); every other message is small (within one read and the limit).'),
       })
       .strict()
       .optional()
@@ -140,6 +140,7 @@ const complete = eventObject(base, 'server', 'complete', {
   isError: z.boolean().default(false),
   text: z.string().max(200).default('done'),
   writeDelayMs: ms.optional().describe('The handler returns at `at`; its response is written this many ms later (the window a cancel can land in, mechanics/writeWindow.ts). Omitted or 0: at once.'),
+  resultBytes: bytes.optional().describe("The size of this response's line on the wire (bytes, the newline included), read by the stdio client's reader (config.stdioReader, mechanics/stdioLimit.ts); omitted: a small message. `text` stays a short summary of it."),
 });
 const error = eventObject(base, 'server', 'error', {
   requestId: idOrInt,

@@ -10,6 +10,7 @@ import { receiveLoopDeadSince, receiveLoopDiesOnCancel, unreadCancel, unreadRequ
 import { strayProgressSent } from './mechanics/strayProgress';
 import { hopArms, hopCutAt, hopDisarms, hopPassesProgress } from './mechanics/hop';
 import { cancelInWriteWindow, deferWrite, inWriteWindow, requestToCrashedServer, serverCrashedSince } from './mechanics/writeWindow';
+import { mark } from './mechanics/marks';
 
 /**
  * Server-side rules of the races model: receiving a request, the worker's progress, keep-alives,
@@ -225,6 +226,7 @@ export function serverWorkEvent(
   s.atMs = ctx.now;
   s.workEndedAt = ctx.now;
   const isError = ok && ev.isError;
+  if (ev.kind === 'complete' && ev.resultBytes !== undefined) mark(req, { resultBytes: ev.resultBytes });
   const writeDelayMs = ev.kind === 'complete' ? (ev.writeDelayMs ?? 0) : 0;
   if (writeDelayMs > 0) return deferWrite(state, req, message, ok, isError, ctx.now + writeDelayMs, ctx);
   writeResponse(state, req, message, ok, isError, ctx);
@@ -262,7 +264,8 @@ export function writeResponse(state: RacesCore, req: RequestState, message: Json
   ctx.schedule(s2cArrives, RANK.arrival, 'client', `response ${req.key} arrives`, { kind: 'arrive.response', key: req.key, ok: ok && !isError });
   if (req.client.responseFate === 'none') req.client.responseFate = 'in-flight';
   req.client.isError = isError;
-  ctx.why(() => `The server finishes ${describeId(req.id)} and sends its final ${ok ? (isError ? 'result (isError: true)' : 'result') : `error ${(message as { error?: { code?: number } }).error?.code}`}.`, 'cancel.complete-first');
+  const bytes = req.mech?.resultBytes;
+  ctx.why(() => `The server finishes ${describeId(req.id)} and sends its final ${ok ? (isError ? 'result (isError: true)' : 'result') : `error ${(message as { error?: { code?: number } }).error?.code}`}${bytes !== undefined ? `: one ${bytes}-byte line` : ''}.`, 'cancel.complete-first');
   changed(state, req);
 }
 

@@ -162,3 +162,34 @@ describe('replies in reading order and Content-Length framing (agent-os#894)', (
     expect(http({ replyIsFirstMessageRead: true, contentLengthFraming: true })).toEqual(http({}));
   });
 });
+
+describe('a result line longer than one read (claude-code#65413)', () => {
+  const k4 = loadScenario('K4-large-line-never-read');
+  it('correct: the 15400-byte line is joined from 4 reads of 4096 bytes; 1 completes at 91 ms, 2 at 1051 ms; the Esc at 180000 ms sends nothing', () => {
+    const t = run(k4);
+    expect([req(t, '1').state, req(t, '1').atMs, req(t, '2').atMs]).toEqual(['completed', 91, 1051]);
+    expect(wire(t).filter((e) => (e.message as { method?: string }).method === 'notifications/cancelled')).toEqual([]);
+    expect(violated(t)).toEqual([]);
+  });
+  it('bug: ceil(15400 / 4096) = 4 reads, none holding the line; 1 stays pending while the 2048-byte result of 2 completes at 1051 ms; the Esc at 180000 ms cancels an id answered at 90 ms, and the server ignores it', () => {
+    const t = run(k4, { policy: { incompleteTailDropped: true } });
+    expect(req(t, '1')).toMatchObject({ state: 'cancelled', atMs: 180000, serverState: 'completed' });
+    expect(req(t, '2')).toMatchObject({ state: 'completed', atMs: 1051 });
+    const cancels = wire(t).filter((e) => (e.message as { method?: string }).method === 'notifications/cancelled');
+    expect(cancels.map((e) => [e.at, e.arrivesAt])).toEqual([[180000, 180001]]);
+    expect(t.steps.find((s) => s.at === 91)?.ignored.map((i) => i.reason)).toEqual(['its line spans 4 reads of 4096 bytes and the reader drops each read\'s incomplete tail: never reassembled']);
+    expect(t.steps.find((s) => s.at === 180001)?.rule).toBe('cancel.complete-first');
+    expect(violated(t)).toEqual(['response-line-reassembled']);
+  });
+  it('bug: a line that fits one read is read as usual — 15400 bytes in 16384-byte reads, or exactly 4096 bytes in 4096-byte reads', () => {
+    expect(req(run(k4, { policy: { incompleteTailDropped: true }, stdioReader: { chunkBytes: 16384 } }), '1')).toMatchObject({ state: 'completed', atMs: 91 });
+    const sized = (resultBytes: number) => ({ ...k4, events: k4.events.map((e) => (e.id === 'done-1' ? { ...e, resultBytes } : e)) });
+    expect(req(run(sized(4096), { policy: { incompleteTailDropped: true } }), '1')).toMatchObject({ state: 'completed', atMs: 91 });
+    expect(req(run(sized(4097), { policy: { incompleteTailDropped: true } }), '1').state).toBe('cancelled');
+  });
+  it('resultBytes over a maxMessageBytes limit is rejected alone by the correct reader (the size comes from the complete event, K2\'s rule)', () => {
+    const t = run(k4, { stdioReader: { chunkBytes: 4096, maxMessageBytes: 8192 } });
+    expect(req(t, '1')).toMatchObject({ state: 'failed', atMs: 91 });
+    expect(req(t, '2')).toMatchObject({ state: 'completed', atMs: 1051 });
+  });
+});

@@ -107,6 +107,14 @@ export const MECHANICS_CHECKS: MechanicsCheck[] = [
     },
   },
   {
+    name: 'response-line-reassembled',
+    description: 'A response line longer than one read from the pipe is joined across reads and processed: no result the server wrote is lost in the client\'s reader (claude-code#65413).',
+    check: (r) => {
+      const m = r.mech;
+      return m?.lineDroppedAt !== undefined ? `${r.key}'s ${m.lineBytes}-byte response line reached the client at ${m.lineDroppedAt} ms and was never processed: the reader dropped each read's incomplete tail` : null;
+    },
+  },
+  {
     name: 'reply-matched-by-id',
     description: 'A call\'s reply is the response carrying its own id: never another call\'s response read next in the pipe (agent-os#894).',
     check: (r) => {

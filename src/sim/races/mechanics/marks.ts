@@ -60,6 +60,11 @@ export interface MechanicsMarks {
   oversizeAcceptedBytes?: number;
   /** The correct reader rejected this call's complete response line, over maxMessageBytes (its size, bytes). */
   oversizeRejectedBytes?: number;
+  /** The size of this call's response line, from its complete event's `resultBytes` (bytes). */
+  resultBytes?: number;
+  /** claude-code#65413 (`incompleteTailDropped`): the reader never reassembled this call's response line (ms), of `lineBytes` bytes. */
+  lineDroppedAt?: number;
+  lineBytes?: number;
   /** agent-os#894 (`replyIsFirstMessageRead`): this call took a notification as its reply — an empty success (ms), and the message it took (`notifications/progress 1 for "1"`). */
   notificationAsResultAt?: number;
   replyWas?: string;

@@ -1,6 +1,6 @@
 import { ERROR_CODES, type RequestId } from '../../mcp';
 import { idKey, type RequestState } from '../types';
-import { addRequest, clearDeadlines, describeId, newRequest, settle, type Ctx, type RacesCore, type RequestStart } from '../state';
+import { addRequest, changed, clearDeadlines, describeId, newRequest, settle, type Ctx, type RacesCore, type RequestStart } from '../state';
 import { failCall, failCallsInFlight, touchAll, victimText } from './strayProgress';
 import { mark } from './marks';
 
@@ -25,14 +25,23 @@ import { mark } from './marks';
  * the server when the pipe splits it small; a line over the limit that passes is processed as if
  * there were no limit.
  *
+ * Bug `policy.incompleteTailDropped` (claude-code#65413, see `lineNeverRead`): each read is parsed
+ * on its own, so a response line longer than `chunkBytes` is never reassembled and never processed.
+ * A response's size comes from its complete event's `resultBytes` or from `largeResponses`.
+ *
  * Sizes are bytes; the reads all happen at the response's arrival (virtual ms): the lab does not
  * model transfer time.
  */
 
-/** The size of `req`'s response line (bytes) when `config.stdioReader` lists it and the transport is stdio, else null. O(listed responses). */
+/**
+ * The size of `req`'s response line (bytes) when it is known and the transport is stdio with a
+ * `config.stdioReader`: the `resultBytes` of the complete event that answered it, else the size
+ * `stdioReader.largeResponses` lists for it, else null (a small message). O(listed responses).
+ */
 export function largeResponseBytes(state: RacesCore, req: RequestState): number | null {
   const reader = state.config.stdioReader;
   if (reader === undefined || state.config.transport !== 'stdio') return null;
+  if (req.mech?.resultBytes !== undefined) return req.mech.resultBytes;
   const key = idKey(req.id);
   for (const r of reader.largeResponses) if (idKey(r.requestId) === key) return r.messageBytes;
   return null;
@@ -43,7 +52,8 @@ export function largeResponseBytes(state: RacesCore, req: RequestState): number 
  * while a line of `messageBytes` arrives (bytes), or null when none is: the prefix after read
  * floor(max / chunk) + 1, if that read still ends before the line does.
  */
-export function overLimitPrefixBytes(messageBytes: number, chunkBytes: number, maxMessageBytes: number): number | null {
+export function overLimitPrefixBytes(messageBytes: number, chunkBytes: number, maxMessageBytes: number | undefined): number | null {
+  if (maxMessageBytes === undefined) return null;
   const prefix = (Math.floor(maxMessageBytes / chunkBytes) + 1) * chunkBytes;
   return prefix < messageBytes ? prefix : null;
 }
@@ -56,19 +66,23 @@ export function overLimitPrefixBytes(messageBytes: number, chunkBytes: number, m
 export function readLargeResponse(state: RacesCore, req: RequestState, messageBytes: number, ctx: Ctx): boolean {
   const { maxMessageBytes, chunkBytes } = state.config.stdioReader!;
   const now = ctx.now;
+  if (state.config.policy.incompleteTailDropped && messageBytes > chunkBytes) {
+    lineNeverRead(state, req, messageBytes, chunkBytes, ctx);
+    return true;
+  }
   if (state.config.policy.limitCheckedOnPrefix) {
     const prefix = overLimitPrefixBytes(messageBytes, chunkBytes, maxMessageBytes);
     if (prefix !== null) {
       stopServerOnPrefix(state, req, messageBytes, prefix, ctx);
       return true;
     }
-    if (messageBytes > maxMessageBytes) {
+    if (maxMessageBytes !== undefined && messageBytes > maxMessageBytes) {
       mark(req, { oversizeAcceptedBytes: messageBytes });
       ctx.why(() => `The ${messageBytes}-byte response to ${describeId(req.id)} arrives ${chunkBytes} bytes per read: no incomplete prefix is left over ${maxMessageBytes} bytes, so the buggy reader lets a line over its limit through (XcodeMCPKit#204); split smaller, the same line would stop the server.`, 'mech.stdio-message-limit');
     }
     return false;
   }
-  if (messageBytes <= maxMessageBytes || req.client.state !== 'pending') return false;
+  if (maxMessageBytes === undefined || messageBytes <= maxMessageBytes || req.client.state !== 'pending') return false;
   clearDeadlines(req, ctx);
   req.client.responseFate = 'accepted';
   settle(req, now, 'failed', `the response line is ${messageBytes} bytes, over the reader's maxMessageBytes ${maxMessageBytes}: rejected alone, the call fails with an error; the server lives`, 'mech.stdio-message-limit');
@@ -76,6 +90,25 @@ export function readLargeResponse(state: RacesCore, req: RequestState, messageBy
   ctx.why(() => `The whole ${messageBytes}-byte response line to ${describeId(req.id)} is over the reader's ${maxMessageBytes}-byte limit: the client rejects that one message and fails ${describeId(req.id)} with an error; the server process lives and every other call goes on (the same whatever the pipe's ${chunkBytes}-byte reads).`, 'mech.stdio-message-limit');
   touchAll(state, [req]);
   return true;
+}
+
+/**
+ * Bug `policy.incompleteTailDropped` (one reader that shows claude-code#65413): the client parses
+ * each read from the pipe on its own and drops the bytes after its last newline instead of keeping
+ * them for the next read, so a line longer than one read is never reassembled — read 1 holds no
+ * newline, the last read holds only the line's tail, which is not JSON. The response the server
+ * wrote is never processed; its call stays pending (with no timeout, until the user cancels it).
+ */
+function lineNeverRead(state: RacesCore, req: RequestState, messageBytes: number, chunkBytes: number, ctx: Ctx): void {
+  const now = ctx.now;
+  const reads = Math.ceil(messageBytes / chunkBytes);
+  mark(req, { lineDroppedAt: now, lineBytes: messageBytes });
+  ctx.ignore(() => ({ by: 'client', what: `response to ${req.key} (${messageBytes} bytes)`, reason: `its line spans ${reads} reads of ${chunkBytes} bytes and the reader drops each read's incomplete tail: never reassembled`, rule: 'mech.stdio-reassembly' }));
+  ctx.why(
+    () => `The ${messageBytes}-byte response line to ${describeId(req.id)} arrives in ${reads} reads of at most ${chunkBytes} bytes. The buggy reader (claude-code#65413) parses each read on its own and drops what follows its last newline: no read holds the whole line, so the response is never processed and ${describeId(req.id)} ${req.client.state === 'pending' ? 'stays pending' : `stays ${req.client.state}`}. A line that fits one read is read as usual.`,
+    'mech.stdio-reassembly',
+  );
+  changed(state, req);
 }
 
 /** The buggy reader judged an incomplete prefix of `prefixBytes` over the limit: it stops the server process; every call in flight fails. */
