@@ -23,7 +23,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
   }
   const options = parsed.options;
   let faults = options.faults;
-  let jobDefaults: { durationMs?: number; progressEveryMs?: number } = {};
+  let jobDefaults: { durationMs?: number; progressEveryMs?: number; resultBytes?: number } = {};
   if (options.scenario) {
     let text: string;
     try {

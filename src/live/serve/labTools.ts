@@ -36,10 +36,11 @@ const chargeShape = {
 
 type Ctx = { mcpReq: { id: string | number; signal: AbortSignal; _meta?: Record<string, unknown>; inputResponses?: Record<string, unknown>; notify(n: { method: string; params: Record<string, unknown> }): Promise<void>; elicitInput?: (...a: never[]) => unknown } };
 
-/** A call's timings: its own arguments, else the runtime's defaults. */
+/** A call's timings: its own arguments, else the runtime's defaults (and `--scenario`'s result size, for big-result). */
 const timing = (tc: LabToolContext, args: { durationMs?: number; progressEveryMs?: number }) => ({
   durationMs: args.durationMs ?? tc.runtime.jobDefaults.durationMs,
   progressEveryMs: args.progressEveryMs ?? tc.runtime.jobDefaults.progressEveryMs,
+  ...(tc.runtime.jobDefaults.resultBytes !== undefined ? { resultBytes: tc.runtime.jobDefaults.resultBytes } : {}),
 });
 
 const errorResult = (text: string): TextResult => ({ content: [{ type: 'text', text }], isError: true });
@@ -117,7 +118,7 @@ export function registerLabTools(server: McpServer, tc: LabToolContext): void {
       },
       (args, ctx) =>
         withCall(tc, name, [fault], ctx as unknown as Ctx, (call, faults) =>
-          runJob(tc.runtime, call, { tool: name, ...timing(tc, args), faults, resultBytes: args.resultBytes, lateMs: args.lateMs }),
+          runJob(tc.runtime, call, { tool: name, ...timing(tc, args), faults, resultBytes: args.resultBytes ?? tc.runtime.jobDefaults.resultBytes, lateMs: args.lateMs }),
         ),
     );
   }

@@ -73,6 +73,11 @@ describe('scenarioFaults', () => {
   it('maps cancellable: false to ignore-cancel (F3)', () => {
     expect(scenarioFaults(builtin('races', 'F3-late-result.json'))).toMatchObject({ ok: true, faults: ['ignore-cancel'], job: { durationMs: 74049, progressEveryMs: 0 } });
   });
+  it('maps a complete event\'s resultBytes to big-result with that size (K4, claude-code#65413)', () => {
+    const r = scenarioFaults(builtin('races', 'K4-large-line-never-read.json'));
+    expect(r).toMatchObject({ ok: true, faults: ['big-result'], job: { durationMs: 89, progressEveryMs: 0, resultBytes: 15400 } });
+    expect(r.ok && r.notes).toContain('resultBytes 15400 → --fault big-result with a 15400-byte result text');
+  });
   it('refuses another lab\'s scenario with one line naming the lab that maps', () => {
     expect(scenarioFaults(builtin('ledger', 'G-key-in-progress.json'))).toEqual({ ok: false, error: 'is a ledger lab scenario — serve maps only the races lab\'s scenarios (one server\'s answers to a call: delays, progress cadence, completion, server bug switches)' });
     expect(scenarioFaults('{')).toMatchObject({ ok: false, error: expect.stringMatching(/not valid JSON/) });

@@ -57,7 +57,7 @@ export interface ServeRuntime {
   /** Calls admitted so far. */
   readonly calls: number;
   /** `slow_job` (and fault tools) timings when the call gives none (`--scenario` sets them). */
-  jobDefaults: { durationMs: number; progressEveryMs: number };
+  jobDefaults: { durationMs: number; progressEveryMs: number; resultBytes?: number };
 }
 
 /** Chance that a call draws a fault under `--chaos` (the rest run clean, so a session shows both). */
@@ -87,7 +87,7 @@ export interface RuntimeOptions {
   recorder?: Recorder;
   chaosSeed?: number | null;
   /** Job timings when a call gives none (default 2000 ms, progress every 250 ms). */
-  jobDefaults?: { durationMs?: number; progressEveryMs?: number };
+  jobDefaults?: { durationMs?: number; progressEveryMs?: number; resultBytes?: number };
   /** Where log lines go (default: process.stderr). */
   stderr?: (text: string) => void;
 }
@@ -106,7 +106,7 @@ export function createRuntime(options: RuntimeOptions): ServeRuntime {
     caps: options.caps,
     recorder,
     faults: options.faults ?? [],
-    jobDefaults: { durationMs: options.jobDefaults?.durationMs ?? 2000, progressEveryMs: options.jobDefaults?.progressEveryMs ?? 250 },
+    jobDefaults: { durationMs: options.jobDefaults?.durationMs ?? 2000, progressEveryMs: options.jobDefaults?.progressEveryMs ?? 250, ...(options.jobDefaults?.resultBytes !== undefined ? { resultBytes: options.jobDefaults.resultBytes } : {}) },
     log(line, transport = 'stdio') {
       write(`${line}\n`);
       recorder.frame({ direction: 'stderr', transport, raw: line });

@@ -5,6 +5,8 @@
  * - its `progress` events → the default `progressEveryMs` (the first progress's offset from the
  *   request's arrival);
  * - `cancellable: false` → `ignore-cancel` (the server MAY ignore a cancel of work it cannot stop);
+ * - its `complete` event's `resultBytes` → `big-result` with a result text of that many bytes (the
+ *   line on the wire is that plus the JSON-RPC envelope, about 60 bytes more);
  * - the server bug switches → faults: `policy.respondAfterCancel` → ignore-cancel,
  *   `policy.progressAfterResult` → progress-after-result, `policy.duplicateResponseOnCancel` →
  *   duplicate-response, `policy.crashOnCancelInWriteWindow` → crash-on-cancel.
@@ -27,7 +29,7 @@ export const SCENARIO_SWITCH_FAULTS: Readonly<Record<string, LiveFaultName>> = {
 
 /** What a scenario file gives `serve`. */
 export type ScenarioMapping =
-  | { ok: true; faults: LiveFaultName[]; job: { durationMs?: number; progressEveryMs?: number }; notes: string[] }
+  | { ok: true; faults: LiveFaultName[]; job: { durationMs?: number; progressEveryMs?: number; resultBytes?: number }; notes: string[] }
   | { ok: false; error: string };
 
 interface RacesEventLike {
@@ -37,6 +39,7 @@ interface RacesEventLike {
   requestId?: unknown;
   method?: string;
   cancellable?: boolean;
+  resultBytes?: number;
   idleTimeoutMs?: number | null;
   maxTimeoutMs?: number | null;
 }
@@ -67,12 +70,17 @@ export function scenarioFaults(text: string): ScenarioMapping {
     } else notes.push(`policy.${key} is the client's (or the network's) bug: not played by the server`);
   }
   const start = scenario.events.find((e) => e.kind === 'start' && (e.method ?? 'tools/call') === 'tools/call');
-  const job: { durationMs?: number; progressEveryMs?: number } = {};
+  const job: { durationMs?: number; progressEveryMs?: number; resultBytes?: number } = {};
   if (start) {
     const id = JSON.stringify(start.requestId);
     const arrive = start.at + (scenario.config.latencyMs?.clientToServer ?? 0);
     const done = scenario.events.find((e) => e.actor === 'server' && (e.kind === 'complete' || e.kind === 'error') && JSON.stringify(e.requestId) === id);
     if (done) job.durationMs = Math.max(0, done.at - arrive);
+    if (done?.resultBytes !== undefined) {
+      job.resultBytes = done.resultBytes;
+      if (!faults.includes('big-result')) faults.push('big-result');
+      notes.push(`resultBytes ${done.resultBytes} → --fault big-result with a ${done.resultBytes}-byte result text`);
+    }
     const progress = scenario.events.filter((e) => e.kind === 'progress' && JSON.stringify(e.requestId) === id).map((e) => e.at);
     if (progress.length > 0) job.progressEveryMs = Math.max(1, progress[0] - arrive);
     else job.progressEveryMs = 0;

@@ -140,6 +140,22 @@ describe('serve --scenario', () => {
       await client.close();
     }
   });
+  it('plays races K4 (claude-code#65413): slow_job answers after the scenario\'s 89 ms with one line holding a 15400-byte result text', async () => {
+    const record = tempRecording('scenario-k4');
+    const client = await connectStdio('v2-2025', ['--scenario', path.join(ROOT, 'public/scenarios/races/K4-large-line-never-read.json'), '--record', record]);
+    try {
+      expect(client.stderr()).toMatch(/scenario: resultBytes 15400 → --fault big-result with a 15400-byte result text/);
+      const r = (await client.call('slow_job', {})) as { content: { text: string }[] };
+      expect(r.content[0].text).toHaveLength(15400);
+      expect(r.content[0].text.startsWith('big-result: 15400 bytes ')).toBe(true);
+    } finally {
+      await client.close();
+    }
+    const answer = wireMessages(readRecording(record), 's2c').find((m) => (m.message.result as { content?: unknown } | undefined)?.content !== undefined);
+    const line = JSON.stringify(answer!.message);
+    expect(line.length).toBeGreaterThan(15400);
+    expect(line.length).toBeLessThan(15500);
+  });
 });
 
 describe('serve over HTTP', () => {
