@@ -18,7 +18,7 @@ function pollPlanNote(s: TasksCore, taskId: string): string {
   const { config, client } = s;
   const every = pollEveryMs(s);
   const floor = pollFloorMs(s);
-  if (client.pollHintMs === undefined && config.minPollIntervalMs === undefined && every === config.pollIntervalMs) return `CreateTaskResult arrives: the client knows ${taskId} and polls every ${config.pollIntervalMs} ms.`;
+  if (client.pollHintMs === undefined && !config.minPollIntervalMs && every === config.pollIntervalMs) return `CreateTaskResult arrives: the client knows ${taskId} and polls every ${config.pollIntervalMs} ms.`;
   const hint = pollHintOf(config, client);
   const min = config.minPollIntervalMs ? `; the user's minimum is ${config.minPollIntervalMs} ms` : '';
   const head = `CreateTaskResult arrives: the client knows ${taskId}, whose server asks for a tasks/get every ${hint} ms (pollIntervalMs)${min}`;
