@@ -202,6 +202,39 @@ test.describe('Resilience lab: incidents (issue 24 item 4)', () => {
     for (const name of ['breaker-counts-transport-failures-only', 'half-open-probe-side-effect-free']) await expect(kit(lab).invariant(name)).toHaveAttribute('data-status', 'violated');
     await expect(kit(lab).lessonRow(1)).toHaveAttribute('data-met', 'yes');
   });
+
+  test('T6 (MCPJam inspector PR#3518): each task polled at its own pollIntervalMs — 120 and 2 tasks/get; polling every task at the minimum drags the 30 s task to 500 ms (120 polls, 60×); a user minimum of 1 000 ms raises only the fast task', async ({ lab }) => {
+    await open(lab, 'T6-poll-interval-per-task');
+    await lab.keyboard.press('End');
+    // task-2 (live, pollIntervalMs 500, known at 100 ms): 600 … 60 100 ms; task-1 (30 000, known at 200 ms): 30 200 and 60 200 ms.
+    await expect(kit(lab).task('polls-live')).toHaveText('120 every 500 ms from 600 ms (its server asks for 500 ms)');
+    await expect(kit(lab).task('polls-task')).toHaveText('2 every 30 000 ms from 30 200 ms (its server asks for 30 000 ms)');
+    await expect(kit(lab).task('polls-total')).toHaveText('122');
+    await expect(kit(lab).task('status')).toHaveText('completed at 60 000 ms');
+    await expect(kit(lab).marks.svgText('live status')).toHaveCount(1);
+    await expect(kit(lab).invariant('poll-interval-respected')).toHaveAttribute('data-status', 'holds');
+    await expect(kit(lab).lessonRow(0)).toHaveAttribute('data-met', 'yes');
+
+    // The settings panel shows the incident's switch (off) and the user's minimum (none).
+    const bug = kit(lab).toggle('policy.pollAtMinimumAcrossTasks');
+    await expect(bug).toBeVisible();
+    await expect(bug).not.toBeChecked();
+    await expect(kit(lab).choice('minPollIntervalMs')).toHaveValue('0');
+    await bug.check();
+    await expect(kit(lab).task('polls-task')).toHaveText('120 every 500 ms from 700 ms (its server asks for 30 000 ms) — 120 sooner than it asked');
+    await expect(kit(lab).task('polls-live')).toHaveText('120 every 500 ms from 600 ms (its server asks for 500 ms)');
+    await expect(kit(lab).task('polls-total')).toHaveText('240');
+    await expect(kit(lab).invariant('poll-interval-respected')).toHaveAttribute('data-status', 'violated');
+    await expect(kit(lab).lessonRow(1)).toHaveAttribute('data-met', 'yes');
+
+    await bug.uncheck();
+    await kit(lab).choose('minPollIntervalMs', '1000');
+    await expect(kit(lab).task('polls-live')).toHaveText('60 every 1 000 ms from 1 100 ms (its server asks for 500 ms)');
+    await expect(kit(lab).task('polls-task')).toHaveText('2 every 30 000 ms from 30 200 ms (its server asks for 30 000 ms)');
+    await expect(kit(lab).task('polls-total')).toHaveText('62');
+    await expect(kit(lab).invariant('poll-interval-respected')).toHaveAttribute('data-status', 'holds');
+    await expect(kit(lab).lessonRow(2)).toHaveAttribute('data-met', 'yes');
+  });
 });
 
 test.describe('Resilience lab: review fixes (state labels, phone width, typed settings, playhead counts, links, paste)', () => {

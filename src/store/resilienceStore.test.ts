@@ -7,7 +7,7 @@ describe('resilience store', () => {
   it('loads every built-in scenario file, tasks first', () => {
     expect(errors).toEqual([]);
     expect(scenarios.map((s) => s.id)).toEqual([
-      'T1-abort-before-task-id', 'T2-cancel-after-completion', 'T3-finish-before-checkpoint', 'T4-input-without-elicitation', 'T5-client-without-tasks-extension',
+      'T1-abort-before-task-id', 'T2-cancel-after-completion', 'T3-finish-before-checkpoint', 'T4-input-without-elicitation', 'T5-client-without-tasks-extension', 'T6-poll-interval-per-task',
       'B1-concurrent-failures', 'B2-retry-composition', 'B3-retry-budget', 'B4-failures-never-decay', 'B5-breaker-counts-tool-errors',
       'S1-three-layers', 'S2-timeouts-cancel', 'S3-gateway-receipt', 'S4-stacked-retry-layers',
     ]);

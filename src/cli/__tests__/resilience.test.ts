@@ -15,7 +15,7 @@ describe('CLI replay of resilience scenarios', () => {
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);
     expect(doc.requests[0]).toMatchObject({ key: 'task', status: 'completed', statusAtMs: 5000, ack: 'error-32602' });
-    expect(doc.invariants.map((i: { name: string }) => i.name)).toEqual(['terminal-never-changes', 'abort-not-lost', 'task-cancelled-with-tasks-cancel', 'handle-after-durable', 'task-only-to-declaring-client', 'input-requests-declared', 'task-handle-resolves']);
+    expect(doc.invariants.map((i: { name: string }) => i.name)).toEqual(['terminal-never-changes', 'abort-not-lost', 'task-cancelled-with-tasks-cancel', 'handle-after-durable', 'task-only-to-declaring-client', 'input-requests-declared', 'task-handle-resolves', 'poll-interval-respected']);
     expect(doc.wire.filter((w: { schema?: string }) => w.schema?.startsWith('invalid'))).toEqual([]);
     expect(doc.wire.length).toBeGreaterThan(5);
   });

@@ -198,6 +198,19 @@ function observedText(req: Record<string, unknown>): string {
   return req.observed ? `none yet (last saw ${v(req.observed)})` : 'none yet';
 }
 
+/** The outcome rows of tasks whose server gave them a pollIntervalMs of their own (they carry `polls`). */
+function pollRows(rows: Record<string, unknown>[]): Record<string, unknown>[] {
+  return rows.filter((r) => typeof r.polls === 'number');
+}
+
+/** One task's polling in words: how many tasks/get, how far apart, against what its server asked for, and how many came too soon. */
+function pollText(r: Record<string, unknown>): string {
+  const at = r.pollEveryMs === null ? '' : ` every ${v(r.pollEveryMs)} ms`;
+  const first = typeof r.firstPollAtMs === 'number' ? ` from ${v(r.firstPollAtMs)} ms` : '';
+  const soon = (r.pollsTooSoon as number) > 0 ? ` — ${v(r.pollsTooSoon)} sooner than it asked` : '';
+  return `${v(r.polls)}${at}${first} (its server asks for ${v(r.pollIntervalMs)} ms)${soon}`;
+}
+
 function OutcomePanel() {
   const trace = useR((s) => s.trace);
   const now = useR(selectStateAt) as ResilienceState;
@@ -225,6 +238,10 @@ function OutcomePanel() {
           <Stat label="Status history" value={`${v(req.statuses)}${lostAt !== null ? ` · lost in the crash@${formatMs(lostAt)}` : ''}`} testId="task-history" />
           <Stat label="Client knows (at the playhead)" value={taskKnowledge(now).client} testId="task-client-knows" />
           <Stat label="Server has (at the playhead)" value={taskKnowledge(now).server} testId="task-server-has" />
+          {pollRows(trace.outcome.requests as unknown as Record<string, unknown>[]).map((r) => (
+            <Stat key={String(r.key)} label={`tasks/get for ${v(r.taskId)} (${String(r.key)})`} value={pollText(r)} testId={`task-polls-${String(r.key)}`} tone={(r.pollsTooSoon as number) > 0 ? 'bad' : undefined} />
+          ))}
+          {(trace.outcome.requests as unknown[]).length > 1 && <Stat label="tasks/get, all tasks" value={v(sum.polls)} testId="task-polls-total" />}
         </dl>
       )}
       {now.mechanism === 'breaker' && (

@@ -87,6 +87,8 @@ export function SettingsPanel() {
           <Toggle label="Bug: drop an abort made before the task id is known" path={['policy', 'forgetEarlyAbort']} value={c.policy.forgetEarlyAbort as boolean} />
           <Toggle label="Bug: cancel the task with notifications/cancelled" path={['policy', 'cancelWithNotification']} value={c.policy.cancelWithNotification as boolean} />
           <Toggle label="Bug: hand out the task id before it is durable" path={['policy', 'handleBeforeDurable']} value={c.policy.handleBeforeDurable as boolean} />
+          <Toggle label="Bug: poll every task at the shortest interval among them (MCPJam inspector PR#3518)" path={['policy', 'pollAtMinimumAcrossTasks']} value={c.policy.pollAtMinimumAcrossTasks as boolean} />
+          <Choice label="User's minimum poll interval (ms)" path={['minPollIntervalMs']} value={String(config.minPollIntervalMs ?? 0)} options={['0', '1000', '5000', '30000']} />
           <Choice label="Transport" path={['transport']} value={config.transport as string} options={['stdio', 'streamable-http']} />
         </>
       )}

@@ -55,7 +55,7 @@ function tasksView(trace: ResilienceTrace, cursorMs: number): ResilienceView {
   const lanes: TimelineLane[] = [
     { id: 'client', label: 'Client', rows: [{ id: 'events', height: 36, label: 'user' }, { id: 'view', height: 30, label: 'client sees' }, ...(final.client.resultRequestedAt !== null ? [{ id: 'result', height: 24, label: final.config.revision === '2025-11-25' ? 'tasks/result' : 'result (tasks/get)' }] : [])] },
     { id: 'wire', label: 'Wire', rows: [{ id: 'w1', height: 17 }, { id: 'w2', height: 17 }], labelLane: true },
-    { id: 'server', label: 'Server', rows: [{ id: 'events', height: 30, label: 'server' }, { id: 'status', height: 46, label: 'task status' }, { id: 'pending', height: 22, label: 'cancel' }] },
+    { id: 'server', label: 'Server', rows: [{ id: 'events', height: 30, label: 'server' }, { id: 'status', height: 46, label: 'task status' }, ...(final.more ?? []).map((t) => ({ id: `status-${t.key}`, height: 30, label: `${t.key} status` })), { id: 'pending', height: 22, label: 'cancel' }] },
     { id: 'worker', label: 'Worker', rows: [{ id: 'events', height: 34, label: 'work' }] },
   ];
   const marks: TimelineMark[] = [];
@@ -75,6 +75,15 @@ function tasksView(trace: ResilienceTrace, cursorMs: number): ResilienceView {
     const endsLost = last && !terminal && lostAt !== null;
     marks.push({ kind: 'span', id: `status-${i}`, lane: 'server', row: 'status', at: entry.at, to: terminal || endsLost ? Math.max(to, entry.at + 1) : to, tone: TASK_TONE[entry.status], endLabel: last && !endsLost ? entry.status : undefined, title: `task ${entry.status} from ${entry.at} ms${endsLost ? ` until it was lost at ${lostAt} ms` : ''}`, future: entry.at > cursorMs, open: !terminal && !endsLost && last, thickness: 12 });
   });
+  // A further task's status lane (T6: several tasks polled side by side), one row each, same tones.
+  for (const t of final.more ?? []) {
+    t.server.history.forEach((entry, i) => {
+      const last = i + 1 === t.server.history.length;
+      const terminal = entry.status === 'completed' || entry.status === 'failed' || entry.status === 'cancelled';
+      const to = !last ? t.server.history[i + 1].at : end;
+      marks.push({ kind: 'span', id: `status-${t.key}-${i}`, lane: 'server', row: `status-${t.key}`, at: entry.at, to: terminal ? Math.max(to, entry.at + 1) : to, tone: TASK_TONE[entry.status], endLabel: last ? entry.status : undefined, title: `${t.key} (${t.server.taskId}) ${entry.status} from ${entry.at} ms`, future: entry.at > cursorMs, open: !terminal && last, thickness: 8 });
+    });
+  }
   const knows = taskKnowledge(final);
   if (lostAt !== null) marks.push({ kind: 'marker', id: 'task-lost', lane: 'server', row: 'status', at: lostAt, tone: 'bad', label: `lost: no task (${final.server.lostTaskId} never durable)`, labelAt: 'top', title: knows.server, future: lostAt > cursorMs });
   const ackAt = cancelAckAt(trace);

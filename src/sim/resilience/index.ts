@@ -24,10 +24,10 @@ export function resilienceStateAt(trace: ResilienceTrace, atMs: number): Resilie
 
 export { withOverrides, type ExpectationMismatch };
 
-/** The state of request `key` at a time, for `expect[].at` checks: task status, call state, or action state. */
+/** The state of request `key` at a time, for `expect[].at` checks: task status (the first task "task" or a further one by its key), call state, or action state. */
 export function requestStateAt(trace: ResilienceTrace, atMs: number, key: string): string | null {
   const s = resilienceStateAt(trace, atMs);
-  if (s.mechanism === 'tasks') return key === 'task' ? s.server.status : null;
+  if (s.mechanism === 'tasks') return key === 'task' ? s.server.status : (s.more?.find((t) => t.key === key)?.server.status ?? null);
   if (s.mechanism === 'breaker') {
     if (key === 'breaker') return s.mode;
     const done = s.logs.calls.slice(0, s.callsSeen).find((c) => c.key === key);

@@ -5,8 +5,7 @@ import type { ResilienceConfig, ResilienceEvent } from './schema';
 import type { MechanismCheck } from './mechanism';
 // Imported from the implementation files, not the barrels (a barrel's re-export is a getter call per use in some module loaders).
 import { initTasks, tasksThaw, tasksView, TASKS_RANK, type TasksCore, type TasksOutcome, type TasksState, type TasksTimer } from './tasksTypes';
-import { applyTasksScripted } from './tasksScripted';
-import { applyTasksTimer } from './tasksTimer';
+import { applyTasksScriptedAny, applyTasksTimerAny } from './tasksMany';
 import { tasksInvariants, tasksOutcome } from './tasksOutcome';
 import { breakerThaw, breakerView, initBreakerCore, BREAKER_RANK, type BreakerCore, type BreakerOutcome, type BreakerState, type BreakerTimer } from './breakerTypes';
 import { applyBreakerScripted, applyBreakerTimer } from './breakerCalls';
@@ -62,13 +61,13 @@ function historicInvariants<S>(mechanism: ResilienceState['mechanism'], list: Me
 
 function applyScripted(state: ResilienceCore, event: ScriptedEvent, ctx: CoreContext<ResilienceTimer>): void {
   const ev = event as unknown as ResilienceEvent;
-  if (state.mechanism === 'tasks') return applyTasksScripted(state, ev, ctx as CoreContext<TasksTimer>);
+  if (state.mechanism === 'tasks') return applyTasksScriptedAny(state, ev, ctx as CoreContext<TasksTimer>);
   if (state.mechanism === 'breaker') return applyBreakerScripted(state, ev, ctx as CoreContext<BreakerTimer>);
   return applyStormScripted(state, ev, ctx as CoreContext<StormTimer>);
 }
 
 function applyTimer(state: ResilienceCore, payload: ResilienceTimer, ctx: CoreContext<ResilienceTimer>): void {
-  if (state.mechanism === 'tasks') return applyTasksTimer(state, payload as TasksTimer, ctx as CoreContext<TasksTimer>);
+  if (state.mechanism === 'tasks') return applyTasksTimerAny(state, payload as TasksTimer, ctx as CoreContext<TasksTimer>);
   if (state.mechanism === 'breaker') return applyBreakerTimer(state, payload as BreakerTimer, ctx as CoreContext<BreakerTimer>);
   return applyStormTimer(state, payload as StormTimer, ctx as CoreContext<StormTimer>);
 }

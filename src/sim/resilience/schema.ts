@@ -24,7 +24,10 @@ export const tasksConfigSchema = z
     mechanism: z.literal('tasks'),
     revision,
     latencyMs: latency,
-    pollIntervalMs: positiveMs.default(1000).describe('Poll interval the server suggests (pollInterval / pollIntervalMs), ms.'),
+    pollIntervalMs: positiveMs.default(1000).describe('Poll interval the server suggests (pollInterval / pollIntervalMs), ms — for every task whose created event names no pollIntervalMs of its own.'),
+    minPollIntervalMs: ms
+      .optional()
+      .describe('The user\'s minimum poll interval, ms (MCPJam inspector PR#3518: "a preferred minimum, never permission to go faster"): the client polls each task every max(its server\'s pollIntervalMs, this) ms. Omitted or 0: no minimum.'),
     ttlMs: positiveMs.default(600_000).describe('Task retention the client requests (ttl / ttlMs), ms.'),
     transport: z
       .enum(['stdio', 'streamable-http'])
@@ -48,6 +51,8 @@ export const tasksConfigSchema = z
       handleBeforeDurable: 'Bug: the server returns the task handle before the task is durably created ("A server MUST NOT return CreateTaskResult until the task is durably created").',
       taskToUndeclaredClient: 'Bug: the server answers with CreateTaskResult a client that did not declare the tasks extension ("A server MUST NOT return CreateTaskResult to a client that did not include the extension capability on its request").',
       inputRequestsUndeclared: 'Bug: the task asks a client that declared no elicitation for elicitation/create in inputRequests ("Servers MUST NOT send an inputRequests that the client has not declared support for"); the client cannot answer.',
+      pollAtMinimumAcrossTasks:
+        'Bug (MCPJam inspector PR#3518): the client polls every task it is polling at the minimum pollIntervalMs across them (its tasks tab took one Math.min over the active tasks\' intervals), so one task whose server asks for 500 ms drags a task whose server asks for 30 000 ms down to 500 ms — 60× that task\'s tasks/get load. Corrected: each task is polled at its own max(the server\'s pollIntervalMs for that task, the user\'s minimum) ("Clients SHOULD respect the pollIntervalMs provided in responses when determining polling frequency"; 2025-11-25: "Requestors SHOULD respect the pollInterval provided in responses").',
     }),
   })
   .strict();
@@ -180,19 +185,29 @@ export const resilienceConfigSchema = z.discriminatedUnion('mechanism', [tasksCo
 
 const base = eventBase(ms);
 
+/**
+ * Tasks: which task of the scenario an event is about — its key in the outcome (`requests[key]`).
+ * Omitted: "task", the first (every scenario before T6 has that one task). A `call` naming another
+ * key starts a further task (MCPJam inspector PR#3518: a client polling several tasks at once).
+ */
+const taskKey = { task: z.string().min(1).max(32).regex(/^[A-Za-z][A-Za-z0-9_-]*$/, 'must start with a letter and hold only letters, digits, _ and -').optional().describe('Which task this event is about (its outcome key); omitted: "task", the first.') };
 /** Tasks: the client sends a task-augmented tools/call. */
-const taskCall = eventObject(base, 'client', 'call', { tool: z.string().min(1).max(64).default('long_report'), requestId: z.union([z.string(), z.number().int()]).default(1) });
-/** Tasks: the server creates the task and answers with CreateTaskResult. */
-const taskCreated = eventObject(base, 'server', 'created', { taskId: z.string().min(1).max(64).default('task-1') });
+const taskCall = eventObject(base, 'client', 'call', { tool: z.string().min(1).max(64).default('long_report'), requestId: z.union([z.string(), z.number().int()]).default(1), ...taskKey });
+/** Tasks: the server creates the task and answers with CreateTaskResult (carrying its own `pollIntervalMs` when given). */
+const taskCreated = eventObject(base, 'server', 'created', {
+  taskId: z.string().min(1).max(64).default('task-1'),
+  pollIntervalMs: positiveMs.optional().describe("The server's pollIntervalMs for this task (in its CreateTaskResult and every Task it sends), ms; omitted: config.pollIntervalMs."),
+  ...taskKey,
+});
 /** Tasks: the user aborts (the client cancels the task, now or as soon as its id is known). */
-const taskAbort = eventObject(base, 'client', 'abort', {});
+const taskAbort = eventObject(base, 'client', 'abort', { ...taskKey });
 /** Tasks: the worker reaches a checkpoint where it can stop. */
-const checkpoint = eventObject(base, 'worker', 'checkpoint', {});
+const checkpoint = eventObject(base, 'worker', 'checkpoint', { ...taskKey });
 /** Tasks: the work finishes. */
-const finish = eventObject(base, 'worker', 'finish', { outcome: z.enum(['completed', 'failed']).default('completed'), text: z.string().max(200).default('report ready') });
+const finish = eventObject(base, 'worker', 'finish', { outcome: z.enum(['completed', 'failed']).default('completed'), text: z.string().max(200).default('report ready'), ...taskKey });
 /** Tasks: the worker needs input / gets it. */
-const needInput = eventObject(base, 'worker', 'input-required', {});
-const resume = eventObject(base, 'worker', 'resume', {});
+const needInput = eventObject(base, 'worker', 'input-required', { ...taskKey });
+const resume = eventObject(base, 'worker', 'resume', { ...taskKey });
 /** Breaker: one or more concurrent logical calls. Storm: the user action. */
 const call = eventObject(base, 'client', 'request', { count: z.number().int().min(1).max(10_000).default(1) });
 /** Breaker / storm: the downstream (upstream API) recovers or starts failing. */

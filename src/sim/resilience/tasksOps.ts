@@ -23,7 +23,7 @@ export function taskView(s: TasksCore, statusMessage?: string): TaskView {
     createdAt: sv.createdAt ?? 0,
     updatedAt: sv.statusAt ?? 0,
     ttlMs: s.config.ttlMs,
-    pollIntervalMs: s.config.pollIntervalMs,
+    pollIntervalMs: sv.pollIntervalMs ?? s.config.pollIntervalMs,
     statusMessage,
   };
 }
@@ -124,21 +124,64 @@ export function requestResult(s: TasksCore, ctx: TasksCtx): void {
   s.client.resultRequestedAt = ctx.now;
 }
 
-/** Schedules the next `tasks/get` one poll interval after `from`, unless the task's ttl has run out. */
+/** The `pollIntervalMs` the client holds for this task: its CreateTaskResult's own, else the config's (ms). */
+export function pollHintOf(config: TasksCore['config'], client: TasksCore['client']): number {
+  return client.pollHintMs ?? config.pollIntervalMs;
+}
+
+/**
+ * The shortest wait the client may leave between an answer for this task and its next `tasks/get`
+ * (ms): max(the server's pollIntervalMs for the task, the user's minimum `config.minPollIntervalMs`).
+ * Rule: 2026-07-28 tasks extension, Task Polling: "Clients SHOULD respect the `pollIntervalMs`
+ * provided in responses when determining polling frequency" (2025-11-25 `basic/utilities/tasks`:
+ * "Requestors SHOULD respect the `pollInterval` provided in responses when determining polling
+ * frequency"); MCPJam inspector PR#3518: "max(server pollIntervalMs, user minimum, retry backoff,
+ * Retry-After), applied per task" — the lab's tasks client has no back-off of its own.
+ */
+export function pollFloorMs(s: TasksCore): number {
+  return Math.max(pollHintOf(s.config, s.client), s.config.minPollIntervalMs ?? 0);
+}
+
+/**
+ * The interval the client waits before this task's next `tasks/get` (ms): its own floor
+ * (`pollFloorMs`). Bug `pollAtMinimumAcrossTasks` (MCPJam inspector PR#3518): the minimum of the
+ * pollIntervalMs of every task the client is polling now (it holds the handle, has seen no terminal
+ * status and no "not found"; this one included), raised to the user's minimum.
+ */
+export function pollEveryMs(s: TasksCore): number {
+  const floor = pollFloorMs(s);
+  if (!s.config.policy.pollAtMinimumAcrossTasks) return floor;
+  const root = s.root ?? s;
+  let least = pollHintOf(s.config, s.client);
+  for (const c of [root.client, ...(root.more ?? []).map((t) => t.client)]) {
+    if (c.knownAt !== null && c.terminalObservedAt === null && c.taskNotFoundAt === null) least = Math.min(least, pollHintOf(s.config, c));
+  }
+  return Math.max(least, s.config.minPollIntervalMs ?? 0);
+}
+
+/**
+ * Schedules the next `tasks/get` one poll interval (`pollEveryMs`) after `from`, unless the task's
+ * ttl has run out. A poll that waits less than the task's floor carries both numbers (the poll
+ * records it for the invariant `poll-interval-respected`).
+ */
 export function schedulePoll(s: TasksCore, ctx: TasksCtx, from: number): void {
-  const at = from + s.config.pollIntervalMs;
+  const every = pollEveryMs(s);
+  const at = from + every;
   const created = s.client.knownAt ?? from;
   if (at > created + s.config.ttlMs) {
     s.client.pollHandle = -1;
     return;
   }
-  s.client.pollHandle = ctx.schedule(at, TASKS_RANK.poll, 'client', `poll #${s.client.polls + 1}`, { kind: 'poll' });
+  if (s.client.pollHintMs !== undefined) s.client.pollEveryMs = every;
+  const floor = pollFloorMs(s);
+  s.client.pollHandle = ctx.schedule(at, TASKS_RANK.poll, 'client', `poll #${s.client.polls + 1}`, every < floor ? { kind: 'poll', everyMs: every, floorMs: floor } : { kind: 'poll' });
 }
 
 /** The server hands out the task: `CreateTaskResult` to the waiting `tools/call`. */
 export function sendHandle(s: TasksCore, ctx: TasksCtx): void {
   const arrivesAt = ctx.now + s.config.latencyMs.serverToClient;
   send(s, ctx, 'server', createTaskResponse(s.config.revision, s.client.requestId as RequestId, taskView(s)), arrivesAt);
-  ctx.schedule(arrivesAt, TASKS_RANK.arrival, 'client', 'CreateTaskResult arrives', { kind: 'arrive.created', taskId: s.server.taskId as string });
+  const own = s.server.pollIntervalMs;
+  ctx.schedule(arrivesAt, TASKS_RANK.arrival, 'client', 'CreateTaskResult arrives', own === undefined ? { kind: 'arrive.created', taskId: s.server.taskId as string } : { kind: 'arrive.created', taskId: s.server.taskId as string, pollIntervalMs: own });
   s.server.handleSentAt = ctx.now;
 }

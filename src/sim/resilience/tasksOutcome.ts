@@ -1,47 +1,78 @@
 import type { TasksCore, TasksOutcome, TasksState } from './tasksTypes';
 import type { MechanismCheck } from './mechanism';
+import { eachTask } from './tasksMany';
+import { pollHintOf } from './tasksOps';
 
-/** The outcome: the task's final state on both sides. */
-export function tasksOutcome(s: TasksState | TasksCore): TasksOutcome {
+type OneTask = Pick<TasksCore, 'config' | 'server' | 'client'>;
+
+/** One task's outcome row under `key`; a task whose server gave it a pollIntervalMs of its own also gets its poll fields. */
+function taskRow(key: string, s: OneTask): TasksOutcome['requests'][number] {
   const sv = s.server;
   const c = s.client;
+  const row: TasksOutcome['requests'][number] = {
+    key,
+    taskId: sv.taskId,
+    status: sv.status,
+    statusAtMs: sv.statusAt,
+    result: sv.result,
+    abortAtMs: c.abortAt,
+    abortLost: c.abortLost,
+    cancelSentAtMs: c.cancelSentAt,
+    ack: c.ack,
+    ackAtMs: c.ackAt,
+    terminalObservedAtMs: c.terminalObservedAt,
+    observed: c.observed,
+    workStoppedAtMs: sv.workStoppedAt,
+    statuses: sv.history.map((h) => `${h.status}@${h.at}`),
+    resultRequestedAtMs: c.resultRequestedAt,
+    resultReceivedAtMs: c.resultReceivedAt,
+    resultFetched: c.resultFetched,
+    resultError: c.resultError,
+    durableAtMs: sv.durableAt,
+    handleSentAtMs: sv.handleSentAt,
+    lostTaskId: sv.lostTaskId,
+    callFailedAtMs: c.callFailedAt,
+    taskNotFoundAtMs: c.taskNotFoundAt,
+    cancelNotificationSentAtMs: c.cancelNotificationSentAt,
+  };
+  if (c.pollHintMs !== undefined) {
+    Object.assign(row, { polls: c.polls, pollIntervalMs: pollHintOf(s.config, c), pollEveryMs: c.pollEveryMs ?? null, firstPollAtMs: c.firstPollAt ?? null, pollsTooSoon: c.pollsTooSoon ?? 0 });
+  }
+  return row;
+}
+
+/**
+ * The outcome: each task's final state on both sides — the first task's row ("task"), then one
+ * row per further task (`more`, keyed by its `task`); the summary adds up every task.
+ */
+export function tasksOutcome(s: TasksState | TasksCore): TasksOutcome {
+  const tasks = eachTask(s);
+  const sum = (f: (t: OneTask) => number) => tasks.reduce((n, t) => n + f(t.task), 0);
   return {
-    requests: [
-      {
-        key: 'task',
-        taskId: sv.taskId,
-        status: sv.status,
-        statusAtMs: sv.statusAt,
-        result: sv.result,
-        abortAtMs: c.abortAt,
-        abortLost: c.abortLost,
-        cancelSentAtMs: c.cancelSentAt,
-        ack: c.ack,
-        ackAtMs: c.ackAt,
-        terminalObservedAtMs: c.terminalObservedAt,
-        observed: c.observed,
-        workStoppedAtMs: sv.workStoppedAt,
-        statuses: sv.history.map((h) => `${h.status}@${h.at}`),
-        resultRequestedAtMs: c.resultRequestedAt,
-        resultReceivedAtMs: c.resultReceivedAt,
-        resultFetched: c.resultFetched,
-        resultError: c.resultError,
-        durableAtMs: sv.durableAt,
-        handleSentAtMs: sv.handleSentAt,
-        lostTaskId: sv.lostTaskId,
-        callFailedAtMs: c.callFailedAt,
-        taskNotFoundAtMs: c.taskNotFoundAt,
-        cancelNotificationSentAtMs: c.cancelNotificationSentAt,
-      },
-    ],
+    requests: tasks.map((t) => taskRow(t.key, t.task)),
     summary: {
-      polls: c.polls,
-      cancelsSent: c.cancelSentAt === null ? 0 : 1,
-      statusChanges: sv.history.length,
-      terminalOverwrites: sv.terminalOverwrites,
-      updatesSent: c.updatesSent,
-      cancelNotificationsIgnored: sv.cancelNotificationsIgnored,
+      polls: sum((t) => t.client.polls),
+      cancelsSent: sum((t) => (t.client.cancelSentAt === null ? 0 : 1)),
+      statusChanges: sum((t) => t.server.history.length),
+      terminalOverwrites: sum((t) => t.server.terminalOverwrites),
+      updatesSent: sum((t) => t.client.updatesSent),
+      cancelNotificationsIgnored: sum((t) => t.server.cancelNotificationsIgnored),
     },
+  };
+}
+
+/**
+ * `check` over every task of the state: the first task's answer, then each further task's; with
+ * several tasks the message names the task ("[key] …"). One task: `check` itself.
+ */
+function overEveryTask(check: (s: OneTask) => string | null): (s: TasksState | TasksCore) => string | null {
+  return (s) => {
+    if (!s.more) return check(s);
+    for (const t of eachTask(s)) {
+      const v = check(t.task);
+      if (v !== null) return `[${t.key}] ${v}`;
+    }
+    return null;
   };
 }
 
@@ -49,7 +80,7 @@ export function tasksOutcome(s: TasksState | TasksCore): TasksOutcome {
  * Invariants of durable tasks, each over the one task (entity kind 'task'; the mechanism's whole
  * state is that entity). `model.ts` runs them on the core and gives them the historic shape.
  */
-export const tasksInvariants: MechanismCheck<TasksState | TasksCore>[] = [
+const perTaskInvariants: MechanismCheck<OneTask>[] = [
   {
     name: 'terminal-never-changes',
     description: 'Once completed, failed or cancelled, a task keeps that status (and a completed task its result).',
@@ -103,5 +134,24 @@ export const tasksInvariants: MechanismCheck<TasksState | TasksCore>[] = [
         ? `the client holds ${s.client.taskId} (since ${s.client.knownAt} ms), but tasks/get answered "Task not found" at ${s.client.taskNotFoundAt} ms: the task was lost`
         : null,
   },
+  {
+    name: 'poll-interval-respected',
+    description:
+      'The client polls each task no sooner than max(the pollIntervalMs its server gave that task, the user\'s minimum) after the previous answer (2026-07-28: "Clients SHOULD respect the pollIntervalMs provided in responses when determining polling frequency"; 2025-11-25: "Requestors SHOULD respect the pollInterval provided in responses"; MCPJam inspector PR#3518: per task, not the minimum across tasks).',
+    check: (s) => {
+      const p = s.client.pollTooSoon;
+      if (p === undefined) return null;
+      const hint = pollHintOf(s.config, s.client);
+      const floor = p.floorMs === hint ? `its server asked for pollIntervalMs ${hint} ms` : `its floor is ${p.floorMs} ms (the user's minimum; its server asked for ${hint} ms)`;
+      return `the client sent tasks/get for ${s.client.taskId} at ${p.at} ms, ${p.everyMs} ms after the previous answer, though ${floor}`;
+    },
+  },
 ];
 
+
+/**
+ * Invariants of durable tasks (entity kind 'task'; the mechanism's whole state is that entity),
+ * each checked on every task of the scenario (`overEveryTask`). `model.ts` runs them on the core
+ * and gives them the historic shape.
+ */
+export const tasksInvariants: MechanismCheck<TasksState | TasksCore>[] = perTaskInvariants.map((inv) => ({ name: inv.name, description: inv.description, check: overEveryTask(inv.check) }));

@@ -17,8 +17,9 @@ export function applyTasksScripted(s: TasksCore, ev: ResilienceEvent, ctx: Tasks
   switch (ev.kind) {
     case 'call': {
       if (s.client.callSentAt !== null) {
-        ctx.ignore({ by: 'client', what: ev.id, reason: 'this scenario has one task call; it was already sent', rule: 'tasks.one-call' });
-        ctx.why('A second call is ignored: this scenario follows one task.');
+        // A further task is a call naming another `task` key (tasksMany.ts); this one's call already went out.
+        ctx.ignore({ by: 'client', what: ev.id, reason: s.root ? 'this task\'s call was already sent' : 'this scenario has one task call; it was already sent', rule: 'tasks.one-call' });
+        ctx.why(s.root ? 'A second call for this task is ignored: name another task to start one.' : 'A second call is ignored: this scenario follows one task.');
         return;
       }
       const arrivesAt = ctx.now + config.latencyMs.clientToServer;
@@ -54,6 +55,7 @@ export function applyTasksScripted(s: TasksCore, ev: ResilienceEvent, ctx: Tasks
       }
       s.server.taskId = ev.taskId;
       s.server.createdAt = ctx.now;
+      if (ev.pollIntervalMs !== undefined) s.server.pollIntervalMs = ev.pollIntervalMs;
       setStatus(s, 'working', ctx.now);
       if (config.durableWriteMs === 0) {
         s.server.durableAt = ctx.now;

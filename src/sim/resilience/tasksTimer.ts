@@ -2,12 +2,29 @@ import type { Json } from '../types';
 import { ERROR_CODES, errorResponse } from '../mcp';
 import { emptyAckResponse, getTaskRequest, isTerminalStatus, labInputResponses, taskPayloadResponse, taskResultResponse, updateTaskRequest, type TaskStatus } from './taskWire';
 import { TASKS_RANK, type CancelAck, type TasksCore, type TasksTimer } from './tasksTypes';
-import { clientRequestId, detail, requestResult, schedulePoll, send, sendCancel, sendHandle, setStatus, taskView, type TasksCtx } from './tasksOps';
+import { clientRequestId, detail, pollEveryMs, pollFloorMs, pollHintOf, requestResult, schedulePoll, send, sendCancel, sendHandle, setStatus, taskView, type TasksCtx } from './tasksOps';
 
 /**
  * Timers and deliveries of the tasks mechanism (messages arriving, polls, the durable write, a
  * server crash), mutating the `TasksCore` in place. Notes are built only when the core keeps them.
  */
+
+/**
+ * What the client plans when CreateTaskResult arrives: the poll interval, and where it comes from
+ * when the task carried its own pollIntervalMs, the user set a minimum, or the bug shortens it.
+ * Without any of those, the historic note ("polls every N ms").
+ */
+function pollPlanNote(s: TasksCore, taskId: string): string {
+  const { config, client } = s;
+  const every = pollEveryMs(s);
+  const floor = pollFloorMs(s);
+  if (client.pollHintMs === undefined && !config.minPollIntervalMs && every === config.pollIntervalMs) return `CreateTaskResult arrives: the client knows ${taskId} and polls every ${config.pollIntervalMs} ms.`;
+  const hint = pollHintOf(config, client);
+  const min = config.minPollIntervalMs ? `; the user's minimum is ${config.minPollIntervalMs} ms` : '';
+  const head = `CreateTaskResult arrives: the client knows ${taskId}, whose server asks for a tasks/get every ${hint} ms (pollIntervalMs)${min}`;
+  if (every < floor) return `${head}. Bug: it polls every ${every} ms — the shortest pollIntervalMs among the tasks it polls, not this task's.`;
+  return `${head}: it polls this task every ${every} ms.`;
+}
 
 /** Applies one timer or delivery of the tasks mechanism. */
 export function applyTasksTimer(s: TasksCore, t: TasksTimer, ctx: TasksCtx): void {
@@ -73,10 +90,11 @@ export function applyTasksTimer(s: TasksCore, t: TasksTimer, ctx: TasksCtx): voi
         return;
       }
       Object.assign(s.client, { taskId: t.taskId, knownAt: ctx.now, observed: 'working', observedAt: ctx.now });
+      if (t.pollIntervalMs !== undefined) s.client.pollHintMs = t.pollIntervalMs;
       if (s.client.abortAt !== null && !s.client.abortLost && s.client.cancelSentAt === null && s.client.cancelNotificationSentAt === null) {
         ctx.why(() => `CreateTaskResult arrives: the client learns ${t.taskId} and sends the ${config.policy.cancelWithNotification ? 'cancel (bug: as notifications/cancelled)' : 'tasks/cancel'} it remembered from the abort at ${s.client.abortAt} ms.`, 'tasks.early-abort');
         sendCancel(s, ctx);
-      } else ctx.why(() => `CreateTaskResult arrives: the client knows ${t.taskId} and polls every ${config.pollIntervalMs} ms.`, 'tasks.poll');
+      } else ctx.why(() => pollPlanNote(s, t.taskId), 'tasks.poll');
       schedulePoll(s, ctx, ctx.now);
       return;
     }
@@ -85,13 +103,20 @@ export function applyTasksTimer(s: TasksCore, t: TasksTimer, ctx: TasksCtx): voi
         s.client.pollHandle = -1;
         return;
       }
+      const c = s.client;
       const id = clientRequestId(s, 'get');
       const arrivesAt = ctx.now + config.latencyMs.clientToServer;
-      send(s, ctx, 'client', getTaskRequest(revision, id, s.client.taskId as string), arrivesAt);
+      send(s, ctx, 'client', getTaskRequest(revision, id, c.taskId as string), arrivesAt);
       ctx.schedule(arrivesAt, TASKS_RANK.arrival, 'server', `tasks/get ${id} arrives`, { kind: 'arrive.get', requestId: id, sentAt: ctx.now });
-      ctx.why('The client polls with tasks/get.', 'tasks.poll');
-      s.client.polls++;
-      s.client.pollHandle = -1;
+      if (c.pollHintMs !== undefined && c.firstPollAt === undefined) c.firstPollAt = ctx.now;
+      if (t.floorMs !== undefined && t.everyMs !== undefined) {
+        const { everyMs, floorMs } = t;
+        c.pollTooSoon ??= { at: ctx.now, everyMs, floorMs };
+        c.pollsTooSoon = (c.pollsTooSoon ?? 0) + 1;
+        ctx.why(() => `Bug: the client polls ${c.taskId} with tasks/get ${everyMs} ms after the last answer — this task's server asked for ${floorMs} ms, but the client polls every task at the shortest interval among those it polls.`, 'tasks.poll-interval');
+      } else ctx.why('The client polls with tasks/get.', 'tasks.poll');
+      c.polls++;
+      c.pollHandle = -1;
       return;
     }
     case 'arrive.get': {

@@ -25,6 +25,17 @@ import type { TaskStatus } from './taskWire';
  * does; it polls `tasks/get` every poll interval until it sees a terminal status (or the task's ttl
  * runs out). A server crash (`serverCrashAtMs`) loses every task not yet durable and an unanswered
  * `tools/call` (stdio "Unexpected Termination": "any in-flight requests are simply lost").
+ *
+ * Poll intervals, per task (issue 24 item 4, MCPJam inspector PR#3518): the server's hint is the
+ * task's own `pollIntervalMs` (its `created` event's, else `config.pollIntervalMs`), sent in its
+ * CreateTaskResult and every Task; the client polls that task every max(hint, the user's
+ * `config.minPollIntervalMs`) ms after each answer (2026-07-28: "Clients SHOULD respect the
+ * `pollIntervalMs` provided in responses when determining polling frequency"; 2025-11-25:
+ * "Requestors SHOULD respect the `pollInterval` provided in responses when determining polling
+ * frequency"); the lab's tasks client has no back-off or Retry-After of its own, so nothing else
+ * raises it. Bug `pollAtMinimumAcrossTasks`: one interval for every task the client is polling,
+ * the minimum of their hints. A scenario follows one task, "task", unless a `call` names another
+ * (`TaskSlot`, in `more`).
  */
 
 /** What the client got back for its `tasks/cancel`. */
@@ -73,6 +84,8 @@ export interface TaskServerState {
   undeclaredInputAt?: number;
   /** 2026-07-28: the server refused the tools/call with -32021 (the client did not declare the tasks extension), ms. */
   refusedAt?: number;
+  /** The task's own poll interval hint (its `created` event's `pollIntervalMs`), ms; absent: `config.pollIntervalMs`. */
+  pollIntervalMs?: number;
 }
 
 /** Client side of the one task. */
@@ -113,6 +126,36 @@ export interface TaskClientState {
   updatesSent: number;
   /** When the last `tasks/update` acknowledgement arrived, ms. */
   updateAckAt: number | null;
+  /**
+   * The `pollIntervalMs` the task's CreateTaskResult carried when the server gave the task one of
+   * its own (a `created` event with `pollIntervalMs`), ms. Only such a task keeps the three poll
+   * records below (the outcome's per-task poll fields); absent: the task polls at the config's hint.
+   */
+  pollHintMs?: number;
+  /** The interval the client last scheduled this task's next `tasks/get` with, ms (tasks with `pollHintMs` only). */
+  pollEveryMs?: number;
+  /** When the client sent this task's first `tasks/get`, ms (tasks with `pollHintMs` only). */
+  firstPollAt?: number;
+  /**
+   * The first `tasks/get` for this task sent sooner than max(its server's pollIntervalMs, the
+   * user's minimum) after the previous answer (bug `pollAtMinimumAcrossTasks`): when, the interval
+   * it waited and the one it should have, ms. The invariant `poll-interval-respected` reads it.
+   */
+  pollTooSoon?: { at: number; everyMs: number; floorMs: number };
+  /** `tasks/get` requests sent sooner than the task's floor (with `pollTooSoon`). */
+  pollsTooSoon?: number;
+}
+
+/**
+ * A further task of a scenario that follows several (issue 24 item 4: the first `call` naming
+ * `task: key`): its own server and client sides, the same shapes as the first task's. Its request
+ * ids come from the first task's counter (`client.nextRequest` there), so ids stay unique.
+ */
+export interface TaskSlot {
+  /** The task's key (the events' `task`, the outcome row's `key`). */
+  key: string;
+  server: TaskServerState;
+  client: TaskClientState;
 }
 
 /**
@@ -124,15 +167,18 @@ export interface TasksState {
   config: TasksConfig;
   server: TaskServerState;
   client: TaskClientState;
+  /** The further tasks, in the order their calls were sent; absent while the scenario has one task. */
+  more?: readonly TaskSlot[];
 }
 
 /** Timers and deliveries of the tasks mechanism. */
-export type TasksTimer =
+export type TasksTimer = (
   | { kind: 'arrive.call' }
-  | { kind: 'arrive.created'; taskId: string }
+  | { kind: 'arrive.created'; taskId: string; /** The task's own pollIntervalMs in the CreateTaskResult, when it has one. */ pollIntervalMs?: number }
   /** The -32021 refusal of the tools/call reaches the client (2026-07-28, no tasks extension declared). */
   | { kind: 'arrive.call-refused'; message: string }
-  | { kind: 'poll' }
+  /** `everyMs` / `floorMs`: the poll waits less than the task's floor (bug `pollAtMinimumAcrossTasks`). */
+  | { kind: 'poll'; everyMs?: number; floorMs?: number }
   | { kind: 'arrive.get'; requestId: string; sentAt: number }
   | { kind: 'arrive.get-result'; status: TaskStatus; sentAt: number; text: string | null; error: string | null; inputKeys: string[] }
   | { kind: 'arrive.get-error'; message: string }
@@ -144,12 +190,17 @@ export type TasksTimer =
   | { kind: 'arrive.cancel'; requestId: string }
   | { kind: 'arrive.cancel-result'; ack: CancelAck; status: TaskStatus | null }
   | { kind: 'arrive.result-request'; requestId: string }
-  | { kind: 'arrive.result'; text: string | null; error: string | null };
+  | { kind: 'arrive.result'; text: string | null; error: string | null }
+) & {
+  /** The further task (`TaskSlot.key`) the timer belongs to; absent: the first task. */
+  task?: string;
+};
 
 /** Outcome of the tasks mechanism: the one task, keyed "task". */
 export interface TasksOutcome {
   requests: {
-    key: 'task';
+    /** "task" for the first task, the slot's key for a further one. */
+    key: string;
     taskId: string | null;
     status: TaskStatus | null;
     statusAtMs: number | null;
@@ -183,6 +234,16 @@ export interface TasksOutcome {
     taskNotFoundAtMs: number | null;
     /** Bug: when notifications/cancelled was sent for the task's request, ms. */
     cancelNotificationSentAtMs: number | null;
+    /** Tasks whose server gave them a pollIntervalMs of their own (`created.pollIntervalMs`) only: `tasks/get` sent for this task. */
+    polls?: number;
+    /** …: the server's pollIntervalMs for the task, ms. */
+    pollIntervalMs?: number;
+    /** …: the interval the client last polled it at, ms (null: it never scheduled a poll). */
+    pollEveryMs?: number | null;
+    /** …: when its first `tasks/get` went out, ms (null: never). */
+    firstPollAtMs?: number | null;
+    /** …: `tasks/get` sent sooner than max(the server's pollIntervalMs, the user's minimum) after the previous answer. */
+    pollsTooSoon?: number;
   }[];
   summary: { polls: number; cancelsSent: number; statusChanges: number; terminalOverwrites: number; updatesSent: number; cancelNotificationsIgnored: number };
 }
@@ -247,15 +308,28 @@ export function initTasks(config: TasksConfig): TasksState {
   };
 }
 
-/** The mutable state the core's hot loop changes in place (same shape as the view). */
-export type TasksCore = { mechanism: 'tasks'; config: TasksConfig; server: TaskServerState; client: TaskClientState };
+/**
+ * The mutable state the core's hot loop changes in place (same shape as the view). A further task
+ * is stepped through a cursor of this shape over its slot (`tasksMany.ts`): `root` is then the
+ * state that holds it; absent on the state itself.
+ */
+export type TasksCore = { mechanism: 'tasks'; config: TasksConfig; server: TaskServerState; client: TaskClientState; more?: TaskSlot[]; root?: TasksCore };
+
+/** A copy of `slots` whose server and client objects are fresh (the arrays inside are shared). */
+function copySlots(slots: readonly TaskSlot[]): TaskSlot[] {
+  return slots.map((t) => ({ key: t.key, server: { ...t.server }, client: { ...t.client } }));
+}
 
 /** An immutable copy of `s` for traces and checkpoints (the arrays inside are shared: they are never mutated). */
 export function tasksView(s: TasksCore): TasksState {
-  return { mechanism: 'tasks', config: s.config, server: { ...s.server }, client: { ...s.client } };
+  const v: TasksState = { mechanism: 'tasks', config: s.config, server: { ...s.server }, client: { ...s.client } };
+  if (s.more) v.more = copySlots(s.more);
+  return v;
 }
 
 /** A fresh mutable state equal to `v` (the view is not changed). */
 export function tasksThaw(v: TasksState): TasksCore {
-  return { mechanism: 'tasks', config: v.config, server: { ...v.server }, client: { ...v.client } };
+  const s: TasksCore = { mechanism: 'tasks', config: v.config, server: { ...v.server }, client: { ...v.client } };
+  if (v.more) s.more = copySlots(v.more);
+  return s;
 }
