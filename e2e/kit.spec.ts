@@ -79,11 +79,11 @@ test.describe('Lab kit: state, links and keys the same in every lab', () => {
 });
 
 test.describe('Races picker and empty scenarios', () => {
-  test('the picker shows the letters the README uses (A–D, E, E2, F1–F5, I1–I6, K1–K4, L, M1, R1, S1–S2)', async ({ lab: page }) => {
+  test('the picker shows the letters the README uses (A–D, E, E2, F1–F5, I1–I6, K1–K4, L, M1, R1, S1–S2, V1)', async ({ lab: page }) => {
     const lab = await new LabDriver(page, 'races').open();
     const labels = await lab.pickerOptions.allTextContents();
     const codes = labels.map((l) => /^([A-Z][0-9]?) · /.exec(l)?.[1] ?? l);
-    expect(codes).toEqual(['A', 'B', 'C', 'D', 'E', 'E2', 'F1', 'F2', 'F3', 'F4', 'F5', 'I1', 'I2', 'I3', 'I4', 'I5', 'I6', 'K1', 'K2', 'K3', 'K4', 'L', 'M1', 'R1', 'S1', 'S2']);
+    expect(codes).toEqual(['A', 'B', 'C', 'D', 'E', 'E2', 'F1', 'F2', 'F3', 'F4', 'F5', 'I1', 'I2', 'I3', 'I4', 'I5', 'I6', 'K1', 'K2', 'K3', 'K4', 'L', 'M1', 'R1', 'S1', 'S2', 'V1']);
   });
 
   test('a scenario with no events is refused with a clear reason, the previous one kept', async ({ lab: page }) => {

@@ -233,6 +233,21 @@ test.describe('Races lab: incidents (issue 24 item 4)', () => {
     await expect(races.finalTerminalOf(2)).toHaveText('completed at 1 051 ms');
     await expect(races.invariant('response-line-reassembled')).toHaveAttribute('data-status', 'violated');
   });
+
+  test('V1 (2026-07-28 basic/versioning): -32022 for DRAFT-2027-v1 at 2 ms, the call retried as 2 declaring 2026-07-28; with the bug every call fails', async ({ lab }) => {
+    const races = await kit(lab).openOn('V1-unsupported-protocol-version');
+    await lab.keyboard.press('End');
+    await expect(races.tableFinalOf(1)).toHaveText('failed 2 ms');
+    await expect(races.tableFinalOf(2)).toHaveText('completed 501 ms');
+    await expect(races.tableFinalOf(3)).toHaveText('completed 1 401 ms');
+    await expect(races.tableFirstWhy).toContainText('the client retries the call with 2026-07-28');
+    await expect(races.invariant('version-mismatch-retried')).toHaveAttribute('data-status', 'holds');
+
+    await races.policy('unsupportedVersionNotRetried').check();
+    await expect(races.finalTerminalOf(1)).toHaveText('failed at 2 ms');
+    await expect(races.finalTerminalOf(3)).toHaveText('failed at 1 002 ms');
+    await expect(races.invariant('version-mismatch-retried')).toHaveAttribute('data-status', 'violated');
+  });
 });
 
 test.describe('Races lab: bad input', () => {

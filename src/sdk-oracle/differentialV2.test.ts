@@ -42,8 +42,8 @@ const run = (s: Scenario, overrides: Record<string, unknown>): RacesTrace => rep
 
 /** Built-ins the SDK v2 cannot express on each link (see `notExpressibleV2`), in file order. */
 const NOT_EXPRESSIBLE_V2 = {
-  stdio: ['D-http-stream-close', 'E2-malformed-cancel', 'I3-timeout-silent-resend', 'I5-hop-idle-timer', 'I6-cancel-in-write-window', 'K2-size-limit-on-prefix', 'K4-large-line-never-read', 'L-listen-teardown', 'M1-mrtr-confirm-transfer', 'R1-broken-stream-reissue'],
-  http: ['E2-malformed-cancel', 'I3-timeout-silent-resend', 'I5-hop-idle-timer', 'I6-cancel-in-write-window', 'K2-size-limit-on-prefix', 'K4-large-line-never-read', 'L-listen-teardown', 'M1-mrtr-confirm-transfer', 'R1-broken-stream-reissue'],
+  stdio: ['D-http-stream-close', 'E2-malformed-cancel', 'I3-timeout-silent-resend', 'I5-hop-idle-timer', 'I6-cancel-in-write-window', 'K2-size-limit-on-prefix', 'K4-large-line-never-read', 'L-listen-teardown', 'M1-mrtr-confirm-transfer', 'R1-broken-stream-reissue', 'V1-unsupported-protocol-version'],
+  http: ['E2-malformed-cancel', 'I3-timeout-silent-resend', 'I5-hop-idle-timer', 'I6-cancel-in-write-window', 'K2-size-limit-on-prefix', 'K4-large-line-never-read', 'L-listen-teardown', 'M1-mrtr-confirm-transfer', 'R1-broken-stream-reissue', 'V1-unsupported-protocol-version'],
 };
 
 onFakeTimers();

@@ -56,6 +56,7 @@ const DRIVEN = new Set(['start', 'progress', 'cancel', 'complete', 'inject']);
 export function notExpressible(s: RacesScenarioFile, opts: { http?: boolean } = {}): string | null {
   if ((s.config.transport ?? 'stdio') !== 'stdio' && !opts.http) return `transport ${s.config.transport}: the oracle links Client and McpServer in memory (stdio semantics); a 2026-07-28 HTTP stream close has no SDK v1 counterpart`;
   if (s.config.hop !== undefined) return 'config.hop: the oracle links Client and McpServer directly; the SDK has no intermediary hop with its own timer';
+  if ((s.config as { protocolVersions?: unknown }).protocolVersions !== undefined) return 'config.protocolVersions: the oracle drives the SDK pair with the versions it is built to speak; the lab\'s client and server version lists are not passed to it';
   if ((s.config as { stdioReader?: unknown }).stdioReader !== undefined) return 'config.stdioReader: the oracle links Client and McpServer in memory, whole messages with no byte stream, so a read size and a message-size limit cannot be set';
   const other = s.events.find((e) => !DRIVEN.has(e.kind));
   if (other) return `event kind "${other.kind}" (${other.id}) has no SDK v1 action`;

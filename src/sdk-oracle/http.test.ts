@@ -24,7 +24,7 @@ const OBSERVATIONS = join(__dirname, 'sdk-http-observations.json');
 const WRITE = process.env.SDK_ORACLE_WRITE === '1';
 const HTTP_PROFILE = { revision: '2025-11-25', transport: 'streamable-http', client: { profile: 'typescript-sdk-v1' } } as const;
 /** Built-ins the SDK cannot express even over HTTP (see `notExpressible`), in file order. */
-const NOT_EXPRESSIBLE_OVER_HTTP = ['E2-malformed-cancel', 'I3-timeout-silent-resend', 'I5-hop-idle-timer', 'I6-cancel-in-write-window', 'K2-size-limit-on-prefix', 'K4-large-line-never-read', 'L-listen-teardown', 'M1-mrtr-confirm-transfer', 'R1-broken-stream-reissue', 'S2-sdk-v1-cancel-id-zero'];
+const NOT_EXPRESSIBLE_OVER_HTTP = ['E2-malformed-cancel', 'I3-timeout-silent-resend', 'I5-hop-idle-timer', 'I6-cancel-in-write-window', 'K2-size-limit-on-prefix', 'K4-large-line-never-read', 'L-listen-teardown', 'M1-mrtr-confirm-transfer', 'R1-broken-stream-reissue', 'S2-sdk-v1-cancel-id-zero', 'V1-unsupported-protocol-version'];
 
 const cases = (): OracleCase[] => oracleCases((raw) => notExpressible(overStreamableHttp(raw), { http: true }) === null);
 

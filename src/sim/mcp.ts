@@ -182,6 +182,22 @@ export function inputRequiredResponse(id: RequestId, inputKey: string, message: 
  * MissingRequiredClientCapabilityError (-32021) whose data.requiredCapabilities lists the missing
  * capabilities"); schema `$defs/MissingRequiredClientCapabilityError`.
  */
+/**
+ * A 2026-07-28 `UnsupportedProtocolVersionError` (schema `$defs/UnsupportedProtocolVersionError`):
+ * -32022 with `data.supported` (the server's versions) and `data.requested`. Over HTTP its status is
+ * 400 Bad Request (`basic/versioning`).
+ */
+export function unsupportedVersionResponse(id: RequestId, supported: readonly string[], requested: string): Json {
+  return { jsonrpc: '2.0', id, error: { code: ERROR_CODES.unsupportedProtocolVersion, message: 'Unsupported protocol version', data: { supported: [...supported], requested } } };
+}
+
+/** `message` (a 2026-07-28 request) declaring `version` in `_meta["io.modelcontextprotocol/protocolVersion"]` instead (a copy). */
+export function declaringVersion(message: Json, version: string): Json {
+  const m = message as { params?: { _meta?: Record<string, Json> } & Record<string, Json> } & Record<string, Json>;
+  if (m.params?._meta === undefined) return message;
+  return { ...m, params: { ...m.params, _meta: { ...m.params._meta, 'io.modelcontextprotocol/protocolVersion': version } } };
+}
+
 export function missingCapabilityResponse(id: RequestId, requiredCapabilities: Json, message: string): Json {
   return { jsonrpc: '2.0', id, error: { code: ERROR_CODES.missingRequiredClientCapability, message, data: { requiredCapabilities } } };
 }
@@ -230,6 +246,9 @@ export function requestHeaders2026(message: Json, omitName = false): Record<stri
   if (!('id' in m) || typeof m.method !== 'string') return headers;
   headers['Mcp-Method'] = m.method;
   const params = m.params as Record<string, Json> | undefined;
+  // The header repeats the version the request declares in _meta (a client may declare another, mechanics/versions.ts).
+  const declared = (params?._meta as Record<string, Json> | undefined)?.['io.modelcontextprotocol/protocolVersion'];
+  if (typeof declared === 'string') headers['MCP-Protocol-Version'] = declared;
   if (!omitName && (m.method === 'tools/call' || m.method === 'prompts/get') && params && typeof params.name === 'string') headers['Mcp-Name'] = params.name;
   if (!omitName && m.method === 'resources/read' && params && typeof params.uri === 'string') headers['Mcp-Name'] = params.uri;
   return headers;

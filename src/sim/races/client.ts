@@ -1,5 +1,5 @@
 import type { Json } from '../types';
-import { callToolRequest, ERROR_CODES, idProblem, listenRequest, POST_OPENS_STREAM, postLine, requestHeaders2026, type RequestId } from '../mcp';
+import { callToolRequest, declaringVersion, ERROR_CODES, idProblem, listenRequest, POST_OPENS_STREAM, postLine, requestHeaders2026, type RequestId } from '../mcp';
 import { clientInputRequired, racesClientCapabilities, reissueLost } from './retry';
 import type { RacesEvent } from './schema';
 import { idKey, RANK, type RequestState } from './types';
@@ -30,6 +30,8 @@ import { silentResend } from './mechanics/silentRetry';
 import { countArrival, ignoreDuplicate } from './mechanics/writeWindow';
 import { callOnClosedTransport, cancelEndsProcess, cancelKillsProcess, processKilledSince } from './mechanics/cancelKill';
 import { callAfterPrefixStop, largeResponseBytes, prefixLimitStoppedAt, readLargeResponse } from './mechanics/stdioLimit';
+import { mark } from './mechanics/marks';
+import { clientVersionRejected, currentVersion, versionsApply } from './mechanics/versions';
 import { claimQueued, framedUnread, framesWithContentLength, pairsByReadOrder, readInOrder } from './mechanics/firstRead';
 
 /**
@@ -107,7 +109,9 @@ export function clientStart(state: RacesCore, ev: Extract<RacesEvent, { kind: 's
 
   const idempotencyKey = ev.idempotencyKey !== undefined && !config.policy.idempotencyKeyOmitted && !isListen ? ev.idempotencyKey : undefined;
   const clientCapabilities = racesClientCapabilities(config);
-  const message = isListen ? listenRequest(id, clientCapabilities) : callToolRequest(config.revision, id, ev.tool, wireToken, idempotencyKey !== undefined ? { idempotencyKey, clientCapabilities } : { clientCapabilities });
+  const built = isListen ? listenRequest(id, clientCapabilities) : callToolRequest(config.revision, id, ev.tool, wireToken, idempotencyKey !== undefined ? { idempotencyKey, clientCapabilities } : { clientCapabilities });
+  const version = config.protocolVersions !== undefined && versionsApply(state) ? currentVersion(state) : null;
+  const message = version !== null && version !== config.revision ? declaringVersion(built, version) : built;
   const arrivesAt = ctx.now + config.latencyMs.clientToServer;
   const onHttp = config.transport === 'streamable-http';
   const http2026 = onHttp && config.revision === '2026-07-28';
@@ -128,6 +132,7 @@ export function clientStart(state: RacesCore, ev: Extract<RacesEvent, { kind: 's
   }
   ctx.why(() => {
     const parts: string[] = [`Client sends ${ev.method} ${describeId(id)}`];
+    if (version !== null) parts.push(`declaring protocol version ${JSON.stringify(version)}`);
     if (idempotencyKey !== undefined) parts.push(`with idempotency key ${JSON.stringify(idempotencyKey)}`);
     else if (ev.idempotencyKey !== undefined) parts.push('without its idempotency key (bug: key omitted)');
     if (omitName) parts.push('without the Mcp-Name header (bug)');
@@ -141,6 +146,7 @@ export function clientStart(state: RacesCore, ev: Extract<RacesEvent, { kind: 's
   }, sdk && !isListen && idle !== null && max === null && ev.idleTimeoutMs !== null ? 'sdk.maximum-optional' : token !== null ? 'progress.resets-idle' : 'timeout.idle');
 
   if (sdk && !isListen && ev.idleTimeoutMs === null) req.sdkDefaultIdle = true;
+  if (version !== null) mark(req, { versionDeclared: version });
   addRequest(state, req);
   if (contentLength) framedUnread(req, ctx);
   else if (state.readQueue !== undefined && pairsByReadOrder(state)) claimQueued(state, req, ctx);
@@ -304,6 +310,7 @@ export function clientResponse(state: RacesCore, key: string, ok: boolean, ctx: 
   if (req.sdkStreamCutAt !== undefined) return sdkLostOnCutStream(state, req, 'the response', ctx);
   if (c.state === 'connection-closed') return responseLostWithStream(state, req, ctx);
   if (state.config.policy.replyIsFirstMessageRead && pairsByReadOrder(state) && readInOrder(state, req, { kind: 'response', key: req.key, of: describeId(req.id), ok }, ctx)) return;
+  if (req.mech?.versionRejectedAt !== undefined && c.state === 'pending') return clientVersionRejected(state, req, ctx);
   if (state.config.stdioReader !== undefined) {
     const bytes = largeResponseBytes(state, req);
     if (bytes !== null && readLargeResponse(state, req, bytes, ctx)) return;

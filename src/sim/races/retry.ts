@@ -1,4 +1,4 @@
-import { callToolRequest, elicitResult, ERROR_CODES, errorResponse, inputRequiredResponse, missingCapabilityResponse, POST_OPENS_STREAM, postLine, requestHeaders2026, toolResultResponse, type RequestId } from '../mcp';
+import { callToolRequest, declaringVersion, elicitResult, ERROR_CODES, errorResponse, inputRequiredResponse, missingCapabilityResponse, POST_OPENS_STREAM, postLine, requestHeaders2026, toolResultResponse, type RequestId } from '../mcp';
 import type { Json } from '../types';
 import type { RacesConfig, RacesEvent } from './schema';
 import { idKey, RANK, type RequestState } from './types';
@@ -52,13 +52,14 @@ export function racesClientCapabilities(config: RacesConfig): Json {
  * Returns the new request. Throws nothing: a clash with an active id is impossible here because
  * the caller settled `from` first and integer ids are picked free.
  */
-export function issueRetry(state: RacesCore, from: RequestState, newId: RequestId, kind: 'reissue' | 'mrtr', ctx: Ctx, input?: { inputResponses: Json; requestState?: string }): RequestState {
+export function issueRetry(state: RacesCore, from: RequestState, newId: RequestId, kind: 'reissue' | 'mrtr' | 'version', ctx: Ctx, input?: { inputResponses: Json; requestState?: string }, protocolVersion?: string): RequestState {
   const { config } = state;
   const extra = input ?? from.retryInput;
   const id = config.policy.retrySameId ? from.id : newId;
   const instance = state.requests.filter((r) => idKey(r.id) === idKey(id)).length + 1;
   const key = instance === 1 ? idKey(id) : `${idKey(id)}#${instance}`;
-  const message = callToolRequest(config.revision, id, from.tool, from.wireToken, { idempotencyKey: from.idempotencyKey, clientCapabilities: racesClientCapabilities(config), ...extra });
+  const built = callToolRequest(config.revision, id, from.tool, from.wireToken, { idempotencyKey: from.idempotencyKey, clientCapabilities: racesClientCapabilities(config), ...extra });
+  const message = protocolVersion !== undefined && protocolVersion !== config.revision ? declaringVersion(built, protocolVersion) : built;
   const arrivesAt = ctx.now + config.latencyMs.clientToServer;
   const http = config.transport === 'streamable-http';
   const missing = from.missingHeaders;

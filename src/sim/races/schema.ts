@@ -69,6 +69,14 @@ export const racesConfigSchema = z
       .enum(LISTEN_TEARDOWNS, { error: `must be one of ${LISTEN_TEARDOWNS.join(', ')}` })
       .optional()
       .describe("How the server ends a listen stream it tears down (2026-07-28; the texts disagree, modelcontextprotocol#3348). 'notifications/cancelled' (the default, omitted): the cancellation page's MUST. 'listen-result': the subscriptions page's SHOULD (a successful subscriptions/listen result, then the stream closes)."),
+    protocolVersions: z
+      .object({
+        client: z.array(z.string().min(1).max(40)).min(1, 'must list at least one version').max(8, 'must list at most 8 versions').describe('The versions the client speaks, preferred first: every request carries the first, until the server names what it supports.'),
+        server: z.array(z.string().min(1).max(40)).min(1, 'must list at least one version').max(8, 'must list at most 8 versions').describe('The versions the server implements: a request that carries another gets -32022 UnsupportedProtocolVersion listing these.'),
+      })
+      .strict()
+      .optional()
+      .describe('2026-07-28 only (every request declares its version in _meta; mechanics/versions.ts): which versions each side speaks; omitted: both speak the revision.'),
     hop: z
       .object({
         name: z.string().min(1, 'must be a non-empty string').max(40, 'must be at most 40 characters').default('gateway').describe('What the hop is, for the notes (gateway, relay, host process).'),

@@ -11,6 +11,7 @@ import { strayProgressSent } from './mechanics/strayProgress';
 import { hopArms, hopCutAt, hopDisarms, hopPassesProgress } from './mechanics/hop';
 import { cancelInWriteWindow, deferWrite, inWriteWindow, requestToCrashedServer, serverCrashedSince } from './mechanics/writeWindow';
 import { mark } from './mechanics/marks';
+import { serverRejectsVersion } from './mechanics/versions';
 
 /**
  * Server-side rules of the races model: receiving a request, the worker's progress, keep-alives,
@@ -27,6 +28,7 @@ export function serverReceive(state: RacesCore, key: string, ctx: Ctx): void {
   const dead = receiveLoopDeadSince(state);
   if (dead !== null && dead <= ctx.now) return unreadRequest(state, req, dead, ctx);
   if (req.op !== undefined && (rejectMissingHeaders(state, req, ctx) || answerFromLedger(state, req, ctx))) return;
+  if (req.mech?.versionDeclared !== undefined && serverRejectsVersion(state, req, ctx)) return;
   const s = req.server;
   s.state = 'working';
   s.atMs = ctx.now;

@@ -66,7 +66,7 @@ export interface RequestState {
   op?: string;
   retryOf?: string;
   retriedAs?: string;
-  retryKind?: 'reissue' | 'mrtr';
+  retryKind?: 'reissue' | 'mrtr' | 'version';
   inputRequest?: { inputKey: string; requestState?: string };
   /** The server put elicitation/create in `inputRequests` although the client declared no elicitation (the bug `inputRequestsUndeclared`). */
   undeclaredInput?: true;

@@ -193,3 +193,37 @@ describe('a result line longer than one read (claude-code#65413)', () => {
     expect(req(t, '2')).toMatchObject({ state: 'completed', atMs: 1051 });
   });
 });
+
+describe('-32022 UnsupportedProtocolVersion (2026-07-28 basic/versioning)', () => {
+  const v1 = loadScenario('V1-unsupported-protocol-version');
+  const declared = (t: RacesTrace) => wire(t).filter((e) => e.from === 'client').map((e) => [e.at, (e.message as { id: number }).id, ((e.message as { params: { _meta: Record<string, string> } }).params._meta)['io.modelcontextprotocol/protocolVersion']]);
+  it('correct: 1 declares DRAFT-2027-v1 and gets -32022 listing the server\'s versions at 2 ms; 2 retries at 2 ms declaring 2026-07-28; 3 declares it too — all messages valid against the 2026-07-28 schema', () => {
+    const t = run(v1);
+    expect(declared(t)).toEqual([[0, 1, 'DRAFT-2027-v1'], [2, 2, '2026-07-28'], [1000, 3, '2026-07-28']]);
+    const rejection = wire(t).find((e) => e.from === 'server')!;
+    expect([rejection.at, rejection.message]).toEqual([1, { jsonrpc: '2.0', id: 1, error: { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2026-07-28', '2025-11-25'], requested: 'DRAFT-2027-v1' } } }]);
+    expect(req(t, '1')).toMatchObject({ state: 'failed', atMs: 2, retriedAs: '2', serverState: 'failed' });
+    expect(req(t, '2')).toMatchObject({ state: 'completed', atMs: 501, retryOf: '1' });
+    expect(req(t, '3')).toMatchObject({ state: 'completed', atMs: 1401 });
+    expect(schemaErrors(t, '2026-07-28')).toEqual([]);
+    expect(violated(t)).toEqual([]);
+  });
+  it('over Streamable HTTP the MCP-Protocol-Version header repeats the declared version, and the -32022 comes with 400 Bad Request', () => {
+    const t = run(v1, { transport: 'streamable-http' });
+    const posts = wire(t).filter((e) => e.from === 'client').map((e) => e.headers?.['MCP-Protocol-Version']);
+    expect(posts).toEqual(['DRAFT-2027-v1', '2026-07-28', '2026-07-28']);
+    expect(wire(t).find((e) => e.from === 'server')?.http).toBe('HTTP 400 Bad Request with the JSON-RPC error');
+  });
+  it('bug: -32022 is the tool\'s failure and the client declares DRAFT-2027-v1 again — 1 fails at 2 ms, 3 at 1002 ms, no request 2', () => {
+    const t = run(v1, { policy: { unsupportedVersionNotRetried: true } });
+    expect(declared(t)).toEqual([[0, 1, 'DRAFT-2027-v1'], [1000, 3, 'DRAFT-2027-v1']]);
+    expect(t.outcome.requests.map((r) => [r.key, r.state, r.atMs])).toEqual([['1', 'failed', 2], ['3', 'failed', 1002]]);
+    expect(violated(t)).toEqual(['version-mismatch-retried']);
+  });
+  it('under 2025-11-25 the version lists change nothing (the version is agreed once, by initialize)', () => {
+    const t = run(v1, { revision: '2025-11-25' });
+    // No request 2 is ever sent, so call 1 waits for nothing and times out; call 3 is answered as usual.
+    expect(t.outcome.requests.map((r) => [r.key, r.state, r.atMs])).toEqual([['1', 'timeout-idle', 10000], ['3', 'completed', 1401]]);
+    expect(t.steps.flatMap((s) => s.effects).some((e) => JSON.stringify(e.message ?? null).includes('DRAFT'))).toBe(false);
+  });
+});

@@ -107,6 +107,14 @@ export const MECHANICS_CHECKS: MechanicsCheck[] = [
     },
   },
   {
+    name: 'version-mismatch-retried',
+    description: 'A call answered -32022 UnsupportedProtocolVersion is retried with a version from the server\'s supported list when the client speaks one (2026-07-28 basic/versioning): it fails only when no version is in common.',
+    check: (r) => {
+      const m = r.mech;
+      return m?.versionNotRetriedAt !== undefined ? `${r.key} failed at ${m.versionNotRetriedAt} ms on -32022 for ${JSON.stringify(m.versionDeclared)} although the server listed a version the client speaks: not retried` : null;
+    },
+  },
+  {
     name: 'response-line-reassembled',
     description: 'A response line longer than one read from the pipe is joined across reads and processed: no result the server wrote is lost in the client\'s reader (claude-code#65413).',
     check: (r) => {

@@ -65,6 +65,16 @@ export interface MechanicsMarks {
   /** claude-code#65413 (`incompleteTailDropped`): the reader never reassembled this call's response line (ms), of `lineBytes` bytes. */
   lineDroppedAt?: number;
   lineBytes?: number;
+  /** 2026-07-28 versions (`config.protocolVersions`): the version this request declared in `_meta`. */
+  versionDeclared?: string;
+  /** The server answered this request -32022 UnsupportedProtocolVersion (ms). */
+  versionRejectedAt?: number;
+  /** This request retries a -32022 with the version the client chose (which it declares from now on). */
+  versionChosen?: string;
+  /** Bug `unsupportedVersionNotRetried`: the client failed this call on -32022 although a version in common was listed (ms). */
+  versionNotRetriedAt?: number;
+  /** No version in common: the client surfaced the -32022 (ms). */
+  versionNoneCompatibleAt?: number;
   /** agent-os#894 (`replyIsFirstMessageRead`): this call took a notification as its reply — an empty success (ms), and the message it took (`notifications/progress 1 for "1"`). */
   notificationAsResultAt?: number;
   replyWas?: string;
