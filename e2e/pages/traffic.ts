@@ -183,6 +183,25 @@ export class TrafficDriver {
   get fileInput(): Locator {
     return this.id('import-file');
   }
+  /**
+   * Builds a `name` file in the page from `lines` (joined with newlines) and keeps it there, without
+   * choosing it: so a measurement started next does not count the test's own transfer of the bytes
+   * (Playwright's `setInputFiles` decodes them on the page's main thread, seconds for megabytes).
+   */
+  async stageFile(name: string, lines: readonly string[]): Promise<void> {
+    await this.page.evaluate(({ name, text }) => {
+      (window as unknown as { __stagedFile: File }).__stagedFile = new File([text], name, { type: 'application/x-ndjson' });
+    }, { name, text: lines.join('\n') });
+  }
+  /** Chooses the file `stageFile` built, as a user picking it does (the input's change event). */
+  async chooseStagedFile(): Promise<void> {
+    await this.fileInput.evaluate((input: HTMLInputElement) => {
+      const dt = new DataTransfer();
+      dt.items.add((window as unknown as { __stagedFile: File }).__stagedFile);
+      input.files = dt.files;
+      input.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+  }
 
   /** Opens `#/traffic` in a fresh document and waits for the Import panel. */
   async open(): Promise<this> {
