@@ -76,11 +76,6 @@ const EXPECTED: Record<string, { findings: Expected[]; missed?: { why: string; f
 
 /** The revision each golden transcript must be checked as. */
 const REVISION_WANTED = '2026-07-28';
-/** Fixtures whose revision `check` does not yet find (a false finding of its own: named in an `it.todo`). */
-const REVISION_MISSED: Record<string, string> = {
-  'version-negotiation.jsonl': 'the first _meta protocolVersion is the unsupported "1900-01-01" the -32022 example names, and the revision scan stops at it: the transcript is checked as 2025-11-25 though every later request declares 2026-07-28',
-};
-
 interface CheckDoc {
   revision: string;
   skipped: unknown[];
@@ -110,7 +105,7 @@ describe('golden 2026-07-28 transcripts from the spec examples', () => {
       const doc = JSON.parse(streamed.stdout) as CheckDoc;
       expect(JSON.parse(whole.stdout) as CheckDoc).toEqual(doc);
       expect(doc.skipped).toEqual([]);
-      if (!REVISION_MISSED[fixture.file]) expect(doc.revision).toBe(REVISION_WANTED);
+      expect(doc.revision).toBe(REVISION_WANTED);
       // What check reports today: the spec's findings, less those it misses, plus its false ones.
       const reported = [...want.findings, ...(want.extra?.findings ?? [])];
       expect(findingsOf(doc)).toEqual(expect.arrayContaining(reported));
@@ -119,6 +114,5 @@ describe('golden 2026-07-28 transcripts from the spec examples', () => {
     });
     if (want.missed) it.todo(`${fixture.file}: check misses ${want.missed.findings.map(([c, , l]) => `${c} (lines ${l.join(', ')})`).join('; ')} — ${want.missed.why}`);
     if (want.extra) it.todo(`${fixture.file}: check reports ${want.extra.findings.map(([c, s, l]) => `${c} ${s} (lines ${l.join(', ')})`).join('; ')} the spec does not imply — ${want.extra.why}`);
-    if (REVISION_MISSED[fixture.file]) it.todo(`${fixture.file}: checked as the wrong revision — ${REVISION_MISSED[fixture.file]}`);
   }
 });
