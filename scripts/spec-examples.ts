@@ -165,7 +165,7 @@ const S = (name: string) => `schema example ${name}`;
 export const SPEC_FIXTURES: readonly SpecFixture[] = [
   {
     file: 'tools-call-progress.jsonl',
-    title: 'server/discover, tools/list, then a tools/call with a progress token, its progress and its result (stdio)',
+    title: 'server/discover, tools/list, then a tools/call with a progress token, its progress and its result',
     transport: 'stdio',
     sources: ['DiscoverRequest/server-discover-request', 'DiscoverResultResponse/discover-result-response', 'ListToolsRequest/list-tools-request', 'ListToolsResultResponse/list-tools-result-response', 'CallToolRequest/call-tool-request', 'CallToolRequestParams/tool-call-params-with-progress-token', 'ProgressNotification/progress-message', 'CallToolResultResponse/call-tool-result-response'],
     spec: 'A correct session: every request declares its version in _meta, every response carries its request\'s id and a resultType, progress uses the token the request carried and stops with the result.',
