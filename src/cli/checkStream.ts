@@ -1,5 +1,5 @@
 import { createReadStream, openSync, readSync, closeSync } from 'node:fs';
-import type { Revision } from '../sim/mcp';
+import { REVISIONS, type Revision } from '../sim/mcp';
 import { chooseRevisionFrom, detectFormat, findRevision, lineReader, type StreamedLine } from '../wire/transcript/parse';
 import { BINARY_REASON, sniffEncoding, transcriptDecoder, type TranscriptEncoding } from '../wire/transcript/encoding';
 import { TranscriptChecker, type CheckReport } from '../wire/transcript/checks';
@@ -84,7 +84,7 @@ async function eachLine(path: string, encoding: Exclude<TranscriptEncoding, 'bin
   return n;
 }
 
-/** The revision announcement of the file, from the lines that mention protocolVersion (initialize first, else the first `_meta`). */
+/** The revision announcement of the file, from the lines that mention protocolVersion (initialize first, else the first `_meta` naming a known revision, else the first `_meta`: `findRevision`). */
 async function scanRevision(path: string, encoding: Exclude<TranscriptEncoding, 'binary'>, format: 'jsonrpc-jsonl' | 'capture-jsonl'): Promise<{ seen: string | null; source: 'initialize' | '_meta' | null }> {
   const reader = lineReader(format);
   const candidates: TranscriptEntry[] = [];
@@ -93,8 +93,10 @@ async function scanRevision(path: string, encoding: Exclude<TranscriptEncoding, 
     if (!text.includes('protocolVersion')) return;
     const handshake = text.includes('initialize') || text.includes('serverInfo') || text.includes('capabilities');
     if (!handshake && metaSeen) return;
+    const before = candidates.length;
     for (const l of reader.line(text, n, isLast)) candidates.push(l.entry(candidates.length, 0));
-    if (!handshake) metaSeen = true;
+    // A _meta line decides once it names a revision the lab knows (a first unknown one may be a version the server refused with -32022).
+    if (!handshake && (REVISIONS as readonly string[]).includes(findRevision(candidates.slice(before)).seen ?? '')) metaSeen = true;
     // An initialize response decides; anything else may still be overridden by one later.
     if (handshake && candidates.some(isInitializeResult)) return false;
   });

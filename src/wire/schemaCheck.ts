@@ -70,8 +70,13 @@ const RESULT_DEFS: Record<Revision, Record<string, string>> = {
   '2026-07-28': { ...SHARED_RESULT_DEFS, 'server/discover': 'DiscoverResult', 'tools/call': 'CallToolResult' },
 };
 
-/** Under 2026-07-28 the tasks extension's types (src/wire/ext-tasks): a `tasks/*` request, its result, the status notification. */
-const EXT_REQUESTS: Record<string, ExtTasksDef> = { 'tasks/get': 'GetTaskRequest', 'tasks/update': 'UpdateTaskRequest', 'tasks/cancel': 'CancelTaskRequest', 'notifications/tasks/status': 'TaskStatusNotification' };
+/**
+ * Under 2026-07-28 the tasks extension's types (src/wire/ext-tasks): a `tasks/*` request, its
+ * result, the status notification — `notifications/tasks` in the extension (its
+ * TaskStatusNotification's method); a 2026 message under the 2025-11-25 name
+ * `notifications/tasks/status` is checked against it too, and fails on its method.
+ */
+const EXT_REQUESTS: Record<string, ExtTasksDef> = { 'tasks/get': 'GetTaskRequest', 'tasks/update': 'UpdateTaskRequest', 'tasks/cancel': 'CancelTaskRequest', 'notifications/tasks': 'TaskStatusNotification', 'notifications/tasks/status': 'TaskStatusNotification' };
 const EXT_RESULTS: Record<string, ExtTasksDef> = { 'tasks/get': 'GetTaskResult', 'tasks/update': 'UpdateTaskResult', 'tasks/cancel': 'CancelTaskResult' };
 /** Methods whose 2026-07-28 answer may instead be an InputRequiredResult (MRTR) or a task handle. */
 const MAY_ASK_OR_DEFER = new Set(['tools/call', 'resources/read', 'prompts/get']);

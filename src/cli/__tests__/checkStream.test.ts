@@ -54,6 +54,17 @@ describe('the streaming check gives the whole-file output', () => {
   });
 });
 
+describe('the revision scan', () => {
+  it('passes over a first _meta version the lab does not know (refused with -32022, then retried) to the one it knows, as the import does', async () => {
+    const req = (id: number, v: string) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': v } } });
+    const lines = [req(1, '1900-01-01'), JSON.stringify({ jsonrpc: '2.0', id: 1, error: { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2026-07-28'], requested: '1900-01-01' } } }), req(2, '2026-07-28'), req(3, '2025-11-25')];
+    const file = write('refused-version.jsonl', lines.join('\n'));
+    const streamed = await runCheckStreaming([file]);
+    expect(streamed).toEqual(runCheck([file]));
+    expect(JSON.parse(streamed.stdout)).toMatchObject({ revision: '2026-07-28', revisionSource: '_meta' });
+  });
+});
+
 describe('bad input is named in one line', () => {
   it('a binary file (NUL bytes) is "a binary file, not a text transcript", exit 1, nothing echoed', async () => {
     const file = write('bin.jsonl', new Uint8Array([0x7b, 0x00, 0x1b, 0x5b, 0x32, 0x4a, 0x00, 0x00, 0xff, 0x10, 0x00, 0x01, 0x02, 0x03]));

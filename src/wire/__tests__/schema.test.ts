@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { checkEffects, checkMessage } from '../schemaCheck';
+import tasksExamples from '../ext-tasks/examples.json' with { type: 'json' };
 import { loadScenarios, run } from '../../sim/races/__tests__/helpers';
 import type { RacesTrace } from '../../sim/races';
 import type { Revision } from '../../sim/mcp';
@@ -114,6 +115,16 @@ describe('a response is checked against the result type of the method it answers
     const wrongType = checkMessage('2026-07-28', res({ ...task, resultType: 'task' }), 'tasks/get');
     expect(wrongType.valid).toBe(false);
     expect(wrongType.errors.join(' ')).toMatch(/tasks extension/);
+  });
+
+  it("2026-07-28 notifications/tasks (the extension's status notification) is checked against the extension's TaskStatusNotification", () => {
+    // tasks.md#7, the extension page's own notification example (vendored by scripts/vendor-spec-examples.ts).
+    const example = (tasksExamples as { blocks: Record<string, { label: string; json: Record<string, unknown> }> }).blocks['tasks.md#7'];
+    expect(example.label).toBe('Notification:');
+    expect(checkMessage('2026-07-28', example.json as never)).toMatchObject({ valid: true, errors: [] });
+    const bad = checkMessage('2026-07-28', { ...example.json, params: { ...(example.json.params as object), status: 'done' } } as never);
+    expect(bad.valid).toBe(false);
+    expect(bad.errors.join(' ')).toMatch(/tasks extension TaskStatusNotification/);
   });
 
   it('a method with no known result type is checked by the envelope only', () => {

@@ -1,6 +1,7 @@
 import type { Json } from '../../sim/types';
 import type { Revision } from '../../sim/mcp';
 import type { Transcript, TranscriptEntry } from './types';
+import { capabilityUndeclared, subscriptionUnrequested, taskCancelNotification } from './checks/capabilities';
 import { cancelFinishedId, cancelUnknownId, httpCancelPost2026, lateAfterCancel, messageAfterStreamClose } from './checks/cancellation';
 import { CallIndex, isObject, resolveOptions, type CheckContext, type CheckDefinition, type CheckId, type CheckModule, type CheckOptions, type Finding, type ResolvedCheckOptions, type Severity } from './checks/core';
 import { duplicateCall } from './checks/duplicateCall';
@@ -51,6 +52,9 @@ export const CHECK_MODULES: readonly CheckModule[] = [
   contentLengthFraming,
   httpHeaders2026,
   httpHeaderNotRejected,
+  capabilityUndeclared,
+  taskCancelNotification,
+  subscriptionUnrequested,
   schema,
 ];
 

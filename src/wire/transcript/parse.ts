@@ -722,7 +722,14 @@ export function detectFormat(text: string): { format: TranscriptFormat } | { for
 
 // ───────────────────────────── normalisation ─────────────────────────────
 
-/** Finds the protocol revision the transcript announces: a negotiated `initialize`, else a 2026 `_meta` field. */
+/**
+ * Finds the protocol revision the transcript announces: a negotiated `initialize`, else a 2026
+ * `_meta` field — the first that names a revision the lab knows, else the first one. A request
+ * declaring a version the server does not support is answered with -32022 and retried with one
+ * it does (basic/versioning: "The client SHOULD select a mutually supported version from the
+ * supported list and retry the request"), so a first unknown version does not say what the
+ * transcript speaks.
+ */
 export function findRevision(entries: TranscriptEntry[]): { seen: string | null; source: 'initialize' | '_meta' | null } {
   let fromRequest: string | null = null;
   for (const e of entries) {
@@ -734,14 +741,17 @@ export function findRevision(entries: TranscriptEntry[]): { seen: string | null;
     }
   }
   if (fromRequest !== null) return { seen: fromRequest, source: 'initialize' };
+  let firstMeta: string | null = null;
   for (const e of entries) {
     if (e.type !== 'message' || !isObject(e.message)) continue;
     const params = e.message.params;
     const meta = isObject(params) && isObject(params._meta) ? params._meta : null;
     const v = meta?.['io.modelcontextprotocol/protocolVersion'];
-    if (typeof v === 'string') return { seen: v, source: '_meta' };
+    if (typeof v !== 'string') continue;
+    if ((REVISIONS as readonly string[]).includes(v)) return { seen: v, source: '_meta' };
+    firstMeta ??= v;
   }
-  return { seen: null, source: null };
+  return firstMeta !== null ? { seen: firstMeta, source: '_meta' } : { seen: null, source: null };
 }
 
 function chooseRevision(entries: TranscriptEntry[], chosen: Revision | undefined): Pick<Transcript, 'revision' | 'revisionSource' | 'revisionSeen' | 'revisionNote'> {

@@ -2,12 +2,26 @@ import { describe, expect, it } from 'vitest';
 import { checkTranscript, CHECKS, type CheckId, type CheckOptions } from '../checks';
 import { callToolRequest, cancelledNotification, progressNotification, toolResultResponse } from '../../../sim/mcp';
 import { call, cancel, progress, result, tx, type Line } from './helpers';
+import type { Json } from '../../../sim/types';
 
 const run = (lines: Line[], options: CheckOptions & { transport?: 'stdio' | 'http'; revision?: '2026-07-28' | '2025-11-25' } = {}) => {
   const { transport, revision, ...opts } = options;
   return checkTranscript(tx(lines, { transport, revision }), { schema: false, ...opts });
 };
 const ids = (lines: Line[], options: Parameters<typeof run>[1] = {}) => run(lines, options).findings.map((f) => f.check);
+
+/** An InputRequiredResult of `id` asking for `inputRequests`. */
+const ask = (id: number, inputRequests: Record<string, Json>): Json => ({ jsonrpc: '2.0', id, result: { resultType: 'input_required', inputRequests } });
+/** An elicitation/create input request (`mode` when given). */
+const elicit = (mode?: 'form' | 'url'): Json => ({ method: 'elicitation/create', params: { ...(mode ? { mode } : {}), message: 'Confirm?', ...(mode === 'url' ? { url: 'https://example.com/x', elicitationId: 'e1' } : { requestedSchema: { type: 'object', properties: {} } }) } });
+/** A tools/call `_meta` declaring the tasks extension. */
+const TASKS_CAPS: Record<string, Json> = { 'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } } };
+/** A CreateTaskResult answering `id`. */
+const taskHandle = (id: number): Json => ({ jsonrpc: '2.0', id, result: { resultType: 'task', taskId: 't-1', status: 'working', createdAt: '2026-07-28T09:00:00Z', lastUpdatedAt: '2026-07-28T09:00:00Z', ttlMs: null } });
+/** A subscriptions/listen request `id` with the notification filter `notifications`. */
+const listen = (id: string, notifications: Record<string, Json>): Json => ({ jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} }, notifications } });
+/** A notification `method` on subscription `sub`. */
+const onSub = (sub: string, method: string, params: Record<string, Json> = {}): Json => ({ jsonrpc: '2.0', method, params: { _meta: { 'io.modelcontextprotocol/subscriptionId': sub }, ...params } });
 
 /** Each check: a transcript that trips it and one that does not. */
 const CASES: { check: CheckId; trips: Line[]; clean: Line[]; options?: Parameters<typeof run>[1] }[] = [
@@ -119,6 +133,22 @@ const CASES: { check: CheckId; trips: Line[]; clean: Line[]; options?: Parameter
     clean: [[0, 'c2s', call(1)], [100, 's2c', result(1), { http: { status: 200 } }]],
     options: { transport: 'http' },
   },
+  {
+    check: 'capability-undeclared',
+    trips: [[0, 'c2s', call(1, 'transfer', {}, { 'io.modelcontextprotocol/clientCapabilities': {} })], [100, 's2c', ask(1, { confirm: elicit() })]],
+    clean: [[0, 'c2s', call(1, 'transfer', {}, { 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } })], [100, 's2c', ask(1, { confirm: elicit() })]],
+  },
+  {
+    check: 'task-cancel-notification',
+    trips: [[0, 'c2s', call(1, 'export', {}, TASKS_CAPS)], [100, 's2c', taskHandle(1)], [1101, 'c2s', cancel(1)]],
+    // Inside the allowance the cancel crossed the handle on the wire: the client did not know of a task yet.
+    clean: [[0, 'c2s', call(1, 'export', {}, TASKS_CAPS)], [100, 's2c', taskHandle(1)], [1100, 'c2s', cancel(1)]],
+  },
+  {
+    check: 'subscription-unrequested',
+    trips: [[0, 'c2s', listen('L', { toolsListChanged: true })], [10, 's2c', onSub('L', 'notifications/subscriptions/acknowledged', { notifications: { toolsListChanged: true } })], [100, 's2c', onSub('L', 'notifications/prompts/list_changed')]],
+    clean: [[0, 'c2s', listen('L', { toolsListChanged: true })], [10, 's2c', onSub('L', 'notifications/subscriptions/acknowledged', { notifications: { toolsListChanged: true } })], [100, 's2c', onSub('L', 'notifications/tools/list_changed')]],
+  },
 ];
 
 describe('every check has a transcript that trips it and one that does not', () => {
@@ -157,6 +187,68 @@ describe('every check has a transcript that trips it and one that does not', () 
     const old: Line[] = [[0, 'c2s', callToolRequest('2025-11-25', 5, 'translate', null)], [100, 's2c', toolResultResponse('2025-11-25', 5, 'ok', false)]];
     expect(checkTranscript(tx(old, { revision: '2025-11-25' })).findings).toEqual([]);
     expect(checkTranscript(tx(old, { revision: '2026-07-28' })).findings.map((f) => f.check)).toEqual(['schema', 'schema']);
+  });
+});
+
+describe('what a 2026-07-28 request declared, against what came back', () => {
+  const caps = (c: Json) => ({ 'io.modelcontextprotocol/clientCapabilities': c });
+  const undeclared = (declared: Json, inputRequests: Record<string, Json>) => run([[0, 'c2s', call(1, 'x', {}, caps(declared))], [100, 's2c', ask(1, inputRequests)]]).findings.filter((f) => f.check === 'capability-undeclared');
+
+  it('elicitation {} is form mode only (client/elicitation); url mode needs elicitation.url', () => {
+    expect(undeclared({ elicitation: {} }, { a: elicit('form') })).toEqual([]);
+    expect(undeclared({ elicitation: {} }, { a: elicit('url') })[0].message).toMatch(/a \(elicitation\/create needs elicitation\.url\)/);
+    expect(undeclared({ elicitation: { url: {} } }, { a: elicit() })[0].message).toMatch(/needs elicitation\.form/);
+    expect(undeclared({ elicitation: { form: {}, url: {} } }, { a: elicit('url'), b: elicit() })).toEqual([]);
+  });
+
+  it('sampling, tool-enabled sampling (sampling.tools) and roots each need their capability; every missing one is named in one finding', () => {
+    const sample = (tools?: Json[]): Json => ({ method: 'sampling/createMessage', params: { messages: [], maxTokens: 10, ...(tools ? { tools } : {}) } });
+    expect(undeclared({ sampling: {} }, { s: sample() })).toEqual([]);
+    expect(undeclared({ sampling: {} }, { s: sample([{ name: 't', inputSchema: { type: 'object' } }]) })[0].message).toMatch(/needs sampling\.tools/);
+    const both = undeclared({}, { s: sample(), r: { method: 'roots/list' } });
+    expect(both).toHaveLength(1);
+    expect(both[0].message).toMatch(/s \(sampling\/createMessage needs sampling\), r \(roots\/list needs roots\)/);
+    expect(both[0].entries).toEqual([0, 1]);
+  });
+
+  it('a task handle for a tools/call that did not declare the tasks extension (ext-tasks: MUST NOT return CreateTaskResult to it)', () => {
+    const f = run([[0, 'c2s', call(1, 'export', {}, caps({}))], [100, 's2c', taskHandle(1)]]).findings;
+    expect(f.map((x) => [x.check, x.severity])).toEqual([['capability-undeclared', 'error']]);
+    expect(f[0].message).toMatch(/task handle .* without the io\.modelcontextprotocol\/tasks extension/);
+    expect(ids([[0, 'c2s', call(1, 'export', {}, TASKS_CAPS)], [100, 's2c', taskHandle(1)]])).toEqual([]);
+  });
+
+  it('judges 2026-07-28 only', () => {
+    expect(ids([[0, 'c2s', call(1, 'export', {}, caps({}))], [100, 's2c', taskHandle(1)], [2000, 'c2s', cancel(1)]], { revision: '2025-11-25' })).toEqual(['cancel-finished-id']);
+  });
+
+  it('a cancel of a request answered with a task handle is task-cancel-notification, not cancel-finished-id', () => {
+    const lines: Line[] = [[0, 'c2s', call(1, 'export', {}, TASKS_CAPS)], [100, 's2c', taskHandle(1)], [3000, 'c2s', cancel(1)]];
+    expect(ids(lines)).toEqual(['task-cancel-notification']);
+    // The same cancel of a plain result stays the race it was.
+    expect(ids([[0, 'c2s', call(1)], [100, 's2c', result(1)], [3000, 'c2s', cancel(1)]])).toEqual(['cancel-finished-id']);
+  });
+
+  it('subscription-unrequested: resources/updated needs a subscribed URI, notifications/tasks a listed task; once per kind; the subscription ends with its response', () => {
+    const sub = listen('L', { resourceSubscriptions: ['file:///a'], taskIds: ['t-1'] });
+    const upd = (uri: string) => onSub('L', 'notifications/resources/updated', { uri });
+    const lines: Line[] = [
+      [0, 'c2s', sub],
+      [10, 's2c', onSub('L', 'notifications/subscriptions/acknowledged', { notifications: {} })],
+      [100, 's2c', upd('file:///a')],
+      [200, 's2c', upd('file:///b')],
+      [300, 's2c', upd('file:///b')],
+      [400, 's2c', onSub('L', 'notifications/tasks', { taskId: 't-2', status: 'working', createdAt: 'x', lastUpdatedAt: 'x', ttlMs: null })],
+      [500, 's2c', { jsonrpc: '2.0', id: 'L', result: { resultType: 'complete' } }],
+      [600, 's2c', onSub('L', 'notifications/prompts/list_changed')],
+    ];
+    const f = run(lines).findings;
+    expect(f.map((x) => [x.check, x.entries])).toEqual([
+      ['subscription-unrequested', [0, 3]],
+      ['subscription-unrequested', [0, 5]],
+    ]);
+    expect(f[0].message).toMatch(/file:\/\/\/b/);
+    expect(f[1].message).toMatch(/task "t-2"/);
   });
 });
 

@@ -166,6 +166,26 @@ describe('JSON-RPC JSONL with ts and dir', () => {
   });
 });
 
+describe('the revision of a 2026-07-28 transcript that starts with a version the server refused', () => {
+  const meta = (v: string) => ({ 'io.modelcontextprotocol/protocolVersion': v, 'io.modelcontextprotocol/clientCapabilities': {} });
+  const lines = [
+    { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'x', _meta: meta('1900-01-01') } },
+    { jsonrpc: '2.0', id: 1, error: { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2026-07-28'], requested: '1900-01-01' } } },
+    { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'x', _meta: meta('2026-07-28') } },
+  ].map((m) => JSON.stringify(m));
+
+  it('is the first _meta version the lab knows (basic/versioning: the client retries with a supported version), not the refused one', () => {
+    const t = ok(importTranscript(lines.join('\n')));
+    expect([t.revision, t.revisionSource, t.revisionSeen]).toEqual(['2026-07-28', '_meta', '2026-07-28']);
+  });
+
+  it('with no known version among them, the first one, checked as the closest', () => {
+    const t = ok(importTranscript(lines.join('\n').replaceAll('2026-07-28', '2027-01-01')));
+    expect([t.revision, t.revisionSeen]).toEqual(['2025-11-25', '1900-01-01']);
+    expect(t.revisionNote).toMatch(/1900-01-01, which the lab has no schema for/);
+  });
+});
+
 describe('capture envelope JSONL', () => {
   it('reads c2s/s2c frames with transport and status, stderr and meta lines', () => {
     const text = [

@@ -98,7 +98,11 @@ export const cancelUnknownId: CheckModule = {
   },
 };
 
-/** A cancellation arriving beyond the allowance after the request was answered (the response stands). */
+/**
+ * A cancellation arriving beyond the allowance after the request was answered (the response
+ * stands). Not, under 2026-07-28, for a request answered with a task handle: cancelling that is the tasks
+ * extension's MUST NOT (`task-cancel-notification`), not a cancel that lost a race.
+ */
 export const cancelFinishedId: CheckModule = {
   def: {
     id: 'cancel-finished-id',
@@ -113,7 +117,7 @@ export const cancelFinishedId: CheckModule = {
       visit(e, _m, o, ctx) {
         if (o.kind !== 'cancel' || !o.call || e.type !== 'message' || o.call.direction !== e.direction) return;
         const call = o.call;
-        if (call.response !== null && e.atMs > call.response.atMs + ctx.opts.allowanceMs) {
+        if (call.response !== null && !(call.taskHandle && ctx.revision === '2026-07-28') && e.atMs > call.response.atMs + ctx.opts.allowanceMs) {
           ctx.add(
             'cancel-finished-id',
             `Request ${call.idKey} was answered at ${call.response.atMs} ms; its cancellation comes ${e.atMs - call.response.atMs} ms later (beyond the ${ctx.opts.allowanceMs} ms allowance): the response stands and the cancel is ignored.`,

@@ -38,6 +38,9 @@ export type CheckId =
   | 'content-length-framing'
   | 'http-headers-2026'
   | 'http-header-not-rejected'
+  | 'capability-undeclared'
+  | 'task-cancel-notification'
+  | 'subscription-unrequested'
   | 'schema';
 
 /** The built-in scenario that teaches a rule: lab, scenario id, and the in-app link (with the overrides that show the bug). */
@@ -125,6 +128,8 @@ export interface Call {
   tokenKey: string | null;
   /** The first response to it. */
   response: MessageEntry | null;
+  /** Set when that response was a 2026-07-28 task handle (`result.resultType: "task"`, the tasks extension's CreateTaskResult): the request is over, its task goes on. */
+  taskHandle: boolean;
   cancels: MessageEntry[];
   streamClose: MetaEntry | null;
   timeout: MetaEntry | null;
@@ -276,6 +281,7 @@ export class CallIndex {
         idempotencyKey: key,
         tokenKey: validId(meta.progressToken) ? fmtId(meta.progressToken) : null,
         response: null,
+        taskHandle: false,
         cancels: [],
         streamClose: null,
         timeout: null,
@@ -310,6 +316,8 @@ export class CallIndex {
       const call = o.call;
       if (call && call.response === null) {
         call.response = e as MessageEntry;
+        const result = isObject(call.response.message) ? call.response.message.result : undefined;
+        call.taskHandle = isObject(result) && result.resultType === 'task';
         this.open.delete(call);
         this.retire(call);
       }
