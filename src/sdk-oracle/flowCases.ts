@@ -59,7 +59,8 @@ export const FLOW_V2_EXPECTED: Record<string, { long: Expected; default?: Expect
   // cut at 4000 ms with the proxy holding everything: the lab re-issues at 4500 ms and the key answers at the 5000 ms flush; the SDK call waits on the lost request
   'RI1-broken-stream-reissue {}': {
     long: { differs: ['operation', 'operationEndedAtMs', ...PENDING_ON_CUT, 'deliveredFinals'], behaviours: ['sdk.broken-stream-pending'] },
-    default: { differs: ['operation', 'operationEndedAtMs', ...PENDING_ON_CUT, 'deliveredFinals'], behaviours: ['sdk.broken-stream-pending'] },
+    // the same facts at the 20000 ms horizon; the call then fails at the SDK's 60000 ms default
+    default: { differs: ['operation', 'operationEndedAtMs', ...PENDING_ON_CUT, 'deliveredFinals'], behaviours: ['sdk.broken-stream-pending', 'sdk.default-timeout'] },
   },
   // cut at 60000 ms: the lab re-issues every 61 s; the SDK call stays pending on its request (one execution, one cut). With the SDK's default timeout the call times out at 60000 ms itself, before the proxy's cut
   'RI2-reissue-meets-proxy-timeout {}': {
