@@ -8,7 +8,8 @@
 //   - the lab's SDK profiles (src/sim/races): the default timeout, request id 0, when the maximum
 //     is noticed, the v2 broken stream;
 //   - the installed SDKs' protocol code (a patched copy of the package, never node_modules itself):
-//     a maximum with its own timer, a cancel sent when the maximum trips, the id-0 cancel.
+//     a maximum with its own timer, a cancel sent when the maximum trips, the id-0 cancel, a call
+//     failed when its request stream ends (the broken stream of the races probes and flow's RI1/RI2).
 // The unbroken copy must be green first; then every break must turn at least one point-by-point
 // agreement test red (a stale freshness file alone does not count). One line per break; exit 1
 // when the baseline is red or any break stays green.
@@ -26,7 +27,7 @@ const keep = args.includes('--keep');
 const only = args.includes('--only') ? new Set(args[args.indexOf('--only') + 1].split(',')) : null;
 
 const V1 = ['src/sdk-oracle/differential.test.ts', 'src/sdk-oracle/http.test.ts', 'src/sdk-oracle/sdk-oracle.test.ts'];
-const V2 = ['src/sdk-oracle/differentialV2.test.ts'];
+const V2 = ['src/sdk-oracle/differentialV2.test.ts', 'src/sdk-oracle/flowV2.test.ts'];
 /** Freshness tests compare with a recorded file: they go red on any change, so they do not count as the oracle catching a break. */
 const FRESHNESS = /is what the installed SDK|README\.md holds the generated table|README\.md and lab-vs-sdk-v2\.md hold/;
 
@@ -42,6 +43,7 @@ const BREAKS = [
   { id: 'sdk-v1-cancel-at-maximum', what: 'SDK v1 Protocol._onprogress: a cancel is sent when the maximum trips', file: 'pkg:sdk/dist/esm/shared/protocol.js', from: '                // Clean up if maxTotalTimeout was exceeded\n', to: "                // Clean up if maxTotalTimeout was exceeded\n                this._transport?.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: messageId, reason: String(error) } }).catch(() => undefined);\n", suites: V1 },
   { id: 'sdk-v2-maximum-timer', what: 'SDK v2 client Protocol._setupTimeout: the maximum gets its own timer', file: 'pkg:client/dist/src-*.mjs', from: '\t\t\ttimeoutId: setTimeout(onTimeout, timeout),', to: '\t\t\ttimeoutId: (maxTotalTimeout && setTimeout(onTimeout, maxTotalTimeout), setTimeout(onTimeout, timeout)),', suites: V2 },
   { id: 'sdk-v2-cancel-at-maximum', what: 'SDK v2 client Protocol._onprogress: a cancel is sent when the maximum trips', file: 'pkg:client/dist/src-*.mjs', from: '\t\t} catch (error) {\n\t\t\tthis._responseHandlers.delete(messageId);\n\t\t\tthis._progressHandlers.delete(messageId);', to: "\t\t} catch (error) {\n\t\t\tthis._transport?.send(this._envelopeOutbound({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: messageId, reason: String(error) } })).catch(() => undefined);\n\t\t\tthis._responseHandlers.delete(messageId);\n\t\t\tthis._progressHandlers.delete(messageId);", suites: V2 },
+  { id: 'sdk-v2-stream-end-fails-call', what: 'SDK v2 client Protocol._requestWithSchemaViaCodec: a request stream that ends before its response fails the call (sdk.broken-stream-pending gone, as typescript-sdk#2830 proposes)', file: 'pkg:client/dist/src-*.mjs', from: '\t\t\t\trequestSignal: requestAbort?.signal\n\t\t\t}).catch((error) => {', to: "\t\t\t\trequestSignal: requestAbort?.signal,\n\t\t\t\tonRequestStreamEnd: () => { if (!responseReceived) { responseReceived = true; this._progressHandlers.delete(messageId); reject(new SdkError(SdkErrorCode.ConnectionClosed, 'request stream ended')); } }\n\t\t\t}).catch((error) => {", suites: V2 },
   { id: 'sdk-v2-server-id-zero', what: 'SDK v2 server Protocol._oncancel: a cancel for request id 0 is ignored again', file: 'pkg:server/dist/src-*.mjs', from: '\t\tif (notification.params.requestId === void 0) return;', to: '\t\tif (!notification.params.requestId) return;', suites: V2 },
 ];
 

@@ -10,6 +10,8 @@ import { notExpressible, notExpressibleV2, observe, observeV2, overStreamableHtt
 import { SdkV2Session, type V2Link } from './harnessV2';
 import { httpLink } from './httpLink';
 import { oracleCases, onFakeTimers, ROOT, type OracleCase } from './cases';
+import { FLOW_NOT_EXPRESSIBLE_V2, flowV2Cases, flowV2Row, runFlowV2Case } from './flowCases';
+import { notExpressibleFlowV2 } from './flowDriver';
 import { SDK_V2_PROBES } from './probes';
 import { labVsSdkV1V2Markdown, README_V2_END, README_V2_START, withSection, type V1V2Row } from './table';
 
@@ -193,6 +195,13 @@ describe('lab vs SDK v1 vs SDK v2: the README table and the freshness file', () 
       const differences = factDifferences(lab, v2);
       rows.push({ id: c.scenario.id, title: c.scenario.title, source: c.source, link, lab: summarize(lab), v1, v2: summarize(v2), differences, behaviours: differences.length ? citedBehaviours(run(c.scenario, profile(link))) : [] });
     }
+    // the flow lab's built-ins as written (flowV2.test.ts drives every expectation block)
+    for (const c of flowV2Cases().filter((x) => x.asWritten)) {
+      const runs = await runFlowV2Case(c, advance, (ms) => vi.setSystemTime(ms));
+      const record = (o: typeof runs.long) => ({ negotiated: o.negotiated, requests: o.requests, facts: o.facts, settled: o.settled, cuts: o.cuts, writes: o.writes, executions: o.executions, clientErrors: o.clientErrors, wire: o.wire });
+      fresh[`${c.id} flow`] = { longestTimeout: record(runs.long), ...(runs.default && { defaultTimeout: record(runs.default) }) };
+      rows.push(flowV2Row(c, runs));
+    }
     for (const r of rows) {
       if (r.differences.length) expect({ id: r.id, named: r.behaviours.length > 0 }).toEqual({ id: r.id, named: true });
       for (const b of r.behaviours) expect(SDK_BEHAVIOURS[b]?.v2.status).toMatch(/^(same|v2-only)$/);
@@ -203,10 +212,14 @@ describe('lab vs SDK v1 vs SDK v2: the README table and the freshness file', () 
     expect(row('S2-sdk-v1-cancel-id-zero').v1).toMatch(/^not driven: request id 0/);
     expect(row('D-http-stream-close').link).toBe('http');
     expect(row('probe-abort-after-result').differences).toEqual([]); // v2 fixed sdk.abort-after-end
+    expect(row('RI1-broken-stream-reissue').behaviours).toEqual(['sdk.broken-stream-pending', 'sdk.default-timeout']);
+    expect(row('RI2-reissue-meets-proxy-timeout').behaviours).toEqual(['sdk.broken-stream-pending', 'sdk.default-timeout']);
+    expect(row('P3-accel-buffering-header').differences).toEqual([]);
 
     const doc = { generatedBy: 'npm run sdk-oracle (src/sdk-oracle/differentialV2.test.ts)', sdk: V2_VERSION, runs: fresh };
     const text = JSON.stringify(doc, null, 2) + '\n';
-    const fragment = labVsSdkV1V2Markdown(rows, V1_VERSION, V2_VERSION, NOT_EXPRESSIBLE_V2.http.map((id) => ({ id, why: notExpressibleV2(onLink(all.find((c) => c.scenario.id === id)!.raw, 'http'), 'http')! })));
+    const flowNotDriven = FLOW_NOT_EXPRESSIBLE_V2.map((id) => ({ id, why: notExpressibleFlowV2(loadBuiltinScenarios('flow').find((s) => s.scenario.id === id)!.scenario)! }));
+    const fragment = labVsSdkV1V2Markdown(rows, V1_VERSION, V2_VERSION, NOT_EXPRESSIBLE_V2.http.map((id) => ({ id, why: notExpressibleV2(onLink(all.find((c) => c.scenario.id === id)!.raw, 'http'), 'http')! })), flowNotDriven);
     if (WRITE) {
       writeFileSync(OBSERVATIONS, text);
       writeFileSync(FRAGMENT, fragment);

@@ -1,6 +1,7 @@
 import { Client, InMemoryTransport, SdkError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
+import { createMcpHandler, McpServer, type ServerContext } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import * as z from 'zod';
 import { HandlerCommands, type CallOptions, type CallRecord, type WireRecord } from './harness';
 
 /**
@@ -29,6 +30,36 @@ type Msg = Record<string, unknown>;
 
 /** The link the v2 pair runs on: the stdio-like in-memory pair, or Streamable HTTP in process. */
 export type V2Link = 'stdio' | 'http';
+
+/**
+ * HTTP only: something on the path of a `tools/call`'s SSE response between the server and the
+ * client (e.g. a proxy, `flowProxy.ts`). It gets the body the server writes and returns the body the
+ * client reads; `cut()` breaks the stream as `SdkV2Session.disconnect` does; `now()` is the
+ * session's virtual time (ms).
+ */
+export type Middlebox = (body: ReadableStream<Uint8Array>, ctx: { id: number; headers: Headers; now: () => number; cut: () => void }) => ReadableStream<Uint8Array>;
+
+/** How a session is set up beside its link (all optional: the defaults are the races oracle's pair). */
+export interface V2SessionOptions {
+  /** HTTP: `createMcpHandler`'s `keepAliveMs`, the SSE comment-frame interval of every stream it serves (unset: the SDK's default, 15000 ms; 0: none). */
+  keepAliveMs?: number;
+  /** HTTP: a middlebox on every `tools/call` response stream. */
+  middlebox?: Middlebox;
+  /**
+   * A tool name the calls use instead of `work`: the same driver-commanded handler, registered
+   * with an optional `idempotencyKey` argument it deduplicates on — a call whose key already has a
+   * stored result gets that result at once, without running again (recorded in `executions`).
+   */
+  tool?: string;
+}
+
+/** One run of the tool's handler: the request id, when it started (ms), its key, and whether the stored result answered it. */
+export interface ExecutionRecord {
+  id: number;
+  atMs: number;
+  idempotencyKey: string | undefined;
+  fromStore: boolean;
+}
 
 /** The transport surface the harness wraps (the SDK v2 `Transport` interface, the parts used). */
 interface LinkTransport {
@@ -90,6 +121,10 @@ export class SdkV2Session {
   httpHandler: ReturnType<typeof createMcpHandler> | undefined;
   /** The revision the client negotiated (`getNegotiatedProtocolVersion()`), after `start()`. */
   negotiated: string | undefined;
+  /** Every run of the tool's handler, in order. */
+  readonly executions: ExecutionRecord[] = [];
+  /** Results stored by idempotency key (the `tool` option's deduplication). */
+  private stored = new Map<string, string>();
   private base = 0;
   private latency = { c2s: 0, s2c: 0 };
   private commands = new HandlerCommands();
@@ -105,7 +140,10 @@ export class SdkV2Session {
   /** Calls whose tools/call has not gone out yet, in call order. */
   private unsent: CallRecord[] = [];
 
-  constructor(readonly link: V2Link = 'stdio') {
+  constructor(
+    readonly link: V2Link = 'stdio',
+    private readonly options: V2SessionOptions = {},
+  ) {
     this.client.onerror = (e) => this.clientErrors.push({ atMs: this.now(), message: e.message });
   }
 
@@ -117,8 +155,11 @@ export class SdkV2Session {
   /** A fresh McpServer with the `work` tool (the entries call it per connection or per request). */
   private makeServer(): McpServer {
     const server = new McpServer({ name: 'lab-sdk-oracle-server', version: '2.0.0' });
-    server.registerTool('work', { description: 'waits on the test driver' }, async (ctx) => {
+    const work = async (ctx: ServerContext, idempotencyKey?: string) => {
       const id = Number(ctx.mcpReq.id);
+      const storedText = idempotencyKey === undefined ? undefined : this.stored.get(idempotencyKey);
+      this.executions.push({ id, atMs: this.now(), idempotencyKey, fromStore: storedText !== undefined });
+      if (storedText !== undefined) return { content: [{ type: 'text' as const, text: storedText }] };
       const key = this.handlerOf.get(id) ?? `sdk-${id}`;
       const call = this.calls.get(key);
       if (call) call.handlerStartedAtMs = this.now();
@@ -137,11 +178,14 @@ export class SdkV2Session {
         const cmd = await this.commands.next(id);
         if (cmd.kind === 'complete') {
           returned = true;
+          if (idempotencyKey !== undefined) this.stored.set(idempotencyKey, cmd.text);
           return { content: [{ type: 'text' as const, text: cmd.text }] };
         }
         if (token !== undefined) await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, progress: cmd.progress, total: cmd.total, message: cmd.message } });
       }
-    });
+    };
+    server.registerTool('work', { description: 'waits on the test driver' }, (ctx) => work(ctx));
+    if (this.options.tool) server.registerTool(this.options.tool, { description: 'waits on the test driver; deduplicates on idempotencyKey', inputSchema: z.object({ idempotencyKey: z.string().optional() }) }, (args, ctx) => work(ctx, args.idempotencyKey));
     return server;
   }
 
@@ -171,7 +215,7 @@ export class SdkV2Session {
       const serverTransport = latencyWrap(s as unknown as LinkTransport, s2c);
       serveStdio(() => this.makeServer(), { transport: serverTransport as never, legacy: 'reject' });
     } else {
-      const handler = createMcpHandler(() => this.makeServer(), { legacy: 'reject', responseMode: 'sse' });
+      const handler = createMcpHandler(() => this.makeServer(), { legacy: 'reject', responseMode: 'sse', ...(this.options.keepAliveMs !== undefined && { keepAliveMs: this.options.keepAliveMs }) });
       this.httpHandler = handler;
       const fetchInProcess = async (url: string | URL, init?: RequestInit): Promise<Response> => {
         // The client's abort of a request's stream reaches the server after the client-to-server latency.
@@ -187,11 +231,14 @@ export class SdkV2Session {
         if (!res.body || sent?.method !== 'tools/call' || typeof sent.id !== 'number') return res;
         // A tools/call's SSE stream, through a pass-through whose readable side `drop` can break (a network cut).
         const cut = new TransformStream<Uint8Array, Uint8Array>();
-        void res.body.pipeTo(cut.writable).catch(() => undefined);
         const id = sent.id;
+        const source = this.options.middlebox ? this.options.middlebox(res.body, { id, headers: res.headers, now: () => this.now(), cut: () => this.droppers.get(id)?.() }) : res.body;
+        void source.pipeTo(cut.writable).catch(() => undefined);
         let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+        let bodyController: ReadableStreamDefaultController<Uint8Array> | undefined;
         const body = new ReadableStream<Uint8Array>({
-          start: () => {
+          start: (controller) => {
+            bodyController = controller;
             reader = cut.readable.getReader();
             this.droppers.set(id, () => {
               this.cut.add(id);
@@ -204,13 +251,18 @@ export class SdkV2Session {
             });
           },
           pull: async (controller) => {
-            bodyController = controller;
             const { value, done } = await reader!.read();
             if (done) controller.close();
             else controller.enqueue(value);
           },
         });
-        let bodyController: ReadableStreamDefaultController<Uint8Array> | undefined;
+        // fetch's contract: aborting the request's signal (the client's cancel) errors its response body,
+        // so what the client has not read by then never reaches it (e.g. events a proxy still holds)
+        // (and the path behind it, a middlebox included, learns of the close with the server, one client-to-server latency later)
+        init?.signal?.addEventListener('abort', () => {
+          bodyController?.error(new DOMException('This operation was aborted', 'AbortError'));
+          setTimeout(() => void reader?.cancel().catch(() => undefined), this.latency.c2s);
+        });
         return new Response(body, { status: res.status, headers: res.headers });
       };
       const t = new StreamableHTTPClientTransport(new URL('http://lab-oracle.invalid/mcp'), { fetch: fetchInProcess });
@@ -228,14 +280,14 @@ export class SdkV2Session {
     this.started = true;
   }
 
-  /** Starts a `tools/call` of `work` under the driver's `key`, with the SDK request options. */
-  call(key: string, options: CallOptions): void {
+  /** Starts a `tools/call` of `work` (or the `tool` option's name, with `args`) under the driver's `key`, with the SDK request options. */
+  call(key: string, options: CallOptions, args: Record<string, unknown> = {}): void {
     if (!this.started) throw new Error('SdkV2Session.call: start() first');
     const abort = new AbortController();
     this.aborts.set(key, abort);
     const record: CallRecord = { key, sdkRequestId: null, outcome: { kind: 'pending' }, handlerStartedAtMs: null, abortFiredAtMs: null, abortReason: null };
     this.calls.set(key, record);
-    const p = this.client.callTool({ name: 'work', arguments: {} }, {
+    const p = this.client.callTool({ name: this.options.tool ?? 'work', arguments: args }, {
       timeout: options.timeout,
       maxTotalTimeout: options.maxTotalTimeout,
       resetTimeoutOnProgress: options.resetTimeoutOnProgress,

@@ -87,12 +87,20 @@ export interface V1V2Row {
   behaviours: string[];
 }
 
-/** The markdown fragment "lab vs SDK v1 vs SDK v2" (table, agreeing rows, what is not driven, legend with the v2 evidence), ending with a newline. */
-export function labVsSdkV1V2Markdown(rows: readonly V1V2Row[], v1Version: string, v2Version: string, notDriven: readonly { id: string; why: string }[]): string {
+/**
+ * The markdown fragment "lab vs SDK v1 vs SDK v2" (table, agreeing rows, what is not driven, legend with the v2 evidence), ending with a newline.
+ * `flowNotDriven`: the flow built-ins the flow oracle (`flowV2.test.ts`) cannot drive, with why; its rows are in `rows` (source "flow built-in").
+ */
+export function labVsSdkV1V2Markdown(rows: readonly V1V2Row[], v1Version: string, v2Version: string, notDriven: readonly { id: string; why: string }[], flowNotDriven: readonly { id: string; why: string }[] = []): string {
   const out: string[] = [];
   const differing = rows.filter((r) => r.differences.length > 0);
   const agreeing = rows.filter((r) => r.differences.length === 0);
   out.push(`SDK v2 is \`${v2Version}\`, driven pinned to 2026-07-28 (the client's \`versionNegotiation: { mode: { pin: '2026-07-28' } }\`; the server behind \`serveStdio\` / \`createMcpHandler\` with \`legacy: 'reject'\`; every run asserts the negotiated revision) over the stdio-like in-memory link, and over Streamable HTTP in process for the scenarios written for HTTP (\`src/sdk-oracle/differentialV2.test.ts\`). The lab's "TypeScript SDK v2" profile (\`config.client.profile: "typescript-sdk-v2"\`, \`client.profile=sdk-v2\` in a link) reproduces every SDK v2 column point by point on both links. SDK v1 is \`${v1Version}\` on the same link, which speaks 2025-11-25. The lab column is the lab's spec policy under 2026-07-28.`);
+  if (rows.some((r) => r.source === 'flow built-in'))
+    out.push(
+      '',
+      "The flow lab's built-ins (source \"flow built-in\", `src/sdk-oracle/flowV2.test.ts`, `flowDriver.ts`) run on the SDK v2 pair over Streamable HTTP: the tool writes what the scenario's producer writes, at its times (and honours the idempotency key as the lab's server does); the scenario's proxy sits on the call's SSE response as a middlebox (buffering to its flush ticks, read timeout from the last byte); a drop cuts the stream; `keepAliveIntervalMs` is the server's `keepAliveMs`. The flow lab has no SDK profile: its rows compare the lab's own client with the SDK v2, and every difference is named. The lab and SDK v2 columns are the facts the flow lab's summary names, at the scenario's horizon. The lab's client without an idle timeout has none; the SDK always arms one, so the SDK call runs with the longest timeout a timer holds and again with the SDK's default (60000 ms). SDK v1 is not driven there.",
+    );
   out.push('');
   out.push('| scenario | link | lab (spec, 2026-07-28) | TypeScript SDK v1 | TypeScript SDK v2 | SDK v2 behaviour |');
   out.push('|---|---|---|---|---|---|');
@@ -104,6 +112,10 @@ export function labVsSdkV1V2Markdown(rows: readonly V1V2Row[], v1Version: string
   out.push(`Lab and SDK v2 the same: ${agreeing.map((r) => `${r.title} (${r.source}, ${r.link}; SDK v1: ${r.v1 === r.v2 ? 'the same' : r.v1})`).join('; ')}.`);
   out.push('');
   out.push(`Not driven on SDK v2: ${notDriven.map((n) => `${n.id} — ${n.why}`).join('; ')}.`);
+  if (flowNotDriven.length) {
+    out.push('');
+    out.push(`Flow built-ins not driven on SDK v2: ${flowNotDriven.map((n) => `${n.id} — ${n.why}`).join('; ')}.`);
+  }
   out.push('');
   out.push('Asserted on the real SDK v2 only, not compared with the lab (the lab\'s own MRTR and listen rules are checked by its unit tests): MRTR (`mrtrV2.test.ts`) — a client that declares elicitation gets `input_required` (inputRequests + requestState) and retries under a new id with `inputResponses` and the requestState echoed; a client that declares none gets -32021 naming `elicitation.form`, so the SDK server never sends an input request the client did not declare (`Server._invokeInputRequiredCapableHandler`). `subscriptions/listen` (`listenV2.test.ts`) — the acknowledgement is the first message on the stream; the client\'s `close()` sends `notifications/cancelled` on both links (over HTTP as a POST, beside closing the stream); the server\'s own teardown over HTTP ends the stream with the empty listen result and no cancel (the subscriptions page\'s side of modelcontextprotocol#3348).');
   out.push('');
