@@ -1,6 +1,6 @@
 import { createReadStream, openSync, readSync, closeSync } from 'node:fs';
 import type { Revision } from '../sim/mcp';
-import { chooseRevisionFrom, detectFormat, findRevision, lineReader, type StreamedLine } from '../wire/transcript/parse';
+import { chooseRevisionFrom, detectFormat, findRevision, lineReader, streamedEntry, type StreamedLine } from '../wire/transcript/parse';
 import { BINARY_REASON, sniffEncoding, transcriptDecoder, type TranscriptEncoding } from '../wire/transcript/encoding';
 import { TranscriptChecker, type CheckReport } from '../wire/transcript/checks';
 import { TRANSCRIPT_FORMAT_NAMES, type SkippedLine, type TranscriptEntry, type TranscriptFormat } from '../wire/transcript/types';
@@ -93,7 +93,7 @@ async function scanRevision(path: string, encoding: Exclude<TranscriptEncoding, 
     if (!text.includes('protocolVersion')) return;
     const handshake = text.includes('initialize') || text.includes('serverInfo') || text.includes('capabilities');
     if (!handshake && metaSeen) return;
-    for (const l of reader.line(text, n, isLast)) candidates.push(l.entry(candidates.length, 0));
+    for (const l of reader.line(text, n, isLast)) candidates.push(streamedEntry(l, candidates.length, 0));
     if (!handshake) metaSeen = true;
     // An initialize response decides; anything else may still be overridden by one later.
     if (handshake && candidates.some(isInitializeResult)) return false;
@@ -139,7 +139,7 @@ export async function streamCheck(
   let messages = 0;
   let fallback: string | null = null;
   const feed = (l: StreamedLine) => {
-    const e = l.entry(index++, origin);
+    const e = streamedEntry(l, index++, origin);
     if (e.type === 'message') messages++;
     checker.push(e);
     if (e.type === 'message') {
@@ -155,7 +155,7 @@ export async function streamCheck(
       maxT = Math.max(maxT, l.t);
       if (waiting) {
         waiting.push(l);
-        if (!l.isMessage) continue;
+        if (l.type !== 'message') continue;
         origin = l.t;
         const list = waiting;
         waiting = null;
