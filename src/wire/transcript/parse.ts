@@ -650,9 +650,36 @@ function jsonrpcLine(value: Record<string, Json>, t: number, line: number, out: 
     return;
   }
   guesser.note(message, direction);
-  const p: Pending = { type: 'message', t, direction, transport, message, raw: keepRaw ? JSON.stringify(message) : '', line };
+  const p = new PendingMessage(t, direction, transport, message, keepRaw ? JSON.stringify(message) : '', line);
   if (typeof value.status === 'number') p.status = value.status;
   out.push(p);
+}
+
+/**
+ * A JSON-RPC JSONL message line, parsed (`Pending` of type message). Built by a constructor, not
+ * as an object literal: V8 watches a literal's allocation site, and when its objects outlive a
+ * scavenge — as the entries the streaming check's call index holds do — it allocates every later
+ * one straight into the old generation, where each dies and waits for a mark-compact. The
+ * streaming check turns it into its entry in place (`streamedEntry`).
+ */
+class PendingMessage {
+  declare type: 'message';
+  declare t: number;
+  declare direction: Direction;
+  declare transport: TranscriptTransport;
+  declare message: Json;
+  declare raw: string;
+  declare line: number;
+  declare status?: number;
+  constructor(t: number, direction: Direction, transport: TranscriptTransport, message: Json, raw: string, line: number) {
+    this.type = 'message';
+    this.t = t;
+    this.direction = direction;
+    this.transport = transport;
+    this.message = message;
+    this.raw = raw;
+    this.line = line;
+  }
 }
 
 function parseCapture(text: string): Parsed {
@@ -932,9 +959,17 @@ export interface StreamedLine {
   readonly type: TranscriptEntry['type'];
 }
 
-/** The entry a streamed line becomes at position `index`, its time made relative to `origin` (ms). */
+/**
+ * The entry a streamed line becomes at position `index`, its time made relative to `origin` (ms).
+ * A JSON-RPC JSONL message becomes it in place (the line is read once: the entry keeps its `t`).
+ */
 export function streamedEntry(l: StreamedLine, index: number, origin: number): TranscriptEntry {
-  return pendingEntry(l as Pending, index, origin);
+  if (!(l instanceof PendingMessage)) return pendingEntry(l as Pending, index, origin);
+  const e = l as unknown as MessageEntry;
+  e.index = index;
+  e.atMs = l.t - origin;
+  e.kind = messageKind(l.message);
+  return e;
 }
 
 /**

@@ -134,6 +134,47 @@ export interface Call {
 }
 
 /**
+ * A `Call` as the index builds it. A class, not an object literal: V8 watches a literal's
+ * allocation site, and calls outlive a scavenge or two (the index keeps the answered ones for
+ * `ANSWERED_CALLS_KEPT` answers), so it would allocate every later one straight into the old
+ * generation, where each dies and waits for a mark-compact.
+ */
+class CallRecord implements Call {
+  declare id: RequestId;
+  declare idKey: string;
+  declare direction: Direction;
+  declare entry: MessageEntry;
+  declare method: string;
+  declare tool: string | null;
+  declare argsCanonical: string | null;
+  declare hasIdempotencyKey: boolean;
+  declare idempotencyKey: string | null;
+  declare token: RequestId | null;
+  declare tokenKey: string | null;
+  declare response: MessageEntry | null;
+  declare cancels: MessageEntry[];
+  declare streamClose: MetaEntry | null;
+  declare timeout: MetaEntry | null;
+  constructor(id: RequestId, direction: Direction, entry: MessageEntry, method: string, tool: string | null, argsCanonical: string | null, idempotencyKey: string | null, token: RequestId | null) {
+    this.id = id;
+    this.idKey = fmtId(id);
+    this.direction = direction;
+    this.entry = entry;
+    this.method = method;
+    this.tool = tool;
+    this.argsCanonical = argsCanonical;
+    this.hasIdempotencyKey = idempotencyKey !== null;
+    this.idempotencyKey = idempotencyKey;
+    this.token = token;
+    this.tokenKey = token !== null ? fmtId(token) : null;
+    this.response = null;
+    this.cancels = NO_CANCELS;
+    this.streamClose = null;
+    this.timeout = null;
+  }
+}
+
+/**
  * What the index resolved for one entry, handed to every check's `visit`. For a response,
  * progress or cancellation the index is as it stood *before* the entry (the entry is applied
  * after every check saw it: a response's `call.response` is still the earlier one, or null); a
@@ -294,23 +335,16 @@ export class CallIndex {
       const meta = isObject(params._meta) ? params._meta : NO_FIELDS;
       const isTool = m.method === 'tools/call';
       const key = isTool ? idempotencyKeyOf(params) : null;
-      const call: Call = {
-        id: m.id,
-        idKey: fmtId(m.id),
-        direction: e.direction,
-        entry: e,
-        method: m.method as string,
-        tool: isTool && typeof params.name === 'string' ? params.name : null,
-        argsCanonical: isTool ? canonicalJson(params.arguments ?? {}) : null,
-        hasIdempotencyKey: key !== null,
-        idempotencyKey: key,
-        token: validId(meta.progressToken) ? meta.progressToken : null,
-        tokenKey: validId(meta.progressToken) ? fmtId(meta.progressToken) : null,
-        response: null,
-        cancels: NO_CANCELS,
-        streamClose: null,
-        timeout: null,
-      };
+      const call = new CallRecord(
+        m.id,
+        e.direction,
+        e,
+        m.method as string,
+        isTool && typeof params.name === 'string' ? params.name : null,
+        isTool ? canonicalJson(params.arguments ?? {}) : null,
+        key,
+        validId(meta.progressToken) ? meta.progressToken : null,
+      );
       return { kind: 'request', call, previous: this.latest[e.direction].get(m.id) };
     }
     if (e.kind === 'response') return { kind: 'response', call: this.callOf(opposite(e.direction), m.id) };
