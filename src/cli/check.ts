@@ -13,7 +13,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { REVISIONS, type Revision } from '../sim/mcp';
-import { checkTranscript, decodeTranscript, importTranscript, printable, TRANSCRIPT_FORMATS, type CheckReport, type Transcript, type TranscriptFormat } from '../wire/transcript';
+// From the modules themselves, not the transcript index: the index also exports the exporters, redaction and
+// the scenario conversion, whose imports (every lab's zod schemas, hashing) the check would load and never run.
+import { decodeTranscript, printable } from '../wire/transcript/encoding';
+import { importTranscript } from '../wire/transcript/parse';
+import { checkTranscript, type CheckReport } from '../wire/transcript/checks';
+import { TRANSCRIPT_FORMATS, type Transcript, type TranscriptFormat } from '../wire/transcript/types';
 import { streamCheck } from './checkStream';
 
 /** What a run of the command produced (for tests and for embedding in another CLI entry). */

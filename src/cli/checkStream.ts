@@ -1,6 +1,6 @@
 import { createReadStream, openSync, readSync, closeSync } from 'node:fs';
 import { REVISIONS, type Revision } from '../sim/mcp';
-import { chooseRevisionFrom, detectFormat, findRevision, lineReader, type StreamedLine } from '../wire/transcript/parse';
+import { chooseRevisionFrom, detectFormat, findRevision, lineReader, streamedEntry, type StreamedLine } from '../wire/transcript/parse';
 import { BINARY_REASON, sniffEncoding, transcriptDecoder, type TranscriptEncoding } from '../wire/transcript/encoding';
 import { TranscriptChecker, type CheckReport } from '../wire/transcript/checks';
 import { TRANSCRIPT_FORMAT_NAMES, type SkippedLine, type TranscriptEntry, type TranscriptFormat } from '../wire/transcript/types';
@@ -30,8 +30,12 @@ export interface StreamCheckResult {
   findingLines: number[][];
 }
 
-/** Chunk size of the reads (bytes). */
-const CHUNK = 1 << 20;
+/**
+ * Chunk size of the reads (bytes). Small enough that a chunk's text dies young: a chunk is read
+ * for as long as its lines take, and a 1 MiB one outlived two scavenges, so every chunk was
+ * copied into the old generation and lifted the peak RSS by tens of MB.
+ */
+const CHUNK = 1 << 16;
 
 /** The first bytes of a file, for the encoding and the format. */
 function head(path: string, bytes = 65536): Uint8Array {
@@ -55,10 +59,10 @@ async function eachLine(path: string, encoding: Exclude<TranscriptEncoding, 'bin
     n++;
     if (onLine(text, n, isLast) === false) stopped = true;
   };
-  const take = (text: string) => {
-    let start = 0;
+  /** Emits the lines of `text` from `start` on that a line end closes; returns the rest (the start of a line that goes on in the next chunk). */
+  const take = (text: string, start: number) => {
     // The next CR, searched again only once passed (a file without CRs is searched once a chunk).
-    let cr = text.indexOf('\r');
+    let cr = text.indexOf('\r', start);
     for (;;) {
       const i = text.indexOf('\n', start);
       if (cr >= 0 && cr < start) cr = text.indexOf('\r', start);
@@ -74,11 +78,41 @@ async function eachLine(path: string, encoding: Exclude<TranscriptEncoding, 'bin
       if (stopped) return '';
     }
   };
+  /**
+   * Takes the next chunk's text: the line the last chunk left open (`rest`) is closed by this
+   * one's first line end, and only that line is joined — the chunk itself is never copied into a
+   * longer string. The same lines as reading `rest + text` whole.
+   */
+  const next = (text: string) => {
+    let start = 0;
+    if (rest !== '') {
+      if (rest.charCodeAt(rest.length - 1) === 13) {
+        // The last chunk ended on a CR (no other line end is in `rest`): its line ends there, and an LF opening this chunk is the CRLF's.
+        if (text === '') return;
+        emit(rest.slice(0, -1), false);
+        start = text.charCodeAt(0) === 10 ? 1 : 0;
+      } else {
+        const lf = text.indexOf('\n');
+        const cr = text.indexOf('\r');
+        const i = cr >= 0 && (lf < 0 || cr < lf) ? cr : lf;
+        if (i < 0 || (i === cr && i === text.length - 1)) {
+          rest += text;
+          return;
+        }
+        emit(rest + text.slice(0, i), false);
+        start = i === cr && text.charCodeAt(i + 1) === 10 ? i + 2 : i + 1;
+      }
+      rest = '';
+      if (stopped) return;
+    }
+    rest = take(text, start);
+  };
   for await (const chunk of createReadStream(path, { highWaterMark: CHUNK })) {
-    rest = take(rest + decoder.decode(chunk as Uint8Array));
+    next(decoder.decode(chunk as Uint8Array));
     if (stopped) return n;
   }
-  rest = take(rest + decoder.decode(new Uint8Array(0), true));
+  next(decoder.decode(new Uint8Array(0), true));
+  if (stopped) return n;
   if (rest.endsWith('\r')) emit(rest.slice(0, -1), false);
   else if (rest !== '') emit(rest, true);
   return n;
@@ -94,7 +128,7 @@ async function scanRevision(path: string, encoding: Exclude<TranscriptEncoding, 
     const handshake = text.includes('initialize') || text.includes('serverInfo') || text.includes('capabilities');
     if (!handshake && metaSeen) return;
     const before = candidates.length;
-    for (const l of reader.line(text, n, isLast)) candidates.push(l.entry(candidates.length, 0));
+    for (const l of reader.line(text, n, isLast)) candidates.push(streamedEntry(l, candidates.length, 0));
     // A _meta line decides once it names a revision the lab knows (a first unknown one may be a version the server refused with -32022).
     if (!handshake && (REVISIONS as readonly string[]).includes(findRevision(candidates.slice(before)).seen ?? '')) metaSeen = true;
     // An initialize response decides; anything else may still be overridden by one later.
@@ -141,7 +175,7 @@ export async function streamCheck(
   let messages = 0;
   let fallback: string | null = null;
   const feed = (l: StreamedLine) => {
-    const e = l.entry(index++, origin);
+    const e = streamedEntry(l, index++, origin);
     if (e.type === 'message') messages++;
     checker.push(e);
     if (e.type === 'message') {
@@ -157,7 +191,7 @@ export async function streamCheck(
       maxT = Math.max(maxT, l.t);
       if (waiting) {
         waiting.push(l);
-        if (!l.isMessage) continue;
+        if (l.type !== 'message') continue;
         origin = l.t;
         const list = waiting;
         waiting = null;

@@ -167,20 +167,33 @@ export interface SchemaCheck {
  */
 export function checkMessage(revision: Revision, message: Json, respondsTo?: string): SchemaCheck {
   const def = schemaDefFor(revision, message, respondsTo);
-  const alsoResult = revision === '2025-11-25' && respondsTo === 'tools/call';
-  const extErrors = extRequestProblems(revision, message);
   // A valid message (nearly every one) needs the quick validators only: answer it without collecting problems.
-  if (!alsoResult && extErrors.length === 0 && quickValidator(revision, 'JSONRPCMessage')(message) && (def === 'JSONRPCMessage' || quickValidator(revision, def)(message))) {
-    const resultErrors = resultProblems(revision, message, respondsTo);
-    return { def, valid: resultErrors.length === 0, errors: resultErrors };
-  }
-  const errors = [...problems(revision, 'JSONRPCMessage', message), ...extErrors];
+  if (messageValid(revision, message, respondsTo, def)) return { def, valid: true, errors: [] };
+  const errors = [...problems(revision, 'JSONRPCMessage', message), ...extRequestProblems(revision, message)];
   if (def !== 'JSONRPCMessage') errors.push(...problems(revision, def, message));
   if (revision === '2025-11-25' && respondsTo === 'tools/call' && message !== null && typeof message === 'object' && !Array.isArray(message) && 'result' in message) {
     errors.push(...problems(revision, 'CallToolResult', (message as Record<string, Json>).result));
   }
   errors.push(...resultProblems(revision, message, respondsTo));
   return { def, valid: errors.length === 0, errors };
+}
+
+/**
+ * Whether `checkMessage` finds nothing, by the quick validators alone (each decides as its
+ * all-errors twin would): the same validators in the same cases, none of the problems collected.
+ */
+function messageValid(revision: Revision, message: Json, respondsTo: string | undefined, def: string): boolean {
+  if (!quickValidator(revision, 'JSONRPCMessage')(message)) return false;
+  if (def !== 'JSONRPCMessage' && !quickValidator(revision, def)(message)) return false;
+  if (revision === '2026-07-28' && extRequestProblems(revision, message).length > 0) return false;
+  if (message === null || typeof message !== 'object' || Array.isArray(message) || !('result' in message)) return true;
+  const result = (message as Record<string, Json>).result;
+  if (revision === '2025-11-25' && respondsTo === 'tools/call' && !quickValidator(revision, 'CallToolResult')(result)) return false;
+  if ('method' in message) return true;
+  const target = resultDefFor(revision, respondsTo, result);
+  if (!target) return true;
+  if (target.schema === 'ext-tasks') return checkExtTasks(target.def as ExtTasksDef, result).length === 0;
+  return quickValidator(revision, target.def)(result);
 }
 
 /** The problems of a response's `result` against `resultDefFor` (none for a request, an error, or a method without a known result type). */

@@ -52,6 +52,32 @@ describe('the streaming check gives the whole-file output', () => {
     const crlf = await runCheckStreaming([path.join(dir, 'crlf.jsonl')]);
     expect(JSON.parse(crlf.stdout).findings.map((f: { check: string }) => f.check)).toEqual(['response-unknown-id']);
   });
+
+  it('line ends on and around the 64 KiB read boundaries (LF, CRLF split in two, lone CR, a split UTF-8 character): same output', async () => {
+    // Each file: a first line padded so its end falls `shift` bytes before the first boundary, then
+    // lines of drawn lengths and ends over three boundaries more; one line in ten is not JSON (skipped, so listed by line).
+    let seed = 11;
+    const rand = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const ends = ['\n', '\r\n', '\r'];
+    for (let shift = -3; shift <= 3; shift++) {
+      for (const end of ends) {
+        const line = (k: number, pad: string) => `{"ts":${k},"dir":"c2s","jsonrpc":"2.0","method":"notifications/message","params":{"data":"${pad}"}}`;
+        const first = line(0, '');
+        let text = line(0, 'x'.repeat((1 << 16) - first.length - shift)) + end;
+        for (let k = 1; Buffer.byteLength(text) < 4 << 16; k++) {
+          const pad = 'ab€é'.repeat(rand(40)) + 'x'.repeat(rand(3000));
+          text += (rand(10) === 0 ? `not json ${pad}` : line(k, pad)) + ends[rand(3)];
+        }
+        const file = write(`bounds${shift}-${end.length}${end.charCodeAt(0)}.jsonl`, text);
+        const whole = runCheck([file]);
+        expect(JSON.parse(whole.stdout).lines).toBeGreaterThan(100);
+        expect(await runCheckStreaming([file])).toEqual(whole);
+      }
+    }
+  });
 });
 
 describe('the revision scan', () => {

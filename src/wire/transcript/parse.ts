@@ -78,7 +78,43 @@ interface Parsed {
 const CLAUDE_LINE = /^(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?)\s+\[([^\]]*)\]\s+\[([^\]]*)\]\s?(.*)$/;
 const CLAUDE_MESSAGE = /^Message from (client|server):\s*/;
 
-const excerpt = (s: string) => (s.length > 200 ? `${s.slice(0, 200)}…` : s);
+/**
+ * A line's first 200 characters, as a string of its own: a slice (or a short line itself) would
+ * keep alive the whole chunk of the file it was cut from, for as long as the skipped line is listed.
+ */
+const excerpt = (s: string) => ownString(s.length > 200 ? `${s.slice(0, 200)}…` : s);
+
+/** A copy of `s` that shares no storage with it (V8 slices and concatenations point into their source). */
+const ownString = (s: string): string => JSON.parse(JSON.stringify(s)) as string;
+
+/** The number written by the `count` decimal digits at `s[from]`, or -1 when one is not a digit. */
+function digitsAt(s: string, from: number, count: number): number {
+  let n = 0;
+  for (let i = from; i < from + count; i++) {
+    const d = s.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return -1;
+    n = n * 10 + d;
+  }
+  return n;
+}
+
+/**
+ * The ms of `YYYY-MM-DDTHH:MM:SS.sssZ` (what `Date.prototype.toISOString` writes, and nearly every
+ * transcript line carries) read field by field, or NaN for any other text or a field out of the
+ * range where it is certainly what `Date.parse` gives (days past the 28th, for one, are left to it).
+ */
+function canonicalIsoMs(s: string): number {
+  if (s.length !== 24 || s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45 || s.charCodeAt(10) !== 84 || s.charCodeAt(13) !== 58 || s.charCodeAt(16) !== 58 || s.charCodeAt(19) !== 46 || s.charCodeAt(23) !== 90) return NaN;
+  const year = digitsAt(s, 0, 4);
+  const month = digitsAt(s, 5, 2);
+  const day = digitsAt(s, 8, 2);
+  const hours = digitsAt(s, 11, 2);
+  const minutes = digitsAt(s, 14, 2);
+  const seconds = digitsAt(s, 17, 2);
+  const ms = digitsAt(s, 20, 3);
+  if (year < 1970 || month < 1 || month > 12 || day < 1 || day > 28 || hours < 0 || hours > 23 || minutes < 0 || minutes > 59 || seconds < 0 || seconds > 59 || ms < 0) return NaN;
+  return Date.UTC(year, month - 1, day, hours, minutes, seconds, ms);
+}
 
 /**
  * Absolute time in ms of a timestamp field, or null when it is not one. ISO strings without a
@@ -89,7 +125,10 @@ export function parseTimeMs(value: unknown): number | null {
     if (!Number.isFinite(value) || value < 0) return null;
     return Math.floor(value >= 1e9 && value < 1e11 ? value * 1000 : value);
   }
-  if (typeof value !== 'string' || value.trim() === '') return null;
+  if (typeof value !== 'string') return null;
+  const fast = canonicalIsoMs(value);
+  if (fast === fast) return fast; // not NaN
+  if (value.trim() === '') return null;
   let s = value.trim();
   if (/^\d+(\.\d+)?$/.test(s)) return parseTimeMs(Number(s));
   if (/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(s)) s = `${s.replace(' ', 'T')}Z`;
@@ -226,26 +265,45 @@ const CLIENT_NOTIFICATIONS = new Set(['notifications/initialized', 'notification
  */
 const GUESSER_KEPT = 10_000;
 
+/** Whether a JSON value is its own key in a Map (a string, or a finite number: their JSON texts are equal exactly when they are, and a Map tells 1 from "1"). */
+const isOwnKey = (v: unknown): v is string | number => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
+
 /**
- * A map that forgets its oldest keys (by first insertion) beyond `GUESSER_KEPT`. The queue of keys
- * is an array with a head index (a Map's own iterator would walk every deleted slot to find the oldest).
+ * A map keyed by JSON values — two keys are one when their JSON texts are equal — that forgets its
+ * oldest keys (by first insertion) beyond `GUESSER_KEPT`. Strings and finite numbers are looked up
+ * as themselves (no JSON text is written for them: ids and tokens are nearly always these), any
+ * other value by its JSON text in a second map. The keys in order of insertion are a ring of
+ * `GUESSER_KEPT` slots: the slot a new key takes holds the oldest, which is forgotten.
  */
 class BoundedMap<V> {
-  private readonly map = new Map<string, V>();
-  private queue: string[] = [];
-  private head = 0;
-  get(key: string): V | undefined {
-    return this.map.get(key);
+  private readonly own = new Map<string | number, V>();
+  private readonly byJson = new Map<string | undefined, V>();
+  /** The keys in insertion order from `next` on (own keys as themselves, others as their JSON text, with `isJson` set). */
+  private readonly ring: (string | number | undefined)[] = [];
+  private readonly isJson: boolean[] = [];
+  private next = 0;
+  get(key: unknown): V | undefined {
+    return isOwnKey(key) ? this.own.get(key) : this.byJson.get(JSON.stringify(key));
   }
-  set(key: string, value: V): void {
-    if (!this.map.has(key)) this.queue.push(key);
-    this.map.set(key, value);
-    if (this.map.size <= GUESSER_KEPT) return;
-    this.map.delete(this.queue[this.head++]);
-    if (this.head > 4096 && this.head * 2 > this.queue.length) {
-      this.queue = this.queue.slice(this.head);
-      this.head = 0;
+  set(key: unknown, value: V): void {
+    const json = !isOwnKey(key);
+    const k = json ? JSON.stringify(key) : key;
+    const map = (json ? this.byJson : this.own) as Map<string | number | undefined, V>;
+    if (map.has(k)) {
+      map.set(k, value);
+      return;
     }
+    map.set(k, value);
+    if (this.ring.length < GUESSER_KEPT) {
+      this.ring.push(k);
+      this.isJson.push(json);
+      return;
+    }
+    const slot = this.next;
+    ((this.isJson[slot] ? this.byJson : this.own) as Map<string | number | undefined, V>).delete(this.ring[slot]);
+    this.ring[slot] = k;
+    this.isJson[slot] = json;
+    this.next = slot + 1 === GUESSER_KEPT ? 0 : slot + 1;
   }
 }
 
@@ -262,14 +320,14 @@ class DirectionGuesser {
     const o = isObject(m) ? m : {};
     if (kind === 'request') return SERVER_REQUESTS.has(o.method as string) ? 's2c' : 'c2s';
     if (kind === 'response') {
-      const d = this.requestDir.get(JSON.stringify(o.id));
+      const d = this.requestDir.get(o.id);
       return d === 'c2s' || d === undefined ? 's2c' : 'c2s';
     }
     if (kind === 'notification') {
       const params = isObject(o.params) ? o.params : {};
-      if (o.method === 'notifications/cancelled') return this.requestDir.get(JSON.stringify(params.requestId)) ?? 'c2s';
+      if (o.method === 'notifications/cancelled') return this.requestDir.get(params.requestId) ?? 'c2s';
       if (o.method === 'notifications/progress') {
-        const d = this.tokenDir.get(JSON.stringify(params.progressToken));
+        const d = this.tokenDir.get(params.progressToken);
         return d === 's2c' ? 'c2s' : 's2c';
       }
       return CLIENT_NOTIFICATIONS.has(o.method as string) ? 'c2s' : 's2c';
@@ -279,14 +337,14 @@ class DirectionGuesser {
   /** Records a message whose direction is now known. */
   note(m: Json, direction: Direction): void {
     if (messageKind(m) !== 'request' || !isObject(m)) return;
-    this.requestDir.set(JSON.stringify(m.id), direction);
+    this.requestDir.set(m.id, direction);
     const params = isObject(m.params) ? m.params : {};
     const meta = isObject(params._meta) ? params._meta : {};
-    if (meta.progressToken !== undefined) this.tokenDir.set(JSON.stringify(meta.progressToken), direction);
+    if (meta.progressToken !== undefined) this.tokenDir.set(meta.progressToken, direction);
   }
   /** Whether `m` answers a request that went in `direction` (same way: a locally produced response). */
   answersOwn(m: Json, direction: Direction): boolean {
-    return messageKind(m) === 'response' && isObject(m) && this.requestDir.get(JSON.stringify(m.id)) === direction;
+    return messageKind(m) === 'response' && isObject(m) && this.requestDir.get(m.id) === direction;
   }
 }
 
@@ -450,11 +508,13 @@ function parseInspector(text: string): Parsed {
 
 // ───────────────────────────── JSONL formats ─────────────────────────────
 
-type JsonlLineFn = (value: Record<string, Json>, raw: string, line: number, out: Pending[], skip: (reason: string) => void) => void;
+/** Reads one parsed JSONL line into `out`; returns the reason when the line is skipped instead. */
+type JsonlLineFn = (value: Record<string, Json>, raw: string, line: number, out: Pending[]) => string | void;
 
 /** Reads one JSONL line into `pending` (or `skipped`, with the reason). `isLast`: the file's last line, without a newline after it. */
 function jsonlLine(lineText: string, line: number, isLast: boolean, lineFn: JsonlLineFn, pending: Pending[], skipped: SkippedLine[]): void {
-  if (lineText.trim() === '') return;
+  // A line opening with `{` is not blank: no trimmed copy needed to tell.
+  if (lineText.charCodeAt(0) !== 123 && lineText.trim() === '') return;
   let value: Json;
   try {
     value = JSON.parse(lineText) as Json;
@@ -466,7 +526,8 @@ function jsonlLine(lineText: string, line: number, isLast: boolean, lineFn: Json
     skipped.push({ line, reason: 'not a JSON object', text: excerpt(lineText) });
     return;
   }
-  lineFn(value, lineText, line, pending, (reason) => skipped.push({ line, reason, text: excerpt(lineText) }));
+  const reason = lineFn(value, lineText, line, pending);
+  if (reason !== undefined) skipped.push({ line, reason, text: excerpt(lineText) });
 }
 
 function parseJsonl(text: string, lineFn: JsonlLineFn): Parsed {
@@ -480,7 +541,6 @@ function parseJsonl(text: string, lineFn: JsonlLineFn): Parsed {
 const C2S_WORDS = new Set(['c2s', 'client->server', 'client-to-server', 'out', 'outgoing', 'send', 'sent', 'tx', '>']);
 const S2C_WORDS = new Set(['s2c', 'server->client', 'server-to-client', 'in', 'incoming', 'recv', 'received', 'rx', '<']);
 const JSONL_ENVELOPE_KEYS = ['ts', 'timestamp', 'time', 'dir', 'from', 'transport', 'status'];
-const TIME_KEYS = ['ts', 'timestamp', 'time'];
 const ENVELOPE_KEY_SET: ReadonlySet<string> = new Set(JSONL_ENVELOPE_KEYS);
 
 /** The one sentence shown when a JSON-RPC JSONL file had no time at all. */
@@ -522,13 +582,14 @@ function parseJsonrpcLines(text: string): Parsed {
   const untimed = new Map<Pending, { line: number; text: string }>();
   let ordinal = 0;
   let timedLines = 0;
-  const parsed = parseJsonl(text, (value, raw, line, out, skip) => {
-    const hasTime = TIME_KEYS.some((k) => k in value);
+  const parsed = parseJsonl(text, (value, raw, line, out) => {
+    const hasTime = hasTimeKey(value);
     if (hasTime) timedLines++;
     const t = hasTime ? parseTimeMs(value.ts ?? value.timestamp ?? value.time) : ordinal++;
-    if (t === null) return skip('no readable "ts" (timestamp) field — give an ISO time or a number of ms');
+    if (t === null) return NO_TS;
     const before = out.length;
-    jsonrpcLine(value, t, line, out, skip, guesser);
+    const reason = jsonrpcLine(value, t, line, out, guesser);
+    if (reason !== undefined) return reason;
     if (!hasTime) for (const p of out.slice(before)) untimed.set(p, { line, text: excerpt(raw) });
   });
   if (untimed.size === 0) return parsed;
@@ -542,8 +603,16 @@ function parseJsonrpcLines(text: string): Parsed {
   return { ...parsed, pending, skipped };
 }
 
-/** One JSON-RPC JSONL line at time `t` (ms): a meta line, a stderr line, or a message (a batch is split). */
-function jsonrpcLine(value: Record<string, Json>, t: number, line: number, out: Pending[], skip: (reason: string) => void, guesser: DirectionGuesser, keepRaw = true): void {
+/** Whether a JSON-RPC JSONL line has a time field: `ts`, `timestamp` or `time`. */
+const hasTimeKey = (value: Record<string, Json>) => 'ts' in value || 'timestamp' in value || 'time' in value;
+
+const NO_TS = 'no readable "ts" (timestamp) field — give an ISO time or a number of ms';
+
+/**
+ * One JSON-RPC JSONL line at time `t` (ms) into `out`: a meta line, a stderr line, or a message (a
+ * line holds one object: never a batch). Returns the reason when the line is no message either.
+ */
+function jsonrpcLine(value: Record<string, Json>, t: number, line: number, out: Pending[], guesser: DirectionGuesser, keepRaw = true): string | void {
   const dir = typeof value.dir === 'string' ? value.dir.toLowerCase() : typeof value.direction === 'string' ? value.direction.toLowerCase() : '';
   const transport = transportOf(value.transport, 'unknown');
   if (dir === 'meta') {
@@ -568,15 +637,49 @@ function jsonrpcLine(value: Record<string, Json>, t: number, line: number, out: 
     }
     message = copy;
   }
-  if (messageKind(message) === 'invalid' && !('jsonrpc' in (message as Record<string, Json>))) return skip('neither a JSON-RPC message nor a meta line (no method, id/result/error or jsonrpc) — a message needs "jsonrpc":"2.0" and a method (request, notification) or an id with result or error');
+  if (messageKind(message) === 'invalid' && !('jsonrpc' in (message as Record<string, Json>))) return 'neither a JSON-RPC message nor a meta line (no method, id/result/error or jsonrpc) — a message needs "jsonrpc":"2.0" and a method (request, notification) or an id with result or error';
   let direction: Direction;
   if (value.from === 'client') direction = 'c2s';
   else if (value.from === 'server') direction = 's2c';
   else if (C2S_WORDS.has(dir)) direction = 'c2s';
   else if (S2C_WORDS.has(dir)) direction = 's2c';
   else direction = guesser.guess(message);
-  const status = typeof value.status === 'number' ? value.status : undefined;
-  pushMessages(out, message, { t, direction, transport, raw: keepRaw ? JSON.stringify(message) : '', line, ...(status !== undefined ? { status } : {}) }, guesser);
+  // What `pushMessages` does for one message, without building its shared fields first (this runs for every line).
+  if (isTimeoutError(message) && guesser.answersOwn(message, direction)) {
+    out.push({ type: 'meta', t, kind: 'client-timeout', transport, requestId: asRequestId((message as Record<string, Json>).id), text: 'client-side timeout (error -32001 produced by the client)', line });
+    return;
+  }
+  guesser.note(message, direction);
+  const p = new PendingMessage(t, direction, transport, message, keepRaw ? JSON.stringify(message) : '', line);
+  if (typeof value.status === 'number') p.status = value.status;
+  out.push(p);
+}
+
+/**
+ * A JSON-RPC JSONL message line, parsed (`Pending` of type message). Built by a constructor, not
+ * as an object literal: V8 watches a literal's allocation site, and when its objects outlive a
+ * scavenge — as the entries the streaming check's call index holds do — it allocates every later
+ * one straight into the old generation, where each dies and waits for a mark-compact. The
+ * streaming check turns it into its entry in place (`streamedEntry`).
+ */
+class PendingMessage {
+  declare type: 'message';
+  declare t: number;
+  declare direction: Direction;
+  declare transport: TranscriptTransport;
+  declare message: Json;
+  declare raw: string;
+  declare line: number;
+  declare status?: number;
+  constructor(t: number, direction: Direction, transport: TranscriptTransport, message: Json, raw: string, line: number) {
+    this.type = 'message';
+    this.t = t;
+    this.direction = direction;
+    this.transport = transport;
+    this.message = message;
+    this.raw = raw;
+    this.line = line;
+  }
 }
 
 function parseCapture(text: string): Parsed {
@@ -585,9 +688,9 @@ function parseCapture(text: string): Parsed {
 
 /** The per-line reader of the capture envelope (v1 and v2). */
 function captureLineFn(guesser: DirectionGuesser): JsonlLineFn {
-  return (value, _raw, line, out, skip) => {
+  return (value, _raw, line, out) => {
     const t = parseTimeMs(value.ts ?? value.timestamp);
-    if (t === null) return skip('no readable "ts" (timestamp) field');
+    if (t === null) return 'no readable "ts" (timestamp) field';
     const direction = typeof value.direction === 'string' ? value.direction.toLowerCase() : '';
     const transport = transportOf(value.transport, 'unknown');
     const status = typeof value.status === 'number' ? value.status : undefined;
@@ -627,7 +730,7 @@ function captureLineFn(guesser: DirectionGuesser): JsonlLineFn {
       });
       return;
     }
-    if (direction !== 'c2s' && direction !== 's2c') return skip(`"direction" must be c2s, s2c, stderr or meta, got ${JSON.stringify(value.direction) ?? 'nothing'}`);
+    if (direction !== 'c2s' && direction !== 's2c') return `"direction" must be c2s, s2c, stderr or meta, got ${JSON.stringify(value.direction) ?? 'nothing'}`;
     let message: Json;
     let raw: string;
     let framing: 'content-length' | undefined;
@@ -641,12 +744,12 @@ function captureLineFn(guesser: DirectionGuesser): JsonlLineFn {
       try {
         message = JSON.parse(raw) as Json;
       } catch (err) {
-        return skip(`"raw" is not JSON-RPC text — ${(err as Error).message}`);
+        return `"raw" is not JSON-RPC text — ${(err as Error).message}`;
       }
     } else if (isObject(value.raw) || Array.isArray(value.raw)) {
       message = value.raw;
       raw = JSON.stringify(value.raw);
-    } else return skip('no "raw" frame');
+    } else return 'no "raw" frame';
     const http = httpInfoOf(value.http);
     const frameStatus = status ?? http?.status;
     pushMessages(
@@ -857,23 +960,38 @@ function pendingEntry(p: Pending, index: number, origin: number): TranscriptEntr
   return { ...rest, index, atMs };
 }
 
-/** A parsed line before its time is made relative: the absolute time in ms (`t`), and the entry it becomes at a given index and origin. */
+/**
+ * A parsed line before its time is made relative: the absolute time in ms (`t`) and what it is
+ * (`type`); `streamedEntry` makes it the entry at a given index and origin.
+ */
 export interface StreamedLine {
-  t: number;
-  isMessage: boolean;
-  entry(index: number, origin: number): TranscriptEntry;
+  readonly t: number;
+  readonly type: TranscriptEntry['type'];
+}
+
+/**
+ * The entry a streamed line becomes at position `index`, its time made relative to `origin` (ms).
+ * A JSON-RPC JSONL message becomes it in place (the line is read once: the entry keeps its `t`).
+ */
+export function streamedEntry(l: StreamedLine, index: number, origin: number): TranscriptEntry {
+  if (!(l instanceof PendingMessage)) return pendingEntry(l as Pending, index, origin);
+  const e = l as unknown as MessageEntry;
+  e.index = index;
+  e.atMs = l.t - origin;
+  e.kind = messageKind(l.message);
+  return e;
 }
 
 /**
  * A line-at-a-time reader of the line formats (JSON-RPC JSONL and the capture envelope), for the
  * streaming `check`: `line(text, n, isLast)` returns the entries that line holds (a batch gives
- * several), unsorted and with absolute times; skipped lines collect in `skipped`. It gives up —
- * `fallback` set to the reason, and the caller reads the whole file instead — where a line's
- * meaning depends on lines after it: JSON-RPC JSONL that mixes lines with and without times, or
- * LSP-style framing (whose bodies span lines).
+ * several), unsorted and with absolute times, in an array the next call refills (read it first);
+ * skipped lines collect in `skipped`. It gives up — `fallback` set to the reason, and the caller
+ * reads the whole file instead — where a line's meaning depends on lines after it: JSON-RPC JSONL
+ * that mixes lines with and without times, or LSP-style framing (whose bodies span lines).
  */
 export function lineReader(format: 'jsonrpc-jsonl' | 'capture-jsonl'): {
-  line(text: string, n: number, isLast: boolean): StreamedLine[];
+  line(text: string, n: number, isLast: boolean): readonly StreamedLine[];
   skipped: SkippedLine[];
   fallback: string | null;
   timeAssumption: string | undefined;
@@ -886,26 +1004,28 @@ export function lineReader(format: 'jsonrpc-jsonl' | 'capture-jsonl'): {
   const lineFn: JsonlLineFn =
     format === 'capture-jsonl'
       ? captureLineFn(guesser)
-      : (value, _raw, line, out, skip) => {
-          const hasTime = TIME_KEYS.some((k) => k in value);
+      : (value, _raw, line, out) => {
+          const hasTime = hasTimeKey(value);
           if (hasTime) timed++;
           else untimed++;
           const t = hasTime ? parseTimeMs(value.ts ?? value.timestamp ?? value.time) : ordinal++;
-          if (t === null) return skip('no readable "ts" (timestamp) field — give an ISO time or a number of ms');
+          if (t === null) return NO_TS;
           // The streaming check never shows a message's text: no need to write it again.
-          jsonrpcLine(value, t, line, out, skip, guesser, false);
+          return jsonrpcLine(value, t, line, out, guesser, false);
         };
+  const out: Pending[] = [];
   const reader = {
     skipped,
     fallback: null as string | null,
     timeAssumption: undefined as string | undefined,
-    line(text: string, n: number, isLast: boolean): StreamedLine[] {
-      if (format === 'jsonrpc-jsonl' && FRAME_HEADER_LINE.test(text.trim())) reader.fallback = 'Content-Length framing';
-      const out: Pending[] = [];
+    line(text: string, n: number, isLast: boolean): readonly StreamedLine[] {
+      // A line opening with `{` is no frame header (the test would trim a copy of every line).
+      if (format === 'jsonrpc-jsonl' && text.charCodeAt(0) !== 123 && FRAME_HEADER_LINE.test(text.trim())) reader.fallback = 'Content-Length framing';
+      out.length = 0;
       jsonlLine(text, n, isLast, lineFn, out, skipped);
       if (timed > 0 && untimed > 0) reader.fallback = 'lines with and without times';
       if (untimed > 0) reader.timeAssumption = LINE_ORDER_TIME_ASSUMPTION;
-      return out.map((p) => ({ t: p.t as number, isMessage: p.type === 'message', entry: (index: number, origin: number) => pendingEntry(p, index, origin) }));
+      return out as readonly StreamedLine[];
     },
   };
   return reader;

@@ -270,4 +270,23 @@ describe('detection and unusable input', () => {
     expect(parseTimeMs('soon')).toBeNull();
     expect(parseTimeMs(-1)).toBeNull();
   });
+
+  it('reads toISOString times field by field exactly as Date.parse does, out-of-range fields included', () => {
+    // Every field drawn past its range too (month 13, day 32, hour 25, minute 61…), where Date.parse rolls over or gives NaN.
+    const pad = (n: number, w: number) => String(n).padStart(w, '0');
+    let seed = 7;
+    const rand = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    for (let i = 0; i < 20000; i++) {
+      const s = `${pad(rand(10000), 4)}-${pad(rand(14), 2)}-${pad(rand(33), 2)}T${pad(rand(26), 2)}:${pad(rand(62), 2)}:${pad(rand(62), 2)}.${pad(rand(1000), 3)}Z`;
+      const t = Date.parse(s);
+      expect(parseTimeMs(s), s).toBe(Number.isFinite(t) ? Math.floor(t) : null);
+      const iso = new Date(rand(2 ** 31) * 2000 + rand(2000)).toISOString();
+      expect(parseTimeMs(iso), iso).toBe(Date.parse(iso));
+    }
+    expect(parseTimeMs('2026-12-04T10:00:00.00xZ')).toBeNull();
+    expect(parseTimeMs(' 2026-12-04T10:00:00.000Z ')).toBe(Date.UTC(2026, 11, 4, 10));
+  });
 });

@@ -125,6 +125,9 @@ export interface Call {
   hasIdempotencyKey: boolean;
   /** tools/call: the idempotency key's value as canonical JSON, when one is carried. */
   idempotencyKey: string | null;
+  /** The progress token the request carried (a valid id), or null. */
+  token: RequestId | null;
+  /** `fmtId(token)`. */
   tokenKey: string | null;
   /** The first response to it. */
   response: MessageEntry | null;
@@ -133,6 +136,49 @@ export interface Call {
   cancels: MessageEntry[];
   streamClose: MetaEntry | null;
   timeout: MetaEntry | null;
+}
+
+/**
+ * A `Call` as the index builds it. A class, not an object literal: V8 watches a literal's
+ * allocation site, and calls outlive a scavenge or two (the index keeps the answered ones for
+ * `ANSWERED_CALLS_KEPT` answers), so it would allocate every later one straight into the old
+ * generation, where each dies and waits for a mark-compact.
+ */
+class CallRecord implements Call {
+  declare id: RequestId;
+  declare idKey: string;
+  declare direction: Direction;
+  declare entry: MessageEntry;
+  declare method: string;
+  declare tool: string | null;
+  declare argsCanonical: string | null;
+  declare hasIdempotencyKey: boolean;
+  declare idempotencyKey: string | null;
+  declare token: RequestId | null;
+  declare tokenKey: string | null;
+  declare response: MessageEntry | null;
+  declare taskHandle: boolean;
+  declare cancels: MessageEntry[];
+  declare streamClose: MetaEntry | null;
+  declare timeout: MetaEntry | null;
+  constructor(id: RequestId, direction: Direction, entry: MessageEntry, method: string, tool: string | null, argsCanonical: string | null, idempotencyKey: string | null, token: RequestId | null) {
+    this.id = id;
+    this.idKey = fmtId(id);
+    this.direction = direction;
+    this.entry = entry;
+    this.method = method;
+    this.tool = tool;
+    this.argsCanonical = argsCanonical;
+    this.hasIdempotencyKey = idempotencyKey !== null;
+    this.idempotencyKey = idempotencyKey;
+    this.token = token;
+    this.tokenKey = token !== null ? fmtId(token) : null;
+    this.response = null;
+    this.taskHandle = false;
+    this.cancels = NO_CANCELS;
+    this.streamClose = null;
+    this.timeout = null;
+  }
 }
 
 /**
@@ -184,19 +230,37 @@ export function isObject(v: unknown): v is Record<string, Json> {
 export const validId = (v: unknown): v is RequestId => typeof v === 'string' || (typeof v === 'number' && Number.isInteger(v));
 
 export const opposite = (d: Direction): Direction => (d === 'c2s' ? 's2c' : 'c2s');
-/** An id as the reader sees it: `1`, `"1"`. */
-export const fmtId = (id: unknown) => JSON.stringify(id) ?? String(id);
+/** An id as the reader sees it: `1`, `"1"` (a finite number's JSON text is its `String`). */
+export const fmtId = (id: unknown) => (typeof id === 'number' && Number.isFinite(id) ? String(id) : (JSON.stringify(id) ?? String(id)));
+
+/** The observations that carry nothing but their kind (one object each, shared: `Observation`s are read, never changed). */
+const META: Observation = { kind: 'meta' };
+const OTHER: Observation = { kind: 'other' };
+/** What an absent `params` or `_meta` reads as. */
+const NO_FIELDS: Record<string, Json> = Object.freeze({}) as Record<string, Json>;
+/** The cancels of a call that has none yet (shared; `apply` gives a call its own list at its first cancel). */
+const NO_CANCELS: MessageEntry[] = Object.freeze([]) as unknown as MessageEntry[];
 
 /** JSON text with object keys sorted, so equal arguments compare equal whatever their key order. */
 export function canonicalJson(value: Json): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (isObject(value)) {
-    return `{${Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`)
-      .join(',')}}`;
+  // Written into one string as it goes (no array of parts per object: this runs for every tools/call).
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out += ',';
+      out += canonicalJson(value[i]) ?? '';
+    }
+    return `${out}]`;
   }
-  return JSON.stringify(value);
+  const keys = Object.keys(value);
+  if (keys.length > 1) keys.sort();
+  let out = '{';
+  for (let i = 0; i < keys.length; i++) {
+    if (i > 0) out += ',';
+    out += `${JSON.stringify(keys[i])}:${canonicalJson(value[keys[i]])}`;
+  }
+  return `${out}}`;
 }
 
 const IDEMPOTENCY_KEY = /(^|\/)(idempotencyKey|idempotency_key|Idempotency-Key)$/i;
@@ -208,11 +272,14 @@ export function hasIdempotencyKey(params: Record<string, Json>): boolean {
 
 /** The value of a tools/call's idempotency key (argument first, then `_meta`) as canonical JSON, or null when it carries none. */
 export function idempotencyKeyOf(params: Record<string, Json>): string | null {
-  for (const bag of [params.arguments, params._meta]) {
-    if (!isObject(bag)) continue;
-    const k = Object.keys(bag).find((key) => IDEMPOTENCY_KEY.test(key));
-    if (k !== undefined) return canonicalJson(bag[k]);
-  }
+  return idempotencyKeyIn(params.arguments) ?? idempotencyKeyIn(params._meta);
+}
+
+/** The first key of `bag` (in key order) named as an idempotency key: its value as canonical JSON, or null. */
+function idempotencyKeyIn(bag: Json | undefined): string | null {
+  if (!isObject(bag)) return null;
+  // Every name the pattern takes is 14 or more characters long: shorter keys need no test.
+  for (const key in bag) if (key.length >= 14 && IDEMPOTENCY_KEY.test(key)) return canonicalJson(bag[key]);
   return null;
 }
 
@@ -247,61 +314,59 @@ export class CallIndex {
   requests = 0;
   /** Calls that timed out on the client (`timeout-without-cancel` reads them once the run is over). */
   readonly timedOut: Call[] = [];
+  /** The answered calls still remembered, oldest first from `answeredNext`: a ring of `keep` slots (the slot the next answer takes holds the one it pushes out). */
   private readonly answered: Call[] = [];
-  private answeredHead = 0;
+  private answeredNext = 0;
   constructor(private readonly keep = ANSWERED_CALLS_KEPT) {}
-  private readonly latest = new Map<string, Call>();
-  private readonly byToken = new Map<string, Call>();
+  /**
+   * The calls by direction and id, and by direction and progress token. Keyed by the id (or token)
+   * itself: ids are strings or integers (`validId`), which a Map tells apart exactly as their JSON
+   * texts would (`1` and `"1"` are two keys; `fmtId` is for the reader).
+   */
+  private readonly latest: Record<Direction, Map<RequestId, Call>> = { c2s: new Map(), s2c: new Map() };
+  private readonly byToken: Record<Direction, Map<RequestId, Call>> = { c2s: new Map(), s2c: new Map() };
   /** c2s calls without a response yet (for a client timeout that names no id, and the checks that judge calls never answered). */
   readonly open = new Set<Call>();
 
   /** The latest call sent in `direction` under `id`. */
   callOf(direction: Direction, id: unknown): Call | undefined {
-    return this.latest.get(`${direction}|${fmtId(id)}`);
+    return validId(id) ? this.latest[direction].get(id) : undefined;
   }
 
   /** What `e` is about. For a request the call is built (not yet added: `apply` adds it). */
   resolve(e: TranscriptEntry, m: Record<string, Json> | null): Observation {
-    if (e.type === 'meta') return { kind: 'meta' };
-    if (e.type !== 'message' || !m) return { kind: 'other' };
+    if (e.type === 'meta') return META;
+    if (e.type !== 'message' || !m) return OTHER;
     if (e.kind === 'request' && validId(m.id)) {
-      const params = isObject(m.params) ? m.params : {};
-      const meta = isObject(params._meta) ? params._meta : {};
+      const params = isObject(m.params) ? m.params : NO_FIELDS;
+      const meta = isObject(params._meta) ? params._meta : NO_FIELDS;
       const isTool = m.method === 'tools/call';
       const key = isTool ? idempotencyKeyOf(params) : null;
-      const call: Call = {
-        id: m.id,
-        idKey: fmtId(m.id),
-        direction: e.direction,
-        entry: e,
-        method: m.method as string,
-        tool: isTool && typeof params.name === 'string' ? params.name : null,
-        argsCanonical: isTool ? canonicalJson(params.arguments ?? {}) : null,
-        hasIdempotencyKey: key !== null,
-        idempotencyKey: key,
-        tokenKey: validId(meta.progressToken) ? fmtId(meta.progressToken) : null,
-        response: null,
-        taskHandle: false,
-        cancels: [],
-        streamClose: null,
-        timeout: null,
-      };
-      return { kind: 'request', call, previous: this.latest.get(`${e.direction}|${call.idKey}`) };
+      const call = new CallRecord(
+        m.id,
+        e.direction,
+        e,
+        m.method as string,
+        isTool && typeof params.name === 'string' ? params.name : null,
+        isTool ? canonicalJson(params.arguments ?? {}) : null,
+        key,
+        validId(meta.progressToken) ? meta.progressToken : null,
+      );
+      return { kind: 'request', call, previous: this.latest[e.direction].get(m.id) };
     }
     if (e.kind === 'response') return { kind: 'response', call: this.callOf(opposite(e.direction), m.id) };
-    if (e.kind !== 'notification') return { kind: 'other' };
-    const params = isObject(m.params) ? m.params : {};
+    if (e.kind !== 'notification') return OTHER;
+    const params = isObject(m.params) ? m.params : NO_FIELDS;
     if (m.method === 'notifications/progress') {
-      if (!validId(params.progressToken)) return { kind: 'other' }; // the schema check reports it
-      const tokenKey = fmtId(params.progressToken);
-      return { kind: 'progress', call: this.byToken.get(`${opposite(e.direction)}|${tokenKey}`), tokenKey, progress: params.progress };
+      if (!validId(params.progressToken)) return OTHER; // the schema check reports it
+      return { kind: 'progress', call: this.byToken[opposite(e.direction)].get(params.progressToken), tokenKey: fmtId(params.progressToken), progress: params.progress };
     }
     if (m.method === 'notifications/cancelled') {
-      if (!validId(params.requestId)) return { kind: 'other' }; // malformed: the schema check reports it
+      if (!validId(params.requestId)) return OTHER; // malformed: the schema check reports it
       const call = this.callOf(e.direction, params.requestId) ?? (e.direction === 's2c' ? this.callOf('c2s', params.requestId) : undefined);
       return { kind: 'cancel', call, requestId: params.requestId };
     }
-    return { kind: 'other' };
+    return OTHER;
   }
 
   /** Records `e` (resolved as `o`) in the index. */
@@ -309,8 +374,8 @@ export class CallIndex {
     if (o.kind === 'request') {
       const call = o.call;
       this.requests++;
-      this.latest.set(`${call.direction}|${call.idKey}`, call);
-      if (call.tokenKey !== null) this.byToken.set(`${call.direction}|${call.tokenKey}`, call);
+      this.latest[call.direction].set(call.id, call);
+      if (call.token !== null) this.byToken[call.direction].set(call.token, call);
       if (call.direction === 'c2s') this.open.add(call);
     } else if (o.kind === 'response') {
       const call = o.call;
@@ -322,7 +387,10 @@ export class CallIndex {
         this.retire(call);
       }
     } else if (o.kind === 'cancel') {
-      if (o.call && e.type === 'message' && o.call.direction === e.direction) o.call.cancels.push(e);
+      if (o.call && e.type === 'message' && o.call.direction === e.direction) {
+        if (o.call.cancels === NO_CANCELS) o.call.cancels = [e];
+        else o.call.cancels.push(e);
+      }
     } else if (o.kind === 'meta' && e.type === 'meta') {
       if (e.kind === 'stream-close') {
         const call = e.requestId !== undefined ? this.callOf('c2s', e.requestId) : undefined;
@@ -351,19 +419,25 @@ export class CallIndex {
 
   /** Queues an answered call; the oldest beyond `keep` is forgotten (unless a newer request took its id or token). */
   private retire(call: Call): void {
-    this.answered.push(call);
-    if (this.answered.length - this.answeredHead <= this.keep) return;
-    const old = this.answered[this.answeredHead++];
-    const key = `${old.direction}|${old.idKey}`;
-    if (this.latest.get(key) === old) this.latest.delete(key);
-    if (old.tokenKey !== null) {
-      const tk = `${old.direction}|${old.tokenKey}`;
-      if (this.byToken.get(tk) === old) this.byToken.delete(tk);
+    if (this.answered.length < this.keep) {
+      this.answered.push(call);
+      return;
     }
-    // Compact the queue now and then instead of shifting it on every answer.
-    if (this.answeredHead > 4096 && this.answeredHead * 2 > this.answered.length) {
-      this.answered.splice(0, this.answeredHead);
-      this.answeredHead = 0;
+    if (this.keep === 0) return this.forget(call);
+    const slot = this.answeredNext;
+    const old = this.answered[slot];
+    this.answered[slot] = call;
+    this.answeredNext = slot + 1 === this.keep ? 0 : slot + 1;
+    this.forget(old);
+  }
+
+  /** Drops an answered call from the index (unless a newer request took its id or token). */
+  private forget(old: Call): void {
+    const byId = this.latest[old.direction];
+    if (byId.get(old.id) === old) byId.delete(old.id);
+    if (old.token !== null) {
+      const byToken = this.byToken[old.direction];
+      if (byToken.get(old.token) === old) byToken.delete(old.token);
     }
   }
 }

@@ -1,5 +1,12 @@
 import { teach, type Call, type CheckModule } from './core';
 
+/** The calls of one tool and arguments (`sig`): those that may still run, and the overlaps seen. */
+interface Group {
+  sig: string;
+  running: Call[];
+  overlaps: { a: Call; b: Call }[];
+}
+
 /**
  * The same tools/call (tool and canonical arguments) under a new id while an earlier one may still
  * run: possible double execution (ledger lab). Info when every such call carries an idempotency key.
@@ -20,26 +27,33 @@ export const duplicateCall: CheckModule = {
      * answered later in the file but at the same millisecond as `b` does not count (it had ended
      * when `b` started), so overlaps are judged once the run is over, from `a`'s response.
      */
-    const groups = new Map<string, { running: Call[]; overlaps: { a: Call; b: Call }[] }>();
-    const sigOf = (c: Call) => `${c.tool}\u0000${c.argsCanonical}`;
+    const groups = new Map<string, Group>();
+    /** The group of each call not yet answered (so a response finds its group without building the signature again). */
+    const groupOf = new Map<Call, Group>();
     return {
       visit(_e, _m, o) {
         if (o.kind === 'request') {
           const b = o.call;
           if (b.direction !== 'c2s' || b.tool === null) return;
-          const sig = sigOf(b);
+          const sig = `${b.tool}\u0000${b.argsCanonical}`;
           let g = groups.get(sig);
-          if (!g) groups.set(sig, (g = { running: [], overlaps: [] }));
-          g.running = g.running.filter((a) => a.response === null);
+          if (!g) groups.set(sig, (g = { sig, running: [], overlaps: [] }));
+          // The calls answered since drop out (in place), then every one still running overlaps b.
+          let kept = 0;
+          for (const a of g.running) if (a.response === null) g.running[kept++] = a;
+          g.running.length = kept;
           for (const a of g.running) if (a.idKey !== b.idKey) g.overlaps.push({ a, b });
           g.running.push(b);
+          groupOf.set(b, g);
           return;
         }
         if (o.kind !== 'response' || !o.call || o.call.response !== null || o.call.tool === null || o.call.direction !== 'c2s') return;
         // Its group forgets it once nothing else in it needs it.
-        const sig = sigOf(o.call);
-        const g = groups.get(sig);
-        if (g && g.overlaps.length === 0 && g.running.every((c) => c === o.call || c.response !== null)) groups.delete(sig);
+        const call = o.call;
+        const g = groupOf.get(call);
+        if (!g) return;
+        groupOf.delete(call);
+        if (g.overlaps.length === 0 && g.running.every((c) => c === call || c.response !== null)) groups.delete(g.sig);
       },
       finish(ctx) {
         for (const { overlaps } of groups.values()) {
